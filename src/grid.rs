@@ -1,0 +1,224 @@
+//! The search state: a grid of cells, each unknown, filled or empty, stored as bitsets.
+//!
+//! Every line is kept twice, once row-major and once column-major, so that the line solver
+//! reads any row or column as a few machine words without gathering bits. Both copies live in
+//! one allocation, so cloning a grid at a split point is a single `memcpy`.
+
+use crate::puzzle::LineId;
+
+/// The value of one cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cell {
+    /// Not decided yet.
+    Unknown,
+    /// Painted.
+    Filled,
+    /// Blank.
+    Empty,
+}
+
+/// Two values are asked of one cell: the branch is dead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conflict;
+
+/// Number of 64-bit words needed for a line of `len` cells.
+pub fn words_for(len: usize) -> usize {
+    len.div_ceil(64)
+}
+
+/// A partially known grid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grid {
+    height: usize,
+    width: usize,
+    row_words: usize,
+    col_words: usize,
+    unknown: usize,
+    /// Four bitset planes, one after another: row-filled, row-empty, col-filled, col-empty.
+    bits: Box<[u64]>,
+}
+
+impl Grid {
+    /// A grid of `height` rows and `width` columns with every cell unknown.
+    pub fn new(height: usize, width: usize) -> Self {
+        let row_words = words_for(width);
+        let col_words = words_for(height);
+        let plane = height * row_words;
+        let col_plane = width * col_words;
+        Grid {
+            height,
+            width,
+            row_words,
+            col_words,
+            unknown: height * width,
+            bits: vec![0; 2 * plane + 2 * col_plane].into_boxed_slice(),
+        }
+    }
+
+    /// Number of rows.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Number of columns.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Number of cells still unknown.
+    pub fn unknown_count(&self) -> usize {
+        self.unknown
+    }
+
+    /// Whether every cell is known.
+    pub fn is_complete(&self) -> bool {
+        self.unknown == 0
+    }
+
+    /// The number of cells of a line.
+    pub fn line_len(&self, line: LineId) -> usize {
+        match line {
+            LineId::Row(_) => self.width,
+            LineId::Col(_) => self.height,
+        }
+    }
+
+    fn row_plane(&self) -> usize {
+        self.height * self.row_words
+    }
+
+    fn offsets(&self, line: LineId) -> (usize, usize, usize) {
+        let rp = self.row_plane();
+        match line {
+            LineId::Row(r) => {
+                let start = r * self.row_words;
+                (start, rp + start, self.row_words)
+            }
+            LineId::Col(c) => {
+                let cp = self.width * self.col_words;
+                let start = 2 * rp + c * self.col_words;
+                (start, cp + start, self.col_words)
+            }
+        }
+    }
+
+    /// The known cells of a line as two bitsets: `(filled, empty)`. Bit `i` is cell `i` of the
+    /// line (left to right for rows, top to bottom for columns).
+    pub fn line(&self, line: LineId) -> (&[u64], &[u64]) {
+        let (f, e, n) = self.offsets(line);
+        (&self.bits[f..f + n], &self.bits[e..e + n])
+    }
+
+    /// The value of cell (`row`, `col`).
+    pub fn cell(&self, row: usize, col: usize) -> Cell {
+        let (filled, empty) = self.line(LineId::Row(row));
+        let (w, b) = (col / 64, col % 64);
+        if filled[w] >> b & 1 == 1 {
+            Cell::Filled
+        } else if empty[w] >> b & 1 == 1 {
+            Cell::Empty
+        } else {
+            Cell::Unknown
+        }
+    }
+
+    /// Sets an unknown cell. Setting a cell to the value it has is a no-op that returns
+    /// `Ok(false)`; setting it to the other value is a [`Conflict`].
+    pub fn set(&mut self, row: usize, col: usize, filled: bool) -> Result<bool, Conflict> {
+        match self.cell(row, col) {
+            Cell::Unknown => {
+                self.set_unknown(row, col, filled);
+                Ok(true)
+            }
+            Cell::Filled if filled => Ok(false),
+            Cell::Empty if !filled => Ok(false),
+            _ => Err(Conflict),
+        }
+    }
+
+    /// Sets a cell the caller knows to be unknown.
+    pub(crate) fn set_unknown(&mut self, row: usize, col: usize, filled: bool) {
+        debug_assert_eq!(self.cell(row, col), Cell::Unknown);
+        let (rf, re, _) = self.offsets(LineId::Row(row));
+        let (cf, ce, _) = self.offsets(LineId::Col(col));
+        let (row_at, col_at) = if filled { (rf, cf) } else { (re, ce) };
+        self.bits[row_at + col / 64] |= 1 << (col % 64);
+        self.bits[col_at + row / 64] |= 1 << (row % 64);
+        self.unknown -= 1;
+    }
+
+    /// The first unknown cell in row-major order, if any.
+    pub fn first_unknown(&self) -> Option<(usize, usize)> {
+        (0..self.height).find_map(|r| {
+            let (filled, empty) = self.line(LineId::Row(r));
+            filled.iter().zip(empty).enumerate().find_map(|(w, (f, e))| {
+                let mut unknown = !(f | e);
+                if w == self.row_words - 1 && self.width % 64 != 0 {
+                    unknown &= (1u64 << (self.width % 64)) - 1;
+                }
+                (unknown != 0).then(|| (r, w * 64 + unknown.trailing_zeros() as usize))
+            })
+        })
+    }
+
+    /// The filled cells of a complete grid, row-major.
+    pub fn to_cells(&self) -> Vec<bool> {
+        let mut cells = Vec::with_capacity(self.height * self.width);
+        for r in 0..self.height {
+            cells.extend((0..self.width).map(|c| self.cell(r, c) == Cell::Filled));
+        }
+        cells
+    }
+
+    /// The grid drawn with `#` (filled), `.` (empty) and `?` (unknown), one row per line.
+    pub fn render(&self) -> String {
+        let mut out = String::with_capacity(self.height * (self.width + 1));
+        for r in 0..self.height {
+            for c in 0..self.width {
+                out.push(match self.cell(r, c) {
+                    Cell::Filled => '#',
+                    Cell::Empty => '.',
+                    Cell::Unknown => '?',
+                });
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_updates_rows_and_columns() {
+        let mut g = Grid::new(3, 70);
+        assert_eq!(g.unknown_count(), 210);
+        assert_eq!(g.set(2, 65, true), Ok(true));
+        assert_eq!(g.set(2, 65, true), Ok(false));
+        assert_eq!(g.set(2, 65, false), Err(Conflict));
+        assert_eq!(g.set(0, 0, false), Ok(true));
+        assert_eq!(g.cell(2, 65), Cell::Filled);
+        assert_eq!(g.cell(0, 0), Cell::Empty);
+        assert_eq!(g.cell(1, 1), Cell::Unknown);
+        let (f, e) = g.line(LineId::Col(65));
+        assert_eq!((f[0], e[0]), (0b100, 0));
+        let (f, e) = g.line(LineId::Row(2));
+        assert_eq!((f[1], e[1]), (0b10, 0));
+        assert_eq!(g.unknown_count(), 208);
+        assert_eq!(g.first_unknown(), Some((0, 1)));
+    }
+
+    #[test]
+    fn first_unknown_ignores_padding_bits() {
+        let mut g = Grid::new(1, 3);
+        for c in 0..3 {
+            g.set(0, c, c == 1).unwrap();
+        }
+        assert_eq!(g.first_unknown(), None);
+        assert!(g.is_complete());
+        assert_eq!(g.render(), ".#.\n");
+        assert_eq!(g.to_cells(), vec![false, true, false]);
+    }
+}

@@ -1,0 +1,30 @@
+//! nonoenum: finds, counts and lists every solution of nonogram puzzles, on all cores.
+//!
+//! The pipeline: a [`Puzzle`] (read by [`format`]) becomes a [`Grid`] of cells; [`propagate`]
+//! runs the exact [`line`] solver on every line until nothing changes; [`search`] branches on a
+//! cell chosen by [`choose`], in parallel with rayon, and every solution streams through a
+//! bounded channel to one collector.
+//!
+//! ```
+//! use nonoenum::{Clue, Puzzle, Solver, SolverOptions};
+//!
+//! // Two 1-blocks in a 2x2 grid: the two diagonals.
+//! let clues = || vec![Clue(vec![1]), Clue(vec![1])];
+//! let puzzle = Puzzle::new(clues(), clues())?;
+//! let outcome = Solver::new(&puzzle, SolverOptions::default()).count()?;
+//! assert_eq!(outcome.solutions, 2);
+//! assert!(outcome.exhausted);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod choose;
+pub mod format;
+pub mod grid;
+pub mod line;
+pub mod propagate;
+pub mod puzzle;
+pub mod search;
+
+pub use grid::{Cell, Grid};
+pub use puzzle::{Clue, Given, LineId, Puzzle, PuzzleError};
+pub use search::{Flow, Outcome, SolveError, Solver, SolverOptions, StatsSnapshot};

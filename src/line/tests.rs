@@ -1,0 +1,119 @@
+//! Table-driven cases for both line solvers, and the property that they always agree.
+
+use proptest::prelude::*;
+
+use super::{Contradiction, DpLineSolver, LineSolver, NaiveLineSolver, bit, set_bit};
+
+/// Parses a line drawn with `#` (filled), `.` (empty) and `?` (unknown) into bitsets.
+fn parse(line: &str) -> (usize, Vec<u64>, Vec<u64>) {
+    let len = line.len();
+    let words = len.div_ceil(64).max(1);
+    let (mut filled, mut empty) = (vec![0; words], vec![0; words]);
+    for (i, ch) in line.chars().enumerate() {
+        match ch {
+            '#' => set_bit(&mut filled, i),
+            '.' => set_bit(&mut empty, i),
+            _ => {}
+        }
+    }
+    (len, filled, empty)
+}
+
+fn draw(len: usize, filled: &[u64], empty: &[u64]) -> String {
+    (0..len)
+        .map(|i| match (bit(filled, i), bit(empty, i)) {
+            (true, _) => '#',
+            (_, true) => '.',
+            _ => '?',
+        })
+        .collect()
+}
+
+fn run(solver: &mut dyn LineSolver, clue: &[u32], line: &str) -> Result<String, Contradiction> {
+    let (len, filled, empty) = parse(line);
+    let (mut of, mut oe) = (vec![0; filled.len()], vec![0; filled.len()]);
+    solver.solve(clue, len, &filled, &empty, &mut of, &mut oe)?;
+    Ok(draw(len, &of, &oe))
+}
+
+/// (clue, known line, expected line or None for a contradiction)
+fn cases() -> Vec<(&'static [u32], &'static str, Option<&'static str>)> {
+    vec![
+        (&[], "????", Some("....")),
+        (&[], "??#?", None),
+        (&[4], "????", Some("####")),
+        (&[3], "????", Some("?##?")),
+        (&[1, 1], "???", Some("#.#")),
+        (&[2, 1], "?????", Some("?#???")),
+        (&[8], "??????????", Some("??######??")),
+        (&[1], "?#??", Some(".#..")),
+        (&[2], "?#??", Some("?#?.")),
+        (&[1, 1], "??#??", Some("?.#.?")),
+        (&[3], "#???????", Some("###.....")),
+        (&[1, 2], "?.??.", Some("#.##.")),
+        (&[1], "....", None),
+        (&[2, 2], "#.#.?", None),
+        (&[5], "????", None),
+        (&[1, 3], "??#?#??", Some("?.#?#??")),
+        (&[3, 1], "???????.#", Some("???????.#")),
+        (&[2], "#?#", None),
+        (&[1, 1, 1], "?????", Some("#.#.#")),
+        (&[2, 3], "????.????", Some("????.?##?")),
+    ]
+}
+
+#[test]
+fn table_cases_fast_and_naive() {
+    for (clue, line, expected) in cases() {
+        let expected = expected.map(str::to_string).ok_or(Contradiction);
+        assert_eq!(run(&mut DpLineSolver::new(), clue, line), expected, "dp {clue:?} {line}");
+        assert_eq!(run(&mut NaiveLineSolver, clue, line), expected, "naive {clue:?} {line}");
+    }
+}
+
+#[test]
+fn long_line_spans_several_words() {
+    let line = "?".repeat(200);
+    let got = run(&mut DpLineSolver::new(), &[150, 40], &line).unwrap();
+    let expected = ["?".repeat(9), "#".repeat(141), "?".repeat(10), "#".repeat(31), "?".repeat(9)].concat();
+    assert_eq!(got.len(), 200);
+    assert_eq!(got, expected);
+}
+
+/// A random clue that fits a line of `len` cells, with random partial knowledge drawn from a
+/// random full line (so the knowledge may or may not be consistent with the clue).
+fn line_and_clue() -> impl Strategy<Value = (Vec<u32>, String)> {
+    (1usize..=14).prop_flat_map(|len| {
+        (
+            proptest::collection::vec(any::<bool>(), len),
+            proptest::collection::vec(0u8..4, len),
+            proptest::collection::vec(any::<bool>(), len),
+            any::<bool>(),
+        )
+            .prop_map(|(picture, reveal, noise, consistent)| {
+                let clue = crate::puzzle::blocks_of(picture.iter().copied());
+                let source = if consistent { &picture } else { &noise };
+                let line = source
+                    .iter()
+                    .zip(&reveal)
+                    .map(|(&f, &r)| match (r, f) {
+                        (0, true) => '#',
+                        (0, false) => '.',
+                        _ => '?',
+                    })
+                    .collect();
+                (clue, line)
+            })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    #[test]
+    fn fast_solver_equals_naive((clue, line) in line_and_clue()) {
+        let fast = run(&mut DpLineSolver::new(), &clue, &line);
+        let naive = run(&mut NaiveLineSolver, &clue, &line);
+        prop_assert_eq!(fast, naive, "clue {:?} line {}", clue, line);
+    }
+}

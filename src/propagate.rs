@@ -1,0 +1,156 @@
+//! Propagation: run the line solver on dirty lines until nothing changes.
+//!
+//! A line is dirty when one of its cells changed since it was last solved. Solving a line may
+//! fix cells, which dirties the crossing lines; the loop ends when no line is dirty (a fixpoint:
+//! every line agrees with what its clue forces) or a line has no placement left (the branch is
+//! dead). Because every line is solved again after its last change, a complete grid at the
+//! fixpoint satisfies every clue.
+
+use std::collections::VecDeque;
+
+use crate::grid::Grid;
+use crate::line::{Contradiction, DpLineSolver, LineSolver};
+use crate::puzzle::{LineId, Puzzle};
+
+/// Reusable state for propagation: the line solver's buffers and the queue of dirty lines.
+/// One per thread.
+#[derive(Debug, Default)]
+pub struct Propagator {
+    solver: DpLineSolver,
+    queue: VecDeque<LineId>,
+    row_queued: Vec<bool>,
+    col_queued: Vec<bool>,
+    out_filled: Vec<u64>,
+    out_empty: Vec<u64>,
+    /// Line-solver calls made so far.
+    pub line_solves: u64,
+}
+
+impl Propagator {
+    /// A propagator with empty buffers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn reset(&mut self, grid: &Grid) {
+        self.queue.clear();
+        self.row_queued.clear();
+        self.row_queued.resize(grid.height(), false);
+        self.col_queued.clear();
+        self.col_queued.resize(grid.width(), false);
+    }
+
+    fn push(&mut self, line: LineId) {
+        let queued = match line {
+            LineId::Row(r) => &mut self.row_queued[r],
+            LineId::Col(c) => &mut self.col_queued[c],
+        };
+        if !*queued {
+            *queued = true;
+            self.queue.push_back(line);
+        }
+    }
+
+    /// Propagates from scratch: every line is dirty.
+    pub fn propagate_all(&mut self, puzzle: &Puzzle, grid: &mut Grid) -> Result<(), Contradiction> {
+        self.reset(grid);
+        for r in 0..grid.height() {
+            self.push(LineId::Row(r));
+        }
+        for c in 0..grid.width() {
+            self.push(LineId::Col(c));
+        }
+        self.run(puzzle, grid)
+    }
+
+    /// Propagates after cell (`row`, `col`) changed: its row and column are dirty.
+    pub fn propagate_cell(
+        &mut self,
+        puzzle: &Puzzle,
+        grid: &mut Grid,
+        row: usize,
+        col: usize,
+    ) -> Result<(), Contradiction> {
+        self.reset(grid);
+        self.push(LineId::Row(row));
+        self.push(LineId::Col(col));
+        self.run(puzzle, grid)
+    }
+
+    /// Propagates after several cells changed: their rows and columns are dirty.
+    pub fn propagate_cells(
+        &mut self,
+        puzzle: &Puzzle,
+        grid: &mut Grid,
+        cells: impl IntoIterator<Item = (usize, usize)>,
+    ) -> Result<(), Contradiction> {
+        self.reset(grid);
+        for (row, col) in cells {
+            self.push(LineId::Row(row));
+            self.push(LineId::Col(col));
+        }
+        self.run(puzzle, grid)
+    }
+
+    fn run(&mut self, puzzle: &Puzzle, grid: &mut Grid) -> Result<(), Contradiction> {
+        while let Some(line) = self.queue.pop_front() {
+            match line {
+                LineId::Row(r) => self.row_queued[r] = false,
+                LineId::Col(c) => self.col_queued[c] = false,
+            }
+            if let Err(contradiction) = self.solve_line(puzzle, grid, line) {
+                self.queue.clear();
+                return Err(contradiction);
+            }
+        }
+        Ok(())
+    }
+
+    /// Solves one line and writes what it fixed into the grid, queueing the crossing lines.
+    fn solve_line(
+        &mut self,
+        puzzle: &Puzzle,
+        grid: &mut Grid,
+        line: LineId,
+    ) -> Result<(), Contradiction> {
+        self.line_solves += 1;
+        let len = grid.line_len(line);
+        let (filled, empty) = grid.line(line);
+        let words = filled.len();
+        self.out_filled.resize(words, 0);
+        self.out_empty.resize(words, 0);
+        self.solver.solve(
+            puzzle.clue(line).blocks(),
+            len,
+            filled,
+            empty,
+            &mut self.out_filled,
+            &mut self.out_empty,
+        )?;
+        for w in 0..words {
+            let (filled, empty) = grid.line(line);
+            let new_filled = self.out_filled[w] & !filled[w];
+            let new_empty = self.out_empty[w] & !empty[w];
+            self.apply(grid, line, w, new_filled, true);
+            self.apply(grid, line, w, new_empty, false);
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, grid: &mut Grid, line: LineId, word: usize, mut bits: u64, filled: bool) {
+        while bits != 0 {
+            let i = word * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            match line {
+                LineId::Row(r) => {
+                    grid.set_unknown(r, i, filled);
+                    self.push(LineId::Col(i));
+                }
+                LineId::Col(c) => {
+                    grid.set_unknown(i, c, filled);
+                    self.push(LineId::Row(i));
+                }
+            }
+        }
+    }
+}

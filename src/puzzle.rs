@@ -1,0 +1,378 @@
+//! The puzzle model: row and column clues, givens, title and metadata.
+
+use std::fmt;
+
+use thiserror::Error;
+
+/// The longest line (row or column) a puzzle may have, in cells.
+///
+/// Large enough for every published puzzle (the biggest known are 512x512); small enough that a
+/// file declaring an absurd size is rejected before anything is allocated.
+pub const MAX_LINE_LEN: usize = 4096;
+
+/// The block lengths of one line, in order. An empty clue means the line is empty.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Clue(pub Vec<u32>);
+
+impl Clue {
+    /// The block lengths.
+    pub fn blocks(&self) -> &[u32] {
+        &self.0
+    }
+
+    /// The number of filled cells the clue asks for.
+    pub fn filled_cells(&self) -> u64 {
+        self.0.iter().map(|&b| u64::from(b)).sum()
+    }
+
+    /// The fewest cells a line needs to hold this clue (blocks plus one gap between each pair).
+    pub fn min_len(&self) -> u64 {
+        self.filled_cells() + self.0.len().saturating_sub(1) as u64
+    }
+}
+
+impl From<Vec<u32>> for Clue {
+    fn from(blocks: Vec<u32>) -> Self {
+        Clue(blocks)
+    }
+}
+
+impl fmt::Display for Clue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return write!(f, "0");
+        }
+        for (i, b) in self.0.iter().enumerate() {
+            if i > 0 {
+                write!(f, " ")?;
+            }
+            write!(f, "{b}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Which kind of line a clue belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LineId {
+    /// Row `i` (0-based, top to bottom).
+    Row(usize),
+    /// Column `j` (0-based, left to right).
+    Col(usize),
+}
+
+impl fmt::Display for LineId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineId::Row(i) => write!(f, "row {}", i + 1),
+            LineId::Col(j) => write!(f, "column {}", j + 1),
+        }
+    }
+}
+
+/// A cell whose value is known before solving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Given {
+    /// Row, 0-based.
+    pub row: usize,
+    /// Column, 0-based.
+    pub col: usize,
+    /// `true` if the cell is filled, `false` if it is empty.
+    pub filled: bool,
+}
+
+/// Why a set of clues is not a well-formed puzzle.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PuzzleError {
+    /// The grid has no rows or no columns.
+    #[error("the grid has no cells ({rows} rows x {cols} columns)")]
+    EmptyGrid {
+        /// Declared rows.
+        rows: usize,
+        /// Declared columns.
+        cols: usize,
+    },
+    /// The grid is larger than [`MAX_LINE_LEN`] in one direction.
+    #[error("grid of {rows} x {cols} is too large (at most {MAX_LINE_LEN} cells per line)")]
+    TooLarge {
+        /// Declared rows.
+        rows: usize,
+        /// Declared columns.
+        cols: usize,
+    },
+    /// A clue contains a block of length zero next to other blocks.
+    #[error("{line}: a block of length 0 (use an empty clue or a lone 0 for an empty line)")]
+    ZeroBlock {
+        /// The offending line.
+        line: LineId,
+    },
+    /// A clue needs more cells than its line has.
+    #[error("{line}: clue \"{clue}\" needs {needed} cells but the line has only {len}")]
+    ClueTooLong {
+        /// The offending line.
+        line: LineId,
+        /// The clue.
+        clue: Clue,
+        /// Cells the clue needs.
+        needed: u64,
+        /// Cells in the line.
+        len: usize,
+    },
+    /// Row clues and column clues ask for different numbers of filled cells.
+    #[error("row clues fill {rows} cells but column clues fill {cols}")]
+    TotalsDisagree {
+        /// Filled cells asked for by the row clues.
+        rows: u64,
+        /// Filled cells asked for by the column clues.
+        cols: u64,
+    },
+    /// A given lies outside the grid.
+    #[error("given at row {row}, column {col} lies outside the {rows} x {cols} grid")]
+    GivenOutside {
+        /// Row of the given, 1-based.
+        row: usize,
+        /// Column of the given, 1-based.
+        col: usize,
+        /// Rows in the grid.
+        rows: usize,
+        /// Columns in the grid.
+        cols: usize,
+    },
+    /// Two givens disagree about the same cell.
+    #[error("givens disagree about row {row}, column {col}")]
+    GivensDisagree {
+        /// Row, 1-based.
+        row: usize,
+        /// Column, 1-based.
+        col: usize,
+    },
+    /// A stored goal (the designer's solution) does not satisfy the clues.
+    #[error("the goal picture does not match the clue of {line}")]
+    GoalMismatch {
+        /// The first line whose clue the goal breaks.
+        line: LineId,
+    },
+}
+
+/// A black-and-white nonogram: clues for every row and column, plus optional givens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    /// A name for the puzzle (a title, or `$N` in a tournament file).
+    pub title: Option<String>,
+    /// Row clues, top to bottom.
+    pub row_clues: Vec<Clue>,
+    /// Column clues, left to right.
+    pub col_clues: Vec<Clue>,
+    /// Cells known before solving.
+    pub givens: Vec<Given>,
+    /// Other `key value` pairs read from the file (author, copyright, ...), kept in order.
+    pub metadata: Vec<(String, String)>,
+    /// The designer's solution, row-major, `true` = filled, if the file stores one.
+    pub goal: Option<Vec<bool>>,
+}
+
+impl Puzzle {
+    /// Builds a puzzle from its clues and checks that they are well formed (see [`Puzzle::check`]).
+    pub fn new(row_clues: Vec<Clue>, col_clues: Vec<Clue>) -> Result<Self, PuzzleError> {
+        let puzzle = Puzzle {
+            title: None,
+            row_clues,
+            col_clues,
+            givens: Vec::new(),
+            metadata: Vec::new(),
+            goal: None,
+        };
+        puzzle.check()?;
+        Ok(puzzle)
+    }
+
+    /// Number of rows.
+    pub fn height(&self) -> usize {
+        self.row_clues.len()
+    }
+
+    /// Number of columns.
+    pub fn width(&self) -> usize {
+        self.col_clues.len()
+    }
+
+    /// The clue of a line.
+    pub fn clue(&self, line: LineId) -> &Clue {
+        match line {
+            LineId::Row(i) => &self.row_clues[i],
+            LineId::Col(j) => &self.col_clues[j],
+        }
+    }
+
+    /// Checks the size limits, every clue against its line, the totals, the givens and the goal.
+    pub fn check(&self) -> Result<(), PuzzleError> {
+        let (rows, cols) = (self.height(), self.width());
+        check_size(rows, cols)?;
+        for (i, clue) in self.row_clues.iter().enumerate() {
+            check_clue(clue, cols, LineId::Row(i))?;
+        }
+        for (j, clue) in self.col_clues.iter().enumerate() {
+            check_clue(clue, rows, LineId::Col(j))?;
+        }
+        let row_total: u64 = self.row_clues.iter().map(Clue::filled_cells).sum();
+        let col_total: u64 = self.col_clues.iter().map(Clue::filled_cells).sum();
+        if row_total != col_total {
+            return Err(PuzzleError::TotalsDisagree {
+                rows: row_total,
+                cols: col_total,
+            });
+        }
+        self.check_givens()?;
+        if let Some(goal) = &self.goal {
+            self.check_grid(goal)?;
+        }
+        Ok(())
+    }
+
+    fn check_givens(&self) -> Result<(), PuzzleError> {
+        let (rows, cols) = (self.height(), self.width());
+        let mut seen = std::collections::HashMap::new();
+        for g in &self.givens {
+            if g.row >= rows || g.col >= cols {
+                return Err(PuzzleError::GivenOutside {
+                    row: g.row + 1,
+                    col: g.col + 1,
+                    rows,
+                    cols,
+                });
+            }
+            if let Some(&previous) = seen.get(&(g.row, g.col)) {
+                if previous != g.filled {
+                    return Err(PuzzleError::GivensDisagree {
+                        row: g.row + 1,
+                        col: g.col + 1,
+                    });
+                }
+            }
+            let _ = seen.insert((g.row, g.col), g.filled);
+        }
+        Ok(())
+    }
+
+    /// Checks a full grid (row-major, `true` = filled) against every clue.
+    ///
+    /// Returns the first line whose clue the grid breaks. Givens are not consulted.
+    pub fn check_grid(&self, cells: &[bool]) -> Result<(), PuzzleError> {
+        let (rows, cols) = (self.height(), self.width());
+        assert_eq!(cells.len(), rows * cols, "grid size does not match the puzzle");
+        for i in 0..rows {
+            let line = &cells[i * cols..(i + 1) * cols];
+            if blocks_of(line.iter().copied()) != self.row_clues[i].0 {
+                return Err(PuzzleError::GoalMismatch {
+                    line: LineId::Row(i),
+                });
+            }
+        }
+        for j in 0..cols {
+            let column = (0..rows).map(|i| cells[i * cols + j]);
+            if blocks_of(column) != self.col_clues[j].0 {
+                return Err(PuzzleError::GoalMismatch {
+                    line: LineId::Col(j),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The puzzle whose clues describe a picture (row-major, `true` = filled).
+    pub fn from_picture(rows: usize, cols: usize, cells: &[bool]) -> Result<Self, PuzzleError> {
+        check_size(rows, cols)?;
+        assert_eq!(cells.len(), rows * cols, "picture size does not match");
+        let row_clues = (0..rows)
+            .map(|i| Clue(blocks_of(cells[i * cols..(i + 1) * cols].iter().copied())))
+            .collect();
+        let col_clues = (0..cols)
+            .map(|j| Clue(blocks_of((0..rows).map(|i| cells[i * cols + j]))))
+            .collect();
+        Puzzle::new(row_clues, col_clues)
+    }
+}
+
+/// Checks that a grid size is within the supported limits.
+pub fn check_size(rows: usize, cols: usize) -> Result<(), PuzzleError> {
+    if rows == 0 || cols == 0 {
+        return Err(PuzzleError::EmptyGrid { rows, cols });
+    }
+    if rows > MAX_LINE_LEN || cols > MAX_LINE_LEN {
+        return Err(PuzzleError::TooLarge { rows, cols });
+    }
+    Ok(())
+}
+
+/// Checks one clue against the length of its line.
+pub fn check_clue(clue: &Clue, len: usize, line: LineId) -> Result<(), PuzzleError> {
+    if clue.0.contains(&0) {
+        return Err(PuzzleError::ZeroBlock { line });
+    }
+    let needed = clue.min_len();
+    if needed > len as u64 {
+        return Err(PuzzleError::ClueTooLong {
+            line,
+            clue: clue.clone(),
+            needed,
+            len,
+        });
+    }
+    Ok(())
+}
+
+/// The block lengths of a line of cells (`true` = filled).
+pub fn blocks_of(cells: impl IntoIterator<Item = bool>) -> Vec<u32> {
+    let mut blocks = Vec::new();
+    let mut run = 0u32;
+    for filled in cells {
+        if filled {
+            run += 1;
+        } else if run > 0 {
+            blocks.push(run);
+            run = 0;
+        }
+    }
+    if run > 0 {
+        blocks.push(run);
+    }
+    blocks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clues(lines: &[&[u32]]) -> Vec<Clue> {
+        lines.iter().map(|l| Clue(l.to_vec())).collect()
+    }
+
+    #[test]
+    fn blocks_of_counts_runs() {
+        assert_eq!(blocks_of([true, true, false, true]), vec![2, 1]);
+        assert_eq!(blocks_of([false, false]), Vec::<u32>::new());
+        assert_eq!(blocks_of([true]), vec![1]);
+    }
+
+    #[test]
+    fn rejects_clue_too_long_and_bad_totals() {
+        let err = Puzzle::new(clues(&[&[2, 1]]), clues(&[&[1], &[1], &[1]])).unwrap_err();
+        assert!(matches!(err, PuzzleError::ClueTooLong { line: LineId::Row(0), needed: 4, .. }));
+        let err = Puzzle::new(clues(&[&[1]]), clues(&[&[1], &[1]])).unwrap_err();
+        assert_eq!(err, PuzzleError::TotalsDisagree { rows: 1, cols: 2 });
+        let err = Puzzle::new(clues(&[&[0, 1]]), clues(&[&[1], &[]])).unwrap_err();
+        assert_eq!(err, PuzzleError::ZeroBlock { line: LineId::Row(0) });
+    }
+
+    #[test]
+    fn from_picture_round_trips_through_check_grid() {
+        let cells = [true, false, true, true, true, false];
+        let puzzle = Puzzle::from_picture(2, 3, &cells).unwrap();
+        assert_eq!(puzzle.row_clues, clues(&[&[1, 1], &[2]]));
+        assert_eq!(puzzle.col_clues, clues(&[&[2], &[1], &[1]]));
+        assert!(puzzle.check_grid(&cells).is_ok());
+        let wrong = [true, false, true, true, false, true];
+        assert!(puzzle.check_grid(&wrong).is_err());
+    }
+}

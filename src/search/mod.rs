@@ -1,0 +1,237 @@
+//! The search: propagation at the root, then a depth-first search split into rayon tasks,
+//! streaming every solution through a bounded channel to one collector.
+//!
+//! Branches fix one cell to filled on one side and empty on the other, so subtrees are
+//! disjoint and every solution is found exactly once. With one thread the plain sequential
+//! search runs on a dedicated thread; with more, each node offers its second child to idle
+//! workers ([`rayon::join`]), so the tree is split near the top and wherever a thread is idle.
+
+mod stats;
+mod tree;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+pub use stats::{SearchStats, StatsSnapshot};
+use tree::{Parallel, SearchCx, Sequential};
+
+use crate::grid::Grid;
+use crate::propagate::Propagator;
+use crate::puzzle::{Puzzle, PuzzleError};
+
+/// How to search.
+#[derive(Clone, Debug)]
+pub struct SolverOptions {
+    /// Worker threads; `0` (the default) means one per available core. `1` runs the plain
+    /// sequential search.
+    pub threads: usize,
+    /// Probe every unknown cell at every node before branching (default `true`). Slower per
+    /// node, far fewer nodes on hard puzzles.
+    pub probing: bool,
+}
+
+impl Default for SolverOptions {
+    fn default() -> Self {
+        SolverOptions {
+            threads: 0,
+            probing: true,
+        }
+    }
+}
+
+/// What the collector tells the search after each solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep searching.
+    Continue,
+    /// Stop the search now.
+    Stop,
+}
+
+/// Why a search could not run.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum SolveError {
+    /// The puzzle is not well formed.
+    #[error(transparent)]
+    Puzzle(#[from] PuzzleError),
+    /// The worker threads could not be started.
+    #[error("cannot start {threads} worker threads: {reason}")]
+    Threads {
+        /// Threads asked for.
+        threads: usize,
+        /// What the system said.
+        reason: String,
+    },
+}
+
+/// The result of a search.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// Solutions the collector received.
+    pub solutions: u64,
+    /// `true` when the whole tree was explored, so `solutions` is the exact count; `false`
+    /// when the search stopped early (the collector said stop, or it was cancelled).
+    pub exhausted: bool,
+    /// The counters at the end.
+    pub stats: StatsSnapshot,
+    /// Wall-clock time of the search.
+    pub elapsed: Duration,
+}
+
+/// A search over one puzzle.
+#[derive(Debug)]
+pub struct Solver<'p> {
+    puzzle: &'p Puzzle,
+    options: SolverOptions,
+    stats: Arc<SearchStats>,
+    stop: Arc<AtomicBool>,
+}
+
+/// Capacity of the solution channel: enough to keep workers busy while the collector writes.
+const CHANNEL_CAPACITY: usize = 256;
+
+impl<'p> Solver<'p> {
+    /// A solver for `puzzle` (which must pass [`Puzzle::check`]).
+    pub fn new(puzzle: &'p Puzzle, options: SolverOptions) -> Self {
+        Solver {
+            puzzle,
+            options,
+            stats: Arc::default(),
+            stop: Arc::default(),
+        }
+    }
+
+    /// The live counters, for a progress display.
+    pub fn stats(&self) -> Arc<SearchStats> {
+        Arc::clone(&self.stats)
+    }
+
+    /// A flag that stops the search promptly when set (for example from a Ctrl-C handler).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// The root grid: givens applied and propagated. `None` if that already contradicts.
+    pub fn root(&self) -> Result<Option<Grid>, SolveError> {
+        self.puzzle.check()?;
+        let mut grid = Grid::new(self.puzzle.height(), self.puzzle.width());
+        for g in &self.puzzle.givens {
+            if grid.set(g.row, g.col, g.filled).is_err() {
+                return Ok(None);
+            }
+        }
+        let mut prop = Propagator::new();
+        Ok(prop.propagate_all(self.puzzle, &mut grid).ok().map(|()| grid))
+    }
+
+    /// Runs the search, calling `on_solution` (on the calling thread) with each solution as
+    /// it is found, until the tree is exhausted or `on_solution` returns [`Flow::Stop`].
+    pub fn run(&self, mut on_solution: impl FnMut(&Grid) -> Flow) -> Result<Outcome, SolveError> {
+        let start = Instant::now();
+        let Some(root) = self.root()? else {
+            return Ok(self.outcome(0, true, start));
+        };
+        let threads = self.thread_count();
+        let pool = (threads > 1).then(|| self.build_pool(threads)).transpose()?;
+        let stack = stack_size(self.puzzle);
+        let (tx, rx) = crossbeam_channel::bounded(CHANNEL_CAPACITY);
+        let cx = SearchCx {
+            puzzle: self.puzzle,
+            probing: self.options.probing,
+            stats: &self.stats,
+            stop: &self.stop,
+            solutions: tx,
+        };
+        let mut received = 0u64;
+        let mut stopped_by_collector = false;
+        std::thread::scope(|scope| -> Result<(), SolveError> {
+            let search = std::thread::Builder::new()
+                .name("nonoenum-search".into())
+                .stack_size(stack)
+                .spawn_scoped(scope, move || match pool {
+                    None => cx.explore::<Sequential>(root, 0),
+                    Some(pool) => pool.install(|| cx.explore::<Parallel>(root, 0)),
+                })
+                .map_err(|e| SolveError::Threads {
+                    threads,
+                    reason: e.to_string(),
+                })?;
+            for grid in &rx {
+                received += 1;
+                if on_solution(&grid) == Flow::Stop {
+                    stopped_by_collector = true;
+                    self.stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+            drop(rx);
+            if let Err(panic) = search.join() {
+                std::panic::resume_unwind(panic);
+            }
+            Ok(())
+        })?;
+        let exhausted = !stopped_by_collector && !self.stop.load(Ordering::Relaxed);
+        Ok(self.outcome(received, exhausted, start))
+    }
+
+    /// Counts every solution.
+    pub fn count(&self) -> Result<Outcome, SolveError> {
+        self.run(|_| Flow::Continue)
+    }
+
+    /// Finds up to `limit` solutions.
+    pub fn find(&self, limit: u64) -> Result<(Vec<Grid>, Outcome), SolveError> {
+        let mut found = Vec::new();
+        if limit == 0 {
+            return Ok((found, self.outcome(0, false, Instant::now())));
+        }
+        let outcome = self.run(|grid| {
+            found.push(grid.clone());
+            if found.len() as u64 >= limit {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            }
+        })?;
+        Ok((found, outcome))
+    }
+
+    fn thread_count(&self) -> usize {
+        match self.options.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+    }
+
+    fn build_pool(&self, threads: usize) -> Result<rayon::ThreadPool, SolveError> {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .stack_size(stack_size(self.puzzle))
+            .thread_name(|i| format!("nonoenum-worker-{i}"))
+            .build()
+            .map_err(|e| SolveError::Threads {
+                threads,
+                reason: e.to_string(),
+            })
+    }
+
+    fn outcome(&self, solutions: u64, exhausted: bool, start: Instant) -> Outcome {
+        Outcome {
+            solutions,
+            exhausted,
+            stats: self.stats.snapshot(),
+            elapsed: start.elapsed(),
+        }
+    }
+}
+
+/// Stack for search threads: the recursion is at most one level per cell, so allow about
+/// 1 KiB a cell, between 64 MiB and 1 GiB (reserved address space, touched only as used).
+fn stack_size(puzzle: &Puzzle) -> usize {
+    let cells = puzzle.height() * puzzle.width();
+    (cells * 1024).clamp(64 << 20, 1 << 30)
+}

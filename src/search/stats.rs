@@ -1,0 +1,79 @@
+//! Live search counters, shared by all workers and readable while the search runs.
+//!
+//! Every counter is an `AtomicU64` updated with `Relaxed` ordering: they are statistics, read
+//! by a progress display that only needs each value to be eventually up to date, and nothing is
+//! synchronised through them.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// One unit of the explored-fraction counter is `2^-EXPLORED_BITS` of the search tree.
+const EXPLORED_BITS: u32 = 62;
+
+/// Counters of a running search.
+#[derive(Debug, Default)]
+pub struct SearchStats {
+    nodes: AtomicU64,
+    solutions: AtomicU64,
+    line_solves: AtomicU64,
+    probes: AtomicU64,
+    probe_fixed: AtomicU64,
+    explored: AtomicU64,
+}
+
+/// A copy of the counters at one moment.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StatsSnapshot {
+    /// Search nodes visited.
+    pub nodes: u64,
+    /// Solutions found by the workers (the collector may keep fewer when a limit applies).
+    pub solutions: u64,
+    /// Line-solver calls.
+    pub line_solves: u64,
+    /// Propagations from a probed value.
+    pub probes: u64,
+    /// Cells fixed by probing.
+    pub probe_fixed: u64,
+    /// Estimated fraction of the search tree already explored, in `[0, 1]`: a finished subtree
+    /// at depth `d` counts for `2^-d`.
+    pub explored: f64,
+}
+
+impl SearchStats {
+    pub(crate) fn add_node(&self) {
+        let _ = self.nodes.fetch_add(1, Relaxed);
+    }
+
+    pub(crate) fn add_solution(&self) {
+        let _ = self.solutions.fetch_add(1, Relaxed);
+    }
+
+    pub(crate) fn add_work(&self, line_solves: u64, probes: u64, probe_fixed: u64) {
+        if line_solves > 0 {
+            let _ = self.line_solves.fetch_add(line_solves, Relaxed);
+        }
+        if probes > 0 {
+            let _ = self.probes.fetch_add(probes, Relaxed);
+            let _ = self.probe_fixed.fetch_add(probe_fixed, Relaxed);
+        }
+    }
+
+    /// Records that a subtree rooted at `depth` is finished.
+    pub(crate) fn finish_subtree(&self, depth: u32) {
+        if depth <= EXPLORED_BITS {
+            let _ = self.explored.fetch_add(1 << (EXPLORED_BITS - depth), Relaxed);
+        }
+    }
+
+    /// Reads all counters.
+    pub fn snapshot(&self) -> StatsSnapshot {
+        StatsSnapshot {
+            nodes: self.nodes.load(Relaxed),
+            solutions: self.solutions.load(Relaxed),
+            line_solves: self.line_solves.load(Relaxed),
+            probes: self.probes.load(Relaxed),
+            probe_fixed: self.probe_fixed.load(Relaxed),
+            explored: (self.explored.load(Relaxed) as f64 / (1u64 << EXPLORED_BITS) as f64)
+                .min(1.0),
+        }
+    }
+}

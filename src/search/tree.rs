@@ -1,0 +1,108 @@
+//! The depth-first search over the tree of branching cells, written once for both the
+//! sequential and the parallel search: a [`Joiner`] decides how the two children of a node run.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crossbeam_channel::Sender;
+
+use super::stats::SearchStats;
+use crate::choose::{Choice, ProbeCounts, choose_plain, choose_probing};
+use crate::grid::Grid;
+use crate::line::Contradiction;
+use crate::propagate::Propagator;
+use crate::puzzle::Puzzle;
+
+/// Runs the two children of a node.
+pub(crate) trait Joiner {
+    /// Runs `a` and `b`, in either order or at the same time, and returns when both are done.
+    fn join<A: FnOnce() + Send, B: FnOnce() + Send>(a: A, b: B);
+}
+
+/// Runs the children one after the other on the current thread.
+pub(crate) struct Sequential;
+
+impl Joiner for Sequential {
+    fn join<A: FnOnce() + Send, B: FnOnce() + Send>(a: A, b: B) {
+        a();
+        b();
+    }
+}
+
+/// Offers the second child to idle rayon workers (work stealing); runs it locally otherwise.
+pub(crate) struct Parallel;
+
+impl Joiner for Parallel {
+    fn join<A: FnOnce() + Send, B: FnOnce() + Send>(a: A, b: B) {
+        let ((), ()) = rayon::join(a, b);
+    }
+}
+
+thread_local! {
+    /// Each worker thread keeps its own propagator (line-solver buffers and queue).
+    static PROPAGATOR: RefCell<Propagator> = RefCell::new(Propagator::new());
+}
+
+/// What every node of one search shares.
+pub(crate) struct SearchCx<'a> {
+    pub(crate) puzzle: &'a Puzzle,
+    pub(crate) probing: bool,
+    pub(crate) stats: &'a SearchStats,
+    /// Set when the search must end early (limit reached, answer known, cancelled). Workers
+    /// poll it with `Relaxed` loads: it guards no data, and a late read only costs one node.
+    pub(crate) stop: &'a AtomicBool,
+    pub(crate) solutions: Sender<Grid>,
+}
+
+impl SearchCx<'_> {
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Explores the subtree of a node whose grid is at a propagation fixpoint.
+    pub(crate) fn explore<J: Joiner>(&self, mut grid: Grid, depth: u32) {
+        if self.stopped() {
+            return;
+        }
+        self.stats.add_node();
+        if grid.is_complete() {
+            return self.emit(grid, depth);
+        }
+        let choice = PROPAGATOR.with_borrow_mut(|prop| {
+            let before = prop.line_solves;
+            let mut counts = ProbeCounts::default();
+            let choice = if self.probing {
+                choose_probing(self.puzzle, &mut grid, prop, &mut counts)
+            } else {
+                choose_plain(self.puzzle, &grid, prop)
+            };
+            let solves = prop.line_solves - before;
+            self.stats.add_work(solves, counts.probes, counts.fixed);
+            choice
+        });
+        match choice {
+            Choice::Solved => self.emit(grid, depth),
+            Choice::Dead => self.stats.finish_subtree(depth),
+            Choice::Branch { filled, empty } => J::join(
+                || self.child::<J>(filled, depth + 1),
+                || self.child::<J>(empty, depth + 1),
+            ),
+        }
+    }
+
+    fn child<J: Joiner>(&self, grid: Result<Grid, Contradiction>, depth: u32) {
+        match grid {
+            Ok(grid) => self.explore::<J>(grid, depth),
+            Err(Contradiction) => self.stats.finish_subtree(depth),
+        }
+    }
+
+    fn emit(&self, grid: Grid, depth: u32) {
+        self.stats.add_solution();
+        self.stats.finish_subtree(depth);
+        if self.solutions.send(grid).is_err() {
+            // The collector has gone: nobody wants more solutions.
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
