@@ -151,13 +151,17 @@ impl Grid {
     pub fn first_unknown(&self) -> Option<(usize, usize)> {
         (0..self.height).find_map(|r| {
             let (filled, empty) = self.line(LineId::Row(r));
-            filled.iter().zip(empty).enumerate().find_map(|(w, (f, e))| {
-                let mut unknown = !(f | e);
-                if w == self.row_words - 1 && self.width % 64 != 0 {
-                    unknown &= (1u64 << (self.width % 64)) - 1;
-                }
-                (unknown != 0).then(|| (r, w * 64 + unknown.trailing_zeros() as usize))
-            })
+            filled
+                .iter()
+                .zip(empty)
+                .enumerate()
+                .find_map(|(w, (f, e))| {
+                    let mut unknown = !(f | e);
+                    if w == self.row_words - 1 && !self.width.is_multiple_of(64) {
+                        unknown &= (1u64 << (self.width % 64)) - 1;
+                    }
+                    (unknown != 0).then(|| (r, w * 64 + unknown.trailing_zeros() as usize))
+                })
         })
     }
 

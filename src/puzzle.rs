@@ -242,13 +242,13 @@ impl Puzzle {
                     cols,
                 });
             }
-            if let Some(&previous) = seen.get(&(g.row, g.col)) {
-                if previous != g.filled {
-                    return Err(PuzzleError::GivensDisagree {
-                        row: g.row + 1,
-                        col: g.col + 1,
-                    });
-                }
+            if let Some(&previous) = seen.get(&(g.row, g.col))
+                && previous != g.filled
+            {
+                return Err(PuzzleError::GivensDisagree {
+                    row: g.row + 1,
+                    col: g.col + 1,
+                });
             }
             let _ = seen.insert((g.row, g.col), g.filled);
         }
@@ -260,7 +260,11 @@ impl Puzzle {
     /// Returns the first line whose clue the grid breaks. Givens are not consulted.
     pub fn check_grid(&self, cells: &[bool]) -> Result<(), PuzzleError> {
         let (rows, cols) = (self.height(), self.width());
-        assert_eq!(cells.len(), rows * cols, "grid size does not match the puzzle");
+        assert_eq!(
+            cells.len(),
+            rows * cols,
+            "grid size does not match the puzzle"
+        );
         for i in 0..rows {
             let line = &cells[i * cols..(i + 1) * cols];
             if blocks_of(line.iter().copied()) != self.row_clues[i].0 {
@@ -358,11 +362,23 @@ mod tests {
     #[test]
     fn rejects_clue_too_long_and_bad_totals() {
         let err = Puzzle::new(clues(&[&[2, 1]]), clues(&[&[1], &[1], &[1]])).unwrap_err();
-        assert!(matches!(err, PuzzleError::ClueTooLong { line: LineId::Row(0), needed: 4, .. }));
+        assert!(matches!(
+            err,
+            PuzzleError::ClueTooLong {
+                line: LineId::Row(0),
+                needed: 4,
+                ..
+            }
+        ));
         let err = Puzzle::new(clues(&[&[1]]), clues(&[&[1], &[1]])).unwrap_err();
         assert_eq!(err, PuzzleError::TotalsDisagree { rows: 1, cols: 2 });
         let err = Puzzle::new(clues(&[&[0, 1]]), clues(&[&[1], &[]])).unwrap_err();
-        assert_eq!(err, PuzzleError::ZeroBlock { line: LineId::Row(0) });
+        assert_eq!(
+            err,
+            PuzzleError::ZeroBlock {
+                line: LineId::Row(0)
+            }
+        );
     }
 
     #[test]

@@ -30,9 +30,8 @@ fn brute_force_count(puzzle: &Puzzle) -> u64 {
     ) {
         let r = chosen.len();
         if r == options.len() {
-            let ok = (0..puzzle.width()).all(|c| {
-                blocks_of(chosen.iter().map(|row| row[c])) == puzzle.col_clues[c].0
-            });
+            let ok = (0..puzzle.width())
+                .all(|c| blocks_of(chosen.iter().map(|row| row[c])) == puzzle.col_clues[c].0);
             *count += u64::from(ok);
             return;
         }
@@ -102,7 +101,10 @@ fn thread_counts_agree_on_a_permutation_puzzle() {
             let outcome = Solver::new(&puzzle, SolverOptions { threads, probing })
                 .count()
                 .unwrap();
-            assert_eq!(outcome.solutions, 720, "threads {threads} probing {probing}");
+            assert_eq!(
+                outcome.solutions, 720,
+                "threads {threads} probing {probing}"
+            );
         }
     }
 }

@@ -69,7 +69,9 @@ fn place(
 ) {
     let len = line.len();
     let agrees = |line: &[bool], range: std::ops::Range<usize>| {
-        range.into_iter().all(|i| known[i].is_none_or(|k| k == line[i]))
+        range
+            .into_iter()
+            .all(|i| known[i].is_none_or(|k| k == line[i]))
     };
     let Some((&first, rest)) = blocks.split_first() else {
         if agrees(line, from..len) {

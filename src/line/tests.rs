@@ -66,8 +66,16 @@ fn cases() -> Vec<(&'static [u32], &'static str, Option<&'static str>)> {
 fn table_cases_fast_and_naive() {
     for (clue, line, expected) in cases() {
         let expected = expected.map(str::to_string).ok_or(Contradiction);
-        assert_eq!(run(&mut DpLineSolver::new(), clue, line), expected, "dp {clue:?} {line}");
-        assert_eq!(run(&mut NaiveLineSolver, clue, line), expected, "naive {clue:?} {line}");
+        assert_eq!(
+            run(&mut DpLineSolver::new(), clue, line),
+            expected,
+            "dp {clue:?} {line}"
+        );
+        assert_eq!(
+            run(&mut NaiveLineSolver, clue, line),
+            expected,
+            "naive {clue:?} {line}"
+        );
     }
 }
 
@@ -75,7 +83,14 @@ fn table_cases_fast_and_naive() {
 fn long_line_spans_several_words() {
     let line = "?".repeat(200);
     let got = run(&mut DpLineSolver::new(), &[150, 40], &line).unwrap();
-    let expected = ["?".repeat(9), "#".repeat(141), "?".repeat(10), "#".repeat(31), "?".repeat(9)].concat();
+    let expected = [
+        "?".repeat(9),
+        "#".repeat(141),
+        "?".repeat(10),
+        "#".repeat(31),
+        "?".repeat(9),
+    ]
+    .concat();
     assert_eq!(got.len(), 200);
     assert_eq!(got, expected);
 }

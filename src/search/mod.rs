@@ -88,7 +88,7 @@ pub struct Solver<'p> {
     puzzle: &'p Puzzle,
     options: SolverOptions,
     stats: Arc<SearchStats>,
-    stop: Arc<AtomicBool>,
+    cancel: Arc<AtomicBool>,
 }
 
 /// Capacity of the solution channel: enough to keep workers busy while the collector writes.
@@ -101,8 +101,15 @@ impl<'p> Solver<'p> {
             puzzle,
             options,
             stats: Arc::default(),
-            stop: Arc::default(),
+            cancel: Arc::default(),
         }
+    }
+
+    /// Uses `flag` as the cancel flag (see [`Solver::cancel_flag`]), so that one flag, set by a
+    /// signal handler say, can cancel several solvers.
+    pub fn with_cancel_flag(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.cancel = flag;
+        self
     }
 
     /// The live counters, for a progress display.
@@ -110,9 +117,10 @@ impl<'p> Solver<'p> {
         Arc::clone(&self.stats)
     }
 
-    /// A flag that stops the search promptly when set (for example from a Ctrl-C handler).
-    pub fn stop_flag(&self) -> Arc<AtomicBool> {
-        Arc::clone(&self.stop)
+    /// A flag that cancels the search promptly when set (for example from a Ctrl-C handler).
+    /// The search then returns what it found, with [`Outcome::exhausted`] false.
+    pub fn cancel_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.cancel)
     }
 
     /// The root grid: givens applied and propagated. `None` if that already contradicts.
@@ -125,7 +133,10 @@ impl<'p> Solver<'p> {
             }
         }
         let mut prop = Propagator::new();
-        Ok(prop.propagate_all(self.puzzle, &mut grid).ok().map(|()| grid))
+        Ok(prop
+            .propagate_all(self.puzzle, &mut grid)
+            .ok()
+            .map(|()| grid))
     }
 
     /// Runs the search, calling `on_solution` (on the calling thread) with each solution as
@@ -136,14 +147,18 @@ impl<'p> Solver<'p> {
             return Ok(self.outcome(0, true, start));
         };
         let threads = self.thread_count();
-        let pool = (threads > 1).then(|| self.build_pool(threads)).transpose()?;
+        let pool = (threads > 1)
+            .then(|| self.build_pool(threads))
+            .transpose()?;
         let stack = stack_size(self.puzzle);
         let (tx, rx) = crossbeam_channel::bounded(CHANNEL_CAPACITY);
+        let stop = AtomicBool::new(false);
         let cx = SearchCx {
             puzzle: self.puzzle,
             probing: self.options.probing,
             stats: &self.stats,
-            stop: &self.stop,
+            stop: &stop,
+            cancel: &self.cancel,
             solutions: tx,
         };
         let mut received = 0u64;
@@ -164,7 +179,7 @@ impl<'p> Solver<'p> {
                 received += 1;
                 if on_solution(&grid) == Flow::Stop {
                     stopped_by_collector = true;
-                    self.stop.store(true, Ordering::Relaxed);
+                    stop.store(true, Ordering::Relaxed);
                     break;
                 }
             }
@@ -174,7 +189,7 @@ impl<'p> Solver<'p> {
             }
             Ok(())
         })?;
-        let exhausted = !stopped_by_collector && !self.stop.load(Ordering::Relaxed);
+        let exhausted = !stopped_by_collector && !self.cancel.load(Ordering::Relaxed);
         Ok(self.outcome(received, exhausted, start))
     }
 

@@ -60,7 +60,9 @@ impl SearchStats {
     /// Records that a subtree rooted at `depth` is finished.
     pub(crate) fn finish_subtree(&self, depth: u32) {
         if depth <= EXPLORED_BITS {
-            let _ = self.explored.fetch_add(1 << (EXPLORED_BITS - depth), Relaxed);
+            let _ = self
+                .explored
+                .fetch_add(1 << (EXPLORED_BITS - depth), Relaxed);
         }
     }
 

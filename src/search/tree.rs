@@ -51,12 +51,14 @@ pub(crate) struct SearchCx<'a> {
     /// Set when the search must end early (limit reached, answer known, cancelled). Workers
     /// poll it with `Relaxed` loads: it guards no data, and a late read only costs one node.
     pub(crate) stop: &'a AtomicBool,
+    /// Set from outside (Ctrl-C): read like `stop`.
+    pub(crate) cancel: &'a AtomicBool,
     pub(crate) solutions: Sender<Grid>,
 }
 
 impl SearchCx<'_> {
     fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
+        self.stop.load(Ordering::Relaxed) || self.cancel.load(Ordering::Relaxed)
     }
 
     /// Explores the subtree of a node whose grid is at a propagation fixpoint.

@@ -1,0 +1,128 @@
+//! Command-line arguments (clap derive), and their validation into the settings a run uses.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use clap::{Args, Parser, Subcommand};
+use nonoenum::format::Format;
+
+/// Finds, counts and lists every solution of nonogram puzzles, on all cores.
+#[derive(Debug, Parser)]
+#[command(name = "nonoenum", version, about, max_term_width = 100)]
+pub(crate) struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Print the first solution, then `unique` or `multiple` (or `no solution`, exit code 1).
+    Solve(CommonArgs),
+    /// Print the exact number of solutions (the last line of output is a bare integer).
+    Count(CommonArgs),
+    /// Print solutions as they are found: rows of `#` and `.`, a blank line between solutions.
+    List {
+        /// Stop after this many solutions.
+        #[arg(long, value_name = "N")]
+        limit: Option<u64>,
+        #[command(flatten)]
+        common: CommonArgs,
+    },
+}
+
+/// Options every command takes.
+#[derive(Debug, Args)]
+pub(crate) struct CommonArgs {
+    /// The puzzle file; `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    pub(crate) file: PathBuf,
+    /// Worker threads (default: one per core). `1` runs the plain sequential search.
+    #[arg(long, short = 't', value_name = "N")]
+    pub(crate) threads: Option<usize>,
+    /// Input format, overriding detection: plain, non or tournament.
+    #[arg(long, value_name = "FMT")]
+    pub(crate) format: Option<String>,
+    /// In a file of several puzzles, work on the Nth only (1-based, in file order).
+    #[arg(long, value_name = "N")]
+    pub(crate) puzzle: Option<usize>,
+    /// Cells known before solving: lines of `ROW COL [VALUE]`, 1-based; VALUE `#`/`1` (filled,
+    /// the default) or `.`/`0` (empty).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) givens: Option<PathBuf>,
+    /// Branch without probing (probing tries both values of every unknown cell at every node).
+    #[arg(long)]
+    pub no_probe: bool,
+    /// Print search statistics to standard error after each puzzle.
+    #[arg(long)]
+    pub(crate) stats: bool,
+    /// No progress bar and no messages on standard error, only results and errors.
+    #[arg(long, short = 'q')]
+    pub(crate) quiet: bool,
+}
+
+/// Validated settings shared by the commands.
+#[derive(Debug)]
+pub(crate) struct Settings {
+    /// The puzzle file (`-` for standard input).
+    pub(crate) file: PathBuf,
+    /// Worker threads, `0` for one per core.
+    pub(crate) threads: usize,
+    /// The input format, when not detected.
+    pub(crate) format: Option<Format>,
+    /// The 1-based index of the one puzzle to run, if any.
+    pub(crate) puzzle: Option<usize>,
+    /// A givens file.
+    pub(crate) givens: Option<PathBuf>,
+    /// Whether to probe.
+    pub(crate) probing: bool,
+    /// Whether to print statistics.
+    pub(crate) stats: bool,
+    /// Whether to keep standard error quiet.
+    pub(crate) quiet: bool,
+}
+
+impl TryFrom<CommonArgs> for Settings {
+    type Error = anyhow::Error;
+
+    fn try_from(args: CommonArgs) -> anyhow::Result<Self> {
+        let format = args
+            .format
+            .as_deref()
+            .map(|name| {
+                Format::from_name(name).with_context(|| {
+                    format!("unknown format '{name}' (expected plain, non or tournament)")
+                })
+            })
+            .transpose()?;
+        if args.threads == Some(0) {
+            bail!("--threads must be at least 1");
+        }
+        if args.puzzle == Some(0) {
+            bail!("--puzzle counts from 1");
+        }
+        Ok(Settings {
+            file: args.file,
+            threads: args.threads.unwrap_or(0),
+            format,
+            puzzle: args.puzzle,
+            givens: args.givens,
+            probing: !args.no_probe,
+            stats: args.stats,
+            quiet: args.quiet,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::Cli;
+
+    #[test]
+    fn clap_definition_is_valid() {
+        Cli::command().debug_assert();
+    }
+}

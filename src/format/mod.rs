@@ -1,0 +1,295 @@
+//! Puzzle file formats: detection and parsing.
+//!
+//! [`read_puzzles`] turns the bytes of a file into checked [`Puzzle`]s: it decodes the text,
+//! tells the [`Format`] (unless given) and parses it. Every error is a [`ParseError`] naming the
+//! line of the problem. Parsers never panic, and check a declared size before allocating for it.
+//!
+//! Formats: [`plain`] (`ROWS COLS` then clue lines), [`non`] (Simpson's `.non`) and
+//! [`tournament`] (the `$N` files of the computer tournaments). Givens (cells known in advance)
+//! come in a separate file: [`givens`].
+
+use std::borrow::Cow;
+use std::fmt;
+use std::path::Path;
+
+use crate::puzzle::Puzzle;
+
+pub mod error;
+pub mod givens;
+pub mod non;
+pub mod plain;
+pub mod tournament;
+
+mod text;
+
+#[cfg(test)]
+mod corpus_tests;
+
+pub use error::{ParseError, ParseErrorKind};
+pub use givens::{parse_givens, read_givens};
+
+/// A puzzle file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// `ROWS COLS`, then one line per row clue, then one per column clue: see [`plain`].
+    Plain,
+    /// Steve Simpson's `.non`: see [`non`].
+    Non,
+    /// Computer-tournament files, many square puzzles after `$N` lines: see [`tournament`].
+    Tournament,
+}
+
+impl Format {
+    /// Every format, in the order of [`Format::name`]'s documentation.
+    pub const ALL: [Format; 3] = [Format::Plain, Format::Non, Format::Tournament];
+
+    /// The format with a name (case-insensitive): `plain`, `txt` or `text`; `non`;
+    /// `tournament` or `taai`.
+    pub fn from_name(name: &str) -> Option<Format> {
+        match name.to_ascii_lowercase().as_str() {
+            "plain" | "txt" | "text" => Some(Format::Plain),
+            "non" => Some(Format::Non),
+            "tournament" | "taai" => Some(Format::Tournament),
+            _ => None,
+        }
+    }
+
+    /// The canonical name: `plain`, `non` or `tournament`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Plain => "plain",
+            Format::Non => "non",
+            Format::Tournament => "tournament",
+        }
+    }
+
+    /// Tells the format of a file from its name and content, or `None` if it cannot.
+    ///
+    /// A `.non` extension decides. Otherwise, skipping blank lines and `#` comments: a first
+    /// line starting with `$` is a tournament file; a line starting with `width`, `height`,
+    /// `rows` or `columns` is `.non`; a first line of exactly two numbers is plain; a first line
+    /// of tab-separated numbers is a tournament file without `$` lines. A `.txt` extension
+    /// decides nothing (tournament files are `.txt` too).
+    pub fn detect(path: Option<&Path>, text: &str) -> Option<Format> {
+        let extension = path.and_then(Path::extension);
+        if extension.is_some_and(|e| e.eq_ignore_ascii_case("non")) {
+            return Some(Format::Non);
+        }
+        let mut lines = text::numbered_lines(text)
+            .map(|(_, line)| line.trim())
+            .filter(|line| !line.is_empty() && !line.starts_with('#'));
+        let first = lines.next()?;
+        if first.starts_with('$') {
+            return Some(Format::Tournament);
+        }
+        if std::iter::once(first).chain(lines).any(is_non_keyword) {
+            return Some(Format::Non);
+        }
+        let is_number = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+        if !text::tokens(first).all(is_number) {
+            return None;
+        }
+        match text::tokens(first).count() {
+            2 => Some(Format::Plain),
+            _ if first.contains('\t') => Some(Format::Tournament),
+            _ => None,
+        }
+    }
+
+    /// Parses a text in this format into checked puzzles (one, except for tournament files).
+    pub fn parse(self, text: &str) -> Result<Vec<Puzzle>, ParseError> {
+        match self {
+            Format::Plain => plain::parse(text).map(|p| vec![p]),
+            Format::Non => non::parse(text).map(|p| vec![p]),
+            Format::Tournament => tournament::parse(text),
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Whether a line starts with a keyword that only `.non` files have.
+fn is_non_keyword(line: &str) -> bool {
+    let word = line.split_whitespace().next().unwrap_or_default();
+    ["width", "height", "rows", "columns"]
+        .iter()
+        .any(|k| word.eq_ignore_ascii_case(k))
+}
+
+/// Reads the puzzles of a file: decodes it, tells its format (unless `format` is given; `path`
+/// helps, by its extension) and parses it.
+///
+/// Returns at least one checked puzzle, or an error: an empty file is
+/// [`ParseErrorKind::Empty`], an unrecognised one [`ParseErrorKind::UnknownFormat`]. The text
+/// must be UTF-8 (a leading byte-order mark is dropped), except that a `.non` file that is not
+/// UTF-8 is read as Windows-1252, the encoding of older webpbn exports.
+pub fn read_puzzles(
+    bytes: &[u8],
+    format: Option<Format>,
+    path: Option<&Path>,
+) -> Result<Vec<Puzzle>, ParseError> {
+    let text = decode(bytes, format, path)?;
+    if text.trim().is_empty() {
+        return Err(ParseError::new(0, ParseErrorKind::Empty));
+    }
+    let format = format
+        .or_else(|| Format::detect(path, &text))
+        .ok_or(ParseError::new(0, ParseErrorKind::UnknownFormat))?;
+    format.parse(&text)
+}
+
+/// UTF-8, or Windows-1252 for a `.non` file that is not UTF-8.
+fn decode<'a>(
+    bytes: &'a [u8],
+    format: Option<Format>,
+    path: Option<&Path>,
+) -> Result<Cow<'a, str>, ParseError> {
+    match text::decode_utf8(bytes) {
+        Ok(text) => Ok(Cow::Borrowed(text)),
+        Err(error) => {
+            let lossy = String::from_utf8_lossy(bytes);
+            match format.or_else(|| Format::detect(path, &lossy)) {
+                Some(Format::Non) => Ok(Cow::Owned(text::decode_windows_1252(bytes))),
+                _ => Err(error),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for format in Format::ALL {
+            assert_eq!(Format::from_name(format.name()), Some(format));
+            assert_eq!(format.to_string(), format.name());
+        }
+        let aliases = [
+            ("TXT", Format::Plain),
+            ("text", Format::Plain),
+            ("taai", Format::Tournament),
+        ];
+        for (name, format) in aliases {
+            assert_eq!(Format::from_name(name), Some(format));
+        }
+        assert_eq!(Format::from_name("xml"), None);
+    }
+
+    #[test]
+    fn detects_formats() {
+        let non = Some(Path::new("x.NON"));
+        let txt = Some(Path::new("x.txt"));
+        let cases = [
+            (non, "2 2\n1\n1\n1\n1\n", Some(Format::Non)),
+            (txt, "# c\n\n2 2\n1\n1\n1\n1\n", Some(Format::Plain)),
+            (txt, "2,2\n", Some(Format::Plain)),
+            (txt, "$1\n1\n1\n", Some(Format::Tournament)),
+            (None, "\n# c\n$1\n", Some(Format::Tournament)),
+            (None, "1\t2\t1\n3\n", Some(Format::Tournament)),
+            (None, "title \"t\"\nwidth 2\n", Some(Format::Non)),
+            (None, "catalogue x\nHEIGHT 2\n", Some(Format::Non)),
+            (None, "1 2 3\n", None),
+            (None, "hello\n", None),
+            (None, "", None),
+        ];
+        for (path, text, expected) in cases {
+            assert_eq!(Format::detect(path, text), expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn reads_puzzles_and_reports_whole_file_errors() {
+        let plain = b"1 1\n1\n1\n";
+        let puzzles = read_puzzles(plain, None, None).expect("valid");
+        assert_eq!(puzzles.len(), 1);
+        let two = read_puzzles(b"$1\n1\n1\n$2\n0\n0\n", None, None).expect("valid");
+        assert_eq!(two.len(), 2);
+        let cases: [(&[u8], Option<Format>, usize, ParseErrorKind); 7] = [
+            (b"", None, 0, ParseErrorKind::Empty),
+            (b" \n\r\n", Some(Format::Plain), 0, ParseErrorKind::Empty),
+            (b"hello\n", None, 0, ParseErrorKind::UnknownFormat),
+            (b"1 1\n1\n\x80\n", None, 3, ParseErrorKind::InvalidUtf8),
+            (
+                b"$1\n1\n\xc3(\n",
+                Some(Format::Tournament),
+                3,
+                ParseErrorKind::InvalidUtf8,
+            ),
+            (b"\xef\xbb\xbf1 1\n1\n", None, 3, missing_column()),
+            (b"1 1\n1\n1\n", Some(Format::Non), 1, not_a_key()),
+        ];
+        for (bytes, format, line, kind) in cases {
+            let err = read_puzzles(bytes, format, None).expect_err("invalid");
+            assert_eq!((err.line, err.kind), (line, kind), "{bytes:?}");
+        }
+    }
+
+    fn not_a_key() -> ParseErrorKind {
+        let context = "where a `key value` line should be";
+        ParseErrorKind::Unexpected {
+            found: "1".into(),
+            context,
+        }
+    }
+
+    fn missing_column() -> ParseErrorKind {
+        ParseErrorKind::MissingLine {
+            expected: "column clue 1 of 1".into(),
+            found: "end of file".into(),
+        }
+    }
+
+    #[test]
+    fn non_files_that_are_not_utf8_are_windows_1252() {
+        let text = b"title \"P\xe9rez\"\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n";
+        for (format, path) in [
+            (Some(Format::Non), None),
+            (None, Some(Path::new("a.non"))),
+            (None, None),
+        ] {
+            let puzzles = read_puzzles(text, format, path).expect("valid");
+            assert_eq!(puzzles[0].title.as_deref(), Some("Pérez"));
+        }
+    }
+
+    #[test]
+    fn huge_declared_sizes_fail_at_once() {
+        let inputs: [&[u8]; 3] = [
+            b"1000000000 1000000000\n",
+            b"width 1000000000\nheight 1000000000\nrows\n",
+            b"99999999999999999999999999 1\n",
+        ];
+        for bytes in inputs {
+            let err = read_puzzles(bytes, None, None).expect_err("too large");
+            assert!(err.line > 0, "{err}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics_on_arbitrary_bytes(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..200)) {
+            for format in [None, Some(Format::Plain), Some(Format::Non), Some(Format::Tournament)] {
+                let _ = read_puzzles(&bytes, format, None);
+            }
+            let _ = read_givens(&bytes);
+            let _ = tournament::parse_solutions(&String::from_utf8_lossy(&bytes));
+        }
+
+        #[test]
+        fn never_panics_on_edited_files(cut in 0usize..120, insert in "[0-9a-z $#,\n\"]{0,6}") {
+            let good = "title \"t\"\nwidth 3\nheight 2\nrows\n1,1\n1\ncolumns\n2\n0\n1\ngoal \"101100\"\n\
+                        $1\n2 3\n0\n1 1\n1\n";
+            let cut = cut.min(good.len());
+            let text = format!("{}{insert}{}", &good[..cut], &good[cut..]);
+            for format in Format::ALL {
+                let _ = format.parse(&text);
+            }
+        }
+    }
+}

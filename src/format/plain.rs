@@ -1,0 +1,213 @@
+//! The plain text format: `ROWS COLS`, then one line per row clue, then one per column clue.
+//!
+//! ```text
+//! # a comment
+//! 2 3
+//! 1 1
+//! 1
+//! 2
+//! 0
+//! 1
+//! ```
+//!
+//! Numbers are separated by spaces, tabs and/or commas. A blank line or a lone `0` is an empty
+//! clue. Lines starting with `#` are comments, wherever they are; blank lines before the header
+//! and after the last clue are ignored, but a blank line among the clues is an empty clue.
+//! Every clue line must be there: a file that ends early is an error naming the missing clue.
+
+use std::fmt::Write as _;
+
+use super::error::{ParseError, ParseErrorKind};
+use super::text::{
+    LineMap, check_size_at, eof_line, is_comment, numbered_lines, parse_clue, parse_usize, snippet,
+    tokens,
+};
+use crate::puzzle::{Clue, Puzzle};
+
+/// Parses a puzzle in the plain format and checks it.
+pub fn parse(text: &str) -> Result<Puzzle, ParseError> {
+    let eof = eof_line(text);
+    let mut lines = numbered_lines(text).filter(|(_, l)| !is_comment(l));
+    let Some((size_line, header)) = lines.find(|(_, l)| !l.trim().is_empty()) else {
+        let kind = ParseErrorKind::MissingLine {
+            expected: "the `ROWS COLS` header".into(),
+            found: "end of file".into(),
+        };
+        return Err(ParseError::new(eof, kind));
+    };
+    let (rows, cols) = parse_header(header).map_err(|kind| ParseError::new(size_line, kind))?;
+    check_size_at(rows, cols, size_line)?;
+    let mut map = LineMap {
+        size: size_line,
+        ..LineMap::default()
+    };
+    let row_clues = read_clues(&mut lines, rows, "row", &mut map.rows, eof)?;
+    let col_clues = read_clues(&mut lines, cols, "column", &mut map.cols, eof)?;
+    if let Some((line, extra)) = lines.find(|(_, l)| !l.trim().is_empty()) {
+        let kind = ParseErrorKind::Unexpected {
+            found: snippet(extra.trim()),
+            context: "after the last column clue",
+        };
+        return Err(ParseError::new(line, kind));
+    }
+    map.check(Puzzle {
+        title: None,
+        row_clues,
+        col_clues,
+        givens: Vec::new(),
+        metadata: Vec::new(),
+        goal: None,
+    })
+}
+
+/// `ROWS COLS`: exactly two numbers.
+fn parse_header(line: &str) -> Result<(usize, usize), ParseErrorKind> {
+    let words: Vec<&str> = tokens(line).collect();
+    let [rows, cols] = words.as_slice() else {
+        return Err(ParseErrorKind::BadHeader {
+            expected: "`ROWS COLS`",
+            found: snippet(line.trim()),
+        });
+    };
+    Ok((parse_usize(rows)?, parse_usize(cols)?))
+}
+
+/// Reads `count` clue lines, recording the line number of each.
+fn read_clues<'a>(
+    lines: &mut impl Iterator<Item = (usize, &'a str)>,
+    count: usize,
+    what: &str,
+    line_numbers: &mut Vec<usize>,
+    eof: usize,
+) -> Result<Vec<Clue>, ParseError> {
+    let mut clues = Vec::new();
+    for k in 1..=count {
+        let Some((line, text)) = lines.next() else {
+            let kind = ParseErrorKind::MissingLine {
+                expected: format!("{what} clue {k} of {count}"),
+                found: "end of file".into(),
+            };
+            return Err(ParseError::new(eof, kind));
+        };
+        clues.push(parse_clue(text).map_err(|kind| ParseError::new(line, kind))?);
+        line_numbers.push(line);
+    }
+    Ok(clues)
+}
+
+/// Writes a puzzle in the plain format (the title as a comment, an empty clue as `0`).
+///
+/// Givens, metadata and the goal are not part of the format and are left out.
+pub fn write(puzzle: &Puzzle) -> String {
+    let mut out = String::new();
+    if let Some(title) = &puzzle.title {
+        let _ = writeln!(out, "# {}", title.replace(['\n', '\r'], " "));
+    }
+    let _ = writeln!(out, "{} {}", puzzle.height(), puzzle.width());
+    for clue in puzzle.row_clues.iter().chain(&puzzle.col_clues) {
+        let _ = writeln!(out, "{clue}");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::{LineId, PuzzleError};
+
+    fn clues(puzzle: &Puzzle) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
+        let get = |c: &[Clue]| c.iter().map(|c| c.0.clone()).collect();
+        (get(&puzzle.row_clues), get(&puzzle.col_clues))
+    }
+
+    #[test]
+    fn parses_good_inputs() {
+        let expected = (vec![vec![1, 1], vec![1]], vec![vec![2], vec![], vec![1]]);
+        let inputs = [
+            "2 3\n1 1\n1\n2\n0\n1\n",
+            "2 3\r\n1 1\r\n1\r\n2\r\n\r\n1\r\n",
+            "# comment\n\n2,3\n1,1\n# another\n1\n2\n0\n1",
+            "2 3\n1\t1\n1\n2\n\n 1 \n\n\n# trailing comment\n",
+        ];
+        for text in inputs {
+            let puzzle = parse(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+            assert_eq!(clues(&puzzle), expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn reports_bad_inputs_with_their_line() {
+        use ParseErrorKind as K;
+        let too_long = PuzzleError::ClueTooLong {
+            line: LineId::Col(1),
+            clue: Clue(vec![1, 1]),
+            needed: 3,
+            len: 2,
+        };
+        let missing = |what: &str| K::MissingLine {
+            expected: what.into(),
+            found: "end of file".into(),
+        };
+        let total = K::Puzzle(PuzzleError::TotalsDisagree { rows: 1, cols: 2 });
+        let zero = K::Puzzle(PuzzleError::ZeroBlock {
+            line: LineId::Row(0),
+        });
+        let after = "after the last column clue";
+        #[rustfmt::skip]
+        let cases = [
+            ("2 x\n", 1, K::NotANumber("x".into())),
+            ("2 2 2\n", 1, K::BadHeader { expected: "`ROWS COLS`", found: "2 2 2".into() }),
+            ("# only a comment\n", 2, missing("the `ROWS COLS` header")),
+            ("1 1\n1\nq\n", 3, K::NotANumber("q".into())),
+            ("2 2\n1\n1\n2\n1 1\n", 5, K::Puzzle(too_long)),
+            ("1 2\n1\n1\n1\n", 4, total),
+            ("2 2\n1\n# c\n1\n1\n", 6, missing("column clue 2 of 2")),
+            ("2 2\n1\n", 3, missing("row clue 2 of 2")),
+            ("1 1\n1\n1\n2\n", 4, K::Unexpected { found: "2".into(), context: after }),
+            ("1 1\n0 1\n1\n", 2, zero),
+            ("1 1\n99999999999\n1\n", 2, K::NumberTooLarge("99999999999".into())),
+            ("0 3\n", 1, K::Puzzle(PuzzleError::EmptyGrid { rows: 0, cols: 3 })),
+        ];
+        for (text, line, kind) in cases {
+            let err = parse(text).expect_err(text);
+            assert_eq!((err.line, &err.kind), (line, &kind), "{text:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn rejects_huge_sizes_at_once() {
+        let err = parse("1000000000 1000000000\n").unwrap_err();
+        assert_eq!(err.line, 1);
+        assert!(matches!(
+            err.kind,
+            ParseErrorKind::Puzzle(PuzzleError::TooLarge { .. })
+        ));
+        let err = parse("2 99999999999999999999999\n").unwrap_err();
+        assert!(matches!(err.kind, ParseErrorKind::NumberTooLarge(_)));
+    }
+
+    #[test]
+    fn block_longer_than_any_line_is_a_clue_too_long() {
+        let err = parse("1 1\n5000\n1\n").unwrap_err();
+        assert_eq!(err.line, 2);
+        assert!(matches!(
+            err.kind,
+            ParseErrorKind::Puzzle(PuzzleError::ClueTooLong { .. })
+        ));
+    }
+
+    #[test]
+    fn writes_what_it_reads() {
+        let text = "2 3\n1 1\n1\n2\n0\n1\n";
+        let puzzle = parse(text).expect("valid");
+        assert_eq!(write(&puzzle), text);
+        let titled = Puzzle {
+            title: Some("t".into()),
+            ..puzzle.clone()
+        };
+        assert_eq!(
+            parse(&write(&titled)).expect("valid").row_clues,
+            puzzle.row_clues
+        );
+    }
+}

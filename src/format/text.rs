@@ -1,0 +1,224 @@
+//! Helpers shared by the parsers: decoding, numbered lines, numbers, clues, error lines.
+
+use super::error::{ParseError, ParseErrorKind};
+use crate::puzzle::{Clue, LineId, MAX_LINE_LEN, Puzzle, PuzzleError};
+
+/// Decodes strict UTF-8 and drops a leading byte-order mark.
+///
+/// The error names the line of the first invalid byte.
+pub(crate) fn decode_utf8(bytes: &[u8]) -> Result<&str, ParseError> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok(text.strip_prefix('\u{feff}').unwrap_or(text)),
+        Err(e) => {
+            let valid = bytes.get(..e.valid_up_to()).unwrap_or_default();
+            let line = 1 + valid.iter().filter(|&&b| b == b'\n').count();
+            Err(ParseError::new(line, ParseErrorKind::InvalidUtf8))
+        }
+    }
+}
+
+/// Decodes Windows-1252 (Latin-1 with printable characters in 0x80..0x9F), the encoding of
+/// the webpbn `.non` exports that are not UTF-8. Never fails.
+pub(crate) fn decode_windows_1252(bytes: &[u8]) -> String {
+    const HIGH: [u16; 32] = [
+        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+        0x2039, 0x0152, 0x8D, 0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013,
+        0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
+    ];
+    bytes
+        .iter()
+        .map(|&b| match b {
+            0x80..=0x9F => HIGH
+                .get(usize::from(b - 0x80))
+                .and_then(|&c| char::from_u32(u32::from(c)))
+                .unwrap_or(char::REPLACEMENT_CHARACTER),
+            _ => char::from(b),
+        })
+        .collect()
+}
+
+/// The lines of a text with their 1-based numbers, `\n` or `\r\n` line ends removed.
+pub(crate) fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.strip_suffix('\r').unwrap_or(line)))
+}
+
+/// The line number just past the last line: where "end of file" errors point.
+pub(crate) fn eof_line(text: &str) -> usize {
+    text.lines().count() + 1
+}
+
+/// Whether a line is a `#` comment.
+pub(crate) fn is_comment(line: &str) -> bool {
+    line.trim_start().starts_with('#')
+}
+
+/// An excerpt of the input for an error message: at most 40 characters, control characters
+/// escaped, so that the message stays on one line.
+pub(crate) fn snippet(s: &str) -> String {
+    const MAX: usize = 40;
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i == MAX {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The tokens of a line: separated by whitespace and/or commas.
+pub(crate) fn tokens(line: &str) -> impl Iterator<Item = &str> {
+    line.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+}
+
+/// A non-negative decimal number (digits only, no sign).
+pub(crate) fn parse_number(token: &str) -> Result<u64, ParseErrorKind> {
+    if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ParseErrorKind::NotANumber(snippet(token)));
+    }
+    token
+        .parse()
+        .map_err(|_| ParseErrorKind::NumberTooLarge(snippet(token)))
+}
+
+/// A size or index: a number that fits in `usize`.
+pub(crate) fn parse_usize(token: &str) -> Result<usize, ParseErrorKind> {
+    let n = parse_number(token)?;
+    usize::try_from(n).map_err(|_| ParseErrorKind::NumberTooLarge(snippet(token)))
+}
+
+/// One clue line: block lengths separated by spaces, tabs and/or commas. A blank line or a lone
+/// `0` is the empty clue.
+///
+/// A block longer than any line but below 2^32 is kept, so that [`Puzzle::check`] reports the
+/// clue as too long; a larger one is [`ParseErrorKind::NumberTooLarge`].
+pub(crate) fn parse_clue(line: &str) -> Result<Clue, ParseErrorKind> {
+    let mut blocks = Vec::new();
+    for token in tokens(line) {
+        let n = parse_number(token)?;
+        let block = u32::try_from(n).map_err(|_| ParseErrorKind::NumberTooLarge(snippet(token)))?;
+        blocks.push(block);
+    }
+    if blocks == [0] {
+        blocks.clear();
+    }
+    Ok(Clue(blocks))
+}
+
+/// Checks a declared size (reporting an error at `line`) before anything is allocated for it.
+pub(crate) fn check_size_at(rows: usize, cols: usize, line: usize) -> Result<(), ParseError> {
+    crate::puzzle::check_size(rows, cols).map_err(|e| ParseError::new(line, e.into()))
+}
+
+/// Whether a dimension alone is out of range (0 or above [`MAX_LINE_LEN`]).
+pub(crate) fn bad_dimension(n: usize) -> bool {
+    n == 0 || n > MAX_LINE_LEN
+}
+
+/// Where each part of a puzzle was read, to give [`PuzzleError`]s a line number.
+#[derive(Debug, Default)]
+pub(crate) struct LineMap {
+    /// The line declaring the size.
+    pub(crate) size: usize,
+    /// The line of each row clue.
+    pub(crate) rows: Vec<usize>,
+    /// The line of each column clue.
+    pub(crate) cols: Vec<usize>,
+    /// The line of the goal picture.
+    pub(crate) goal: usize,
+}
+
+impl LineMap {
+    /// The line a puzzle error is about.
+    fn line_of(&self, error: &PuzzleError) -> usize {
+        let clue_line = |line: &LineId| match *line {
+            LineId::Row(i) => self.rows.get(i).copied().unwrap_or(0),
+            LineId::Col(j) => self.cols.get(j).copied().unwrap_or(0),
+        };
+        match error {
+            PuzzleError::EmptyGrid { .. } | PuzzleError::TooLarge { .. } => self.size,
+            PuzzleError::ZeroBlock { line } | PuzzleError::ClueTooLong { line, .. } => {
+                clue_line(line)
+            }
+            PuzzleError::TotalsDisagree { .. } => {
+                let last = |v: &[usize]| v.last().copied().unwrap_or(0);
+                last(&self.rows).max(last(&self.cols))
+            }
+            PuzzleError::GoalMismatch { .. } => self.goal,
+            _ => 0,
+        }
+    }
+
+    /// Runs [`Puzzle::check`], giving a failure the line it is about.
+    pub(crate) fn check(&self, puzzle: Puzzle) -> Result<Puzzle, ParseError> {
+        match puzzle.check() {
+            Ok(()) => Ok(puzzle),
+            Err(e) => Err(ParseError::new(self.line_of(&e), e.into())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_clue_lines() {
+        let cases: [(&str, Result<&[u32], ParseErrorKind>); 9] = [
+            ("", Ok(&[])),
+            ("  \t ", Ok(&[])),
+            ("0", Ok(&[])),
+            ("1 2\t3", Ok(&[1, 2, 3])),
+            ("1,2, 3 ,4", Ok(&[1, 2, 3, 4])),
+            ("0 1", Ok(&[0, 1])),
+            ("1 x", Err(ParseErrorKind::NotANumber("x".into()))),
+            ("-1", Err(ParseErrorKind::NotANumber("-1".into()))),
+            (
+                "4294967296",
+                Err(ParseErrorKind::NumberTooLarge("4294967296".into())),
+            ),
+        ];
+        for (line, expected) in cases {
+            let got = parse_clue(line).map(|c| c.0);
+            assert_eq!(got, expected.map(<[u32]>::to_vec), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn numbers_reject_signs_and_overflow() {
+        assert_eq!(
+            parse_number("+1"),
+            Err(ParseErrorKind::NotANumber("+1".into()))
+        );
+        assert_eq!(parse_number("18446744073709551615"), Ok(u64::MAX));
+        assert!(matches!(
+            parse_number("18446744073709551616"),
+            Err(ParseErrorKind::NumberTooLarge(_))
+        ));
+    }
+
+    #[test]
+    fn utf8_errors_name_the_line() {
+        assert_eq!(decode_utf8(b"\xef\xbb\xbf1 1\n1\n"), Ok("1 1\n1\n"));
+        let err = decode_utf8(b"1 1\n1\n\xff\n").unwrap_err();
+        assert_eq!((err.line, err.kind), (3, ParseErrorKind::InvalidUtf8));
+        assert_eq!(decode_windows_1252(b"P\xe9rez \x92\xa9"), "Pérez \u{2019}©");
+    }
+
+    #[test]
+    fn lines_drop_crlf_and_snippets_stay_short() {
+        let lines: Vec<_> = numbered_lines("a\r\nb\n\nc\r").collect();
+        assert_eq!(lines, [(1, "a"), (2, "b"), (3, ""), (4, "c")]);
+        assert_eq!(eof_line("a\nb\n"), 3);
+        assert_eq!(snippet("a\u{7}b"), "a\\u{7}b");
+        assert_eq!(snippet(&"x".repeat(50)).chars().count(), 41);
+    }
+}

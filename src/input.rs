@@ -1,0 +1,79 @@
+//! Reading the puzzles a command works on: the file (or standard input), the format, the
+//! `--puzzle` selection and the `--givens` file, with errors that name the file and line.
+
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::{Context, anyhow, bail};
+use nonoenum::Puzzle;
+use nonoenum::format::{self, ParseError};
+
+use crate::cli::Settings;
+
+/// The name to show for a path in messages (`<stdin>` for `-`).
+pub(crate) fn display_name(path: &Path) -> String {
+    if path == Path::new("-") {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+fn read_bytes(path: &Path) -> anyhow::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    if path == Path::new("-") {
+        let _ = std::io::stdin()
+            .read_to_end(&mut bytes)
+            .context("cannot read standard input")?;
+    } else {
+        bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    }
+    Ok(bytes)
+}
+
+/// `FILE:LINE: problem`, or `FILE: problem` for errors about the whole file.
+fn located(name: &str, err: &ParseError) -> anyhow::Error {
+    if err.line > 0 {
+        anyhow!("{name}:{}: {}", err.line, err.kind)
+    } else {
+        anyhow!("{name}: {}", err.kind)
+    }
+}
+
+/// The puzzles to run, as `(label, puzzle)`: every puzzle of the file, or the `--puzzle` one.
+pub(crate) fn load(settings: &Settings) -> anyhow::Result<Vec<(String, Puzzle)>> {
+    let name = display_name(&settings.file);
+    let bytes = read_bytes(&settings.file)?;
+    let path = (settings.file != Path::new("-")).then_some(settings.file.as_path());
+    let puzzles =
+        format::read_puzzles(&bytes, settings.format, path).map_err(|e| located(&name, &e))?;
+    let count = puzzles.len();
+    let mut labelled: Vec<(String, Puzzle)> = puzzles
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            (
+                p.title
+                    .clone()
+                    .unwrap_or_else(|| format!("puzzle {}", i + 1)),
+                p,
+            )
+        })
+        .collect();
+    if let Some(n) = settings.puzzle {
+        if n > count {
+            bail!("{name}: --puzzle {n} asked, but the file holds {count} puzzle(s)");
+        }
+        labelled = vec![labelled.swap_remove(n - 1)];
+    }
+    if let Some(givens_path) = &settings.givens {
+        let givens_name = display_name(givens_path);
+        let givens = format::read_givens(&read_bytes(givens_path)?)
+            .map_err(|e| located(&givens_name, &e))?;
+        for (_, puzzle) in &mut labelled {
+            puzzle.givens.extend_from_slice(&givens);
+            puzzle.check().map_err(|e| anyhow!("{givens_name}: {e}"))?;
+        }
+    }
+    Ok(labelled)
+}

@@ -1,0 +1,24 @@
+//! The `nonoenum` command: parses arguments, runs a command, maps errors to exit codes.
+
+mod cli;
+mod commands;
+mod input;
+mod output;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    match commands::run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            if output::is_broken_pipe(&err) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("nonoenum: error: {err:#}");
+            ExitCode::from(commands::EXIT_BAD_INPUT)
+        }
+    }
+}

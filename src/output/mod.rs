@@ -1,0 +1,51 @@
+//! What the command prints: solutions as text, statistics, and the progress bar.
+
+pub(crate) mod progress;
+
+use std::io::{self, Write};
+
+use nonoenum::{Cell, Grid, Outcome};
+
+/// Whether an error comes from writing to a closed pipe (`nonoenum list ... | head`), which
+/// ends the program quietly.
+pub(crate) fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Writes a solution as rows of `#` (filled) and `.` (empty).
+pub(crate) fn write_grid(out: &mut (impl Write + ?Sized), grid: &Grid) -> io::Result<()> {
+    let mut line = Vec::with_capacity(grid.width() + 1);
+    for r in 0..grid.height() {
+        line.clear();
+        line.extend((0..grid.width()).map(|c| match grid.cell(r, c) {
+            Cell::Filled => b'#',
+            Cell::Empty => b'.',
+            Cell::Unknown => b'?',
+        }));
+        line.push(b'\n');
+        out.write_all(&line)?;
+    }
+    Ok(())
+}
+
+/// Prints the search statistics of one puzzle to standard error.
+pub(crate) fn print_stats(label: &str, outcome: &Outcome) {
+    let s = &outcome.stats;
+    let secs = outcome.elapsed.as_secs_f64();
+    eprintln!(
+        "stats {label}: {:.3} s, {} solutions, {} nodes ({:.0}/s), {} line solves, {} probes \
+         fixing {} cells, explored {:.1}%",
+        secs,
+        outcome.solutions,
+        s.nodes,
+        s.nodes as f64 / secs.max(1e-9),
+        s.line_solves,
+        s.probes,
+        s.probe_fixed,
+        100.0 * s.explored
+    );
+}

@@ -1,0 +1,81 @@
+//! The progress bar (the only place that uses indicatif): elapsed time, solutions, nodes,
+//! nodes per second and the explored fraction of the tree, redrawn from the search counters by
+//! a background thread, so the search itself never waits for the display.
+
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use nonoenum::search::SearchStats;
+
+/// Ticks per full bar.
+const BAR_LEN: u64 = 10_000;
+
+/// A progress display bound to one search; drop it (or call [`Progress::finish`]) at the end.
+pub(crate) struct Progress {
+    done: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Progress {
+    /// Starts the display, or nothing when `quiet` or standard error is not a terminal.
+    pub(crate) fn start(label: &str, stats: Arc<SearchStats>, quiet: bool) -> Progress {
+        let done = Arc::new(AtomicBool::new(false));
+        if quiet || !std::io::stderr().is_terminal() {
+            return Progress { done, thread: None };
+        }
+        let bar = ProgressBar::with_draw_target(Some(BAR_LEN), ProgressDrawTarget::stderr());
+        let style = ProgressStyle::with_template(
+            "{prefix} {elapsed_precise} [{bar:30}] {percent:>3}% explored, {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ");
+        bar.set_style(style);
+        bar.set_prefix(label.to_string());
+        let flag = Arc::clone(&done);
+        let thread = std::thread::spawn(move || redraw(&bar, &stats, &flag));
+        Progress {
+            done,
+            thread: Some(thread),
+        }
+    }
+
+    /// Stops and clears the display.
+    pub(crate) fn finish(mut self) {
+        self.stop();
+    }
+
+    fn stop(&mut self) {
+        self.done.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            thread.thread().unpark();
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn redraw(bar: &ProgressBar, stats: &SearchStats, done: &AtomicBool) {
+    let start = Instant::now();
+    while !done.load(Ordering::Relaxed) {
+        let s = stats.snapshot();
+        let secs = start.elapsed().as_secs_f64().max(1e-9);
+        bar.set_position((s.explored * BAR_LEN as f64) as u64);
+        bar.set_message(format!(
+            "{} solutions, {} nodes, {:.0} nodes/s",
+            s.solutions,
+            s.nodes,
+            s.nodes as f64 / secs
+        ));
+        std::thread::park_timeout(Duration::from_millis(100));
+    }
+    bar.finish_and_clear();
+}
