@@ -1,2 +1,184 @@
-//! Placeholder bench.
-fn main() {}
+//! Benchmarks of whole solves through the library: read a puzzle file, then `find(2)` (what
+//! `nonoenum solve` does) or `count()`, with one thread and with one per core.
+//!
+//! The puzzles come from the shared corpus next to the crate (`../shared/puzzles`); when it is
+//! absent the bench prints a message and measures nothing. Before timing, each case is solved
+//! once and its answer checked: the number of solutions, whether the search ran to the end, and
+//! that every solution found satisfies every clue.
+//!
+//! Run with `cargo bench --bench solve` (add a filter such as `-- perm8` to run one case).
+
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_main};
+use nonoenum::format::read_puzzles;
+use nonoenum::{Cell, Grid, Outcome, Puzzle, Solver, SolverOptions};
+
+/// The shared puzzle corpus.
+const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/puzzles");
+
+/// What a case runs, and the answer it must give.
+#[derive(Clone, Copy, Debug)]
+enum Task {
+    /// `find(2)`: `found` solutions (1 for a unique puzzle, 2 for one with several).
+    FindTwo { found: u64 },
+    /// `count()`: exactly `solutions`.
+    Count { solutions: u64 },
+}
+
+impl Task {
+    fn name(self) -> &'static str {
+        match self {
+            Task::FindTwo { .. } => "find2",
+            Task::Count { .. } => "count",
+        }
+    }
+
+    /// Runs the task once.
+    fn run(self, puzzle: &Puzzle, options: &SolverOptions) -> (Vec<Grid>, Outcome) {
+        let solver = Solver::new(puzzle, options.clone());
+        match self {
+            Task::FindTwo { .. } => solver.find(2).expect("the solver starts"),
+            Task::Count { .. } => (Vec::new(), solver.count().expect("the solver starts")),
+        }
+    }
+
+    /// Checks an answer against the expected one.
+    fn check(self, name: &str, puzzle: &Puzzle, (grids, outcome): &(Vec<Grid>, Outcome)) {
+        match self {
+            Task::FindTwo { found } => {
+                assert_eq!(grids.len() as u64, found, "{name}: solutions found");
+                // Fewer than two found means the whole tree was searched.
+                assert_eq!(outcome.exhausted, found < 2, "{name}: exhausted");
+            }
+            Task::Count { solutions } => {
+                assert_eq!(outcome.solutions, solutions, "{name}: solution count");
+                assert!(outcome.exhausted, "{name}: the count must be complete");
+            }
+        }
+        for grid in grids {
+            let cells: Vec<bool> = (0..grid.height())
+                .flat_map(|r| (0..grid.width()).map(move |c| (r, c)))
+                .map(|(r, c)| match grid.cell(r, c) {
+                    Cell::Filled => true,
+                    Cell::Empty => false,
+                    Cell::Unknown => panic!("{name}: a solution has an unknown cell"),
+                })
+                .collect();
+            puzzle
+                .check_grid(&cells)
+                .unwrap_or_else(|e| panic!("{name}: a solution breaks a clue: {e}"));
+        }
+    }
+}
+
+/// The cases: a short name, the file (relative to [`PUZZLES`]) and the task.
+const CASES: &[(&str, &str, Task)] = &[
+    (
+        "webpbn-00001",
+        "survey/bw-non/webpbn-00001.non",
+        Task::FindTwo { found: 1 },
+    ),
+    (
+        "webpbn-00006",
+        "survey/bw-non/webpbn-00006.non",
+        Task::FindTwo { found: 1 },
+    ),
+    (
+        "webpbn-00027",
+        "survey/bw-non/webpbn-00027.non",
+        Task::FindTwo { found: 1 },
+    ),
+    (
+        "webpbn-00436",
+        "survey/bw-non/webpbn-00436.non",
+        Task::FindTwo { found: 1 },
+    ),
+    (
+        "webpbn-00803",
+        "survey/bw-non/webpbn-00803.non",
+        Task::FindTwo { found: 1 },
+    ),
+    (
+        "gchq2015-no-givens",
+        "counted/gchq2015-no-givens.txt",
+        Task::Count { solutions: 4 },
+    ),
+    (
+        "random-12x12-d0.35-s13",
+        "counted/random-12x12-d0.35-s13.txt",
+        Task::Count { solutions: 16 },
+    ),
+    (
+        "hakank-nonunique",
+        "counted/hakank-nonunique.txt",
+        Task::Count { solutions: 43 },
+    ),
+    (
+        "perm8",
+        "counted/perm8.txt",
+        Task::Count { solutions: 40320 },
+    ),
+];
+
+/// Reads the first puzzle of a corpus file.
+fn load(relative: &str) -> Puzzle {
+    let path = Path::new(PUZZLES).join(relative);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut puzzles = read_puzzles(&bytes, None, Some(&path))
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    puzzles.swap_remove(0)
+}
+
+/// Thread settings to measure: one thread, and one per core when there is more than one.
+fn thread_settings() -> Vec<(usize, String)> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut settings = vec![(1, "threads=1".to_string())];
+    if cores > 1 {
+        settings.push((0, format!("threads=all({cores})")));
+    }
+    settings
+}
+
+fn solves(c: &mut Criterion) {
+    for &(name, file, task) in CASES {
+        let puzzle = load(file);
+        let mut group = c.benchmark_group(format!("solve/{name}"));
+        group.sample_size(10);
+        for (threads, label) in thread_settings() {
+            let options = SolverOptions {
+                threads,
+                probing: true,
+            };
+            let answer = task.run(&puzzle, &options);
+            task.check(name, &puzzle, &answer);
+            // Flat sampling: ten samples of the same number of solves (at least one each), so
+            // slow cases need about ten solves, not the 55 of criterion's linear sampling.
+            let once = answer.1.elapsed;
+            group.sampling_mode(SamplingMode::Flat);
+            group.measurement_time((once * 12).max(Duration::from_secs(2)));
+            group.bench_with_input(
+                BenchmarkId::new(task.name(), label),
+                &options,
+                |b, options| b.iter(|| black_box(task.run(black_box(&puzzle), options))),
+            );
+        }
+        group.finish();
+    }
+}
+
+/// Runs every case, or nothing when the shared corpus is missing.
+fn benches() {
+    if !Path::new(PUZZLES).is_dir() {
+        eprintln!("solve bench: no puzzle corpus at {PUZZLES}; skipping (nothing measured)");
+        return;
+    }
+    let mut c = Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .configure_from_args();
+    solves(&mut c);
+}
+
+criterion_main!(benches);

@@ -102,6 +102,10 @@ impl TryFrom<CommonArgs> for Settings {
         if args.puzzle == Some(0) {
             bail!("--puzzle counts from 1");
         }
+        let stdin = std::path::Path::new("-");
+        if args.file == stdin && args.givens.as_deref() == Some(stdin) {
+            bail!("standard input (`-`) can hold the puzzle or the givens, not both");
+        }
         Ok(Settings {
             file: args.file,
             threads: args.threads.unwrap_or(0),

@@ -1,0 +1,542 @@
+//! Command-line tests: what `nonoenum solve`, `count` and `list` print, their exit codes, every
+//! input format and option, and a one-line message naming the file and line for bad input.
+
+use std::collections::HashSet;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use assert_cmd::Command;
+use nonoenum::Puzzle;
+use nonoenum::format::read_puzzles;
+use predicates::prelude::*;
+use predicates::str::contains;
+use tempfile::TempDir;
+
+/// The binary under test.
+const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
+
+/// The `puzzles/` folder.
+const BUNDLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");
+
+/// The solution of `puzzles/heart.txt`.
+const HEART: &str = "\
+.##....##.
+####..####
+##########
+##.#######
+##########
+.########.
+..######..
+...####...
+....##....
+..........
+";
+
+/// A puzzle whose totals agree but which has no solution: the full top row needs the right
+/// column, whose clue is empty.
+const NO_SOLUTION: &str = "2 2\n2\n0\n2\n0\n";
+
+/// `nonoenum` with arguments.
+fn nonoenum<I, S>(args: I) -> Command
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let mut cmd = Command::new(BIN);
+    let _ = cmd.args(args);
+    cmd
+}
+
+/// A bundled puzzle file.
+fn bundled(name: &str) -> String {
+    Path::new(BUNDLED).join(name).display().to_string()
+}
+
+/// A temporary folder holding one file with `contents`; returns the folder (keep it alive) and
+/// the file's path.
+fn temp_file(name: &str, contents: impl AsRef<[u8]>) -> (TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join(name);
+    std::fs::write(&path, contents).expect("write the temporary file");
+    (dir, path)
+}
+
+/// An N x N puzzle with every clue `1`: its solutions are the N! permutation matrices.
+fn permutation_puzzle(n: usize) -> String {
+    format!("{n} {n}\n{}", "1\n".repeat(2 * n))
+}
+
+/// Standard output of a successful run.
+fn stdout_of(cmd: &mut Command) -> String {
+    let output = cmd.output().expect("the binary runs");
+    assert!(output.status.success(), "{cmd:?} failed: {output:?}");
+    String::from_utf8(output.stdout).expect("UTF-8 output")
+}
+
+/// Splits `list` output into its grids (separated by one blank line) and checks each against
+/// the puzzle: a complete grid that fits every clue, none twice.
+fn check_listed(stdout: &str, puzzle: &Puzzle) -> usize {
+    if stdout.is_empty() {
+        return 0;
+    }
+    assert!(
+        stdout.ends_with('\n') && !stdout.ends_with("\n\n"),
+        "{stdout:?}"
+    );
+    assert!(!stdout.contains("\n\n\n"), "one blank line between grids");
+    let mut seen = HashSet::new();
+    for grid in stdout.trim_end().split("\n\n") {
+        let rows: Vec<&str> = grid.lines().collect();
+        assert_eq!(rows.len(), puzzle.height(), "{grid}");
+        let mut cells = Vec::new();
+        for row in rows {
+            assert_eq!(row.len(), puzzle.width(), "{grid}");
+            for ch in row.chars() {
+                match ch {
+                    '#' => cells.push(true),
+                    '.' => cells.push(false),
+                    _ => panic!("unexpected {ch:?} in\n{grid}"),
+                }
+            }
+        }
+        puzzle
+            .check_grid(&cells)
+            .unwrap_or_else(|e| panic!("{e} in\n{grid}"));
+        assert!(seen.insert(cells), "listed twice:\n{grid}");
+    }
+    seen.len()
+}
+
+/// The only puzzle of a text.
+fn parse_one(text: &str) -> Puzzle {
+    let mut puzzles = read_puzzles(text.as_bytes(), None, None).expect("a valid puzzle");
+    assert_eq!(puzzles.len(), 1);
+    puzzles.remove(0)
+}
+
+#[test]
+fn solve_unique_prints_the_grid_then_unique() {
+    let _ = nonoenum(["solve", "-q", &bundled("heart.txt")])
+        .assert()
+        .code(0)
+        .stdout(format!("{HEART}unique\n"));
+}
+
+#[test]
+fn solve_multiple_prints_one_grid_then_multiple() {
+    let path = bundled("ambiguous.txt");
+    let stdout = stdout_of(&mut nonoenum(["solve", "-q", &path]));
+    let (grid, last) = stdout
+        .trim_end()
+        .rsplit_once('\n')
+        .expect("a grid and a verdict");
+    assert_eq!(last, "multiple");
+    let puzzle = parse_one(&std::fs::read_to_string(&path).expect("the puzzle"));
+    assert_eq!(check_listed(&format!("{grid}\n"), &puzzle), 1);
+}
+
+#[test]
+fn solve_without_solution_exits_1() {
+    let (_dir, path) = temp_file("none.txt", NO_SOLUTION);
+    let _ = nonoenum(["solve".as_ref(), "-q".as_ref(), path.as_os_str()])
+        .assert()
+        .code(1)
+        .stdout("no solution\n")
+        .stderr("");
+    // `count` and `list` report zero solutions, which is not an error.
+    let _ = nonoenum(["count".as_ref(), "-q".as_ref(), path.as_os_str()])
+        .assert()
+        .code(0)
+        .stdout("0\n");
+    let _ = nonoenum(["list".as_ref(), "-q".as_ref(), path.as_os_str()])
+        .assert()
+        .code(0)
+        .stdout("");
+}
+
+#[test]
+fn count_prints_a_bare_integer_on_any_thread_count() {
+    let (_dir, path) = temp_file("perm4.txt", permutation_puzzle(4));
+    let path = path.display().to_string();
+    for extra in [
+        &["--threads", "1"][..],
+        &["--threads", "3"],
+        &["-t", "2", "--no-probe"],
+        &[],
+    ] {
+        let mut cmd = nonoenum(["count", "-q", &path]);
+        let _ = cmd.args(extra);
+        let stdout = stdout_of(&mut cmd);
+        assert_eq!(stdout.lines().last(), Some("24"), "{extra:?}: {stdout:?}");
+    }
+}
+
+#[test]
+fn list_prints_every_solution_once() {
+    let text = permutation_puzzle(4);
+    let (_dir, path) = temp_file("perm4.txt", &text);
+    let path = path.display().to_string();
+    let puzzle = parse_one(&text);
+    for threads in ["1", "3"] {
+        let stdout = stdout_of(&mut nonoenum(["list", "-q", "-t", threads, &path]));
+        assert_eq!(check_listed(&stdout, &puzzle), 24, "threads {threads}");
+    }
+    let ambiguous = bundled("ambiguous.txt");
+    let puzzle = parse_one(&std::fs::read_to_string(&ambiguous).expect("the puzzle"));
+    let stdout = stdout_of(&mut nonoenum(["list", "-q", &ambiguous]));
+    assert_eq!(check_listed(&stdout, &puzzle), 11);
+}
+
+#[test]
+fn list_limit_stops_early() {
+    let text = permutation_puzzle(4);
+    let (_dir, path) = temp_file("perm4.txt", &text);
+    let path = path.display().to_string();
+    let puzzle = parse_one(&text);
+    for (limit, expected) in [("2", 2), ("1", 1), ("0", 0), ("24", 24), ("100", 24)] {
+        let stdout = stdout_of(&mut nonoenum(["list", "-q", "--limit", limit, &path]));
+        assert_eq!(check_listed(&stdout, &puzzle), expected, "--limit {limit}");
+    }
+}
+
+#[test]
+fn reads_the_non_format() {
+    let _ = nonoenum(["solve", "-q", &bundled("dancer.non")])
+        .assert()
+        .code(0)
+        .stdout(contains("\n.##.#\n").and(predicates::str::ends_with("unique\n")));
+}
+
+#[test]
+fn tournament_files_report_every_puzzle() {
+    let path = bundled("mini-set.txt");
+    let _ = nonoenum(["count", "-q", &path])
+        .assert()
+        .code(0)
+        .stdout("$1\n1\n$2\n2\n");
+    let stdout = stdout_of(&mut nonoenum(["solve", "-q", &path]));
+    let expected = "$1\n..#..\n.###.\n#####\n..#..\n..#..\nunique\n$2\n";
+    assert!(stdout.starts_with(expected), "{stdout}");
+    assert!(stdout.ends_with("multiple\n"), "{stdout}");
+    let _ = nonoenum(["count", "-q", "--puzzle", "2", &path])
+        .assert()
+        .code(0)
+        .stdout("2\n");
+    let _ = nonoenum(["solve", "-q", "--puzzle", "1", &path])
+        .assert()
+        .code(0)
+        .stdout("..#..\n.###.\n#####\n..#..\n..#..\nunique\n");
+    let stdout = stdout_of(&mut nonoenum(["list", "-q", "--puzzle", "2", &path]));
+    assert_eq!(stdout.matches("\n\n").count(), 1, "two solutions: {stdout}");
+}
+
+#[test]
+fn format_option_overrides_detection() {
+    let heart = std::fs::read_to_string(bundled("heart.txt")).expect("the puzzle");
+    // A `.non` name makes detection say `.non`, so the plain text fails without the option.
+    let (_dir, path) = temp_file("heart.non", &heart);
+    let path = path.display().to_string();
+    let _ = nonoenum(["count", "-q", &path]).assert().code(2);
+    for name in ["plain", "txt", "PLAIN"] {
+        let _ = nonoenum(["count", "-q", "--format", name, &path])
+            .assert()
+            .code(0)
+            .stdout("1\n");
+    }
+    // A tournament puzzle (an `H`) without its `$` line, nor tabs: nothing to detect.
+    let tournament = "3\n1\n3\n1 1\n3\n1 1\n";
+    let (_dir2, path) = temp_file("bare.txt", tournament);
+    let path = path.display().to_string();
+    let _ = nonoenum(["count", "-q", &path]).assert().code(2);
+    let _ = nonoenum(["solve", "-q", "--format", "taai", &path])
+        .assert()
+        .code(0)
+        .stdout("#.#\n###\n#.#\nunique\n");
+    // With the format named, errors in the header get their line too.
+    let (_dir3, path) = temp_file("header.txt", "# c\n2 y\n1\n1\n1\n1\n");
+    let path = path.display().to_string();
+    assert_bad_input(&["count", &path], &["header.txt: ", "format"]);
+    assert_bad_input(
+        &["count", "--format", "plain", &path],
+        &["header.txt:2: ", "`y`"],
+    );
+}
+
+#[test]
+fn dash_reads_standard_input() {
+    let heart = std::fs::read_to_string(bundled("heart.txt")).expect("the puzzle");
+    let _ = nonoenum(["solve", "-q", "-"])
+        .write_stdin(heart)
+        .assert()
+        .code(0)
+        .stdout(format!("{HEART}unique\n"));
+    // `.non` on standard input: no extension, detected by its keywords.
+    let dancer = std::fs::read_to_string(bundled("dancer.non")).expect("the puzzle");
+    let _ = nonoenum(["count", "-q", "-"])
+        .write_stdin(dancer)
+        .assert()
+        .code(0)
+        .stdout("1\n");
+    let mini = std::fs::read_to_string(bundled("mini-set.txt")).expect("the puzzles");
+    let _ = nonoenum(["count", "-q", "-"])
+        .write_stdin(mini)
+        .assert()
+        .code(0)
+        .stdout("$1\n1\n$2\n2\n");
+    let _ = nonoenum(["count", "-q", "-"])
+        .write_stdin("2 2\n1\nx\n1\n1\n")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(contains("<stdin>:3:"));
+}
+
+#[test]
+fn givens_file_fixes_cells() {
+    let puzzle = bundled("ambiguous.txt");
+    let givens = bundled("ambiguous-givens.txt");
+    let _ = nonoenum(["count", "-q", "--givens", &givens, &puzzle])
+        .assert()
+        .code(0)
+        .stdout("1\n");
+    let (_dir, one_empty) = temp_file("g.txt", "# row 4, column 4 is empty\n4 4 .\n");
+    let one_empty = one_empty.display().to_string();
+    let _ = nonoenum(["count", "-q", "--givens", &one_empty, &puzzle])
+        .assert()
+        .code(0)
+        .stdout("8\n");
+    // Givens on standard input, or the puzzle, but not both.
+    let _ = nonoenum(["count", "-q", "--givens", "-", &puzzle])
+        .write_stdin("4 4 .\n")
+        .assert()
+        .code(0)
+        .stdout("8\n");
+    let text = std::fs::read(&puzzle).expect("the puzzle");
+    let _ = nonoenum(["count", "-q", "--givens", &one_empty, "-"])
+        .write_stdin(text.clone())
+        .assert()
+        .code(0)
+        .stdout("8\n");
+    let _ = nonoenum(["count", "-q", "--givens", "-", "-"])
+        .write_stdin(text)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(contains("standard input"));
+    let _ = nonoenum(["solve", "-q", "--givens", &givens, &puzzle])
+        .assert()
+        .code(0)
+        .stdout(predicates::str::starts_with(
+            "#.#..#.#\n.#....#.\n#.#..#.#\n...##...\n",
+        ));
+}
+
+/// Runs `args` and checks the failure: exit code 2, nothing on standard output and one line on
+/// standard error that contains every one of `needles`.
+fn assert_bad_input(args: &[&str], needles: &[&str]) {
+    let output = nonoenum(args).output().expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(
+        output.stdout.is_empty(),
+        "{args:?}: stdout {:?}",
+        output.stdout
+    );
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: one line: {stderr:?}");
+    assert!(
+        stderr.starts_with("nonoenum: error: "),
+        "{args:?}: {stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    for needle in needles {
+        assert!(
+            stderr.contains(needle),
+            "{args:?}: {needle:?} not in {stderr:?}"
+        );
+    }
+}
+
+#[test]
+fn bad_puzzle_files_name_the_file_and_line() {
+    // (file name, contents, the line the message names (0: the whole file), a word of it)
+    let cases: &[(&str, &[u8], usize, &str)] = &[
+        ("unknown.txt", b"hello there\n", 0, "format"),
+        (
+            "not-a-number.txt",
+            b"2 2\n1\nx\n1\n1\n",
+            3,
+            "`x` is not a number",
+        ),
+        ("too-long.txt", b"2 2\n1 1\n1\n1\n1\n", 2, "clue"),
+        ("totals.txt", b"2 2\n1\n1\n1\n2\n", 5, "cells"),
+        ("missing.txt", b"2 2\n1\n1\n1\n", 5, "column clue 2 of 2"),
+        (
+            "extra.txt",
+            b"1 1\n1\n1\n1\n",
+            4,
+            "after the last column clue",
+        ),
+        ("empty.txt", b"", 0, "no puzzle"),
+        ("blank.txt", b"\n  \r\n\t\n", 0, "no puzzle"),
+        ("huge.txt", b"1000000000 1000000000\n", 1, "too large"),
+        ("overflow.txt", b"99999999999999999999999 1\n", 1, "999"),
+        ("invalid-utf8.txt", b"1 1\n1\n\x80\n", 3, "UTF-8"),
+        ("zero-block.txt", b"1 1\n0 1\n1\n", 2, "block of length 0"),
+        ("key.non", b"width 2\nheight x\n", 2, "`x`"),
+        (
+            "huge.non",
+            b"width 1000000000\nheight 1000000000\nrows\n",
+            2,
+            "too large",
+        ),
+        ("tournament.txt", b"$1\n1\n1\nq\n1\n", 4, "`q`"),
+        ("odd.txt", b"$1\n1\n1\n1\n", 1, "even"),
+        ("totals-t.txt", b"$1\n1\n1\n1\n0\n", 5, "cells"),
+    ];
+    for &(name, contents, line, word) in cases {
+        let (_dir, path) = temp_file(name, contents);
+        let path = path.display().to_string();
+        let located = if line > 0 {
+            format!("{name}:{line}: ")
+        } else {
+            format!("{name}:")
+        };
+        for command in ["solve", "count", "list"] {
+            assert_bad_input(&[command, &path], &[&located, word]);
+        }
+    }
+}
+
+#[test]
+fn bad_files_and_options_are_reported() {
+    let heart = bundled("heart.txt");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let missing = dir.path().join("no-such-file.txt").display().to_string();
+    assert_bad_input(&["count", &missing], &["no-such-file.txt"]);
+    assert_bad_input(&["count", "--format", "xml", &heart], &["xml"]);
+    assert_bad_input(&["count", "--threads", "0", &heart], &["--threads"]);
+    assert_bad_input(&["count", "--puzzle", "0", &heart], &["--puzzle"]);
+    let mini = bundled("mini-set.txt");
+    assert_bad_input(&["count", "--puzzle", "3", &mini], &["mini-set.txt", "3"]);
+    assert_bad_input(
+        &["count", "--givens", &missing, &heart],
+        &["no-such-file.txt"],
+    );
+    // Unparsable values are clap's: also exit code 2.
+    let _ = nonoenum(["count", "--threads", "many", &heart])
+        .assert()
+        .code(2)
+        .stdout("");
+    let _ = nonoenum(["count"]).assert().code(2).stdout("");
+}
+
+#[test]
+fn bad_givens_name_the_givens_file() {
+    let puzzle = bundled("ambiguous.txt");
+    let cases: &[(&str, &[u8], &str)] = &[
+        (
+            "words.txt",
+            b"# comment\n1 1\nfoo bar baz qux\n",
+            "words.txt:3: ",
+        ),
+        ("value.txt", b"1 1 maybe\n", "value.txt:1: "),
+        ("zero.txt", b"1 1\n\n0 1\n", "zero.txt:3: "),
+        ("utf.txt", b"1 1\n\xff\n", "utf.txt:2: "),
+        // Errors found once the puzzle is known have no line.
+        ("outside.txt", b"9 1\n", "outside.txt: "),
+        ("disagree.txt", b"1 1 #\n1 1 .\n", "disagree.txt: "),
+    ];
+    for &(name, contents, located) in cases {
+        let (_dir, path) = temp_file(name, contents);
+        let path = path.display().to_string();
+        assert_bad_input(&["count", "--givens", &path, &puzzle], &[located]);
+    }
+}
+
+#[test]
+fn help_mentions_every_option() {
+    let top = stdout_of(&mut nonoenum(["--help"]));
+    for command in ["solve", "count", "list"] {
+        assert!(top.contains(command), "{top}");
+    }
+    let common = [
+        "--threads",
+        "--format",
+        "--quiet",
+        "--puzzle",
+        "--givens",
+        "--no-probe",
+        "--stats",
+    ];
+    for command in ["solve", "count", "list"] {
+        let help = stdout_of(&mut nonoenum([command, "--help"]));
+        for option in common {
+            assert!(help.contains(option), "{command} --help lacks {option}");
+        }
+        assert_eq!(help.contains("--limit"), command == "list", "{help}");
+    }
+    let _ = nonoenum(["--version"])
+        .assert()
+        .code(0)
+        .stdout(contains(env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn quiet_keeps_standard_error_empty() {
+    let mini = bundled("mini-set.txt");
+    for command in ["solve", "count", "list"] {
+        let _ = nonoenum([command, "--quiet", "--stats", &mini])
+            .assert()
+            .code(0)
+            .stderr("");
+        let _ = nonoenum([command, "-q", &mini]).assert().code(0).stderr("");
+    }
+    // Errors are still reported.
+    let _ = nonoenum(["count", "-q", "--format", "xml", &mini])
+        .assert()
+        .code(2)
+        .stderr(contains("xml"));
+}
+
+#[test]
+fn stats_go_to_standard_error() {
+    let mini = bundled("mini-set.txt");
+    let output = nonoenum(["count", "--stats", &mini])
+        .output()
+        .expect("the binary runs");
+    assert!(output.status.success());
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "$1\n1\n$2\n2\n");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "one stats line per puzzle: {stderr}");
+    assert!(lines[0].starts_with("stats $1: ") && lines[0].contains("1 solutions"));
+    assert!(lines[1].starts_with("stats $2: ") && lines[1].contains("2 solutions"));
+    let _ = nonoenum(["solve", "--stats", &bundled("heart.txt")])
+        .assert()
+        .code(0)
+        .stderr(contains("stats ").and(contains("nodes")));
+}
+
+#[test]
+fn closed_pipe_ends_quietly() {
+    let (_dir, path) = temp_file("perm8.txt", permutation_puzzle(8));
+    let mut child = std::process::Command::new(BIN)
+        .args(["list", "--no-probe", "-t", "2"])
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdout = child.stdout.take().expect("piped standard output");
+    // 40,320 grids are megabytes, far more than a pipe holds: read the first one, then close.
+    let mut first = [0u8; 72];
+    stdout.read_exact(&mut first).expect("the first grid");
+    assert!(first.iter().all(|b| b"#.\n".contains(b)), "{first:?}");
+    drop(stdout);
+    let output = child.wait_with_output().expect("the binary ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(stderr, "", "nothing on standard error");
+}
