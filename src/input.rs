@@ -10,13 +10,21 @@ use nonoenum::format::{self, ParseError};
 
 use crate::cli::Settings;
 
-/// The name to show for a path in messages (`<stdin>` for `-`).
+/// The name to show for a path in messages (`<stdin>` for `-`), control characters escaped so
+/// that a message stays on one line.
 pub(crate) fn display_name(path: &Path) -> String {
     if path == Path::new("-") {
-        "<stdin>".to_string()
-    } else {
-        path.display().to_string()
+        return "<stdin>".to_string();
     }
+    let mut name = String::new();
+    for c in path.display().to_string().chars() {
+        if c.is_control() {
+            name.extend(c.escape_debug());
+        } else {
+            name.push(c);
+        }
+    }
+    name
 }
 
 fn read_bytes(path: &Path) -> anyhow::Result<Vec<u8>> {
@@ -26,7 +34,8 @@ fn read_bytes(path: &Path) -> anyhow::Result<Vec<u8>> {
             .read_to_end(&mut bytes)
             .context("cannot read standard input")?;
     } else {
-        bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", display_name(path)))?;
     }
     Ok(bytes)
 }
@@ -62,17 +71,17 @@ pub(crate) fn load(settings: &Settings) -> anyhow::Result<Vec<(String, Puzzle)>>
         .collect();
     if let Some(n) = settings.puzzle {
         if n > count {
-            bail!("{name}: --puzzle {n} asked, but the file holds {count} puzzle(s)");
+            let puzzles = if count == 1 { "puzzle" } else { "puzzles" };
+            bail!("{name}: --puzzle {n} asked, but the file holds {count} {puzzles}");
         }
         labelled = vec![labelled.swap_remove(n - 1)];
     }
     if let Some(givens_path) = &settings.givens {
         let givens_name = display_name(givens_path);
-        let givens = format::read_givens(&read_bytes(givens_path)?)
+        let givens = format::read_numbered_givens(&read_bytes(givens_path)?)
             .map_err(|e| located(&givens_name, &e))?;
         for (_, puzzle) in &mut labelled {
-            puzzle.givens.extend_from_slice(&givens);
-            puzzle.check().map_err(|e| anyhow!("{givens_name}: {e}"))?;
+            format::add_givens(puzzle, &givens).map_err(|e| located(&givens_name, &e))?;
         }
     }
     Ok(labelled)

@@ -9,14 +9,14 @@
 use std::collections::VecDeque;
 
 use crate::grid::Grid;
-use crate::line::{Contradiction, DpLineSolver, LineSolver};
+use crate::line::{BitLineSolver, Contradiction, LineSolver};
 use crate::puzzle::{LineId, Puzzle};
 
 /// Reusable state for propagation: the line solver's buffers and the queue of dirty lines.
 /// One per thread.
 #[derive(Debug, Default)]
 pub struct Propagator {
-    solver: DpLineSolver,
+    solver: BitLineSolver,
     queue: VecDeque<LineId>,
     row_queued: Vec<bool>,
     col_queued: Vec<bool>,

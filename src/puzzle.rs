@@ -86,7 +86,11 @@ pub struct Given {
 #[non_exhaustive]
 pub enum PuzzleError {
     /// The grid has no rows or no columns.
-    #[error("the grid has no cells ({rows} rows x {cols} columns)")]
+    #[error(
+        "the grid has no cells ({} x {})",
+        counted(*.rows, "row"),
+        counted(*.cols, "column")
+    )]
     EmptyGrid {
         /// Declared rows.
         rows: usize,
@@ -108,7 +112,10 @@ pub enum PuzzleError {
         line: LineId,
     },
     /// A clue needs more cells than its line has.
-    #[error("{line}: clue \"{clue}\" needs {needed} cells but the line has only {len}")]
+    #[error(
+        "{line}: clue \"{clue}\" needs {} but the line has only {len}",
+        counted(*.needed, "cell")
+    )]
     ClueTooLong {
         /// The offending line.
         line: LineId,
@@ -120,7 +127,10 @@ pub enum PuzzleError {
         len: usize,
     },
     /// Row clues and column clues ask for different numbers of filled cells.
-    #[error("row clues fill {rows} cells but column clues fill {cols}")]
+    #[error(
+        "row clues fill {} but column clues fill {cols}",
+        counted(*.rows, "cell")
+    )]
     TotalsDisagree {
         /// Filled cells asked for by the row clues.
         rows: u64,
@@ -298,6 +308,18 @@ impl Puzzle {
     }
 }
 
+/// A count with its noun, singular for exactly one: `1 cell`, `2 cells`, `0 cells`.
+pub(crate) fn counted<N>(n: N, noun: &str) -> String
+where
+    N: Copy + fmt::Display + TryInto<u64>,
+{
+    if n.try_into().ok() == Some(1) {
+        format!("{n} {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// Checks that a grid size is within the supported limits.
 pub fn check_size(rows: usize, cols: usize) -> Result<(), PuzzleError> {
     if rows == 0 || cols == 0 {
@@ -379,6 +401,42 @@ mod tests {
                 line: LineId::Row(0)
             }
         );
+    }
+
+    #[test]
+    fn messages_count_in_singular_and_plural() {
+        let cases = [
+            (
+                PuzzleError::TotalsDisagree { rows: 1, cols: 2 },
+                "row clues fill 1 cell but column clues fill 2",
+            ),
+            (
+                PuzzleError::TotalsDisagree { rows: 3, cols: 1 },
+                "row clues fill 3 cells but column clues fill 1",
+            ),
+            (
+                PuzzleError::EmptyGrid { rows: 1, cols: 0 },
+                "the grid has no cells (1 row x 0 columns)",
+            ),
+            (
+                PuzzleError::EmptyGrid { rows: 0, cols: 1 },
+                "the grid has no cells (0 rows x 1 column)",
+            ),
+            (
+                PuzzleError::ClueTooLong {
+                    line: LineId::Col(0),
+                    clue: Clue(vec![1]),
+                    needed: 1,
+                    len: 0,
+                },
+                "column 1: clue \"1\" needs 1 cell but the line has only 0",
+            ),
+        ];
+        for (error, expected) in cases {
+            assert_eq!(error.to_string(), expected);
+        }
+        assert_eq!(counted(0usize, "cell"), "0 cells");
+        assert_eq!(counted(1u64, "clue line"), "1 clue line");
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::puzzle::PuzzleError;
+use crate::puzzle::{PuzzleError, counted};
 
 /// A problem in a puzzle file, with the line where it is.
 ///
@@ -45,7 +45,9 @@ impl std::error::Error for ParseError {}
 #[non_exhaustive]
 pub enum ParseErrorKind {
     /// The file is empty, or holds only blank lines and comments.
-    #[error("the file contains no puzzle")]
+    #[error(
+        "the file contains no puzzle (it is empty, or holds only blank lines and `#` comments)"
+    )]
     Empty,
     /// The file is not UTF-8 text (the line is where the first invalid byte is).
     #[error("the file is not valid UTF-8 text")]
@@ -107,7 +109,10 @@ pub enum ParseErrorKind {
     BadGoal(String),
     /// A tournament puzzle with an odd number of clue lines (it needs columns, then as many
     /// rows).
-    #[error("{lines} clue lines, expected an even number (columns, then as many rows)")]
+    #[error(
+        "{}, expected an even number (columns, then as many rows)",
+        counted(*.lines, "clue line")
+    )]
     OddClueCount {
         /// Clue lines found.
         lines: usize,
@@ -115,6 +120,27 @@ pub enum ParseErrorKind {
     /// A line of a givens file is malformed.
     #[error("bad given: {0}")]
     BadGiven(String),
+    /// A given sets a cell to the other value than an earlier given of the same cell.
+    #[error(
+        "row {row}, column {col} is given as {} here but as {} on line {earlier_line}",
+        cell_value(*.filled),
+        cell_value(!*.filled)
+    )]
+    GivensDisagree {
+        /// Row, 1-based.
+        row: usize,
+        /// Column, 1-based.
+        col: usize,
+        /// The value given on this line (`true` = filled).
+        filled: bool,
+        /// The line of the earlier, contrary given.
+        earlier_line: usize,
+    },
+}
+
+/// `filled` or `empty`.
+fn cell_value(filled: bool) -> &'static str {
+    if filled { "filled" } else { "empty" }
 }
 
 #[cfg(test)]
@@ -127,7 +153,8 @@ mod tests {
         let cases = [
             (
                 ParseError::new(0, ParseErrorKind::Empty),
-                "the file contains no puzzle",
+                "the file contains no puzzle (it is empty, or holds only blank lines and `#` \
+                 comments)",
             ),
             (
                 ParseError::new(3, ParseErrorKind::NotANumber("x1".into())),
@@ -142,6 +169,22 @@ mod tests {
                     },
                 ),
                 "line 12: expected row clue 7 of 10, found end of file",
+            ),
+            (
+                ParseError::new(1, ParseErrorKind::OddClueCount { lines: 1 }),
+                "line 1: 1 clue line, expected an even number (columns, then as many rows)",
+            ),
+            (
+                ParseError::new(
+                    3,
+                    ParseErrorKind::GivensDisagree {
+                        row: 1,
+                        col: 2,
+                        filled: false,
+                        earlier_line: 1,
+                    },
+                ),
+                "line 3: row 1, column 2 is given as empty here but as filled on line 1",
             ),
             (
                 ParseError::new(
@@ -179,6 +222,12 @@ mod tests {
             ParseErrorKind::BadGoal("24 cells, expected 25".into()),
             ParseErrorKind::OddClueCount { lines: 49 },
             ParseErrorKind::BadGiven("row 0".into()),
+            ParseErrorKind::GivensDisagree {
+                row: 1,
+                col: 2,
+                filled: false,
+                earlier_line: 1,
+            },
         ];
         for kind in kinds {
             let text = ParseError::new(1, kind).to_string();

@@ -12,11 +12,15 @@
 //! is `#`, `1` or `filled` for a filled cell and `.`, `0` or `empty` for an empty one. Numbers
 //! may be separated by spaces, tabs or commas. Blank lines and lines starting with `#` are
 //! skipped (a `#` after the numbers is a value, not a comment). Whether the cells lie inside
-//! the grid is checked later, by [`Puzzle::check`](crate::Puzzle::check).
+//! the grid, and agree with each other, is checked against a puzzle by [`add_givens`], whose
+//! errors name the line of the given at fault.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use super::error::{ParseError, ParseErrorKind};
 use super::text::{decode_utf8, numbered_lines, parse_usize, snippet, tokens};
-use crate::puzzle::Given;
+use crate::puzzle::{Given, Puzzle, PuzzleError};
 
 /// Reads a givens file: decodes UTF-8, then [`parse_givens`].
 pub fn read_givens(bytes: &[u8]) -> Result<Vec<Given>, ParseError> {
@@ -25,15 +29,76 @@ pub fn read_givens(bytes: &[u8]) -> Result<Vec<Given>, ParseError> {
 
 /// Parses a givens file into 0-based givens, in file order. A file with no givens is valid.
 pub fn parse_givens(text: &str) -> Result<Vec<Given>, ParseError> {
+    let numbered = parse_numbered_givens(text)?;
+    Ok(numbered.into_iter().map(|(_, given)| given).collect())
+}
+
+/// Reads a givens file like [`read_givens`], keeping the 1-based line of each given, for
+/// [`add_givens`].
+pub fn read_numbered_givens(bytes: &[u8]) -> Result<Vec<(usize, Given)>, ParseError> {
+    parse_numbered_givens(decode_utf8(bytes)?)
+}
+
+/// Parses a givens file like [`parse_givens`], into `(line, given)` pairs (1-based lines).
+pub fn parse_numbered_givens(text: &str) -> Result<Vec<(usize, Given)>, ParseError> {
     let mut givens = Vec::new();
     for (number, line) in numbered_lines(text) {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        givens.push(parse_given(line).map_err(|kind| ParseError::new(number, kind))?);
+        let given = parse_given(line).map_err(|kind| ParseError::new(number, kind))?;
+        givens.push((number, given));
     }
     Ok(givens)
+}
+
+/// Checks `(line, given)` pairs against a puzzle, then adds them to its givens.
+///
+/// A given outside the grid is [`PuzzleError::GivenOutside`], one that contradicts an earlier
+/// given of the same cell [`ParseErrorKind::GivensDisagree`]; both name the given's line.
+/// (Repeating a given with the same value is allowed.) A given that contradicts one the puzzle
+/// already had is reported without a line. On error the puzzle is left unchanged.
+pub fn add_givens(puzzle: &mut Puzzle, givens: &[(usize, Given)]) -> Result<(), ParseError> {
+    let (rows, cols) = (puzzle.height(), puzzle.width());
+    let mut seen: HashMap<(usize, usize), (bool, usize)> = HashMap::new();
+    for &(line, given) in givens {
+        let (row, col) = (given.row, given.col);
+        if row >= rows || col >= cols {
+            let (row, col) = (row.saturating_add(1), col.saturating_add(1));
+            let error = PuzzleError::GivenOutside {
+                row,
+                col,
+                rows,
+                cols,
+            };
+            return Err(ParseError::new(line, error.into()));
+        }
+        match seen.entry((row, col)) {
+            Entry::Occupied(entry) => {
+                let (filled, earlier_line) = *entry.get();
+                if filled != given.filled {
+                    let kind = ParseErrorKind::GivensDisagree {
+                        row: row + 1,
+                        col: col + 1,
+                        filled: given.filled,
+                        earlier_line,
+                    };
+                    return Err(ParseError::new(line, kind));
+                }
+            }
+            Entry::Vacant(entry) => {
+                let _ = entry.insert((given.filled, line));
+            }
+        }
+    }
+    let before = puzzle.givens.len();
+    puzzle.givens.extend(givens.iter().map(|&(_, given)| given));
+    if let Err(error) = puzzle.check() {
+        puzzle.givens.truncate(before);
+        return Err(ParseError::new(0, error.into()));
+    }
+    Ok(())
 }
 
 /// One `ROW COL [VALUE]` line.
@@ -97,6 +162,43 @@ mod tests {
         assert_eq!(parse_givens(text), Ok(expected.to_vec()));
         assert_eq!(parse_givens(""), Ok(Vec::new()));
         assert_eq!(read_givens(b"1 1\n"), Ok(vec![given(0, 0, true)]));
+        let numbered = read_numbered_givens(b"# c\n\n2 3 .\n").expect("valid");
+        assert_eq!(numbered, [(3, given(1, 2, false))]);
+    }
+
+    #[test]
+    fn added_givens_are_checked_with_their_line() {
+        let puzzle = || Puzzle::from_picture(2, 3, &[true; 6]).expect("a valid picture");
+        let mut ok = puzzle();
+        let numbered = parse_numbered_givens("1 1\n2 3 .\n1 1 #\n").expect("valid");
+        assert_eq!(add_givens(&mut ok, &numbered), Ok(()));
+        assert_eq!(ok.givens.len(), 3);
+        #[rustfmt::skip]
+        let cases = [
+            ("1 1\n3 1\n", 2, "given at row 3, column 1 lies outside the 2 x 3 grid"),
+            ("# c\n2 4 .\n", 2, "given at row 2, column 4 lies outside the 2 x 3 grid"),
+            (
+                "1 2\n2 2 #\n\n2 2 empty\n",
+                4,
+                "row 2, column 2 is given as empty here but as filled on line 2",
+            ),
+        ];
+        for (text, line, message) in cases {
+            let mut bad = puzzle();
+            let numbered = parse_numbered_givens(text).expect("parses");
+            let err = add_givens(&mut bad, &numbered).expect_err(text);
+            assert_eq!(
+                (err.line, err.kind.to_string()),
+                (line, message.to_string())
+            );
+            assert!(bad.givens.is_empty(), "unchanged on error");
+        }
+        // Against a given the puzzle already had: no line to name.
+        let mut had = puzzle();
+        had.givens.push(given(0, 0, false));
+        let err = add_givens(&mut had, &[(1, given(0, 0, true))]).expect_err("disagree");
+        assert_eq!(err.line, 0);
+        assert_eq!(had.givens.len(), 1);
     }
 
     #[test]

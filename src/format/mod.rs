@@ -26,7 +26,9 @@ mod text;
 mod corpus_tests;
 
 pub use error::{ParseError, ParseErrorKind};
-pub use givens::{parse_givens, read_givens};
+pub use givens::{
+    add_givens, parse_givens, parse_numbered_givens, read_givens, read_numbered_givens,
+};
 
 /// A puzzle file format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -123,17 +125,18 @@ fn is_non_keyword(line: &str) -> bool {
 /// Reads the puzzles of a file: decodes it, tells its format (unless `format` is given; `path`
 /// helps, by its extension) and parses it.
 ///
-/// Returns at least one checked puzzle, or an error: an empty file is
-/// [`ParseErrorKind::Empty`], an unrecognised one [`ParseErrorKind::UnknownFormat`]. The text
-/// must be UTF-8 (a leading byte-order mark is dropped), except that a `.non` file that is not
-/// UTF-8 is read as Windows-1252, the encoding of older webpbn exports.
+/// Returns at least one checked puzzle, or an error: a file that is empty or holds only blank
+/// lines and `#` comments is [`ParseErrorKind::Empty`] (whatever the format), an unrecognised
+/// one [`ParseErrorKind::UnknownFormat`]. The text must be UTF-8 (a leading byte-order mark is
+/// dropped), except that a `.non` file that is not UTF-8 is read as Windows-1252, the encoding
+/// of older webpbn exports.
 pub fn read_puzzles(
     bytes: &[u8],
     format: Option<Format>,
     path: Option<&Path>,
 ) -> Result<Vec<Puzzle>, ParseError> {
     let text = decode(bytes, format, path)?;
-    if text.trim().is_empty() {
+    if !text::has_content(&text) {
         return Err(ParseError::new(0, ParseErrorKind::Empty));
     }
     let format = format
@@ -210,9 +213,18 @@ mod tests {
         assert_eq!(puzzles.len(), 1);
         let two = read_puzzles(b"$1\n1\n1\n$2\n0\n0\n", None, None).expect("valid");
         assert_eq!(two.len(), 2);
-        let cases: [(&[u8], Option<Format>, usize, ParseErrorKind); 7] = [
+        let cases: [(&[u8], Option<Format>, usize, ParseErrorKind); 11] = [
             (b"", None, 0, ParseErrorKind::Empty),
             (b" \n\r\n", Some(Format::Plain), 0, ParseErrorKind::Empty),
+            (b"# nothing here\n\n", None, 0, ParseErrorKind::Empty),
+            (
+                b"\xef\xbb\xbf # c\n\t\n",
+                Some(Format::Plain),
+                0,
+                ParseErrorKind::Empty,
+            ),
+            (b"# c\n", Some(Format::Non), 0, ParseErrorKind::Empty),
+            (b"# c\n", Some(Format::Tournament), 0, ParseErrorKind::Empty),
             (b"hello\n", None, 0, ParseErrorKind::UnknownFormat),
             (b"1 1\n1\n\x80\n", None, 3, ParseErrorKind::InvalidUtf8),
             (
@@ -271,14 +283,36 @@ mod tests {
         }
     }
 
+    /// Whether an error has the shape every caller relies on: one line, and a line number unless
+    /// it is about the whole file.
+    fn is_well_formed(err: &ParseError) -> bool {
+        let whole_file = matches!(
+            err.kind,
+            ParseErrorKind::Empty | ParseErrorKind::UnknownFormat
+        );
+        (err.line > 0 || whole_file) && !err.to_string().contains(['\n', '\r'])
+    }
+
     proptest::proptest! {
         #[test]
         fn never_panics_on_arbitrary_bytes(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..200)) {
             for format in [None, Some(Format::Plain), Some(Format::Non), Some(Format::Tournament)] {
-                let _ = read_puzzles(&bytes, format, None);
+                if let Err(err) = read_puzzles(&bytes, format, None) {
+                    proptest::prop_assert!(is_well_formed(&err), "{err:?}");
+                }
             }
-            let _ = read_givens(&bytes);
-            let _ = tournament::parse_solutions(&String::from_utf8_lossy(&bytes));
+            match read_numbered_givens(&bytes) {
+                Ok(givens) => {
+                    let mut puzzle = Puzzle::from_picture(2, 2, &[true, false, false, true])?;
+                    if let Err(err) = add_givens(&mut puzzle, &givens) {
+                        proptest::prop_assert!(err.line > 0 && is_well_formed(&err), "{err:?}");
+                    }
+                }
+                Err(err) => proptest::prop_assert!(err.line > 0 && is_well_formed(&err), "{err:?}"),
+            }
+            if let Err(err) = tournament::parse_solutions(&String::from_utf8_lossy(&bytes)) {
+                proptest::prop_assert!(is_well_formed(&err), "{err:?}");
+            }
         }
 
         #[test]
@@ -288,7 +322,9 @@ mod tests {
             let cut = cut.min(good.len());
             let text = format!("{}{insert}{}", &good[..cut], &good[cut..]);
             for format in Format::ALL {
-                let _ = format.parse(&text);
+                if let Err(err) = format.parse(&text) {
+                    proptest::prop_assert!(is_well_formed(&err), "{err:?}");
+                }
             }
         }
     }

@@ -30,7 +30,7 @@ use super::error::{ParseError, ParseErrorKind};
 use super::text::{
     LineMap, bad_dimension, check_size_at, numbered_lines, parse_clue, parse_usize, snippet,
 };
-use crate::puzzle::{Clue, Puzzle};
+use crate::puzzle::{Clue, Puzzle, counted};
 
 /// Keys that may stand alone on their line (with an empty value) without opening a section.
 const BARE_KEYS: [&str; 5] = ["by", "copyright", "catalogue", "license", "maxrule"];
@@ -176,7 +176,8 @@ impl NonFile {
         }
         let cells: Vec<bool> = picture.chars().map(|c| c == '1').collect();
         if cells.len() != width * height {
-            let message = format!("{} cells, expected {width} x {height}", cells.len());
+            let found = counted(cells.len(), "cell");
+            let message = format!("{found}, expected {width} x {height}");
             return Err(here(ParseErrorKind::BadGoal(message)));
         }
         (self.goal, self.map.goal) = (Some(cells), pos);

@@ -54,6 +54,12 @@ pub(crate) fn is_comment(line: &str) -> bool {
     line.trim_start().starts_with('#')
 }
 
+/// Whether a text holds anything but blank lines and `#` comments (which every format skips).
+pub(crate) fn has_content(text: &str) -> bool {
+    text.lines()
+        .any(|line| !line.trim().is_empty() && !is_comment(line))
+}
+
 /// An excerpt of the input for an error message: at most 40 characters, control characters
 /// escaped, so that the message stays on one line.
 pub(crate) fn snippet(s: &str) -> String {
@@ -218,6 +224,8 @@ mod tests {
         let lines: Vec<_> = numbered_lines("a\r\nb\n\nc\r").collect();
         assert_eq!(lines, [(1, "a"), (2, "b"), (3, ""), (4, "c")]);
         assert_eq!(eof_line("a\nb\n"), 3);
+        assert!(!has_content("# c\n\n \t\r\n  # indented\n\u{a0}\n"));
+        assert!(has_content("# c\n1 1\n"));
         assert_eq!(snippet("a\u{7}b"), "a\\u{7}b");
         assert_eq!(snippet(&"x".repeat(50)).chars().count(), 41);
     }

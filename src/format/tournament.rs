@@ -23,7 +23,7 @@
 
 use super::error::{ParseError, ParseErrorKind};
 use super::text::{LineMap, check_size_at, numbered_lines, parse_clue, snippet, tokens};
-use crate::puzzle::Puzzle;
+use crate::puzzle::{Puzzle, counted};
 
 /// One `$N` section: its title, the line of the title, and its content lines.
 struct Block<'a> {
@@ -153,7 +153,7 @@ fn parse_picture(block: &Block<'_>) -> Result<(String, Vec<bool>), ParseError> {
         if found != width {
             return Err(bad(
                 line,
-                format!("a row of {found} cells, expected {width}"),
+                format!("a row of {}, expected {width}", counted(found, "cell")),
             ));
         }
     }
@@ -235,7 +235,7 @@ mod tests {
         }
         #[rustfmt::skip]
         let cases = [
-            ("$1\n1\t1\n1\n", 3, "BadGoal(\"a row of 1 cells, expected 2\")"),
+            ("$1\n1\t1\n1\n", 3, "BadGoal(\"a row of 1 cell, expected 2\")"),
             ("$1\n1\t2\n", 2, "BadGoal(\"`2` is not 0 or 1\")"),
             ("$1\n", 1, "Puzzle(EmptyGrid"),
         ];

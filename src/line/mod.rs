@@ -2,13 +2,16 @@
 //!
 //! A line is passed as two bitsets, `filled` and `empty` (bit `i` = cell `i`), which is how the
 //! [`Grid`](crate::Grid) stores it. A solver writes the cells known afterwards (a superset of the
-//! input) or reports a [`Contradiction`]. Two solvers implement [`LineSolver`]:
-//! [`DpLineSolver`], the fast one, and [`NaiveLineSolver`], which enumerates placements and
-//! serves as the test oracle.
+//! input) or reports a [`Contradiction`]. Three solvers implement [`LineSolver`]:
+//! [`BitLineSolver`], the fast one (bit-parallel for lines up to 126 cells), [`DpLineSolver`],
+//! the same dynamic program over arrays for lines of any length, and [`NaiveLineSolver`],
+//! which enumerates placements and serves as the test oracle.
 
+mod bits;
 mod dp;
 mod naive;
 
+pub use bits::BitLineSolver;
 pub use dp::DpLineSolver;
 pub use naive::NaiveLineSolver;
 

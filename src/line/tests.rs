@@ -2,7 +2,9 @@
 
 use proptest::prelude::*;
 
-use super::{Contradiction, DpLineSolver, LineSolver, NaiveLineSolver, bit, set_bit};
+use super::{
+    BitLineSolver, Contradiction, DpLineSolver, LineSolver, NaiveLineSolver, bit, set_bit,
+};
 
 /// Parses a line drawn with `#` (filled), `.` (empty) and `?` (unknown) into bitsets.
 fn parse(line: &str) -> (usize, Vec<u64>, Vec<u64>) {
@@ -72,10 +74,47 @@ fn table_cases_fast_and_naive() {
             "dp {clue:?} {line}"
         );
         assert_eq!(
+            run(&mut BitLineSolver::new(), clue, line),
+            expected,
+            "bits {clue:?} {line}"
+        );
+        assert_eq!(
             run(&mut NaiveLineSolver, clue, line),
             expected,
             "naive {clue:?} {line}"
         );
+    }
+}
+
+/// The bit-parallel solver switches word size at 62 and 126 cells and hands longer lines to the
+/// array DP: check lines on both sides of each boundary against the DP, whose own agreement with
+/// the naive solver is tested on short lines.
+#[test]
+fn bit_solver_matches_dp_at_word_boundaries() {
+    for len in [1, 2, 61, 62, 63, 64, 65, 100, 125, 126, 127, 128, 200] {
+        for clue in [
+            vec![],
+            vec![1],
+            vec![len as u32],
+            vec![len as u32 / 2, 1],
+            vec![3, 1, 2],
+        ] {
+            if crate::puzzle::Clue(clue.clone()).min_len() > len as u64 {
+                continue;
+            }
+            for known in ["", "#", ".#", "?#.", "..#"] {
+                let line: String = known
+                    .chars()
+                    .chain(std::iter::repeat('?'))
+                    .take(len)
+                    .collect();
+                assert_eq!(
+                    run(&mut BitLineSolver::new(), &clue, &line),
+                    run(&mut DpLineSolver::new(), &clue, &line),
+                    "len {len} clue {clue:?} line {line}"
+                );
+            }
+        }
     }
 }
 
@@ -126,9 +165,52 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(4000))]
 
     #[test]
-    fn fast_solver_equals_naive((clue, line) in line_and_clue()) {
-        let fast = run(&mut DpLineSolver::new(), &clue, &line);
+    fn fast_solvers_equal_naive((clue, line) in line_and_clue()) {
         let naive = run(&mut NaiveLineSolver, &clue, &line);
-        prop_assert_eq!(fast, naive, "clue {:?} line {}", clue, line);
+        let dp = run(&mut DpLineSolver::new(), &clue, &line);
+        prop_assert_eq!(&dp, &naive, "dp: clue {:?} line {}", clue, line);
+        let bits = run(&mut BitLineSolver::new(), &clue, &line);
+        prop_assert_eq!(bits, naive, "bits: clue {:?} line {}", clue, line);
+    }
+}
+
+/// Like [`line_and_clue`], for lines of up to 140 cells (both word sizes and the long-line path),
+/// with sparse knowledge so that consistent lines stay common.
+fn long_line_and_clue() -> impl Strategy<Value = (Vec<u32>, String)> {
+    (40usize..=140).prop_flat_map(|len| {
+        (
+            proptest::collection::vec(0u8..3, len),
+            proptest::collection::vec(0u8..8, len),
+            any::<bool>(),
+        )
+            .prop_map(|(picture, reveal, flip_one)| {
+                let picture: Vec<bool> = picture.iter().map(|&p| p == 0).collect();
+                let clue = crate::puzzle::blocks_of(picture.iter().copied());
+                let mut line: Vec<char> = picture
+                    .iter()
+                    .zip(&reveal)
+                    .map(|(&f, &r)| match (r, f) {
+                        (0, true) => '#',
+                        (0, false) => '.',
+                        _ => '?',
+                    })
+                    .collect();
+                if flip_one && let Some(c) = line.iter_mut().find(|c| **c != '?') {
+                    *c = if *c == '#' { '.' } else { '#' };
+                }
+                (clue, line.into_iter().collect())
+            })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// The DP is the reference on long lines, where enumerating placements is too slow.
+    #[test]
+    fn bit_solver_equals_dp_on_long_lines((clue, line) in long_line_and_clue()) {
+        let dp = run(&mut DpLineSolver::new(), &clue, &line);
+        let bits = run(&mut BitLineSolver::new(), &clue, &line);
+        prop_assert_eq!(bits, dp, "clue {:?} line {}", clue, line);
     }
 }

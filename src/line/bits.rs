@@ -1,0 +1,254 @@
+//! The bit-parallel line solver: the same dynamic program as [`DpLineSolver`], one machine word
+//! per block instead of one `bool` per (block, cell).
+//!
+//! Positions `0..=len + 1` are bits of one word (`u64` for lines up to 62 cells, `u128` up to
+//! 126); a virtual empty cell at `len` ends every line, so "the last block ends at the edge" needs
+//! no special case. For each `j`:
+//!
+//! - `fwd[j]` holds the positions `p` such that exactly blocks `0..j` fit in cells `0..p`;
+//! - `bwd[j]` holds the positions `p` such that exactly blocks `j..` fit in cells `p..len`,
+//!   computed as the `fwd` sets of the mirrored line;
+//! - a cell `c` can be empty when some `j` has `c` in `fwd[j]` and `c + 1` in `bwd[j]`;
+//! - block `j`, of length `L`, can start at `s` when a block may start there after blocks `0..j`,
+//!   cells `s..s + L` can be filled, cell `s + L` can be empty and `s + L + 1` is in
+//!   `bwd[j + 1]`; it then covers cells that can be filled.
+//!
+//! Going from block `j` to `j + 1` shifts the possible starts by `L + 1` and then lets each
+//! position run right over cells that can be empty: one addition does that for all positions at
+//! once, as a carry runs through a stretch of set bits. The whole solve is O(blocks x log L)
+//! word operations. Longer lines fall back to [`DpLineSolver`].
+
+use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
+
+use super::{Contradiction, DpLineSolver, LineSolver};
+
+/// The unsigned integers used as bitsets of line positions.
+trait Word:
+    Copy
+    + Eq
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
+{
+    const ZERO: Self;
+    const ONE: Self;
+    const BITS: u32;
+    fn wrapping_add(self, other: Self) -> Self;
+    fn reverse_bits(self) -> Self;
+}
+
+macro_rules! impl_word {
+    ($t:ty) => {
+        impl Word for $t {
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            const BITS: u32 = <$t>::BITS;
+            #[inline]
+            fn wrapping_add(self, other: Self) -> Self {
+                <$t>::wrapping_add(self, other)
+            }
+            #[inline]
+            fn reverse_bits(self) -> Self {
+                <$t>::reverse_bits(self)
+            }
+        }
+    };
+}
+
+impl_word!(u64);
+impl_word!(u128);
+
+/// The longest line the `u64` path handles: positions `0..=len + 1` must fit in 64 bits.
+const MAX_LEN_U64: usize = 62;
+/// The longest line the `u128` path handles.
+const MAX_LEN_U128: usize = 126;
+
+/// The bit-parallel line solver, with a [`DpLineSolver`] for lines over 126 cells. Keeps its
+/// buffers between calls: create one per thread.
+#[derive(Debug, Default)]
+pub struct BitLineSolver {
+    narrow: Buffers<u64>,
+    wide: Buffers<u128>,
+    long_lines: DpLineSolver,
+}
+
+#[derive(Debug, Default)]
+struct Buffers<W> {
+    ready: Vec<W>,
+    fwd: Vec<W>,
+    mirrored_ready: Vec<W>,
+    bwd: Vec<W>,
+    reversed_clue: Vec<u32>,
+}
+
+impl BitLineSolver {
+    /// A solver with empty buffers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl LineSolver for BitLineSolver {
+    fn solve(
+        &mut self,
+        clue: &[u32],
+        len: usize,
+        filled: &[u64],
+        empty: &[u64],
+        out_filled: &mut [u64],
+        out_empty: &mut [u64],
+    ) -> Result<(), Contradiction> {
+        if len == 0 || clue.contains(&0) {
+            return self
+                .long_lines
+                .solve(clue, len, filled, empty, out_filled, out_empty);
+        }
+        if len <= MAX_LEN_U64 {
+            let (f, e) = self.narrow.solve(clue, len, filled[0], empty[0])?;
+            out_filled[0] = f;
+            out_empty[0] = e;
+            Ok(())
+        } else if len <= MAX_LEN_U128 {
+            let join =
+                |w: &[u64]| u128::from(w[0]) | u128::from(w.get(1).copied().unwrap_or(0)) << 64;
+            let (f, e) = self.wide.solve(clue, len, join(filled), join(empty))?;
+            out_filled[0] = f as u64;
+            out_empty[0] = e as u64;
+            if out_filled.len() > 1 {
+                out_filled[1] = (f >> 64) as u64;
+                out_empty[1] = (e >> 64) as u64;
+            }
+            Ok(())
+        } else {
+            self.long_lines
+                .solve(clue, len, filled, empty, out_filled, out_empty)
+        }
+    }
+}
+
+/// Bits `0..n` set.
+#[inline]
+fn low_bits<W: Word>(n: usize) -> W {
+    if n as u32 >= W::BITS {
+        !W::ZERO
+    } else {
+        (W::ONE << n as u32).wrapping_add(!W::ZERO)
+    }
+}
+
+/// The positions `s` such that bits `s..s + len` are all set in `cells` (`len >= 1`).
+#[inline]
+fn run_starts<W: Word>(cells: W, len: u32) -> W {
+    let (mut starts, mut covered) = (cells, 1);
+    while covered < len {
+        let step = covered.min(len - covered);
+        starts = starts & (starts >> step);
+        covered += step;
+    }
+    starts
+}
+
+/// Every bit within `len` above a set bit of `starts`: the cells blocks starting there cover.
+#[inline]
+fn smear<W: Word>(starts: W, len: u32) -> W {
+    let (mut cover, mut covered) = (starts, 1);
+    while covered < len {
+        let step = covered.min(len - covered);
+        cover = cover | (cover << step);
+        covered += step;
+    }
+    cover
+}
+
+/// The positions reachable from `seeds` moving right over set bits of `open`: `p` is in the
+/// result when some seed `q <= p` has bits `q..p` all set in `open`. A seed at the start of a
+/// stretch of set bits makes the addition carry through the stretch, flipping every bit of it
+/// and the bit just past it.
+#[inline]
+fn run_right<W: Word>(seeds: W, open: W) -> W {
+    seeds | (open.wrapping_add(seeds & open) ^ open)
+}
+
+impl<W: Word> Buffers<W> {
+    /// Solves a line of `len <= W::BITS - 2` cells; returns (filled, empty) afterwards.
+    fn solve(
+        &mut self,
+        clue: &[u32],
+        len: usize,
+        filled: W,
+        empty: W,
+    ) -> Result<(W, W), Contradiction> {
+        let n = len as u32;
+        let cells = low_bits::<W>(len);
+        let edge = W::ONE << n;
+        let can_fill = cells & !empty;
+        let can_empty = (cells & !filled) | edge;
+
+        forward(&mut self.ready, &mut self.fwd, clue, can_fill, can_empty);
+        let k = clue.len();
+        if self.fwd[k] & edge == W::ZERO {
+            return Err(Contradiction);
+        }
+
+        // The suffix sets are the prefix sets of the mirrored line, mirrored back: reversed,
+        // `bwd[i]` covers the last `i` blocks; reordered, `bwd[j]` covers blocks `j..`.
+        let mirror_cells = |x: W| x.reverse_bits() >> (W::BITS - n);
+        let mirror_positions = |x: W| (x & (cells | edge)).reverse_bits() >> (W::BITS - 1 - n);
+        self.reversed_clue.clear();
+        self.reversed_clue.extend(clue.iter().rev());
+        forward(
+            &mut self.mirrored_ready,
+            &mut self.bwd,
+            &self.reversed_clue,
+            mirror_cells(can_fill),
+            mirror_cells(can_empty & cells) | edge,
+        );
+        self.bwd.reverse();
+        for set in &mut self.bwd {
+            *set = mirror_positions(*set);
+        }
+        // After the last block, the virtual empty cell may serve as its separator.
+        self.bwd[k] = self.bwd[k] | (edge << 1);
+
+        let mut fillable = W::ZERO;
+        let mut emptyable = W::ZERO;
+        for (j, &block) in clue.iter().enumerate() {
+            // The cell after the block is empty and the rest holds blocks `j + 1..`.
+            let separated_after = can_empty & (self.bwd[j + 1] >> 1);
+            let starts = self.ready[j] & run_starts(can_fill, block) & (separated_after >> block);
+            fillable = fillable | smear(starts, block);
+        }
+        for j in 0..=k {
+            emptyable = emptyable | (self.fwd[j] & (self.bwd[j] >> 1));
+        }
+        emptyable = emptyable & can_empty & cells;
+        Ok((cells & !emptyable, cells & !fillable))
+    }
+}
+
+/// Fills, for `j` in `0..=clue.len()`, `reach[j]` with the positions `p` such that exactly the
+/// first `j` blocks fit in cells `0..p` (the last one may end at `p`), and `ready[j]` with those
+/// where, besides, a block may start at `p` (`p` is 0 or cell `p - 1` is empty). `can_empty`
+/// must include the virtual empty cell at the line's end.
+fn forward<W: Word>(
+    ready: &mut Vec<W>,
+    reach: &mut Vec<W>,
+    clue: &[u32],
+    can_fill: W,
+    can_empty: W,
+) {
+    ready.clear();
+    reach.clear();
+    let mut ready_now = run_right(W::ONE, can_empty);
+    ready.push(ready_now);
+    reach.push(ready_now);
+    for &block in clue {
+        let ends = (ready_now & run_starts(can_fill, block)) << block;
+        ready_now = run_right((ends & can_empty) << 1, can_empty);
+        ready.push(ready_now);
+        reach.push(ready_now | ends);
+    }
+}
