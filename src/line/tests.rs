@@ -147,17 +147,17 @@ fn line_and_clue() -> impl Strategy<Value = (Vec<u32>, String)> {
             .prop_map(|(picture, reveal, noise, consistent)| {
                 let clue = crate::puzzle::blocks_of(picture.iter().copied());
                 let source = if consistent { &picture } else { &noise };
-                let line = source
-                    .iter()
-                    .zip(&reveal)
-                    .map(|(&f, &r)| match (r, f) {
-                        (0, true) => '#',
-                        (0, false) => '.',
-                        _ => '?',
-                    })
-                    .collect();
-                (clue, line)
+                (clue, revealed(source, &reveal).collect())
             })
+    })
+}
+
+/// The cells of `picture` as `#`/`.` where `reveal` is 0, and `?` elsewhere.
+fn revealed<'a>(picture: &'a [bool], reveal: &'a [u8]) -> impl Iterator<Item = char> + 'a {
+    picture.iter().zip(reveal).map(|(&f, &r)| match (r, f) {
+        (0, true) => '#',
+        (0, false) => '.',
+        _ => '?',
     })
 }
 
@@ -186,15 +186,7 @@ fn long_line_and_clue() -> impl Strategy<Value = (Vec<u32>, String)> {
             .prop_map(|(picture, reveal, flip_one)| {
                 let picture: Vec<bool> = picture.iter().map(|&p| p == 0).collect();
                 let clue = crate::puzzle::blocks_of(picture.iter().copied());
-                let mut line: Vec<char> = picture
-                    .iter()
-                    .zip(&reveal)
-                    .map(|(&f, &r)| match (r, f) {
-                        (0, true) => '#',
-                        (0, false) => '.',
-                        _ => '?',
-                    })
-                    .collect();
+                let mut line: Vec<char> = revealed(&picture, &reveal).collect();
                 if flip_one && let Some(c) = line.iter_mut().find(|c| **c != '?') {
                     *c = if *c == '#' { '.' } else { '#' };
                 }
