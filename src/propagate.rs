@@ -22,6 +22,9 @@ pub struct Propagator {
     col_queued: Vec<bool>,
     out_filled: Vec<u64>,
     out_empty: Vec<u64>,
+    /// The lines solved by the last propagation, as [`line_index`]es, each once.
+    footprint: Vec<u32>,
+    in_footprint: Vec<bool>,
     /// Line-solver calls made so far.
     pub line_solves: u64,
 }
@@ -38,6 +41,19 @@ impl Propagator {
         self.row_queued.resize(grid.height(), false);
         self.col_queued.clear();
         self.col_queued.resize(grid.width(), false);
+        for &line in &self.footprint {
+            self.in_footprint[line as usize] = false;
+        }
+        self.footprint.clear();
+        self.in_footprint
+            .resize(grid.height() + grid.width(), false);
+    }
+
+    /// The lines that the last propagation solved (read, and perhaps changed), as
+    /// [`line_index`]es, each once. The propagation's outcome depends on these lines only: run
+    /// again on a grid where they are the same, it does the same.
+    pub fn footprint(&self) -> &[u32] {
+        &self.footprint
     }
 
     fn push(&mut self, line: LineId) {
@@ -98,6 +114,11 @@ impl Propagator {
                 LineId::Row(r) => self.row_queued[r] = false,
                 LineId::Col(c) => self.col_queued[c] = false,
             }
+            let index = line_index(grid, line);
+            if !self.in_footprint[index as usize] {
+                self.in_footprint[index as usize] = true;
+                self.footprint.push(index);
+            }
             if let Err(contradiction) = self.solve_line(puzzle, grid, line) {
                 self.queue.clear();
                 return Err(contradiction);
@@ -152,5 +173,13 @@ impl Propagator {
                 }
             }
         }
+    }
+}
+
+/// A line as one number: rows are `0..height`, columns follow.
+pub fn line_index(grid: &Grid, line: LineId) -> u32 {
+    match line {
+        LineId::Row(r) => r as u32,
+        LineId::Col(c) => (grid.height() + c) as u32,
     }
 }

@@ -38,7 +38,7 @@ pub(crate) fn print_stats(label: &str, outcome: &Outcome) {
     let secs = outcome.elapsed.as_secs_f64();
     eprintln!(
         "stats {label}: {:.3} s, {} solutions, {} nodes ({:.0}/s), {} line solves, {} probes \
-         fixing {} cells, explored {:.1}%",
+         fixing {} cells, {} probes reused, explored {:.1}%",
         secs,
         outcome.solutions,
         s.nodes,
@@ -46,6 +46,7 @@ pub(crate) fn print_stats(label: &str, outcome: &Outcome) {
         s.line_solves,
         s.probes,
         s.probe_fixed,
+        s.probes_reused,
         100.0 * s.explored
     );
 }

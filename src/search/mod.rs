@@ -168,8 +168,8 @@ impl<'p> Solver<'p> {
                 .name("nonoenum-search".into())
                 .stack_size(stack)
                 .spawn_scoped(scope, move || match pool {
-                    None => cx.explore::<Sequential>(root, 0),
-                    Some(pool) => pool.install(|| cx.explore::<Parallel>(root, 0)),
+                    None => cx.explore::<Sequential>(root, 0, None),
+                    Some(pool) => pool.install(|| cx.explore::<Parallel>(root, 0, None)),
                 })
                 .map_err(|e| SolveError::Threads {
                     threads,

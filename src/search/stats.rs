@@ -17,6 +17,7 @@ pub struct SearchStats {
     line_solves: AtomicU64,
     probes: AtomicU64,
     probe_fixed: AtomicU64,
+    probes_reused: AtomicU64,
     explored: AtomicU64,
 }
 
@@ -33,6 +34,8 @@ pub struct StatsSnapshot {
     pub probes: u64,
     /// Cells fixed by probing.
     pub probe_fixed: u64,
+    /// Probes skipped because an earlier result still held (see [`crate::choose::ProbeMemo`]).
+    pub probes_reused: u64,
     /// Estimated fraction of the search tree already explored, in `[0, 1]`: a finished subtree
     /// at depth `d` counts for `2^-d`.
     pub explored: f64,
@@ -47,13 +50,16 @@ impl SearchStats {
         let _ = self.solutions.fetch_add(1, Relaxed);
     }
 
-    pub(crate) fn add_work(&self, line_solves: u64, probes: u64, probe_fixed: u64) {
+    pub(crate) fn add_work(&self, line_solves: u64, probes: u64, probe_fixed: u64, reused: u64) {
         if line_solves > 0 {
             let _ = self.line_solves.fetch_add(line_solves, Relaxed);
         }
         if probes > 0 {
             let _ = self.probes.fetch_add(probes, Relaxed);
             let _ = self.probe_fixed.fetch_add(probe_fixed, Relaxed);
+        }
+        if reused > 0 {
+            let _ = self.probes_reused.fetch_add(reused, Relaxed);
         }
     }
 
@@ -74,6 +80,7 @@ impl SearchStats {
             line_solves: self.line_solves.load(Relaxed),
             probes: self.probes.load(Relaxed),
             probe_fixed: self.probe_fixed.load(Relaxed),
+            probes_reused: self.probes_reused.load(Relaxed),
             explored: (self.explored.load(Relaxed) as f64 / (1u64 << EXPLORED_BITS) as f64)
                 .min(1.0),
         }

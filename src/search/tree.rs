@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crossbeam_channel::Sender;
 
 use super::stats::SearchStats;
-use crate::choose::{Choice, ProbeCounts, choose_plain, choose_probing};
+use crate::choose::{Choice, ProbeCounts, ProbeMemo, choose_plain, choose_probing};
 use crate::grid::Grid;
 use crate::line::Contradiction;
 use crate::propagate::Propagator;
@@ -62,7 +62,8 @@ impl SearchCx<'_> {
     }
 
     /// Explores the subtree of a node whose grid is at a propagation fixpoint.
-    pub(crate) fn explore<J: Joiner>(&self, mut grid: Grid, depth: u32) {
+    /// `memo` holds the parent's probe results.
+    pub(crate) fn explore<J: Joiner>(&self, mut grid: Grid, depth: u32, memo: Option<&ProbeMemo>) {
         if self.stopped() {
             return;
         }
@@ -74,27 +75,37 @@ impl SearchCx<'_> {
             let before = prop.line_solves;
             let mut counts = ProbeCounts::default();
             let choice = if self.probing {
-                choose_probing(self.puzzle, &mut grid, prop, &mut counts)
+                choose_probing(self.puzzle, &mut grid, prop, &mut counts, memo)
             } else {
                 choose_plain(self.puzzle, &grid, prop)
             };
             let solves = prop.line_solves - before;
-            self.stats.add_work(solves, counts.probes, counts.fixed);
+            self.stats
+                .add_work(solves, counts.probes, counts.fixed, counts.reused);
             choice
         });
         match choice {
             Choice::Solved => self.emit(grid, depth),
             Choice::Dead => self.stats.finish_subtree(depth),
-            Choice::Branch { filled, empty } => J::join(
-                || self.child::<J>(filled, depth + 1),
-                || self.child::<J>(empty, depth + 1),
+            Choice::Branch {
+                filled,
+                empty,
+                memo,
+            } => J::join(
+                || self.child::<J>(filled, depth + 1, memo.as_deref()),
+                || self.child::<J>(empty, depth + 1, memo.as_deref()),
             ),
         }
     }
 
-    fn child<J: Joiner>(&self, grid: Result<Grid, Contradiction>, depth: u32) {
+    fn child<J: Joiner>(
+        &self,
+        grid: Result<Grid, Contradiction>,
+        depth: u32,
+        memo: Option<&ProbeMemo>,
+    ) {
         match grid {
-            Ok(grid) => self.explore::<J>(grid, depth),
+            Ok(grid) => self.explore::<J>(grid, depth, memo),
             Err(Contradiction) => self.stats.finish_subtree(depth),
         }
     }

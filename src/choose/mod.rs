@@ -14,6 +14,12 @@
 //! with the fewest unknown cells: the most constrained line, where a guess is most often right
 //! or quickly refuted.
 
+mod memo;
+
+use std::sync::Arc;
+
+pub use memo::ProbeMemo;
+
 use crate::grid::Grid;
 use crate::line::Contradiction;
 use crate::propagate::Propagator;
@@ -32,6 +38,8 @@ pub enum Choice {
         filled: Result<Grid, Contradiction>,
         /// The child with the branching cell empty, or the contradiction propagation found.
         empty: Result<Grid, Contradiction>,
+        /// Probe results that the children can reuse (with probing).
+        memo: Option<Arc<ProbeMemo>>,
     },
 }
 
@@ -42,6 +50,8 @@ pub struct ProbeCounts {
     pub probes: u64,
     /// Cells fixed by probing (a refuted value, or agreement of both values).
     pub fixed: u64,
+    /// Probes not run because the [`ProbeMemo`] still held their result.
+    pub reused: u64,
 }
 
 /// Sets one cell of a copy of `grid` and propagates.
@@ -67,6 +77,7 @@ pub fn choose_plain(puzzle: &Puzzle, grid: &Grid, prop: &mut Propagator) -> Choi
     Choice::Branch {
         filled: try_value(puzzle, grid, prop, row, col, true),
         empty: try_value(puzzle, grid, prop, row, col, false),
+        memo: None,
     }
 }
 
@@ -95,32 +106,66 @@ fn most_constrained_cell(grid: &Grid) -> Option<(usize, usize)> {
 }
 
 /// Probes every unknown cell until a round changes nothing, then picks the branching cell.
+/// `inherited` is the parent node's memo: probes whose footprint the branch left unchanged
+/// are not run again.
 pub fn choose_probing(
     puzzle: &Puzzle,
     grid: &mut Grid,
     prop: &mut Propagator,
     counts: &mut ProbeCounts,
+    inherited: Option<&ProbeMemo>,
 ) -> Choice {
+    let mut memo = ProbeMemo::inherit(inherited, grid);
     loop {
-        match probe_round(puzzle, grid, prop, counts) {
+        match probe_round(puzzle, grid, prop, counts, &mut memo) {
             Round::Dead => return Choice::Dead,
             Round::Changed => {}
             Round::Stable(None) => return Choice::Solved,
-            Round::Stable(Some((filled, empty))) => {
+            Round::Stable(Some(best)) => {
+                let (filled, empty) = match best.grids {
+                    Some(grids) => grids,
+                    None => {
+                        // The best cell's results came from the memo: probe it for real.
+                        let (row, col) = best.cell;
+                        counts.probes += 2;
+                        match (
+                            try_value(puzzle, grid, prop, row, col, true),
+                            try_value(puzzle, grid, prop, row, col, false),
+                        ) {
+                            (Ok(f), Ok(e)) => (f, e),
+                            // Only a stale memo entry could lead here; recover soundly.
+                            (Err(_), Err(_)) => return Choice::Dead,
+                            (Ok(only), Err(_)) | (Err(_), Ok(only)) => {
+                                memo.changed(grid, &only);
+                                *grid = only;
+                                continue;
+                            }
+                        }
+                    }
+                };
                 return Choice::Branch {
                     filled: Ok(filled),
                     empty: Ok(empty),
+                    memo: Some(memo.seal(grid)),
                 };
             }
         }
     }
 }
 
+/// The best branching cell of a round: its score, and its two probe grids unless its
+/// results came from the memo.
+struct Candidate {
+    score: u64,
+    cell: (usize, usize),
+    grids: Option<(Grid, Grid)>,
+}
+
 enum Round {
     Dead,
     Changed,
-    /// Nothing changed; the best branching pair, if any cell is unknown.
-    Stable(Option<(Grid, Grid)>),
+    /// Nothing changed; the best branching cell, if any cell is unknown.
+    Stable(Option<Candidate>),
 }
 
 fn probe_round(
@@ -128,38 +173,74 @@ fn probe_round(
     grid: &mut Grid,
     prop: &mut Propagator,
     counts: &mut ProbeCounts,
+    memo: &mut ProbeMemo,
 ) -> Round {
     let mut changed = false;
-    let mut best: Option<(u64, Grid, Grid)> = None;
+    let mut best: Option<Candidate> = None;
     for row in 0..grid.height() {
         for col in 0..grid.width() {
             if grid.cell(row, col) != crate::grid::Cell::Unknown {
                 continue;
             }
+            if let (Some(a), Some(b)) = (memo.get(row, col, true), memo.get(row, col, false)) {
+                // Both values are consistent and agree on nothing, as when they were probed.
+                counts.reused += 2;
+                if !changed {
+                    let score = branch_score(a.into(), b.into());
+                    let cell = (row, col);
+                    consider(
+                        &mut best,
+                        Candidate {
+                            score,
+                            cell,
+                            grids: None,
+                        },
+                    );
+                }
+                continue;
+            }
             counts.probes += 2;
             let before = grid.unknown_count();
-            let filled = try_value(puzzle, grid, prop, row, col, true);
-            let empty = try_value(puzzle, grid, prop, row, col, false);
+            let mut probe = |filled: bool| {
+                let result = try_value(puzzle, grid, prop, row, col, filled);
+                if let Ok(g) = &result {
+                    let fixed = (before - g.unknown_count()) as u32;
+                    memo.record(row, col, filled, fixed, prop.footprint());
+                }
+                result
+            };
+            let filled = probe(true);
+            let empty = probe(false);
             match (filled, empty) {
                 (Err(_), Err(_)) => return Round::Dead,
                 (Ok(only), Err(_)) | (Err(_), Ok(only)) => {
                     counts.fixed += (before - only.unknown_count()) as u64;
+                    memo.changed(grid, &only);
                     *grid = only;
                     changed = true;
                     best = None;
                 }
-                (Ok(f), Ok(e)) => match fix_agreement(puzzle, grid, prop, &f, &e) {
+                (Ok(f), Ok(e)) => match fix_agreement(puzzle, grid, prop, memo, &f, &e) {
                     Err(_) => return Round::Dead,
                     Ok(0) if !changed => {
-                        let score = (1 + (before - f.unknown_count()) as u64)
-                            * (1 + (before - e.unknown_count()) as u64);
-                        if best.as_ref().is_none_or(|(s, _, _)| score > *s) {
-                            best = Some((score, f, e));
-                        }
+                        let score = branch_score(
+                            (before - f.unknown_count()) as u64,
+                            (before - e.unknown_count()) as u64,
+                        );
+                        let cell = (row, col);
+                        consider(
+                            &mut best,
+                            Candidate {
+                                score,
+                                cell,
+                                grids: Some((f, e)),
+                            },
+                        );
                     }
+                    Ok(0) => {}
                     Ok(n) => {
                         counts.fixed += n;
-                        changed |= n > 0;
+                        changed = true;
                     }
                 },
             }
@@ -168,8 +249,20 @@ fn probe_round(
     if changed {
         Round::Changed
     } else {
-        Round::Stable(best.map(|(_, f, e)| (f, e)))
+        Round::Stable(best)
     }
+}
+
+/// Keeps `candidate` if it scores higher than the best so far (the first cell wins a tie).
+fn consider(best: &mut Option<Candidate>, candidate: Candidate) {
+    if best.as_ref().is_none_or(|b| candidate.score > b.score) {
+        *best = Some(candidate);
+    }
+}
+
+/// The branching score of a cell whose probes fixed `a` cells (filled) and `b` (empty).
+fn branch_score(a: u64, b: u64) -> u64 {
+    (1 + a) * (1 + b)
 }
 
 /// Fixes in `grid` every cell that both probe results fixed the same way, then propagates.
@@ -178,6 +271,7 @@ fn fix_agreement(
     puzzle: &Puzzle,
     grid: &mut Grid,
     prop: &mut Propagator,
+    memo: &mut ProbeMemo,
     a: &Grid,
     b: &Grid,
 ) -> Result<u64, Contradiction> {
@@ -197,11 +291,14 @@ fn fix_agreement(
             }
         }
     }
+    if fixed.is_empty() {
+        return Ok(0);
+    }
+    let old = grid.clone();
     for &(row, col, filled) in &fixed {
         grid.set_unknown(row, col, filled);
     }
-    if !fixed.is_empty() {
-        prop.propagate_cells(puzzle, grid, fixed.iter().map(|&(r, c, _)| (r, c)))?;
-    }
+    prop.propagate_cells(puzzle, grid, fixed.iter().map(|&(r, c, _)| (r, c)))?;
+    memo.changed(&old, grid);
     Ok(fixed.len() as u64)
 }
