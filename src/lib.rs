@@ -24,6 +24,7 @@ pub mod line;
 pub mod propagate;
 pub mod puzzle;
 pub mod search;
+pub mod split;
 
 pub use grid::{Cell, Grid};
 pub use puzzle::{Clue, Given, LineId, Puzzle, PuzzleError};

@@ -34,6 +34,8 @@ pub enum Choice {
     Dead,
     /// Branch: the two propagated children, for the cell filled and for it empty.
     Branch {
+        /// The branching cell, `(row, col)`.
+        cell: (usize, usize),
         /// The child with the branching cell filled, or the contradiction propagation found.
         filled: Result<Grid, Contradiction>,
         /// The child with the branching cell empty, or the contradiction propagation found.
@@ -75,6 +77,7 @@ pub fn choose_plain(puzzle: &Puzzle, grid: &Grid, prop: &mut Propagator) -> Choi
         return Choice::Solved;
     };
     Choice::Branch {
+        cell: (row, col),
         filled: try_value(puzzle, grid, prop, row, col, true),
         empty: try_value(puzzle, grid, prop, row, col, false),
         memo: None,
@@ -144,6 +147,7 @@ pub fn choose_probing(
                     }
                 };
                 return Choice::Branch {
+                    cell: best.cell,
                     filled: Ok(filled),
                     empty: Ok(empty),
                     memo: Some(memo.seal(grid)),

@@ -102,7 +102,7 @@ pub fn add_givens(puzzle: &mut Puzzle, givens: &[(usize, Given)]) -> Result<(), 
 }
 
 /// One `ROW COL [VALUE]` line.
-fn parse_given(line: &str) -> Result<Given, ParseErrorKind> {
+pub(super) fn parse_given(line: &str) -> Result<Given, ParseErrorKind> {
     let words: Vec<&str> = tokens(line).collect();
     let (row, col, value) = match words.as_slice() {
         [row, col] => (row, col, None),

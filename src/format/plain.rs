@@ -14,10 +14,15 @@
 //! clue. Lines starting with `#` are comments, wherever they are; blank lines before the header
 //! and after the last clue are ignored, but a blank line among the clues is an empty clue.
 //! Every clue line must be there: a file that ends early is an error naming the missing clue.
+//!
+//! After the column clues, a line `givens` may start a section of cells known in advance, one
+//! per line in the syntax of a [givens file](super::givens) (`ROW COL [VALUE]`, 1-based). This is
+//! how `nonoenum split` writes its parts: the puzzle and the decisions that select one part.
 
 use std::fmt::Write as _;
 
 use super::error::{ParseError, ParseErrorKind};
+use super::givens::{add_givens, parse_given};
 use super::text::{
     LineMap, check_size_at, eof_line, is_comment, numbered_lines, parse_clue, parse_usize, snippet,
     tokens,
@@ -43,21 +48,30 @@ pub fn parse(text: &str) -> Result<Puzzle, ParseError> {
     };
     let row_clues = read_clues(&mut lines, rows, "row", &mut map.rows, eof)?;
     let col_clues = read_clues(&mut lines, cols, "column", &mut map.cols, eof)?;
+    let mut givens = Vec::new();
     if let Some((line, extra)) = lines.find(|(_, l)| !l.trim().is_empty()) {
-        let kind = ParseErrorKind::Unexpected {
-            found: snippet(extra.trim()),
-            context: "after the last column clue",
-        };
-        return Err(ParseError::new(line, kind));
+        if !extra.trim().eq_ignore_ascii_case("givens") {
+            let kind = ParseErrorKind::Unexpected {
+                found: snippet(extra.trim()),
+                context: "after the last column clue (expected `givens` or the end)",
+            };
+            return Err(ParseError::new(line, kind));
+        }
+        for (number, text) in lines.filter(|(_, l)| !l.trim().is_empty()) {
+            let given = parse_given(text.trim()).map_err(|kind| ParseError::new(number, kind))?;
+            givens.push((number, given));
+        }
     }
-    map.check(Puzzle {
+    let mut puzzle = map.check(Puzzle {
         title: None,
         row_clues,
         col_clues,
         givens: Vec::new(),
         metadata: Vec::new(),
         goal: None,
-    })
+    })?;
+    add_givens(&mut puzzle, &givens)?;
+    Ok(puzzle)
 }
 
 /// `ROWS COLS`: exactly two numbers.
@@ -95,9 +109,10 @@ fn read_clues<'a>(
     Ok(clues)
 }
 
-/// Writes a puzzle in the plain format (the title as a comment, an empty clue as `0`).
+/// Writes a puzzle in the plain format (the title as a comment, an empty clue as `0`, the
+/// givens in a `givens` section).
 ///
-/// Givens, metadata and the goal are not part of the format and are left out.
+/// Metadata and the goal are not part of the format and are left out.
 pub fn write(puzzle: &Puzzle) -> String {
     let mut out = String::new();
     if let Some(title) = &puzzle.title {
@@ -106,6 +121,13 @@ pub fn write(puzzle: &Puzzle) -> String {
     let _ = writeln!(out, "{} {}", puzzle.height(), puzzle.width());
     for clue in puzzle.row_clues.iter().chain(&puzzle.col_clues) {
         let _ = writeln!(out, "{clue}");
+    }
+    if !puzzle.givens.is_empty() {
+        let _ = writeln!(out, "givens");
+        for given in &puzzle.givens {
+            let value = if given.filled { '#' } else { '.' };
+            let _ = writeln!(out, "{} {} {value}", given.row + 1, given.col + 1);
+        }
     }
     out
 }
@@ -152,7 +174,7 @@ mod tests {
         let zero = K::Puzzle(PuzzleError::ZeroBlock {
             line: LineId::Row(0),
         });
-        let after = "after the last column clue";
+        let after = "after the last column clue (expected `givens` or the end)";
         #[rustfmt::skip]
         let cases = [
             ("2 x\n", 1, K::NotANumber("x".into())),
@@ -209,5 +231,37 @@ mod tests {
             parse(&write(&titled)).expect("valid").row_clues,
             puzzle.row_clues
         );
+    }
+
+    #[test]
+    fn reads_and_writes_a_givens_section() {
+        let text = "2 2\n1\n1\n1\n1\ngivens\n1 1 #\n# a comment\n\n2 1 .\n";
+        let puzzle = parse(text).expect("valid");
+        let givens: Vec<(usize, usize, bool)> = puzzle
+            .givens
+            .iter()
+            .map(|g| (g.row, g.col, g.filled))
+            .collect();
+        assert_eq!(givens, [(0, 0, true), (1, 0, false)]);
+        let written = write(&puzzle);
+        assert_eq!(written, "2 2\n1\n1\n1\n1\ngivens\n1 1 #\n2 1 .\n");
+        assert_eq!(parse(&written).expect("valid").givens, puzzle.givens);
+    }
+
+    #[test]
+    fn bad_givens_in_the_section_name_their_line() {
+        let outside = parse("1 1\n1\n1\ngivens\n\n2 1\n").unwrap_err();
+        assert_eq!(outside.line, 6, "{outside}");
+        assert!(matches!(
+            outside.kind,
+            ParseErrorKind::Puzzle(PuzzleError::GivenOutside { .. })
+        ));
+        let garbage = parse("1 1\n1\n1\nGIVENS\n1 x\n").unwrap_err();
+        assert_eq!(
+            (garbage.line, garbage.kind),
+            (5, ParseErrorKind::NotANumber("x".into()))
+        );
+        let disagree = parse("1 1\n1\n1\ngivens\n1 1 #\n1 1 .\n").unwrap_err();
+        assert_eq!(disagree.line, 6, "{disagree}");
     }
 }

@@ -91,6 +91,7 @@ impl SearchCx<'_> {
                 filled,
                 empty,
                 memo,
+                ..
             } => J::join(
                 || self.child::<J>(filled, depth + 1, memo.as_deref()),
                 || self.child::<J>(empty, depth + 1, memo.as_deref()),

@@ -1,0 +1,249 @@
+//! Splitting one search into disjoint parts that other processes or machines can run (the
+//! "cube and conquer" of SAT solving), and the checksums that tie results back to a puzzle.
+//!
+//! A part is the puzzle plus *decisions*: givens that fix the branching cells on the path from
+//! the root of the search tree to one open node. The branching is the search's own (probing,
+//! then the best-scored cell), so sibling parts differ in the value of one cell and no solution
+//! is in two parts; dead nodes are dropped, as they hold no solution, so every solution is in
+//! one part. The open node with the most unknown cells is split first, which keeps the parts of
+//! comparable size.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use crate::choose::{Choice, ProbeCounts, ProbeMemo, choose_probing};
+use crate::grid::Grid;
+use crate::propagate::Propagator;
+use crate::puzzle::{Given, Puzzle};
+use crate::search::{SolveError, Solver, SolverOptions};
+
+/// One part of a split search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// The branching cells and values that select this part, from the root down.
+    pub decisions: Vec<Given>,
+    /// Cells still unknown at the part's node after probing: a rough measure of its size
+    /// (`0` for a part that is one solution).
+    pub unknown: usize,
+}
+
+impl Part {
+    /// The part as a puzzle: `puzzle` with the decisions added to its givens.
+    pub fn puzzle(&self, puzzle: &Puzzle) -> Puzzle {
+        let mut part = puzzle.clone();
+        part.givens.extend(&self.decisions);
+        part
+    }
+}
+
+/// An open node waiting to be split, ordered by its unknown cells (then by age, oldest first,
+/// so the split is deterministic).
+struct Open {
+    grid: Grid,
+    decisions: Vec<Given>,
+    memo: Option<Arc<ProbeMemo>>,
+    order: u64,
+}
+
+impl Open {
+    fn key(&self) -> (usize, std::cmp::Reverse<u64>) {
+        (self.grid.unknown_count(), std::cmp::Reverse(self.order))
+    }
+}
+
+impl PartialEq for Open {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Open {}
+
+impl PartialOrd for Open {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Open {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+/// Splits the search of `puzzle` into at least `parts` disjoint parts that together hold every
+/// solution, unless the tree has fewer open nodes than that (a puzzle solved by propagation is
+/// one part). A puzzle whose root already contradicts is one part with no decisions, which its
+/// run then reports as having no solution.
+pub fn split(puzzle: &Puzzle, parts: usize) -> Result<Vec<Part>, SolveError> {
+    let Some(root) = Solver::new(puzzle, SolverOptions::default()).root()? else {
+        return Ok(vec![Part {
+            decisions: Vec::new(),
+            unknown: puzzle.height() * puzzle.width(),
+        }]);
+    };
+    let mut prop = Propagator::new();
+    let mut counts = ProbeCounts::default();
+    let mut order = 0;
+    let mut open = BinaryHeap::from([Open {
+        grid: root,
+        decisions: Vec::new(),
+        memo: None,
+        order,
+    }]);
+    let mut done = Vec::new();
+    while open.len() + done.len() < parts.max(1) {
+        let Some(mut node) = open.pop() else { break };
+        match choose_probing(
+            puzzle,
+            &mut node.grid,
+            &mut prop,
+            &mut counts,
+            node.memo.as_deref(),
+        ) {
+            Choice::Dead => {}
+            Choice::Solved => done.push((node.order, node.decisions, 0)),
+            Choice::Branch {
+                cell: (row, col),
+                filled,
+                empty,
+                memo,
+            } => {
+                for (value, child) in [(true, filled), (false, empty)] {
+                    let Ok(grid) = child else { continue };
+                    let mut decisions = node.decisions.clone();
+                    decisions.push(Given {
+                        row,
+                        col,
+                        filled: value,
+                    });
+                    order += 1;
+                    open.push(Open {
+                        grid,
+                        decisions,
+                        memo: memo.clone(),
+                        order,
+                    });
+                }
+            }
+        }
+    }
+    let mut all: Vec<(u64, Vec<Given>, usize)> = done;
+    all.extend(
+        open.into_iter()
+            .map(|node| (node.order, node.decisions, node.grid.unknown_count())),
+    );
+    all.sort_by_key(|(order, _, _)| *order);
+    Ok(all
+        .into_iter()
+        .map(|(_, decisions, unknown)| Part { decisions, unknown })
+        .collect())
+}
+
+/// A checksum of the puzzle's clues (not its title, givens or metadata), as `fnv1a64:HEX`: the
+/// same for a puzzle and every part split from it.
+pub fn clue_checksum(puzzle: &Puzzle) -> String {
+    let mut text = format!("{} {}\n", puzzle.height(), puzzle.width());
+    for clue in puzzle.row_clues.iter().chain(&puzzle.col_clues) {
+        let _ = writeln!(text, "{clue}");
+    }
+    fnv1a64(text.as_bytes())
+}
+
+/// A checksum of the puzzle's givens, in any order, as `fnv1a64:HEX`: it tells the parts of a
+/// split apart.
+pub fn givens_checksum(puzzle: &Puzzle) -> String {
+    let mut givens: Vec<(usize, usize, bool)> = puzzle
+        .givens
+        .iter()
+        .map(|g| (g.row, g.col, g.filled))
+        .collect();
+    givens.sort_unstable();
+    givens.dedup();
+    let mut text = String::new();
+    for (row, col, filled) in givens {
+        let _ = writeln!(text, "{row} {col} {}", u8::from(filled));
+    }
+    fnv1a64(text.as_bytes())
+}
+
+/// The 64-bit FNV-1a hash: an identity check against mix-ups, not a cryptographic one.
+fn fnv1a64(bytes: &[u8]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("fnv1a64:{hash:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::Clue;
+
+    /// Every clue `1` on an `n` x `n` grid: the `n!` permutation matrices.
+    fn perm(n: usize) -> Puzzle {
+        let clues = || vec![Clue(vec![1]); n];
+        Puzzle::new(clues(), clues()).expect("valid")
+    }
+
+    fn count(puzzle: &Puzzle) -> u64 {
+        let outcome = Solver::new(puzzle, SolverOptions::default())
+            .count()
+            .expect("runs");
+        assert!(outcome.exhausted);
+        outcome.solutions
+    }
+
+    #[test]
+    fn parts_cover_every_solution_once() {
+        let puzzle = perm(6);
+        for wanted in [1, 2, 5, 16, 40] {
+            let parts = split(&puzzle, wanted).expect("splits");
+            assert!(parts.len() >= wanted.min(720), "{wanted}: {}", parts.len());
+            let mut seen = std::collections::HashSet::new();
+            let mut total = 0;
+            for part in &parts {
+                let part_puzzle = part.puzzle(&puzzle);
+                let (solutions, outcome) = Solver::new(&part_puzzle, SolverOptions::default())
+                    .find(u64::MAX)
+                    .expect("runs");
+                assert!(outcome.exhausted);
+                total += solutions.len();
+                for grid in solutions {
+                    assert!(seen.insert(grid.render()), "a solution is in two parts");
+                }
+            }
+            assert_eq!(total, 720, "{wanted} parts");
+        }
+    }
+
+    #[test]
+    fn a_contradicting_root_is_one_part() {
+        // 2x2 with row clues 2, 0 and column clues 2, 0: the totals agree, no grid fits.
+        let puzzle = Puzzle::new(
+            vec![Clue(vec![2]), Clue(vec![])],
+            vec![Clue(vec![2]), Clue(vec![])],
+        )
+        .expect("well formed");
+        let parts = split(&puzzle, 8).expect("splits");
+        assert_eq!(parts.len(), 1);
+        assert_eq!(count(&parts[0].puzzle(&puzzle)), 0);
+    }
+
+    #[test]
+    fn checksums_tell_clues_and_givens_apart() {
+        let puzzle = perm(4);
+        let parts = split(&puzzle, 4).expect("splits");
+        let first = parts[0].puzzle(&puzzle);
+        assert_eq!(clue_checksum(&first), clue_checksum(&puzzle));
+        assert_ne!(givens_checksum(&first), givens_checksum(&puzzle));
+        assert_ne!(clue_checksum(&perm(5)), clue_checksum(&puzzle));
+        let mut reversed = first.clone();
+        reversed.givens.reverse();
+        assert_eq!(givens_checksum(&reversed), givens_checksum(&first));
+    }
+}
