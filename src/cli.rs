@@ -30,6 +30,31 @@ pub(crate) enum Command {
         #[command(flatten)]
         common: CommonArgs,
     },
+    /// Split the search into disjoint parts, each a puzzle file with its givens, plus a
+    /// manifest, for other processes or machines to run (`count --json` or `list --json`).
+    Split {
+        /// How many parts to make, at least (fewer only if the search tree is smaller).
+        #[arg(long, value_name = "N", default_value_t = 16)]
+        parts: usize,
+        /// The folder to write the parts and `manifest.json` into (created if missing).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        #[command(flatten)]
+        common: CommonArgs,
+    },
+    /// Merge the `--json` results of a split's parts (read from DIR/results/PART.json): check
+    /// that every part has a complete result for this puzzle, then print the total count.
+    Merge {
+        /// The folder `nonoenum split` wrote.
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+        /// Merge `list --json` results: print every solution, then nothing else.
+        #[arg(long)]
+        list: bool,
+        /// Print the merged result as a JSON `result` line.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Options every command takes.
@@ -60,6 +85,10 @@ pub(crate) struct CommonArgs {
     /// No progress bar and no messages on standard error, only results and errors.
     #[arg(long, short = 'q')]
     pub(crate) quiet: bool,
+    /// Machine-readable output: one JSON object per line, a `solution` line for each solution
+    /// printed and a `result` line ending each puzzle (what `nonoenum merge` reads).
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 /// Validated settings shared by the commands.
@@ -81,6 +110,8 @@ pub(crate) struct Settings {
     pub(crate) stats: bool,
     /// Whether to keep standard error quiet.
     pub(crate) quiet: bool,
+    /// Whether to write JSON lines.
+    pub(crate) json: bool,
 }
 
 impl TryFrom<CommonArgs> for Settings {
@@ -115,6 +146,7 @@ impl TryFrom<CommonArgs> for Settings {
             probing: !args.no_probe,
             stats: args.stats,
             quiet: args.quiet,
+            json: args.json,
         })
     }
 }

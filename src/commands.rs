@@ -5,9 +5,11 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use nonoenum::{Flow, Grid, Outcome, Solver, SolverOptions};
+use nonoenum::split::{clue_checksum, givens_checksum};
+use nonoenum::{Flow, Grid, Outcome, Puzzle, Solver, SolverOptions};
 
 use crate::cli::{Cli, Command, Settings};
+use crate::output::json::{JsonLine, RunResult, grid_rows, write_line};
 use crate::output::progress::Progress;
 use crate::output::{print_stats, write_grid};
 
@@ -26,12 +28,26 @@ enum Mode {
     List { limit: Option<u64> },
 }
 
+impl Mode {
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Solve => "solve",
+            Mode::Count => "count",
+            Mode::List { .. } => "list",
+        }
+    }
+}
+
 /// Runs the command line.
 pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let (mode, args) = match cli.command {
         Command::Solve(args) => (Mode::Solve, args),
         Command::Count(args) => (Mode::Count, args),
         Command::List { limit, common } => (Mode::List { limit }, common),
+        Command::Split { parts, out, common } => {
+            return crate::parts::split(&Settings::try_from(common)?, parts, &out);
+        }
+        Command::Merge { dir, list, json } => return crate::parts::merge(&dir, list, json),
     };
     let settings = Settings::try_from(args)?;
     let puzzles = crate::input::load(&settings)?;
@@ -45,7 +61,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let several = puzzles.len() > 1;
     let mut code = ExitCode::SUCCESS;
     for (label, puzzle) in &puzzles {
-        if several {
+        if several && !settings.json {
             writeln!(out, "{label}")?;
         }
         let solver = Solver::new(
@@ -57,7 +73,14 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         )
         .with_cancel_flag(Arc::clone(&interrupted));
         let progress = Progress::start(label, solver.stats(), settings.quiet);
-        let result = run_one(mode, &solver, &mut out, interactive);
+        let run = Run {
+            mode,
+            label,
+            puzzle,
+            json: settings.json,
+            interactive,
+        };
+        let result = run.run(&solver, &mut out);
         progress.finish();
         let (outcome, found_none) = result?;
         if settings.stats && !settings.quiet {
@@ -86,16 +109,27 @@ struct Printer<'o, W: Write> {
     separate: bool,
     /// Flush after each solution (standard output is a terminal).
     interactive: bool,
+    /// Write JSON lines.
+    json: bool,
     error: Option<io::Error>,
 }
 
 impl<W: Write> Printer<'_, W> {
     fn print(&mut self, grid: &Grid) -> Flow {
         let result = (|| {
-            if self.printed > 0 && self.separate {
-                writeln!(self.out)?;
+            if self.json {
+                write_line(
+                    self.out,
+                    &JsonLine::Solution {
+                        rows: grid_rows(grid),
+                    },
+                )?;
+            } else {
+                if self.printed > 0 && self.separate {
+                    writeln!(self.out)?;
+                }
+                write_grid(self.out, grid)?;
             }
-            write_grid(self.out, grid)?;
             if self.interactive {
                 self.out.flush()?;
             }
@@ -112,58 +146,82 @@ impl<W: Write> Printer<'_, W> {
     }
 }
 
-/// Runs one puzzle; returns the outcome and whether `solve` found that it has no solution.
-fn run_one(
+/// One puzzle's run of one command.
+struct Run<'a> {
     mode: Mode,
-    solver: &Solver<'_>,
-    out: &mut impl Write,
+    label: &'a str,
+    puzzle: &'a Puzzle,
+    json: bool,
     interactive: bool,
-) -> anyhow::Result<(Outcome, bool)> {
-    let mut printer = Printer {
-        out,
-        printed: 0,
-        separate: matches!(mode, Mode::List { .. }),
-        interactive,
-        error: None,
-    };
-    let outcome = match mode {
-        Mode::Count => solver.count()?,
-        Mode::List { limit } => solver.run(|grid| {
-            if limit == Some(0) {
-                return Flow::Stop;
-            }
-            let flow = printer.print(grid);
-            if limit.is_some_and(|n| printer.printed >= n) {
-                Flow::Stop
-            } else {
-                flow
-            }
-        })?,
-        Mode::Solve => {
-            let mut seen = 0;
-            solver.run(|grid| {
-                seen += 1;
-                if seen == 1 {
-                    printer.print(grid)
-                } else {
-                    Flow::Stop
+}
+
+impl Run<'_> {
+    /// Runs the search and prints its results; returns the outcome and whether `solve` found
+    /// that the puzzle has no solution.
+    fn run(&self, solver: &Solver<'_>, out: &mut impl Write) -> anyhow::Result<(Outcome, bool)> {
+        let mode = self.mode;
+        let mut printer = Printer {
+            out,
+            printed: 0,
+            separate: matches!(mode, Mode::List { .. }),
+            interactive: self.interactive,
+            json: self.json,
+            error: None,
+        };
+        let outcome = match mode {
+            Mode::Count => solver.count()?,
+            Mode::List { limit } => solver.run(|grid| {
+                if limit == Some(0) {
+                    return Flow::Stop;
                 }
-            })?
+                let flow = printer.print(grid);
+                if limit.is_some_and(|n| printer.printed >= n) {
+                    Flow::Stop
+                } else {
+                    flow
+                }
+            })?,
+            Mode::Solve => {
+                let mut seen = 0;
+                solver.run(|grid| {
+                    seen += 1;
+                    if seen == 1 {
+                        printer.print(grid)
+                    } else {
+                        Flow::Stop
+                    }
+                })?
+            }
+        };
+        if let Some(e) = printer.error {
+            return Err(e.into());
         }
-    };
-    if let Some(e) = printer.error {
-        return Err(e.into());
+        let n = outcome.solutions;
+        if self.json {
+            let result = RunResult {
+                command: mode.name().to_string(),
+                label: self.label.to_string(),
+                puzzle: clue_checksum(self.puzzle),
+                givens: givens_checksum(self.puzzle),
+                count: n.into(),
+                complete: outcome.exhausted,
+                seconds: outcome.elapsed.as_secs_f64(),
+            };
+            write_line(out, &JsonLine::Result(result))?;
+        } else {
+            match mode {
+                Mode::Count if outcome.exhausted => writeln!(out, "{n}")?,
+                Mode::Count => writeln!(out, "incomplete: at least {n}")?,
+                Mode::List { .. } => {}
+                Mode::Solve if n >= 2 => writeln!(out, "multiple")?,
+                Mode::Solve if !outcome.exhausted => {
+                    writeln!(out, "incomplete: search interrupted")?
+                }
+                Mode::Solve if n == 1 => writeln!(out, "unique")?,
+                Mode::Solve => writeln!(out, "no solution")?,
+            }
+        }
+        let no_solution = matches!(mode, Mode::Solve) && n == 0 && outcome.exhausted;
+        Ok((outcome, no_solution))
     }
-    let n = outcome.solutions;
-    match mode {
-        Mode::Count if outcome.exhausted => writeln!(out, "{n}")?,
-        Mode::Count => writeln!(out, "incomplete: at least {n}")?,
-        Mode::List { .. } => {}
-        Mode::Solve if n >= 2 => writeln!(out, "multiple")?,
-        Mode::Solve if !outcome.exhausted => writeln!(out, "incomplete: search interrupted")?,
-        Mode::Solve if n == 1 => writeln!(out, "unique")?,
-        Mode::Solve => writeln!(out, "no solution")?,
-    }
-    let no_solution = matches!(mode, Mode::Solve) && n == 0 && outcome.exhausted;
-    Ok((outcome, no_solution))
 }

@@ -4,6 +4,7 @@ mod cli;
 mod commands;
 mod input;
 mod output;
+mod parts;
 
 use std::process::ExitCode;
 

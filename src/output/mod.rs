@@ -1,5 +1,6 @@
 //! What the command prints: solutions as text, statistics, and the progress bar.
 
+pub(crate) mod json;
 pub(crate) mod progress;
 
 use std::io::{self, Write};
@@ -16,16 +17,21 @@ pub(crate) fn is_broken_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
+/// How a cell is printed: `#` filled, `.` empty, `?` unknown.
+pub(crate) fn cell_char(cell: Cell) -> char {
+    match cell {
+        Cell::Filled => '#',
+        Cell::Empty => '.',
+        Cell::Unknown => '?',
+    }
+}
+
 /// Writes a solution as rows of `#` (filled) and `.` (empty).
 pub(crate) fn write_grid(out: &mut (impl Write + ?Sized), grid: &Grid) -> io::Result<()> {
     let mut line = Vec::with_capacity(grid.width() + 1);
     for r in 0..grid.height() {
         line.clear();
-        line.extend((0..grid.width()).map(|c| match grid.cell(r, c) {
-            Cell::Filled => b'#',
-            Cell::Empty => b'.',
-            Cell::Unknown => b'?',
-        }));
+        line.extend((0..grid.width()).map(|c| cell_char(grid.cell(r, c)) as u8));
         line.push(b'\n');
         out.write_all(&line)?;
     }

@@ -1,0 +1,77 @@
+//! Machine-readable output (`--json`): one JSON object per line. Each solution is a `solution`
+//! line; each puzzle ends with a `result` line that says which puzzle and givens it belongs to,
+//! how many solutions were found and whether the search was complete. `nonoenum merge` reads
+//! these lines back.
+
+use std::io::{self, Write};
+
+use nonoenum::Grid;
+use serde::{Deserialize, Serialize};
+
+/// One line of `--json` output.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub(crate) enum JsonLine {
+    /// A solution, as rows of `#` and `.`.
+    Solution {
+        /// The rows, top to bottom.
+        rows: Vec<String>,
+    },
+    /// The end of one puzzle's run.
+    Result(RunResult),
+}
+
+/// What one run found, and for which puzzle.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct RunResult {
+    /// The command: `solve`, `count` or `list`.
+    pub(crate) command: String,
+    /// The puzzle's label (its title, or `puzzle N`).
+    pub(crate) label: String,
+    /// [`nonoenum::split::clue_checksum`] of the puzzle.
+    pub(crate) puzzle: String,
+    /// [`nonoenum::split::givens_checksum`] of the puzzle with every given applied.
+    pub(crate) givens: String,
+    /// Solutions found (for `solve`, at most 2), written as a decimal string so that no JSON
+    /// reader rounds a large count.
+    #[serde(with = "decimal")]
+    pub(crate) count: u128,
+    /// Whether the search covered the whole tree, so that `count` is exact.
+    pub(crate) complete: bool,
+    /// Wall-clock seconds of the search.
+    pub(crate) seconds: f64,
+}
+
+/// The rows of a grid as strings of `#` and `.`.
+pub(crate) fn grid_rows(grid: &Grid) -> Vec<String> {
+    (0..grid.height())
+        .map(|r| {
+            (0..grid.width())
+                .map(|c| super::cell_char(grid.cell(r, c)))
+                .collect()
+        })
+        .collect()
+}
+
+/// Writes one JSON line.
+pub(crate) fn write_line(out: &mut (impl Write + ?Sized), line: &JsonLine) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, line)?;
+    out.write_all(b"\n")
+}
+
+/// A count as a decimal string in JSON.
+mod decimal {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub(super) fn serialize<S: Serializer>(count: &u128, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(count)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<u128, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse()
+            .map_err(|_| D::Error::custom(format!("`{text}` is not a count")))
+    }
+}

@@ -1,0 +1,299 @@
+//! `nonoenum split` and `nonoenum merge`: cut a search into part files that other processes or
+//! machines run, then add their `--json` results up, refusing anything missing or foreign.
+//!
+//! A split folder holds `part-NNN.txt` (the puzzle in the plain format with a `givens` section
+//! of decisions), `manifest.json` (the puzzle's checksums and the list of parts), and, once the
+//! parts have run, `results/part-NNN.json` (the JSON lines of `count --json` or `list --json`).
+
+use std::fs;
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use nonoenum::format::plain;
+use nonoenum::split::{clue_checksum, givens_checksum, split as split_search};
+use serde::{Deserialize, Serialize};
+
+use crate::cli::Settings;
+use crate::input::display_name;
+use crate::output::json::{JsonLine, RunResult, write_line};
+
+/// The `format` field of a manifest this version writes and reads.
+const MANIFEST_FORMAT: &str = "nonoenum-split/1";
+const MANIFEST: &str = "manifest.json";
+const RESULTS: &str = "results";
+
+/// What `manifest.json` records.
+#[derive(Debug, Serialize, Deserialize)]
+struct Manifest {
+    /// [`MANIFEST_FORMAT`].
+    format: String,
+    /// The nonoenum version that split.
+    nonoenum: String,
+    /// The puzzle file that was split, as given.
+    source: String,
+    /// The puzzle's label.
+    label: String,
+    /// The clue checksum, shared by the puzzle and every part.
+    puzzle: String,
+    /// The givens checksum of the whole puzzle (its own givens, before any decision).
+    givens: String,
+    rows: usize,
+    cols: usize,
+    parts_requested: usize,
+    /// How the parts were made.
+    method: String,
+    parts: Vec<ManifestPart>,
+}
+
+/// One part in the manifest.
+#[derive(Debug, Serialize, Deserialize)]
+struct ManifestPart {
+    /// The part's file name, in the split folder.
+    file: String,
+    /// The givens checksum of the part (the puzzle's givens and the part's decisions).
+    givens: String,
+    /// How many decisions select the part.
+    decisions: usize,
+    /// Cells still unknown at the part's node: a rough size.
+    unknown: usize,
+}
+
+/// `nonoenum split`.
+pub(crate) fn split(settings: &Settings, parts: usize, out: &Path) -> anyhow::Result<ExitCode> {
+    if parts == 0 {
+        bail!("--parts must be at least 1");
+    }
+    let mut puzzles = crate::input::load(settings)?;
+    if puzzles.len() != 1 {
+        let n = puzzles.len();
+        bail!("the file holds {n} puzzles: choose the one to split with --puzzle N");
+    }
+    let (label, puzzle) = puzzles.remove(0);
+    let out_name = display_name(out);
+    let manifest_path = out.join(MANIFEST);
+    if manifest_path.exists() {
+        bail!("{out_name} already holds a split ({MANIFEST}): use a new folder");
+    }
+    fs::create_dir_all(out).with_context(|| format!("cannot create {out_name}"))?;
+    let made = split_search(&puzzle, parts)?;
+    let digits = made.len().to_string().len().max(3);
+    let mut listed = Vec::new();
+    for (i, part) in made.iter().enumerate() {
+        let file = format!("part-{:0digits$}.txt", i + 1);
+        let mut part_puzzle = part.puzzle(&puzzle);
+        part_puzzle.title = Some(format!("{label}: part {} of {}", i + 1, made.len()));
+        write_atomically(&out.join(&file), plain::write(&part_puzzle).as_bytes())?;
+        listed.push(ManifestPart {
+            file,
+            givens: givens_checksum(&part_puzzle),
+            decisions: part.decisions.len(),
+            unknown: part.unknown,
+        });
+    }
+    let manifest = Manifest {
+        format: MANIFEST_FORMAT.into(),
+        nonoenum: env!("CARGO_PKG_VERSION").into(),
+        source: display_name(&settings.file),
+        label: label.clone(),
+        puzzle: clue_checksum(&puzzle),
+        givens: givens_checksum(&puzzle),
+        rows: puzzle.height(),
+        cols: puzzle.width(),
+        parts_requested: parts,
+        method: "propagation and probing at each node; the open node with the most unknown \
+                 cells is branched first, on the search's own branching cell"
+            .into(),
+        parts: listed,
+    };
+    let json = serde_json::to_string_pretty(&manifest)? + "\n";
+    write_atomically(&manifest_path, json.as_bytes())?;
+    let largest = made.iter().map(|p| p.unknown).max().unwrap_or(0);
+    println!(
+        "split {label} into {} parts in {out_name} (largest part: {largest} unknown cells)",
+        made.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes a file through a temporary file in the same folder and a rename, so that a reader
+/// never sees it half-written.
+fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let name = display_name(path);
+    fs::write(&tmp, bytes).with_context(|| format!("cannot write {name}"))?;
+    fs::rename(&tmp, path).with_context(|| format!("cannot write {name}"))?;
+    Ok(())
+}
+
+/// A part's result, checked against the manifest.
+struct Checked {
+    count: u128,
+    seconds: f64,
+}
+
+/// `nonoenum merge`.
+pub(crate) fn merge(dir: &Path, list: bool, json: bool) -> anyhow::Result<ExitCode> {
+    let dir_name = display_name(dir);
+    let manifest_path = dir.join(MANIFEST);
+    let manifest_name = display_name(&manifest_path);
+    let text = fs::read_to_string(&manifest_path)
+        .with_context(|| format!("cannot read {manifest_name}"))?;
+    let manifest: Manifest = serde_json::from_str(&text)
+        .with_context(|| format!("{manifest_name}: not a nonoenum split manifest"))?;
+    if manifest.format != MANIFEST_FORMAT {
+        bail!(
+            "{manifest_name}: format `{}`, expected `{MANIFEST_FORMAT}`",
+            manifest.format
+        );
+    }
+    let command = if list { "list" } else { "count" };
+    let mut total: u128 = 0;
+    let mut seconds = 0.0;
+    let mut problems = Vec::new();
+    for part in &manifest.parts {
+        match check_part(dir, &manifest, part, command) {
+            Ok(checked) => {
+                total = total
+                    .checked_add(checked.count)
+                    .context("the total count overflows 128 bits")?;
+                seconds += checked.seconds;
+            }
+            Err(problem) => problems.push(format!("{}: {problem:#}", part.file)),
+        }
+    }
+    if !problems.is_empty() {
+        const SHOWN: usize = 5;
+        let more = match problems.len().saturating_sub(SHOWN) {
+            0 => String::new(),
+            n => format!("; and {n} more"),
+        };
+        bail!(
+            "{dir_name}: {} of {} parts have no usable result, nothing merged: {}{more}",
+            problems.len(),
+            manifest.parts.len(),
+            problems[..problems.len().min(SHOWN)].join("; ")
+        );
+    }
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    if list {
+        let mut printed = 0u128;
+        for part in &manifest.parts {
+            for_each_line(&result_path(dir, &part.file), |line| {
+                if let JsonLine::Solution { rows } = line {
+                    if !json && printed > 0 {
+                        writeln!(out)?;
+                    }
+                    if json {
+                        write_line(&mut out, &JsonLine::Solution { rows })?;
+                    } else {
+                        for row in rows {
+                            writeln!(out, "{row}")?;
+                        }
+                    }
+                    printed += 1;
+                }
+                Ok(())
+            })?;
+        }
+    }
+    if json {
+        let result = RunResult {
+            command: command.into(),
+            label: manifest.label.clone(),
+            puzzle: manifest.puzzle.clone(),
+            givens: manifest.givens.clone(),
+            count: total,
+            complete: true,
+            seconds,
+        };
+        write_line(&mut out, &JsonLine::Result(result))?;
+    } else if !list {
+        writeln!(out, "{total}")?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn result_path(dir: &Path, part_file: &str) -> PathBuf {
+    let stem = part_file.strip_suffix(".txt").unwrap_or(part_file);
+    dir.join(RESULTS).join(format!("{stem}.json"))
+}
+
+/// Reads a result file line by line, passing each parsed line to `f`.
+fn for_each_line(
+    path: &Path,
+    mut f: impl FnMut(JsonLine) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let name = display_name(path);
+    let file = fs::File::open(path).with_context(|| format!("no result ({name})"))?;
+    for (number, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.with_context(|| format!("cannot read {name}"))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let parsed: JsonLine = serde_json::from_str(&line)
+            .with_context(|| format!("{name}:{}: not a nonoenum JSON line", number + 1))?;
+        f(parsed)?;
+    }
+    Ok(())
+}
+
+/// Checks one part's result: present, complete, from the right command, for this puzzle and
+/// this part, with as many solution lines as it counts (for `list`).
+fn check_part(
+    dir: &Path,
+    manifest: &Manifest,
+    part: &ManifestPart,
+    command: &str,
+) -> anyhow::Result<Checked> {
+    if part.file.contains(['/', '\\']) || part.file.starts_with('.') {
+        bail!("not a plain file name in the manifest");
+    }
+    let path = result_path(dir, &part.file);
+    let mut solutions: u128 = 0;
+    let mut result = None;
+    for_each_line(&path, |line| {
+        match line {
+            JsonLine::Solution { .. } => solutions += 1,
+            JsonLine::Result(r) if result.is_none() => result = Some(r),
+            JsonLine::Result(_) => bail!("more than one result line"),
+        }
+        Ok(())
+    })?;
+    let Some(result) = result else {
+        bail!("no result line (the run did not finish)");
+    };
+    if result.puzzle != manifest.puzzle {
+        bail!(
+            "result of another puzzle ({}, expected {})",
+            result.puzzle,
+            manifest.puzzle
+        );
+    }
+    if result.givens != part.givens {
+        bail!("result of another part (givens {})", result.givens);
+    }
+    // A complete `list` result counts as well as a `count` one.
+    let usable = result.command == command || (command == "count" && result.command == "list");
+    if !usable {
+        bail!(
+            "result of `{}`, but merging `{command}` results",
+            result.command
+        );
+    }
+    if !result.complete {
+        bail!("incomplete result (the search was stopped)");
+    }
+    if command == "list" && solutions != result.count {
+        bail!("{solutions} solution lines but a count of {}", result.count);
+    }
+    Ok(Checked {
+        count: result.count,
+        seconds: result.seconds,
+    })
+}

@@ -1,0 +1,328 @@
+//! Splitting a search into parts, running them (one by one, with GNU parallel, and as simulated
+//! Slurm array tasks) and merging: the merged count equals the undivided count, every solution
+//! comes out exactly once, and a missing, foreign or unfinished part makes the merge fail.
+//!
+//! The GNU parallel tests skip, saying so, when `parallel` is not installed (`.ci/run` installs
+//! it).
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use tempfile::TempDir;
+
+/// The binary under test.
+const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
+const SCRIPTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts");
+
+/// Every clue `1` on an `n` x `n` grid: `n!` solutions.
+fn write_perm(dir: &Path, n: usize) -> PathBuf {
+    let mut text = format!("{n} {n}\n");
+    for _ in 0..2 * n {
+        text.push_str("1\n");
+    }
+    let path = dir.join(format!("perm{n}.txt"));
+    std::fs::write(&path, text).expect("write puzzle");
+    path
+}
+
+/// Runs a command, returns its stdout; panics with its stderr if it fails.
+fn run_ok(command: &mut Command) -> String {
+    let output = command.output().expect("runs");
+    assert!(
+        output.status.success(),
+        "{command:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("UTF-8")
+}
+
+/// Runs a command that must fail; returns its stderr.
+fn run_err(command: &mut Command) -> String {
+    let output = command.output().expect("runs");
+    assert!(!output.status.success(), "{command:?} should fail");
+    String::from_utf8(output.stderr).expect("UTF-8")
+}
+
+fn nonoenum(args: &[&str]) -> Command {
+    let mut command = Command::new(BIN);
+    command.args(args);
+    command
+}
+
+fn split(puzzle: &Path, parts: usize, out: &Path) {
+    let parts = parts.to_string();
+    let (puzzle, out) = (puzzle.to_str().expect("path"), out.to_str().expect("path"));
+    let said = run_ok(&mut nonoenum(&[
+        "split", "--parts", &parts, "--out", out, puzzle,
+    ]));
+    assert!(said.starts_with("split "), "{said}");
+}
+
+fn part_files(dir: &Path) -> Vec<PathBuf> {
+    let mut parts: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("split folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    parts.sort();
+    parts
+}
+
+/// Runs every part with `count --json` or `list --json` into `results/`.
+fn run_parts(dir: &Path, mode: &str) {
+    let results = dir.join("results");
+    std::fs::create_dir_all(&results).expect("results folder");
+    for part in part_files(dir) {
+        let stem = part.file_stem().expect("stem").to_str().expect("name");
+        let out = run_ok(&mut nonoenum(&[
+            mode,
+            "--json",
+            "-q",
+            part.to_str().expect("path"),
+        ]));
+        std::fs::write(results.join(format!("{stem}.json")), out).expect("write result");
+    }
+}
+
+fn merge(dir: &Path, list: bool) -> Command {
+    let mut command = nonoenum(&["merge", dir.to_str().expect("path")]);
+    if list {
+        command.arg("--list");
+    }
+    command
+}
+
+/// The solutions of a text listing (grids separated by blank lines), each as one string.
+fn solutions(listing: &str) -> Vec<String> {
+    listing
+        .split("\n\n")
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The solutions of the undivided puzzle, as a set, checking there are `expected`.
+fn undivided(puzzle: &Path, expected: usize) -> HashSet<String> {
+    let listing = run_ok(&mut nonoenum(&[
+        "list",
+        "-q",
+        puzzle.to_str().expect("path"),
+    ]));
+    let all: HashSet<String> = solutions(&listing).into_iter().collect();
+    assert_eq!(all.len(), expected);
+    all
+}
+
+/// Checks a merged listing: every solution of the puzzle, each exactly once.
+fn assert_same_solutions(merged: &str, all: &HashSet<String>) {
+    let merged = solutions(merged);
+    let distinct: HashSet<String> = merged.iter().cloned().collect();
+    assert_eq!(merged.len(), distinct.len(), "a solution is listed twice");
+    assert_eq!(&distinct, all);
+}
+
+#[test]
+fn split_run_merge_gives_the_undivided_count_and_solutions() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 7);
+    let dir = tmp.path().join("split");
+    split(&puzzle, 16, &dir);
+    assert!(part_files(&dir).len() >= 16);
+
+    run_parts(&dir, "count");
+    assert_eq!(run_ok(&mut merge(&dir, false)), "5040\n");
+    let json = run_ok(&mut nonoenum(&[
+        "merge",
+        "--json",
+        dir.to_str().expect("path"),
+    ]));
+    assert!(json.contains(r#""count":"5040""#), "{json}");
+    assert!(json.contains(r#""complete":true"#), "{json}");
+
+    run_parts(&dir, "list");
+    assert_same_solutions(&run_ok(&mut merge(&dir, true)), &undivided(&puzzle, 5040));
+    // Complete `list` results also merge into a count.
+    assert_eq!(run_ok(&mut merge(&dir, false)), "5040\n");
+}
+
+#[test]
+fn merge_names_missing_foreign_and_unfinished_parts() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 5);
+    let dir = tmp.path().join("split");
+    split(&puzzle, 4, &dir);
+    run_parts(&dir, "count");
+    let results = dir.join("results");
+    let parts = part_files(&dir);
+
+    // A missing result.
+    std::fs::remove_file(results.join("part-002.json")).expect("remove");
+    let err = run_err(&mut merge(&dir, false));
+    assert!(
+        err.contains("1 of") && err.contains("part-002.txt: no result"),
+        "{err}"
+    );
+    assert!(err.lines().count() == 1, "one line: {err}");
+
+    // A result of another puzzle in its place.
+    let other = write_perm(tmp.path(), 4);
+    let out = run_ok(&mut nonoenum(&[
+        "count",
+        "--json",
+        "-q",
+        other.to_str().expect("path"),
+    ]));
+    std::fs::write(results.join("part-002.json"), out).expect("write");
+    let err = run_err(&mut merge(&dir, false));
+    assert!(
+        err.contains("part-002.txt: result of another puzzle"),
+        "{err}"
+    );
+
+    // The result of another part of the same puzzle.
+    std::fs::copy(results.join("part-001.json"), results.join("part-002.json")).expect("copy");
+    let err = run_err(&mut merge(&dir, false));
+    assert!(
+        err.contains("part-002.txt: result of another part"),
+        "{err}"
+    );
+
+    // An unfinished run (stopped by a limit), and a truncated file.
+    let part2 = parts[1].to_str().expect("path");
+    let out = run_ok(&mut nonoenum(&[
+        "list", "--json", "-q", "--limit", "1", part2,
+    ]));
+    std::fs::write(results.join("part-002.json"), out).expect("write");
+    let err = run_err(&mut merge(&dir, true));
+    assert!(err.contains("part-002.txt: incomplete result"), "{err}");
+    std::fs::write(results.join("part-002.json"), "{\"type\":\"solu").expect("write");
+    let err = run_err(&mut merge(&dir, false));
+    assert!(err.contains("not a nonoenum JSON line"), "{err}");
+
+    // Repaired, the merge is exact again.
+    let out = run_ok(&mut nonoenum(&["count", "--json", "-q", part2]));
+    std::fs::write(results.join("part-002.json"), out).expect("write");
+    assert_eq!(run_ok(&mut merge(&dir, false)), "120\n");
+}
+
+#[test]
+fn split_refuses_a_used_folder_and_zero_parts() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 4);
+    let dir = tmp.path().join("split");
+    split(&puzzle, 2, &dir);
+    let (p, d) = (puzzle.to_str().expect("path"), dir.to_str().expect("path"));
+    let err = run_err(&mut nonoenum(&["split", "--out", d, p]));
+    assert!(err.contains("already holds a split"), "{err}");
+    let err = run_err(&mut nonoenum(&["split", "--parts", "0", "--out", "x", p]));
+    assert!(err.contains("--parts must be at least 1"), "{err}");
+    let err = run_err(&mut merge(tmp.path(), false));
+    assert!(err.contains("manifest.json"), "{err}");
+}
+
+fn have_gnu_parallel() -> bool {
+    let found = Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        eprintln!("skipping: GNU parallel is not installed (apt-get install parallel)");
+    }
+    found
+}
+
+fn gnu_parallel(dir: &Path, args: &[&str], nonoenum: &Path) -> std::process::Output {
+    Command::new(format!("{SCRIPTS}/run-gnu-parallel.sh"))
+        .args(args)
+        .arg(dir)
+        .env("NONOENUM", nonoenum)
+        .output()
+        .expect("runs the script")
+}
+
+#[test]
+fn gnu_parallel_runs_the_parts_and_resumes_a_killed_one() {
+    if !have_gnu_parallel() {
+        return;
+    }
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 8);
+    let all = undivided(&puzzle, 40320);
+
+    let counted = tmp.path().join("count");
+    split(&puzzle, 16, &counted);
+    let output = gnu_parallel(&counted, &["--jobs", "2"], Path::new(BIN));
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "40320\n");
+
+    // A wrapper that kill -9s its own job for part 5, once (while the marker exists).
+    let marker = tmp.path().join("kill-part-5");
+    std::fs::write(&marker, "").expect("marker");
+    let wrapper = tmp.path().join("nonoenum-chaos");
+    let script = format!(
+        "#!/usr/bin/env bash\nfor a in \"$@\"; do case \"$a\" in *part-005.txt)\n  \
+         if [ -e '{m}' ]; then rm '{m}'; kill -9 $$; fi;; esac; done\nexec '{BIN}' \"$@\"\n",
+        m = marker.display()
+    );
+    std::fs::write(&wrapper, script).expect("wrapper");
+    let chmod = Command::new("chmod").arg("+x").arg(&wrapper).status();
+    assert!(chmod.is_ok_and(|s| s.success()));
+
+    let listed = tmp.path().join("list");
+    split(&puzzle, 16, &listed);
+    let first = gnu_parallel(&listed, &["--mode", "list", "--jobs", "2"], &wrapper);
+    assert!(!first.status.success(), "the killed job must fail the run");
+    let err = String::from_utf8_lossy(&first.stderr);
+    assert!(err.contains("part-005.txt: no result"), "{err}");
+    assert!(first.stdout.is_empty(), "nothing merged from a partial run");
+
+    let again = gnu_parallel(&listed, &["--mode", "list", "--resume-failed"], &wrapper);
+    assert!(again.status.success(), "{again:?}");
+    let joblog = std::fs::read_to_string(listed.join("joblog")).expect("joblog");
+    let runs = joblog
+        .lines()
+        .skip(1)
+        .filter(|l| l.contains("part-"))
+        .count();
+    assert_eq!(
+        runs, 17,
+        "16 jobs, then only the killed one again:\n{joblog}"
+    );
+    assert_same_solutions(&String::from_utf8_lossy(&again.stdout), &all);
+}
+
+#[test]
+fn slurm_array_tasks_run_every_part_then_merge() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 6);
+    let dir = tmp.path().join("split");
+    split(&puzzle, 8, &dir);
+    let script = format!("{SCRIPTS}/slurm-array.sh");
+    let parts = part_files(&dir).len();
+    // What Slurm does: one `run` per array task, numbered from 1, then the merge job.
+    for task in 1..=parts {
+        run_ok(
+            Command::new(&script)
+                .args(["run", dir.to_str().expect("path")])
+                .env("SLURM_ARRAY_TASK_ID", task.to_string())
+                .env("NONOENUM", BIN),
+        );
+    }
+    run_ok(
+        Command::new(&script)
+            .args(["merge", dir.to_str().expect("path")])
+            .env("NONOENUM", BIN),
+    );
+    let merged = std::fs::read_to_string(dir.join("merged.txt")).expect("merged.txt");
+    assert_eq!(merged, "720\n");
+    // A task number beyond the parts is an error, not a silent success.
+    let err = run_err(
+        Command::new(&script)
+            .args(["run", dir.to_str().expect("path")])
+            .env("SLURM_ARRAY_TASK_ID", (parts + 1).to_string())
+            .env("NONOENUM", BIN),
+    );
+    assert!(err.contains("no part number"), "{err}");
+}
