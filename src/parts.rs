@@ -56,8 +56,10 @@ struct ManifestPart {
     givens: String,
     /// How many decisions select the part.
     decisions: usize,
-    /// Cells still unknown at the part's node: a rough size.
+    /// Cells still unknown at the part's node.
     unknown: usize,
+    /// The estimated number of search nodes in the part (see `nonoenum::split`).
+    estimate: f64,
 }
 
 /// `nonoenum split`.
@@ -90,6 +92,7 @@ pub(crate) fn split(settings: &Settings, parts: usize, out: &Path) -> anyhow::Re
             givens: givens_checksum(&part_puzzle),
             decisions: part.decisions.len(),
             unknown: part.unknown,
+            estimate: part.estimate.round(),
         });
     }
     let manifest = Manifest {
