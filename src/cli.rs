@@ -85,6 +85,14 @@ pub(crate) struct CommonArgs {
     /// No progress bar and no messages on standard error, only results and errors.
     #[arg(long, short = 'q')]
     pub(crate) quiet: bool,
+    /// Stop the whole run after this many seconds, printing what was found, marked as
+    /// incomplete (exit code 3 if that left an answer unknown).
+    #[arg(long, value_name = "SECONDS")]
+    pub(crate) time_limit: Option<f64>,
+    /// Stop each puzzle's search after this many solutions (`count` then prints
+    /// `incomplete: at least N`; for `list` it is the same as `--limit`).
+    #[arg(long, value_name = "N")]
+    pub(crate) max_solutions: Option<u64>,
     /// Machine-readable output: one JSON object per line, a `solution` line for each solution
     /// printed and a `result` line ending each puzzle (what `nonoenum merge` reads).
     #[arg(long)]
@@ -112,6 +120,10 @@ pub(crate) struct Settings {
     pub(crate) quiet: bool,
     /// Whether to write JSON lines.
     pub(crate) json: bool,
+    /// The run's time limit.
+    pub(crate) time_limit: Option<std::time::Duration>,
+    /// Stop each search after this many solutions.
+    pub(crate) max_solutions: Option<u64>,
 }
 
 impl TryFrom<CommonArgs> for Settings {
@@ -133,6 +145,17 @@ impl TryFrom<CommonArgs> for Settings {
         if args.puzzle == Some(0) {
             bail!("--puzzle counts from 1");
         }
+        let time_limit = args
+            .time_limit
+            .map(|s| {
+                std::time::Duration::try_from_secs_f64(s)
+                    .ok()
+                    .filter(|d| !d.is_zero())
+                    .with_context(|| {
+                        format!("--time-limit must be a positive number of seconds, not {s}")
+                    })
+            })
+            .transpose()?;
         let stdin = std::path::Path::new("-");
         if args.file == stdin && args.givens.as_deref() == Some(stdin) {
             bail!("standard input (`-`) can hold the puzzle or the givens, not both");
@@ -147,6 +170,8 @@ impl TryFrom<CommonArgs> for Settings {
             stats: args.stats,
             quiet: args.quiet,
             json: args.json,
+            time_limit,
+            max_solutions: args.max_solutions,
         })
     }
 }

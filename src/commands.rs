@@ -19,6 +19,79 @@ pub(crate) const EXIT_NO_SOLUTION: u8 = 1;
 pub(crate) const EXIT_BAD_INPUT: u8 = 2;
 /// Interrupted by Ctrl-C or SIGTERM; partial results were printed.
 pub(crate) const EXIT_INTERRUPTED: u8 = 130;
+/// `--time-limit` stopped a search before its answer was known; partial results were printed.
+pub(crate) const EXIT_TIME_LIMIT: u8 = 3;
+
+/// Why a search ended before exploring its whole tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    /// Ctrl-C or SIGTERM.
+    Interrupted,
+    /// `--time-limit`.
+    TimeLimit,
+    /// `--max-solutions` or `list --limit`.
+    SolutionLimit,
+}
+
+impl Stop {
+    fn describe(self) -> &'static str {
+        match self {
+            Stop::Interrupted => "interrupted",
+            Stop::TimeLimit => "time limit reached",
+            Stop::SolutionLimit => "solution limit reached",
+        }
+    }
+}
+
+/// The flags that end a run early: set from a signal handler or the time-limit thread.
+#[derive(Clone, Default)]
+struct Cancel {
+    /// Read by every search worker.
+    any: Arc<AtomicBool>,
+    interrupted: Arc<AtomicBool>,
+    timed_out: Arc<AtomicBool>,
+}
+
+impl Cancel {
+    /// Installs the Ctrl-C / SIGTERM handler and starts the time-limit thread, if any.
+    fn install(time_limit: Option<std::time::Duration>) -> Self {
+        let cancel = Cancel::default();
+        let on_signal = cancel.clone();
+        // Without a handler, Ctrl-C kills the process (losing buffered output) but nothing else.
+        let _ = ctrlc::set_handler(move || {
+            on_signal.interrupted.store(true, Ordering::Relaxed);
+            on_signal.any.store(true, Ordering::Relaxed);
+        });
+        if let Some(limit) = time_limit {
+            let on_time = cancel.clone();
+            let deadline = std::time::Instant::now() + limit;
+            let _ = std::thread::Builder::new()
+                .name("nonoenum-time-limit".into())
+                .spawn(move || {
+                    while let Some(left) =
+                        deadline.checked_duration_since(std::time::Instant::now())
+                        && !left.is_zero()
+                    {
+                        std::thread::park_timeout(left);
+                    }
+                    on_time.timed_out.store(true, Ordering::Relaxed);
+                    on_time.any.store(true, Ordering::Relaxed);
+                });
+        }
+        cancel
+    }
+
+    /// What stopped the run, if anything (an interrupt wins over the time limit).
+    fn reason(&self) -> Option<Stop> {
+        if self.interrupted.load(Ordering::Relaxed) {
+            Some(Stop::Interrupted)
+        } else if self.timed_out.load(Ordering::Relaxed) {
+            Some(Stop::TimeLimit)
+        } else {
+            None
+        }
+    }
+}
 
 /// What one command does with each puzzle.
 #[derive(Clone, Copy)]
@@ -43,7 +116,13 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let (mode, args) = match cli.command {
         Command::Solve(args) => (Mode::Solve, args),
         Command::Count(args) => (Mode::Count, args),
-        Command::List { limit, common } => (Mode::List { limit }, common),
+        Command::List { limit, common } => {
+            let limit = match (limit, common.max_solutions) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            (Mode::List { limit }, common)
+        }
         Command::Split { parts, out, common } => {
             return crate::parts::split(&Settings::try_from(common)?, parts, &out);
         }
@@ -51,10 +130,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     };
     let settings = Settings::try_from(args)?;
     let puzzles = crate::input::load(&settings)?;
-    let interrupted = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&interrupted);
-    // Without a handler, Ctrl-C kills the process (losing buffered output) but nothing else.
-    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    let cancel = Cancel::install(settings.time_limit);
     let stdout = io::stdout();
     let interactive = stdout.is_terminal();
     let mut out = BufWriter::new(stdout.lock());
@@ -71,7 +147,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 probing: settings.probing,
             },
         )
-        .with_cancel_flag(Arc::clone(&interrupted));
+        .with_cancel_flag(Arc::clone(&cancel.any));
         let progress = Progress::start(label, solver.stats(), settings.quiet);
         let run = Run {
             mode,
@@ -79,6 +155,8 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             puzzle,
             json: settings.json,
             interactive,
+            max_solutions: settings.max_solutions,
+            cancel: &cancel,
         };
         let result = run.run(&solver, &mut out);
         progress.finish();
@@ -89,12 +167,18 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         if found_none {
             code = ExitCode::from(EXIT_NO_SOLUTION);
         }
-        if interrupted.load(Ordering::Relaxed) {
+        if let Some(reason) = cancel.reason() {
             out.flush()?;
             if !settings.quiet {
-                eprintln!("nonoenum: interrupted; the results above are incomplete");
+                eprintln!(
+                    "nonoenum: {}; the results above are incomplete",
+                    reason.describe()
+                );
             }
-            return Ok(ExitCode::from(EXIT_INTERRUPTED));
+            return Ok(ExitCode::from(match reason {
+                Stop::Interrupted => EXIT_INTERRUPTED,
+                _ => EXIT_TIME_LIMIT,
+            }));
         }
     }
     out.flush()?;
@@ -153,6 +237,9 @@ struct Run<'a> {
     puzzle: &'a Puzzle,
     json: bool,
     interactive: bool,
+    /// `--max-solutions` (for `count`; `list` folds it into its limit).
+    max_solutions: Option<u64>,
+    cancel: &'a Cancel,
 }
 
 impl Run<'_> {
@@ -169,7 +256,20 @@ impl Run<'_> {
             error: None,
         };
         let outcome = match mode {
-            Mode::Count => solver.count()?,
+            Mode::Count => match self.max_solutions {
+                None => solver.count()?,
+                Some(max) => {
+                    let mut seen = 0;
+                    solver.run(|_| {
+                        seen += 1;
+                        if seen >= max {
+                            Flow::Stop
+                        } else {
+                            Flow::Continue
+                        }
+                    })?
+                }
+            },
             Mode::List { limit } => solver.run(|grid| {
                 if limit == Some(0) {
                     return Flow::Stop;
@@ -197,6 +297,8 @@ impl Run<'_> {
             return Err(e.into());
         }
         let n = outcome.solutions;
+        let stop =
+            (!outcome.exhausted).then(|| self.cancel.reason().unwrap_or(Stop::SolutionLimit));
         if self.json {
             let result = RunResult {
                 command: mode.name().to_string(),
@@ -205,17 +307,22 @@ impl Run<'_> {
                 givens: givens_checksum(self.puzzle),
                 count: n.into(),
                 complete: outcome.exhausted,
+                stopped: stop.map(|s| s.describe().to_string()),
                 seconds: outcome.elapsed.as_secs_f64(),
             };
             write_line(out, &JsonLine::Result(result))?;
         } else {
             match mode {
                 Mode::Count if outcome.exhausted => writeln!(out, "{n}")?,
-                Mode::Count => writeln!(out, "incomplete: at least {n}")?,
+                Mode::Count => {
+                    let why = stop.map_or("stopped", Stop::describe);
+                    writeln!(out, "incomplete: at least {n} ({why})")?
+                }
                 Mode::List { .. } => {}
                 Mode::Solve if n >= 2 => writeln!(out, "multiple")?,
                 Mode::Solve if !outcome.exhausted => {
-                    writeln!(out, "incomplete: search interrupted")?
+                    let why = stop.map_or("stopped", Stop::describe);
+                    writeln!(out, "incomplete: search {why}")?
                 }
                 Mode::Solve if n == 1 => writeln!(out, "unique")?,
                 Mode::Solve => writeln!(out, "no solution")?,

@@ -212,6 +212,7 @@ pub(crate) fn merge(dir: &Path, list: bool, json: bool) -> anyhow::Result<ExitCo
             givens: manifest.givens.clone(),
             count: total,
             complete: true,
+            stopped: None,
             seconds,
         };
         write_line(&mut out, &JsonLine::Result(result))?;

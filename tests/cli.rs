@@ -626,7 +626,7 @@ fn control_characters_in_file_names_stay_on_one_line() {
 #[test]
 fn help_mentions_every_option() {
     let top = stdout_of(&mut nonoenum(["--help"]));
-    for command in ["solve", "count", "list"] {
+    for command in ["solve", "count", "list", "split", "merge"] {
         assert!(top.contains(command), "{top}");
     }
     let common = [
@@ -637,13 +637,16 @@ fn help_mentions_every_option() {
         "--givens",
         "--no-probe",
         "--stats",
+        "--json",
+        "--time-limit",
+        "--max-solutions",
     ];
     for command in ["solve", "count", "list"] {
         let help = stdout_of(&mut nonoenum([command, "--help"]));
         for option in common {
             assert!(help.contains(option), "{command} --help lacks {option}");
         }
-        assert_eq!(help.contains("--limit"), command == "list", "{help}");
+        assert_eq!(help.contains("--limit <N>"), command == "list", "{help}");
     }
     let _ = nonoenum(["--version"])
         .assert()

@@ -38,6 +38,10 @@ pub(crate) struct RunResult {
     pub(crate) count: u128,
     /// Whether the search covered the whole tree, so that `count` is exact.
     pub(crate) complete: bool,
+    /// Why an incomplete search stopped: `interrupted`, `time limit reached` or `solution
+    /// limit reached` (absent when complete).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) stopped: Option<String>,
     /// Wall-clock seconds of the search.
     pub(crate) seconds: f64,
 }

@@ -1,0 +1,162 @@
+//! Ending a run early: `--time-limit`, `--max-solutions` and SIGTERM. Each ends promptly, keeps
+//! what was found (whole solutions only), marks the result as incomplete and says why.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use tempfile::TempDir;
+
+const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
+
+/// Every clue `1` on an `n` x `n` grid: `n!` solutions, far too many to finish for n = 14.
+fn write_perm(dir: &Path, n: usize) -> PathBuf {
+    let mut text = format!("{n} {n}\n");
+    for _ in 0..2 * n {
+        text.push_str("1\n");
+    }
+    let path = dir.join(format!("perm{n}.txt"));
+    std::fs::write(&path, text).expect("write puzzle");
+    path
+}
+
+fn run(args: &[&str], puzzle: &Path) -> (i32, String, String) {
+    let output = Command::new(BIN)
+        .args(args)
+        .arg(puzzle)
+        .output()
+        .expect("runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8(output.stdout).expect("UTF-8"),
+        String::from_utf8(output.stderr).expect("UTF-8"),
+    )
+}
+
+/// Checks that a listing of `n` x `n` permutation grids holds only whole, valid solutions,
+/// each once; returns how many.
+fn check_perm_listing(listing: &str, n: usize) -> usize {
+    let grids: Vec<&str> = listing
+        .split("\n\n")
+        .filter(|g| !g.trim().is_empty())
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    for grid in &grids {
+        let rows: Vec<&str> = grid.lines().collect();
+        assert_eq!(rows.len(), n, "a partial solution was printed: {grid:?}");
+        for row in &rows {
+            assert_eq!(row.len(), n);
+            assert_eq!(row.matches('#').count(), 1, "row {row}");
+        }
+        for col in 0..n {
+            let filled = rows.iter().filter(|r| r.as_bytes()[col] == b'#').count();
+            assert_eq!(filled, 1, "column {col} of {grid}");
+        }
+        assert!(seen.insert(*grid), "solution listed twice");
+    }
+    grids.len()
+}
+
+#[test]
+fn time_limit_ends_count_promptly_with_a_marked_partial_count() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 14);
+    let start = Instant::now();
+    let (code, out, err) = run(&["count", "--time-limit", "0.5"], &puzzle);
+    assert!(start.elapsed() < Duration::from_secs(20), "not prompt");
+    assert_eq!(code, 3, "{out}{err}");
+    let line = out.trim_end();
+    assert!(
+        line.starts_with("incomplete: at least ") && line.ends_with(" (time limit reached)"),
+        "{line}"
+    );
+    assert!(
+        err.contains("time limit reached; the results above are incomplete"),
+        "{err}"
+    );
+
+    let (code, out, _) = run(&["count", "--json", "-q", "--time-limit", "0.3"], &puzzle);
+    assert_eq!(code, 3);
+    assert!(out.contains(r#""complete":false"#), "{out}");
+    assert!(out.contains(r#""stopped":"time limit reached""#), "{out}");
+}
+
+#[test]
+fn time_limit_keeps_every_solution_listed_whole() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 14);
+    let (code, out, _) = run(&["list", "-q", "--time-limit", "0.5"], &puzzle);
+    assert_eq!(code, 3);
+    assert!(check_perm_listing(&out, 14) > 0);
+}
+
+#[test]
+fn a_run_that_ends_in_time_is_not_marked() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 5);
+    let (code, out, err) = run(&["count", "--time-limit", "60"], &puzzle);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "120\n", ""));
+}
+
+#[test]
+fn max_solutions_stops_count_and_list() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 14);
+    let (code, out, _) = run(&["count", "--max-solutions", "1000"], &puzzle);
+    assert_eq!(code, 0);
+    assert_eq!(out, "incomplete: at least 1000 (solution limit reached)\n");
+    let (code, out, _) = run(&["list", "--max-solutions", "3"], &puzzle);
+    assert_eq!(code, 0);
+    assert_eq!(check_perm_listing(&out, 14), 3);
+    // With --limit too, the smaller wins.
+    let (_, out, _) = run(&["list", "--max-solutions", "3", "--limit", "2"], &puzzle);
+    assert_eq!(check_perm_listing(&out, 14), 2);
+    // A limit the puzzle does not reach leaves an exact count.
+    let small = write_perm(tmp.path(), 4);
+    let (code, out, _) = run(&["count", "--max-solutions", "100"], &small);
+    assert_eq!((code, out.as_str()), (0, "24\n"));
+}
+
+#[test]
+fn bad_time_limits_are_usage_errors() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 3);
+    for bad in ["0", "-1", "abc", "inf", "NaN"] {
+        let (code, out, err) = run(&["count", &format!("--time-limit={bad}")], &puzzle);
+        assert_eq!(code, 2, "--time-limit {bad}: {out}{err}");
+        assert!(
+            err.contains("error:") && err.contains("time-limit"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn sigterm_flushes_whole_solutions_and_exits_130() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 14);
+    let child = Command::new(BIN)
+        .args(["list", "-t", "2"])
+        .arg(&puzzle)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    std::thread::sleep(Duration::from_millis(700));
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let start = Instant::now();
+    let output = child.wait_with_output().expect("ends");
+    assert!(start.elapsed() < Duration::from_secs(20), "not prompt");
+    assert_eq!(output.status.code(), Some(130));
+    let listing = String::from_utf8(output.stdout).expect("UTF-8");
+    assert!(check_perm_listing(&listing, 14) > 0);
+    let err = String::from_utf8(output.stderr).expect("UTF-8");
+    assert!(
+        err.contains("interrupted; the results above are incomplete"),
+        "{err}"
+    );
+}
