@@ -27,8 +27,31 @@ pub(crate) enum Command {
         /// Stop after this many solutions.
         #[arg(long, value_name = "N")]
         limit: Option<u64>,
+        /// Write the solutions to this file instead of standard output (needed with
+        /// --checkpoint, which keeps the file exact across crashes).
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
         #[command(flatten)]
         common: CommonArgs,
+    },
+    /// Continue a `count` or `list` run from its --checkpoint file, after Ctrl-C, a time limit
+    /// or a crash: the final count is exact and every solution is listed exactly once.
+    Resume {
+        /// The checkpoint file.
+        #[arg(value_name = "CHECKPOINT")]
+        checkpoint: PathBuf,
+        /// Worker threads (default: one per core).
+        #[arg(long, short = 't', value_name = "N")]
+        threads: Option<usize>,
+        /// Stop after this many seconds (the checkpoint is saved; resume again later).
+        #[arg(long, value_name = "SECONDS")]
+        time_limit: Option<f64>,
+        /// Save the checkpoint at most this often, in seconds.
+        #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+        checkpoint_every: f64,
+        /// No messages on standard error, only results and errors.
+        #[arg(long, short = 'q')]
+        quiet: bool,
     },
     /// Split the search into disjoint parts, each a puzzle file with its givens, plus a
     /// manifest, for other processes or machines to run (`count --json` or `list --json`).
@@ -93,6 +116,13 @@ pub(crate) struct CommonArgs {
     /// `incomplete: at least N`; for `list` it is the same as `--limit`).
     #[arg(long, value_name = "N")]
     pub(crate) max_solutions: Option<u64>,
+    /// Save the search's progress to this file (count and list): after Ctrl-C, a time limit or
+    /// a crash, `nonoenum resume FILE` continues where it stopped.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) checkpoint: Option<PathBuf>,
+    /// Save the checkpoint at most this often, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+    pub(crate) checkpoint_every: f64,
     /// Machine-readable output: one JSON object per line, a `solution` line for each solution
     /// printed and a `result` line ending each puzzle (what `nonoenum merge` reads).
     #[arg(long)]
@@ -124,6 +154,10 @@ pub(crate) struct Settings {
     pub(crate) time_limit: Option<std::time::Duration>,
     /// Stop each search after this many solutions.
     pub(crate) max_solutions: Option<u64>,
+    /// The checkpoint file, if any.
+    pub(crate) checkpoint: Option<PathBuf>,
+    /// How often to save the checkpoint.
+    pub(crate) checkpoint_every: std::time::Duration,
 }
 
 impl TryFrom<CommonArgs> for Settings {
@@ -147,15 +181,9 @@ impl TryFrom<CommonArgs> for Settings {
         }
         let time_limit = args
             .time_limit
-            .map(|s| {
-                std::time::Duration::try_from_secs_f64(s)
-                    .ok()
-                    .filter(|d| !d.is_zero())
-                    .with_context(|| {
-                        format!("--time-limit must be a positive number of seconds, not {s}")
-                    })
-            })
+            .map(|s| seconds("--time-limit", s))
             .transpose()?;
+        let checkpoint_every = seconds("--checkpoint-every", args.checkpoint_every)?;
         let stdin = std::path::Path::new("-");
         if args.file == stdin && args.givens.as_deref() == Some(stdin) {
             bail!("standard input (`-`) can hold the puzzle or the givens, not both");
@@ -172,8 +200,18 @@ impl TryFrom<CommonArgs> for Settings {
             json: args.json,
             time_limit,
             max_solutions: args.max_solutions,
+            checkpoint: args.checkpoint,
+            checkpoint_every,
         })
     }
+}
+
+/// A positive, finite number of seconds given to `option`.
+pub(crate) fn seconds(option: &str, value: f64) -> anyhow::Result<std::time::Duration> {
+    std::time::Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .with_context(|| format!("{option} must be a positive number of seconds, not {value}"))
 }
 
 #[cfg(test)]

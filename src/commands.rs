@@ -5,6 +5,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use anyhow::{Context, bail};
+
 use nonoenum::split::{clue_checksum, givens_checksum};
 use nonoenum::{Flow, Grid, Outcome, Puzzle, Solver, SolverOptions};
 
@@ -24,7 +26,7 @@ pub(crate) const EXIT_TIME_LIMIT: u8 = 3;
 
 /// Why a search ended before exploring its whole tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stop {
+pub(crate) enum Stop {
     /// Ctrl-C or SIGTERM.
     Interrupted,
     /// `--time-limit`.
@@ -34,7 +36,7 @@ enum Stop {
 }
 
 impl Stop {
-    fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Stop::Interrupted => "interrupted",
             Stop::TimeLimit => "time limit reached",
@@ -45,16 +47,16 @@ impl Stop {
 
 /// The flags that end a run early: set from a signal handler or the time-limit thread.
 #[derive(Clone, Default)]
-struct Cancel {
+pub(crate) struct Cancel {
     /// Read by every search worker.
-    any: Arc<AtomicBool>,
+    pub(crate) any: Arc<AtomicBool>,
     interrupted: Arc<AtomicBool>,
     timed_out: Arc<AtomicBool>,
 }
 
 impl Cancel {
     /// Installs the Ctrl-C / SIGTERM handler and starts the time-limit thread, if any.
-    fn install(time_limit: Option<std::time::Duration>) -> Self {
+    pub(crate) fn install(time_limit: Option<std::time::Duration>) -> Self {
         let cancel = Cancel::default();
         let on_signal = cancel.clone();
         // Without a handler, Ctrl-C kills the process (losing buffered output) but nothing else.
@@ -82,7 +84,7 @@ impl Cancel {
     }
 
     /// What stopped the run, if anything (an interrupt wins over the time limit).
-    fn reason(&self) -> Option<Stop> {
+    pub(crate) fn reason(&self) -> Option<Stop> {
         if self.interrupted.load(Ordering::Relaxed) {
             Some(Stop::Interrupted)
         } else if self.timed_out.load(Ordering::Relaxed) {
@@ -116,12 +118,55 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let (mode, args) = match cli.command {
         Command::Solve(args) => (Mode::Solve, args),
         Command::Count(args) => (Mode::Count, args),
-        Command::List { limit, common } => {
+        Command::List {
+            limit,
+            output,
+            common,
+        } => {
             let limit = match (limit, common.max_solutions) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             };
+            if common.checkpoint.is_some() {
+                if limit.is_some() {
+                    bail!(
+                        "--checkpoint runs the whole search: it does not go with --limit or --max-solutions"
+                    );
+                }
+                let Some(output) = output else {
+                    bail!(
+                        "list --checkpoint needs --output FILE, which it keeps exact across crashes"
+                    );
+                };
+                return checkpointed(Settings::try_from(common)?, Some(&output));
+            }
+            if let Some(output) = output {
+                return list_to_file(limit, &output, common);
+            }
             (Mode::List { limit }, common)
+        }
+        Command::Resume {
+            checkpoint,
+            threads,
+            time_limit,
+            checkpoint_every,
+            quiet,
+        } => {
+            if threads == Some(0) {
+                bail!("--threads must be at least 1");
+            }
+            let time_limit = time_limit
+                .map(|s| crate::cli::seconds("--time-limit", s))
+                .transpose()?;
+            let every = crate::cli::seconds("--checkpoint-every", checkpoint_every)?;
+            let cancel = Cancel::install(time_limit);
+            let options = crate::checkpoint::Options {
+                threads: threads.unwrap_or(0),
+                quiet,
+                every,
+                cancel: &cancel,
+            };
+            return crate::checkpoint::resume(&checkpoint, &options);
         }
         Command::Split { parts, out, common } => {
             return crate::parts::split(&Settings::try_from(common)?, parts, &out);
@@ -129,11 +174,30 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Merge { dir, list, json } => return crate::parts::merge(&dir, list, json),
     };
     let settings = Settings::try_from(args)?;
-    let puzzles = crate::input::load(&settings)?;
-    let cancel = Cancel::install(settings.time_limit);
+    if settings.checkpoint.is_some() {
+        if !matches!(mode, Mode::Count) {
+            bail!("--checkpoint is for count and list");
+        }
+        if settings.max_solutions.is_some() {
+            bail!("--checkpoint runs the whole search: it does not go with --max-solutions");
+        }
+        return checkpointed(settings, None);
+    }
     let stdout = io::stdout();
     let interactive = stdout.is_terminal();
     let mut out = BufWriter::new(stdout.lock());
+    run_puzzles(mode, &settings, &mut out, interactive)
+}
+
+/// Runs `mode` on every puzzle of the settings' file, writing to `out`.
+fn run_puzzles(
+    mode: Mode,
+    settings: &Settings,
+    out: &mut impl Write,
+    interactive: bool,
+) -> anyhow::Result<ExitCode> {
+    let puzzles = crate::input::load(settings)?;
+    let cancel = Cancel::install(settings.time_limit);
     let several = puzzles.len() > 1;
     let mut code = ExitCode::SUCCESS;
     for (label, puzzle) in &puzzles {
@@ -158,7 +222,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             max_solutions: settings.max_solutions,
             cancel: &cancel,
         };
-        let result = run.run(&solver, &mut out);
+        let result = run.run(&solver, out);
         progress.finish();
         let (outcome, found_none) = result?;
         if settings.stats && !settings.quiet {
@@ -182,6 +246,61 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
     }
     out.flush()?;
+    Ok(code)
+}
+
+/// A checkpointed `count` (no `output`) or `list` (into `output`) of the file's one puzzle.
+fn checkpointed(settings: Settings, output: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
+    let Some(checkpoint) = settings.checkpoint.as_deref() else {
+        bail!("no checkpoint file");
+    };
+    if settings.json {
+        bail!("--checkpoint does not go with --json");
+    }
+    let mut puzzles = crate::input::load(&settings)?;
+    if puzzles.len() != 1 {
+        let n = puzzles.len();
+        bail!(
+            "--checkpoint works on one puzzle, and the file holds {n}: choose one with --puzzle N"
+        );
+    }
+    let (label, puzzle) = puzzles.remove(0);
+    let cancel = Cancel::install(settings.time_limit);
+    let options = crate::checkpoint::Options {
+        threads: settings.threads,
+        quiet: settings.quiet,
+        every: settings.checkpoint_every,
+        cancel: &cancel,
+    };
+    crate::checkpoint::start(
+        &label,
+        &puzzle,
+        settings.probing,
+        output,
+        checkpoint,
+        &options,
+    )
+}
+
+/// `list --output FILE` without a checkpoint: the listing goes to the file, written whole
+/// through a temporary file and a rename when the run ends (also when it is stopped early).
+fn list_to_file(
+    limit: Option<u64>,
+    output: &std::path::Path,
+    common: crate::cli::CommonArgs,
+) -> anyhow::Result<ExitCode> {
+    let settings = Settings::try_from(common)?;
+    let name = crate::input::display_name(output);
+    let mut tmp = output.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
+    let file = std::fs::File::create(&tmp).with_context(|| format!("cannot write {name}"))?;
+    let mut out = BufWriter::new(file);
+    let code = run_puzzles(Mode::List { limit }, &settings, &mut out, false)?;
+    out.flush()
+        .with_context(|| format!("cannot write {name}"))?;
+    drop(out);
+    std::fs::rename(&tmp, output).with_context(|| format!("cannot write {name}"))?;
     Ok(code)
 }
 

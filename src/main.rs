@@ -1,5 +1,6 @@
 //! The `nonoenum` command: parses arguments, runs a command, maps errors to exit codes.
 
+mod checkpoint;
 mod cli;
 mod commands;
 mod input;

@@ -1,0 +1,346 @@
+//! Checkpointed runs of `count` and `list`, and `nonoenum resume`: a long enumeration that
+//! survives Ctrl-C, SIGTERM and even `kill -9` with its count exact and every solution listed
+//! exactly once.
+//!
+//! The search is cut into parts as `nonoenum split` cuts it (an open subtree is the puzzle plus
+//! the decisions that select it, the same idea as a split's part files). Parts run one after
+//! the other, each on every thread. When a part finishes it is *committed*: its count is added,
+//! its solutions are in the output file (flushed to disk), and it leaves the list of open parts.
+//! The checkpoint file holds the puzzle, the open parts, the committed count and the length of
+//! the output file at the last commit; it is rewritten through a temporary file and a rename,
+//! every few seconds and when the run stops. Resuming truncates the output file to that length
+//! (dropping the solutions of a part that had not been committed) and runs the open parts, so
+//! nothing is lost and nothing is listed twice.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Seek, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use nonoenum::format::plain;
+use nonoenum::split::{Sizing, clue_checksum, givens_checksum, split_by};
+use nonoenum::{Flow, Given, Puzzle, Solver, SolverOptions};
+use serde::{Deserialize, Serialize};
+
+use crate::commands::{Cancel, EXIT_INTERRUPTED, EXIT_TIME_LIMIT, Stop};
+use crate::input::display_name;
+use crate::output::write_grid;
+
+const CHECKPOINT_FORMAT: &str = "nonoenum-checkpoint/1";
+
+/// What a checkpoint file holds.
+#[derive(Debug, Serialize, Deserialize)]
+struct Checkpoint {
+    /// [`CHECKPOINT_FORMAT`].
+    format: String,
+    /// `count` or `list`.
+    command: String,
+    /// The puzzle's label.
+    label: String,
+    /// The puzzle, with its own givens, in the plain format.
+    puzzle_text: String,
+    /// Its clue checksum, checked on resume.
+    puzzle: String,
+    /// Its givens checksum, checked on resume.
+    givens: String,
+    /// Whether the search probes.
+    probing: bool,
+    /// `list`: the output file (as given on the command line).
+    output: Option<PathBuf>,
+    /// `list`: the output file's length at the last commit.
+    output_len: u64,
+    /// Solutions in the committed parts, as a decimal string.
+    committed: String,
+    /// How many parts the search was cut into; `0` until it has been (a run killed while
+    /// splitting splits again on resume).
+    parts: usize,
+    /// The parts not yet committed, each as its decisions `[row, col, filled]` (0-based).
+    open: Vec<Vec<[usize; 3]>>,
+}
+
+/// How a checkpointed run is set up.
+pub(crate) struct Options<'a> {
+    pub(crate) threads: usize,
+    pub(crate) quiet: bool,
+    pub(crate) every: Duration,
+    pub(crate) cancel: &'a Cancel,
+}
+
+/// Starts a checkpointed `count` (`output` is `None`) or `list` of `puzzle`.
+pub(crate) fn start(
+    label: &str,
+    puzzle: &Puzzle,
+    probing: bool,
+    output: Option<&Path>,
+    checkpoint: &Path,
+    options: &Options<'_>,
+) -> anyhow::Result<ExitCode> {
+    if let Some(out) = output {
+        // Start the output afresh: the run owns it from here.
+        File::create(out).with_context(|| format!("cannot write {}", display_name(out)))?;
+    }
+    let state = Checkpoint {
+        format: CHECKPOINT_FORMAT.into(),
+        command: if output.is_some() { "list" } else { "count" }.into(),
+        label: label.into(),
+        puzzle_text: plain::write(puzzle),
+        puzzle: clue_checksum(puzzle),
+        givens: givens_checksum(puzzle),
+        probing,
+        output: output.map(Path::to_path_buf),
+        output_len: 0,
+        committed: "0".into(),
+        parts: 0,
+        open: vec![Vec::new()],
+    };
+    save(checkpoint, &state)?;
+    run(state, puzzle, checkpoint, options)
+}
+
+/// Cuts the search into parts, if that has not been done: sequential parts need no balance,
+/// only enough of them that a crash loses little, so they are ranked by unknown cells.
+fn ensure_split(
+    state: &mut Checkpoint,
+    puzzle: &Puzzle,
+    checkpoint: &Path,
+    threads: usize,
+) -> anyhow::Result<()> {
+    if state.parts > 0 {
+        return Ok(());
+    }
+    let wanted = (16 * thread_count(threads)).clamp(64, 4096);
+    let parts = split_by(puzzle, wanted, Sizing::UnknownCells)?;
+    state.parts = parts.len();
+    state.open = parts
+        .iter()
+        .map(|p| {
+            p.decisions
+                .iter()
+                .map(|g| [g.row, g.col, usize::from(g.filled)])
+                .collect()
+        })
+        .collect();
+    save(checkpoint, state)
+}
+
+/// `nonoenum resume CHECKPOINT`.
+pub(crate) fn resume(checkpoint: &Path, options: &Options<'_>) -> anyhow::Result<ExitCode> {
+    let name = display_name(checkpoint);
+    let text =
+        std::fs::read_to_string(checkpoint).with_context(|| format!("cannot read {name}"))?;
+    let state: Checkpoint = serde_json::from_str(&text)
+        .with_context(|| format!("{name}: not a nonoenum checkpoint"))?;
+    if state.format != CHECKPOINT_FORMAT {
+        bail!(
+            "{name}: format `{}`, expected `{CHECKPOINT_FORMAT}`",
+            state.format
+        );
+    }
+    let puzzle = plain::parse(&state.puzzle_text)
+        .map_err(|e| anyhow::anyhow!("{name}: the puzzle it holds: line {}: {}", e.line, e.kind))?;
+    if clue_checksum(&puzzle) != state.puzzle || givens_checksum(&puzzle) != state.givens {
+        bail!("{name}: the puzzle does not match its checksums: the file was altered");
+    }
+    run(state, &puzzle, checkpoint, options)
+}
+
+fn thread_count(threads: usize) -> usize {
+    match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
+
+/// Writes the checkpoint through a temporary file, synced, and a rename.
+fn save(path: &Path, state: &Checkpoint) -> anyhow::Result<()> {
+    let name = display_name(path);
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let mut file = File::create(&tmp).with_context(|| format!("cannot write {name}"))?;
+    serde_json::to_writer(&mut file, state)?;
+    file.write_all(b"\n")?;
+    file.sync_all()
+        .with_context(|| format!("cannot write {name}"))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {name}"))?;
+    Ok(())
+}
+
+/// Runs the open parts of `state` one by one, committing each, until none is left or the run
+/// is stopped; then prints the result.
+fn run(
+    mut state: Checkpoint,
+    puzzle: &Puzzle,
+    checkpoint: &Path,
+    options: &Options<'_>,
+) -> anyhow::Result<ExitCode> {
+    let mut committed: u128 = state
+        .committed
+        .parse()
+        .with_context(|| format!("{}: bad committed count", display_name(checkpoint)))?;
+    let mut output = match &state.output {
+        Some(path) => Some(open_output(path, state.output_len)?),
+        None => None,
+    };
+    ensure_split(&mut state, puzzle, checkpoint, options.threads)?;
+    let mut last_save = Instant::now();
+    let mut partial = 0u64;
+    let mut stopped = None;
+    while let Some(decisions) = state.open.first() {
+        let mut part = puzzle.clone();
+        part.givens
+            .extend(decisions.iter().map(|&[row, col, filled]| Given {
+                row,
+                col,
+                filled: filled == 1,
+            }));
+        part.check().with_context(|| {
+            format!(
+                "{}: a part does not fit the puzzle",
+                display_name(checkpoint)
+            )
+        })?;
+        let solver = Solver::new(
+            &part,
+            SolverOptions {
+                threads: options.threads,
+                probing: state.probing,
+            },
+        )
+        .with_cancel_flag(Arc::clone(&options.cancel.any));
+        let mut write_error = None;
+        let outcome = solver.run(|grid| {
+            if let Some(out) = output.as_mut()
+                && let Err(e) = out.append(grid)
+            {
+                write_error = Some(e);
+                return Flow::Stop;
+            }
+            Flow::Continue
+        })?;
+        if let Some(e) = write_error {
+            return Err(e.context("cannot write the output file"));
+        }
+        if !outcome.exhausted {
+            partial = outcome.solutions;
+            stopped = Some(options.cancel.reason().unwrap_or(Stop::Interrupted));
+            break;
+        }
+        if let Some(out) = output.as_mut() {
+            state.output_len = out.commit()?;
+        }
+        committed += u128::from(outcome.solutions);
+        state.committed = committed.to_string();
+        let _ = state.open.remove(0);
+        if last_save.elapsed() >= options.every || state.open.is_empty() {
+            save(checkpoint, &state)?;
+            last_save = Instant::now();
+        }
+    }
+    // Stopped or done: record the committed state, and drop uncommitted output.
+    save(checkpoint, &state)?;
+    if let Some(out) = output.as_mut() {
+        out.truncate_to(state.output_len)?;
+    }
+    let ck = display_name(checkpoint);
+    match (stopped, &state.output) {
+        (None, None) => println!("{committed}"),
+        (None, Some(path)) => {
+            if !options.quiet {
+                eprintln!(
+                    "nonoenum: {committed} solutions written to {}",
+                    display_name(path)
+                );
+            }
+        }
+        (Some(why), _) => {
+            if state.output.is_none() {
+                println!(
+                    "incomplete: at least {} ({})",
+                    committed + u128::from(partial),
+                    why.describe()
+                );
+            }
+            if !options.quiet {
+                let open = state.open.len();
+                eprintln!(
+                    "nonoenum: {}; {committed} solutions in finished parts are saved, {open} of {} \
+                     parts remain: continue with `nonoenum resume {ck}`",
+                    why.describe(),
+                    state.parts
+                );
+            }
+            return Ok(ExitCode::from(match why {
+                Stop::TimeLimit => EXIT_TIME_LIMIT,
+                _ => EXIT_INTERRUPTED,
+            }));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The output file of a checkpointed `list`: appends solutions, separated by blank lines.
+struct Output {
+    file: BufWriter<File>,
+    len: u64,
+    name: String,
+}
+
+fn open_output(path: &Path, committed_len: u64) -> anyhow::Result<Output> {
+    let name = display_name(path);
+    let file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .with_context(|| format!("cannot open the output file {name}"))?;
+    let actual = file.metadata()?.len();
+    if actual < committed_len {
+        bail!(
+            "{name} is shorter ({actual} bytes) than the checkpoint says ({committed_len}): it was altered"
+        );
+    }
+    let mut output = Output {
+        file: BufWriter::new(file),
+        len: committed_len,
+        name,
+    };
+    output.truncate_to(committed_len)?;
+    Ok(output)
+}
+
+impl Output {
+    fn append(&mut self, grid: &nonoenum::Grid) -> anyhow::Result<()> {
+        let mut bytes = Vec::with_capacity((grid.width() + 1) * grid.height() + 1);
+        if self.len > 0 {
+            bytes.push(b'\n');
+        }
+        write_grid(&mut bytes, grid)?;
+        self.file.write_all(&bytes)?;
+        self.len += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Flushes and syncs what was appended; returns the length to record.
+    fn commit(&mut self) -> anyhow::Result<u64> {
+        self.file.flush()?;
+        self.file
+            .get_ref()
+            .sync_data()
+            .with_context(|| format!("cannot write {}", self.name))?;
+        Ok(self.len)
+    }
+
+    /// Cuts the file back to `len` bytes and continues writing there.
+    fn truncate_to(&mut self, len: u64) -> anyhow::Result<()> {
+        self.file.flush()?;
+        let file = self.file.get_mut();
+        file.set_len(len)
+            .with_context(|| format!("cannot truncate {}", self.name))?;
+        let _ = file.seek(std::io::SeekFrom::Start(len))?;
+        file.sync_data()?;
+        self.len = len;
+        Ok(())
+    }
+}

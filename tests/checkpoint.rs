@@ -1,0 +1,286 @@
+//! Checkpointed runs survive anything: `kill -9` at pseudo-random moments, again and again,
+//! then `nonoenum resume` until the run ends, gives the exact count, and an output file with
+//! every solution exactly once. Also: a time limit saves and resumes; damaged checkpoints and
+//! output files are refused.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use tempfile::TempDir;
+
+const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
+
+/// Every clue `1` on an `n` x `n` grid: `n!` solutions.
+fn write_perm(dir: &Path, n: usize) -> PathBuf {
+    let mut text = format!("{n} {n}\n");
+    for _ in 0..2 * n {
+        text.push_str("1\n");
+    }
+    let path = dir.join(format!("perm{n}.txt"));
+    std::fs::write(&path, text).expect("write puzzle");
+    path
+}
+
+fn nonoenum(args: &[&str]) -> Command {
+    let mut command = Command::new(BIN);
+    command.args(args);
+    command
+}
+
+/// A small deterministic generator of kill delays, in milliseconds.
+struct Delays(u64);
+
+impl Delays {
+    fn next_ms(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        80 + (self.0 >> 33) % 500
+    }
+}
+
+/// Runs `command`, killing it with SIGKILL after a pseudo-random delay, up to `kills` times
+/// (each time with `next`, the resume command); then lets the last one finish. Returns its
+/// stdout and how many runs were actually killed.
+fn kill_and_resume(
+    first: Command,
+    mut next: impl FnMut() -> Command,
+    kills: usize,
+) -> (String, usize) {
+    let mut delays = Delays(42);
+    let mut command = first;
+    let mut killed = 0;
+    for _ in 0..kills {
+        let mut child = command
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("starts");
+        std::thread::sleep(Duration::from_millis(delays.next_ms()));
+        if child.try_wait().expect("wait").is_none() {
+            child.kill().expect("SIGKILL");
+            killed += 1;
+        }
+        let output = child.wait_with_output().expect("ends");
+        if output.status.success() {
+            return (String::from_utf8(output.stdout).expect("UTF-8"), killed);
+        }
+        command = next();
+    }
+    let output = command.output().expect("runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (String::from_utf8(output.stdout).expect("UTF-8"), killed)
+}
+
+/// Checks that `listing` holds every `n` x `n` permutation matrix exactly once.
+fn assert_every_permutation_once(listing: &str, n: usize, total: usize) {
+    let grids: Vec<&str> = listing
+        .split("\n\n")
+        .filter(|g| !g.trim().is_empty())
+        .collect();
+    let distinct: HashSet<&str> = grids.iter().copied().collect();
+    assert_eq!(grids.len(), distinct.len(), "a solution is listed twice");
+    assert_eq!(grids.len(), total, "solutions missing");
+    for grid in grids {
+        let rows: Vec<&str> = grid.lines().collect();
+        assert_eq!(rows.len(), n, "a partial solution: {grid:?}");
+        for col in 0..n {
+            let filled = rows.iter().filter(|r| r.as_bytes()[col] == b'#').count();
+            assert_eq!(filled, 1, "{grid}");
+        }
+        assert!(
+            rows.iter()
+                .all(|r| r.len() == n && r.matches('#').count() == 1),
+            "{grid}"
+        );
+    }
+}
+
+#[test]
+fn list_survives_repeated_kill_9_with_every_solution_once() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 8);
+    let (ck, out) = (tmp.path().join("ck.json"), tmp.path().join("out.txt"));
+    let (ck, out, p) = (
+        ck.to_str().expect("path"),
+        out.to_str().expect("path"),
+        puzzle.to_str().expect("path"),
+    );
+    let first = nonoenum(&[
+        "list",
+        "-q",
+        "--checkpoint",
+        ck,
+        "--checkpoint-every",
+        "0.05",
+        "--output",
+        out,
+        p,
+    ]);
+    let (_, killed) = kill_and_resume(
+        first,
+        || nonoenum(&["resume", "-q", "--checkpoint-every", "0.05", ck]),
+        12,
+    );
+    assert!(
+        killed >= 3,
+        "only {killed} runs were killed: the test proves little"
+    );
+    let listing = std::fs::read_to_string(out).expect("output file");
+    assert_every_permutation_once(&listing, 8, 40320);
+}
+
+#[test]
+fn count_survives_repeated_kill_9_exactly() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 8);
+    let ck = tmp.path().join("ck.json");
+    let (ck, p) = (ck.to_str().expect("path"), puzzle.to_str().expect("path"));
+    let first = nonoenum(&[
+        "count",
+        "-q",
+        "--checkpoint",
+        ck,
+        "--checkpoint-every",
+        "0.05",
+        p,
+    ]);
+    let (stdout, killed) = kill_and_resume(
+        first,
+        || nonoenum(&["resume", "-q", "--checkpoint-every", "0.05", ck]),
+        12,
+    );
+    assert!(killed >= 3, "only {killed} runs were killed");
+    assert_eq!(stdout, "40320\n");
+    // Resuming a finished run prints its result again.
+    let again = nonoenum(&["resume", ck]).output().expect("runs");
+    assert_eq!(String::from_utf8_lossy(&again.stdout), "40320\n");
+}
+
+#[test]
+fn a_time_limit_saves_the_run_and_resume_finishes_it() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 8);
+    let ck = tmp.path().join("ck.json");
+    let (ck, p) = (ck.to_str().expect("path"), puzzle.to_str().expect("path"));
+    let stopped = nonoenum(&["count", "--checkpoint", ck, "--time-limit", "0.5", p])
+        .output()
+        .expect("runs");
+    assert_eq!(stopped.status.code(), Some(3));
+    let line = String::from_utf8_lossy(&stopped.stdout).to_string();
+    assert!(
+        line.starts_with("incomplete: at least ") && line.ends_with("(time limit reached)\n"),
+        "{line}"
+    );
+    let err = String::from_utf8_lossy(&stopped.stderr).to_string();
+    assert!(err.contains("nonoenum resume"), "{err}");
+    let done = nonoenum(&["resume", ck]).output().expect("runs");
+    assert!(done.status.success());
+    assert_eq!(String::from_utf8_lossy(&done.stdout), "40320\n");
+}
+
+#[test]
+fn damaged_checkpoints_and_outputs_are_refused() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 5);
+    let (ck, out) = (tmp.path().join("ck.json"), tmp.path().join("out.txt"));
+    let (ck_s, out_s, p) = (
+        ck.to_str().expect("path"),
+        out.to_str().expect("path"),
+        puzzle.to_str().expect("path"),
+    );
+    let ran = nonoenum(&["list", "-q", "--checkpoint", ck_s, "--output", out_s, p])
+        .output()
+        .expect("runs");
+    assert!(ran.status.success());
+
+    // The output file lost its end: resuming cannot make it exact again.
+    std::fs::write(&out, "#....\n").expect("write");
+    let err = nonoenum(&["resume", ck_s]).output().expect("runs");
+    assert_eq!(err.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&err.stderr).contains("shorter"),
+        "{err:?}"
+    );
+
+    // The puzzle in a checkpoint was replaced by another (valid) one.
+    let count_ck = tmp.path().join("count.json");
+    let count_ck_s = count_ck.to_str().expect("path");
+    let ran = nonoenum(&["count", "-q", "--checkpoint", count_ck_s, p])
+        .output()
+        .expect("runs");
+    assert!(ran.status.success());
+    let text = std::fs::read_to_string(&count_ck).expect("read");
+    let mut state: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    state["puzzle_text"] = serde_json::Value::from("2 2\n1\n1\n1\n1\n");
+    std::fs::write(&count_ck, state.to_string()).expect("write");
+    let err = nonoenum(&["resume", count_ck_s]).output().expect("runs");
+    assert_eq!(err.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&err.stderr).contains("altered"),
+        "{err:?}"
+    );
+
+    std::fs::write(&ck, "{}").expect("write");
+    let err = nonoenum(&["resume", ck_s]).output().expect("runs");
+    assert!(
+        String::from_utf8_lossy(&err.stderr).contains("not a nonoenum checkpoint"),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn checkpoint_usage_errors() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 4);
+    let ck = tmp.path().join("ck.json");
+    let (ck, p) = (ck.to_str().expect("path"), puzzle.to_str().expect("path"));
+    for (args, says) in [
+        (
+            vec!["solve", "--checkpoint", ck, p],
+            "--checkpoint is for count and list",
+        ),
+        (vec!["list", "--checkpoint", ck, p], "needs --output FILE"),
+        (
+            vec!["count", "--checkpoint", ck, "--max-solutions", "3", p],
+            "does not go with --max-solutions",
+        ),
+        (
+            vec!["count", "--checkpoint", ck, "--json", p],
+            "does not go with --json",
+        ),
+    ] {
+        let output = nonoenum(&args).output().expect("runs");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains(says),
+            "{args:?}: {output:?}"
+        );
+    }
+}
+
+#[test]
+fn list_output_file_is_written_whole() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 6);
+    let out = tmp.path().join("all.txt");
+    let ran = nonoenum(&[
+        "list",
+        "--output",
+        out.to_str().expect("path"),
+        puzzle.to_str().expect("path"),
+    ])
+    .output()
+    .expect("runs");
+    assert!(ran.status.success());
+    assert!(ran.stdout.is_empty());
+    assert_every_permutation_once(&std::fs::read_to_string(&out).expect("file"), 6, 720);
+    assert!(!tmp.path().join("all.txt.tmp").exists());
+}
