@@ -626,7 +626,7 @@ fn control_characters_in_file_names_stay_on_one_line() {
 #[test]
 fn help_mentions_every_option() {
     let top = stdout_of(&mut nonoenum(["--help"]));
-    for command in ["solve", "count", "list", "split", "merge"] {
+    for command in ["solve", "count", "list", "resume", "split", "merge"] {
         assert!(top.contains(command), "{top}");
     }
     let common = [
@@ -640,6 +640,7 @@ fn help_mentions_every_option() {
         "--json",
         "--time-limit",
         "--max-solutions",
+        "--checkpoint",
     ];
     for command in ["solve", "count", "list"] {
         let help = stdout_of(&mut nonoenum([command, "--help"]));
