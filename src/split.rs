@@ -15,7 +15,7 @@ use std::collections::{BinaryHeap, VecDeque};
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use crate::choose::{Choice, ProbeCounts, ProbeMemo, choose_probing};
+use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_probing};
 use crate::grid::Grid;
 use crate::propagate::Propagator;
 use crate::puzzle::{Given, Puzzle};
@@ -52,7 +52,7 @@ impl Part {
 struct Open {
     grid: Grid,
     decisions: Vec<Given>,
-    memo: Option<Arc<ProbeMemo>>,
+    memo: Option<Arc<SealedMemo>>,
     estimate: f64,
     order: u64,
 }
@@ -88,7 +88,7 @@ struct Splitter<'p> {
 }
 
 impl Splitter<'_> {
-    fn choose(&mut self, grid: &mut Grid, memo: Option<&ProbeMemo>) -> Choice {
+    fn choose(&mut self, grid: &mut Grid, memo: Option<&SealedMemo>) -> Choice {
         choose_probing(self.puzzle, grid, &mut self.prop, &mut self.counts, memo)
     }
 
@@ -99,7 +99,7 @@ impl Splitter<'_> {
     /// children lived) sizes that node's subtree. The estimate is the nodes visited plus the
     /// open nodes times their mean sampled size. Breadth first sees how wide the subtree is,
     /// the dives how deep: either alone misjudged the irregular trees that probing leaves.
-    fn estimate(&mut self, grid: &Grid, memo: Option<&Arc<ProbeMemo>>) -> f64 {
+    fn estimate(&mut self, grid: &Grid, memo: Option<&Arc<SealedMemo>>) -> f64 {
         let mut frontier = VecDeque::from([(grid.clone(), memo.cloned())]);
         let mut nodes = 0u32;
         while nodes < BUDGET {
@@ -136,7 +136,7 @@ impl Splitter<'_> {
     }
 
     /// One random dive from `grid` to a leaf: Knuth's estimate of its subtree's node count.
-    fn dive(&mut self, mut grid: Grid, mut memo: Option<Arc<ProbeMemo>>) -> f64 {
+    fn dive(&mut self, mut grid: Grid, mut memo: Option<Arc<SealedMemo>>) -> f64 {
         let (mut nodes, mut width) = (0.0, 1.0);
         loop {
             nodes += width;

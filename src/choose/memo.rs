@@ -1,13 +1,17 @@
 //! Probe results that stay valid: a probe's outcome depends only on the lines its propagation
 //! solved (its *footprint*), so while none of those lines changes, probing again would give the
 //! same answer. The memo keeps consistent probe results within a node, from one probing round to
-//! the next, and hands them down to the node's children.
+//! the next, and hands them down to the node's children as a [`SealedMemo`]: only the entries of
+//! unknown cells that still hold, so that the memos alive along a deep search path stay small.
 
 use std::sync::Arc;
 
 use crate::grid::Grid;
 use crate::propagate::line_index;
 use crate::puzzle::LineId;
+
+/// No entry for a slot.
+const NO_ENTRY: u32 = u32::MAX;
 
 /// One consistent probe of one value of one cell.
 #[derive(Clone, Copy, Debug, Default)]
@@ -17,57 +21,57 @@ struct Entry {
     len: u32,
     /// Cells the probe fixed, the probed cell included.
     fixed: u32,
-    /// The epoch at which it was probed; `NONE` for no entry.
+    /// The epoch at which it was probed.
     epoch: u32,
 }
 
-const NONE: u32 = u32::MAX;
-
-/// Consistent probe results, and which lines changed since each was made.
+/// Consistent probe results at one node, and which lines changed since each was made.
 #[derive(Clone, Debug)]
 pub struct ProbeMemo {
     width: usize,
-    /// Two entries per cell, row-major: filled, then empty.
-    entries: Vec<Entry>,
-    footprints: Vec<u32>,
+    /// For each slot (two per cell, row-major, filled then empty), its entry's index in
+    /// `entries`, or [`NO_ENTRY`]. Only this index is dense, and it lives while one node
+    /// probes; the sealed memos kept along a search path are sparse.
+    index: Vec<u32>,
+    /// `(slot, entry)`; an entry recorded again replaces its index, the old one stays unused.
+    entries: Vec<(u32, Entry)>,
+    /// Line indices (see [`line_index`]); lines are at most 2 x 4096, so 16 bits suffice.
+    footprints: Vec<u16>,
     /// For each line (see [`line_index`]), the epoch of its last change.
     line_epoch: Vec<u32>,
     epoch: u32,
-    /// The grid the memo describes (the node's grid when it was sealed).
-    base: Option<Grid>,
+}
+
+/// What a node hands down to its children: the results that hold on its final grid, for its
+/// unknown cells only.
+#[derive(Debug)]
+pub struct SealedMemo {
+    /// The node's final grid, which the children's grids are compared with.
+    base: Grid,
+    /// `(slot, entry)`, the entry's footprint in `footprints`.
+    entries: Vec<(u32, Entry)>,
+    footprints: Vec<u16>,
 }
 
 impl ProbeMemo {
     /// A memo for `grid`, keeping what `parent` (sealed at the parent node) knew that the
     /// lines changed between the parent's grid and `grid` leave valid.
-    pub fn inherit(parent: Option<&ProbeMemo>, grid: &Grid) -> Self {
-        let lines = grid.height() + grid.width();
-        let mut memo = match parent {
-            Some(parent) => ProbeMemo {
-                width: parent.width,
-                entries: parent.entries.clone(),
-                footprints: parent.footprints.clone(),
-                line_epoch: vec![0; lines],
-                epoch: 0,
-                base: None,
-            },
-            None => ProbeMemo {
-                width: grid.width(),
-                entries: vec![
-                    Entry {
-                        epoch: NONE,
-                        ..Entry::default()
-                    };
-                    2 * grid.height() * grid.width()
-                ],
-                footprints: Vec::new(),
-                line_epoch: vec![0; lines],
-                epoch: 0,
-                base: None,
-            },
+    pub fn inherit(parent: Option<&SealedMemo>, grid: &Grid) -> Self {
+        let mut memo = ProbeMemo {
+            width: grid.width(),
+            index: vec![NO_ENTRY; 2 * grid.height() * grid.width()],
+            entries: Vec::new(),
+            footprints: Vec::new(),
+            line_epoch: vec![0; grid.height() + grid.width()],
+            epoch: 0,
         };
-        if let Some(base) = parent.and_then(|p| p.base.as_ref()) {
-            memo.changed(base, grid);
+        if let Some(parent) = parent {
+            memo.footprints.clone_from(&parent.footprints);
+            memo.entries.clone_from(&parent.entries);
+            for (i, &(slot, _)) in memo.entries.iter().enumerate() {
+                memo.index[slot as usize] = i as u32;
+            }
+            memo.changed(&parent.base, grid);
         }
         memo
     }
@@ -85,17 +89,15 @@ impl ProbeMemo {
         }
     }
 
-    fn slot(&self, row: usize, col: usize, filled: bool) -> usize {
-        2 * (row * self.width + col) + usize::from(!filled)
+    fn slot(&self, row: usize, col: usize, filled: bool) -> u32 {
+        (2 * (row * self.width + col) + usize::from(!filled)) as u32
     }
 
     /// The cells a still-valid consistent probe of (`row`, `col`) = `filled` fixed, if the
     /// memo has one.
     pub fn get(&self, row: usize, col: usize, filled: bool) -> Option<u32> {
-        let entry = self.entries[self.slot(row, col, filled)];
-        if entry.epoch == NONE {
-            return None;
-        }
+        let i = self.index[self.slot(row, col, filled) as usize];
+        let (_, entry) = *self.entries.get(i as usize)?;
         let footprint = &self.footprints[entry.start as usize..][..entry.len as usize];
         footprint
             .iter()
@@ -106,45 +108,62 @@ impl ProbeMemo {
     /// Records a consistent probe of (`row`, `col`) = `filled`, made on the current grid.
     pub fn record(&mut self, row: usize, col: usize, filled: bool, fixed: u32, footprint: &[u32]) {
         let slot = self.slot(row, col, filled);
-        self.entries[slot] = Entry {
+        let entry = Entry {
             start: self.footprints.len() as u32,
             len: footprint.len() as u32,
             fixed,
             epoch: self.epoch,
         };
-        self.footprints.extend_from_slice(footprint);
+        self.index[slot as usize] = self.entries.len() as u32;
+        self.entries.push((slot, entry));
+        self.footprints
+            .extend(footprint.iter().map(|&line| line as u16));
     }
 
-    /// The memo to hand down to the children of a node whose final grid is `grid`: only the
-    /// entries of unknown cells that are still valid, with their footprints packed.
-    pub fn seal(&self, grid: &Grid) -> Arc<ProbeMemo> {
-        let mut sealed = ProbeMemo {
-            width: self.width,
-            entries: vec![
-                Entry {
-                    epoch: NONE,
-                    ..Entry::default()
-                };
-                self.entries.len()
-            ],
+    /// The memo to hand down to the children of a node whose final grid is `grid`: the entries
+    /// of unknown cells that still hold on `grid` and that no branch in `children` invalidates
+    /// in all of them, with their footprints packed.
+    pub fn seal(&self, grid: &Grid, children: &[&Grid]) -> Arc<SealedMemo> {
+        let changed: Vec<Vec<bool>> = children
+            .iter()
+            .map(|child| {
+                let rows = (0..grid.height()).map(LineId::Row);
+                let cols = (0..grid.width()).map(LineId::Col);
+                rows.chain(cols)
+                    .map(|l| grid.line(l) != child.line(l))
+                    .collect()
+            })
+            .collect();
+        let mut sealed = SealedMemo {
+            base: grid.clone(),
+            entries: Vec::new(),
             footprints: Vec::new(),
-            line_epoch: vec![0; self.line_epoch.len()],
-            epoch: 0,
-            base: Some(grid.clone()),
         };
-        for row in 0..grid.height() {
-            for col in 0..grid.width() {
-                if grid.cell(row, col) != crate::grid::Cell::Unknown {
-                    continue;
-                }
-                for filled in [true, false] {
-                    if let Some(fixed) = self.get(row, col, filled) {
-                        let entry = self.entries[self.slot(row, col, filled)];
-                        let footprint =
-                            &self.footprints[entry.start as usize..][..entry.len as usize];
-                        sealed.record(row, col, filled, fixed, footprint);
-                    }
-                }
+        for (slot, &i) in self.index.iter().enumerate() {
+            if i == NO_ENTRY {
+                continue;
+            }
+            let cell = slot / 2;
+            let (row, col, filled) = (cell / self.width, cell % self.width, slot % 2 == 0);
+            if grid.cell(row, col) != crate::grid::Cell::Unknown
+                || self.get(row, col, filled).is_none()
+            {
+                continue;
+            }
+            let (_, entry) = self.entries[i as usize];
+            let footprint = &self.footprints[entry.start as usize..][..entry.len as usize];
+            let useful = changed.is_empty()
+                || changed
+                    .iter()
+                    .any(|lines| footprint.iter().all(|&l| !lines[usize::from(l)]));
+            if useful {
+                let packed = Entry {
+                    start: sealed.footprints.len() as u32,
+                    epoch: 0,
+                    ..entry
+                };
+                sealed.footprints.extend_from_slice(footprint);
+                sealed.entries.push((slot as u32, packed));
             }
         }
         Arc::new(sealed)
@@ -185,7 +204,7 @@ mod tests {
         let mut memo = ProbeMemo::inherit(None, &grid);
         memo.record(0, 0, true, 2, &[0, 3]); // row 0, column 0
         memo.record(2, 2, false, 3, &[2, 5]); // row 2, column 2
-        let sealed = memo.seal(&grid);
+        let sealed = memo.seal(&grid, &[]);
 
         let mut child = grid.clone();
         child.set_unknown(0, 1, true); // changes row 0 and column 1
@@ -204,9 +223,11 @@ mod tests {
         let mut known = grid.clone();
         known.set_unknown(0, 0, true); // row 0, column 0 change
         memo.changed(&grid, &known);
-        let sealed = memo.seal(&known);
-        assert_eq!(sealed.get(0, 0, true), None, "known cell");
-        assert_eq!(sealed.get(1, 0, true), None, "column 0 changed");
-        assert_eq!(sealed.get(1, 1, true), Some(1));
+        let sealed = memo.seal(&known, &[]);
+        assert_eq!(sealed.entries.len(), 1, "only (1, 1) filled is kept");
+        let again = ProbeMemo::inherit(Some(&sealed), &known);
+        assert_eq!(again.get(0, 0, true), None, "known cell");
+        assert_eq!(again.get(1, 0, true), None, "column 0 changed");
+        assert_eq!(again.get(1, 1, true), Some(1));
     }
 }

@@ -18,7 +18,7 @@ mod memo;
 
 use std::sync::Arc;
 
-pub use memo::ProbeMemo;
+pub use memo::{ProbeMemo, SealedMemo};
 
 use crate::grid::Grid;
 use crate::line::Contradiction;
@@ -41,7 +41,7 @@ pub enum Choice {
         /// The child with the branching cell empty, or the contradiction propagation found.
         empty: Result<Grid, Contradiction>,
         /// Probe results that the children can reuse (with probing).
-        memo: Option<Arc<ProbeMemo>>,
+        memo: Option<Arc<SealedMemo>>,
     },
 }
 
@@ -116,7 +116,7 @@ pub fn choose_probing(
     grid: &mut Grid,
     prop: &mut Propagator,
     counts: &mut ProbeCounts,
-    inherited: Option<&ProbeMemo>,
+    inherited: Option<&SealedMemo>,
 ) -> Choice {
     let mut memo = ProbeMemo::inherit(inherited, grid);
     loop {
@@ -146,11 +146,12 @@ pub fn choose_probing(
                         }
                     }
                 };
+                let memo = memo.seal(grid, &[&filled, &empty]);
                 return Choice::Branch {
                     cell: best.cell,
                     filled: Ok(filled),
                     empty: Ok(empty),
-                    memo: Some(memo.seal(grid)),
+                    memo: Some(memo),
                 };
             }
         }

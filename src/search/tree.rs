@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crossbeam_channel::Sender;
 
 use super::stats::SearchStats;
-use crate::choose::{Choice, ProbeCounts, ProbeMemo, choose_plain, choose_probing};
+use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_plain, choose_probing};
 use crate::grid::Grid;
 use crate::line::Contradiction;
 use crate::propagate::Propagator;
@@ -63,7 +63,7 @@ impl SearchCx<'_> {
 
     /// Explores the subtree of a node whose grid is at a propagation fixpoint.
     /// `memo` holds the parent's probe results.
-    pub(crate) fn explore<J: Joiner>(&self, mut grid: Grid, depth: u32, memo: Option<&ProbeMemo>) {
+    pub(crate) fn explore<J: Joiner>(&self, mut grid: Grid, depth: u32, memo: Option<&SealedMemo>) {
         if self.stopped() {
             return;
         }
@@ -103,7 +103,7 @@ impl SearchCx<'_> {
         &self,
         grid: Result<Grid, Contradiction>,
         depth: u32,
-        memo: Option<&ProbeMemo>,
+        memo: Option<&SealedMemo>,
     ) {
         match grid {
             Ok(grid) => self.explore::<J>(grid, depth, memo),
