@@ -20,8 +20,26 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Print the first solution, then `unique` or `multiple` (or `no solution`, exit code 1).
     Solve(CommonArgs),
-    /// Print the exact number of solutions (the last line of output is a bare integer).
-    Count(CommonArgs),
+    /// Print the exact number of solutions (the last line of output is a bare integer, of any
+    /// size).
+    Count {
+        /// How to count: `decompose` counts without visiting solutions (for puzzles with
+        /// astronomically many): by dynamic programming over rows, or by independent components
+        /// and a cache of residual problems; `enumerate` finds the solutions one by one;
+        /// `auto` decomposes, unless --max-solutions asks for an enumeration.
+        #[arg(long, value_enum, default_value_t = CountMethod::Auto)]
+        method: CountMethod,
+        /// The most distinct profiles one layer of the dynamic program may hold before
+        /// counting by components takes over (default 1048576; 0: components only).
+        #[arg(long, value_name = "N")]
+        max_profiles: Option<usize>,
+        /// Print progress lines on standard error every second (partial counts, layers),
+        /// also when it is not a terminal.
+        #[arg(long)]
+        progress: bool,
+        #[command(flatten)]
+        common: CommonArgs,
+    },
     /// Print solutions as they are found: rows of `#` and `.`, a blank line between solutions.
     List {
         /// Stop after this many solutions.
@@ -78,6 +96,17 @@ pub(crate) enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// How `count` counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum CountMethod {
+    /// Decompose, unless --max-solutions asks for an enumeration.
+    Auto,
+    /// Find the solutions one by one.
+    Enumerate,
+    /// Count without visiting solutions: profiles, then components.
+    Decompose,
 }
 
 /// Options every command takes.

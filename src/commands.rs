@@ -7,10 +7,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, bail};
 
+use nonoenum::count::BigUint;
 use nonoenum::split::{clue_checksum, givens_checksum};
 use nonoenum::{Flow, Grid, Outcome, Puzzle, Solver, SolverOptions};
 
 use crate::cli::{Cli, Command, Settings};
+use crate::exact::Counted;
 use crate::output::json::{JsonLine, RunResult, grid_rows, write_line};
 use crate::output::progress::Progress;
 use crate::output::{print_stats, write_grid};
@@ -99,7 +101,7 @@ impl Cancel {
 #[derive(Clone, Copy)]
 enum Mode {
     Solve,
-    Count,
+    Count(crate::exact::ExactSettings),
     List { limit: Option<u64> },
 }
 
@@ -107,7 +109,7 @@ impl Mode {
     fn name(self) -> &'static str {
         match self {
             Mode::Solve => "solve",
-            Mode::Count => "count",
+            Mode::Count(_) => "count",
             Mode::List { .. } => "list",
         }
     }
@@ -117,7 +119,18 @@ impl Mode {
 pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let (mode, args) = match cli.command {
         Command::Solve(args) => (Mode::Solve, args),
-        Command::Count(args) => (Mode::Count, args),
+        Command::Count {
+            method,
+            max_profiles,
+            progress,
+            common,
+        } => {
+            let exact = crate::exact::ExactSettings::new(method, max_profiles, progress)?;
+            if exact.excludes_checkpoint() && common.checkpoint.is_some() {
+                bail!("--method decompose does not go with --checkpoint");
+            }
+            (Mode::Count(exact), common)
+        }
         Command::List {
             limit,
             output,
@@ -175,7 +188,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     };
     let settings = Settings::try_from(args)?;
     if settings.checkpoint.is_some() {
-        if !matches!(mode, Mode::Count) {
+        if !matches!(mode, Mode::Count(_)) {
             bail!("--checkpoint is for count and list");
         }
         if settings.max_solutions.is_some() {
@@ -212,7 +225,6 @@ fn run_puzzles(
             },
         )
         .with_cancel_flag(Arc::clone(&cancel.any));
-        let progress = Progress::start(label, solver.stats(), settings.quiet);
         let run = Run {
             mode,
             label,
@@ -221,6 +233,34 @@ fn run_puzzles(
             interactive,
             max_solutions: settings.max_solutions,
             cancel: &cancel,
+        };
+        if let Mode::Count(exact) = mode {
+            let job = crate::exact::ExactJob {
+                label,
+                puzzle,
+                threads: settings.threads,
+                quiet: settings.quiet,
+                stats: settings.stats,
+                max_solutions: settings.max_solutions.is_some(),
+                cancel: &cancel.any,
+            };
+            match crate::exact::count(&job, exact)? {
+                Counted::Enumerate => {}
+                Counted::Done { count, elapsed } => {
+                    run.print_count(out, Some(count), elapsed)?;
+                    continue;
+                }
+                Counted::Cancelled { elapsed } => {
+                    run.print_count(out, None, elapsed)?;
+                    return cancelled(&cancel, settings, out);
+                }
+            }
+        }
+        let progress = match mode {
+            Mode::Count(exact) if exact.progress() && !settings.quiet => {
+                Progress::lines(label, solver.stats())
+            }
+            _ => Progress::start(label, solver.stats(), settings.quiet),
         };
         let result = run.run(&solver, out);
         progress.finish();
@@ -231,22 +271,33 @@ fn run_puzzles(
         if found_none {
             code = ExitCode::from(EXIT_NO_SOLUTION);
         }
-        if let Some(reason) = cancel.reason() {
-            out.flush()?;
-            if !settings.quiet {
-                eprintln!(
-                    "nonoenum: {}; the results above are incomplete",
-                    reason.describe()
-                );
-            }
-            return Ok(ExitCode::from(match reason {
-                Stop::Interrupted => EXIT_INTERRUPTED,
-                _ => EXIT_TIME_LIMIT,
-            }));
+        if cancel.reason().is_some() {
+            return cancelled(&cancel, settings, out);
         }
     }
     out.flush()?;
     Ok(code)
+}
+
+/// Ends a run that Ctrl-C or the time limit stopped: flushes what was printed, says so and
+/// gives the exit code.
+fn cancelled(
+    cancel: &Cancel,
+    settings: &Settings,
+    out: &mut impl Write,
+) -> anyhow::Result<ExitCode> {
+    out.flush()?;
+    let reason = cancel.reason().unwrap_or(Stop::Interrupted);
+    if !settings.quiet {
+        eprintln!(
+            "nonoenum: {}; the results above are incomplete",
+            reason.describe()
+        );
+    }
+    Ok(ExitCode::from(match reason {
+        Stop::Interrupted => EXIT_INTERRUPTED,
+        _ => EXIT_TIME_LIMIT,
+    }))
 }
 
 /// A checkpointed `count` (no `output`) or `list` (into `output`) of the file's one puzzle.
@@ -362,6 +413,40 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// Prints the result of a count made without enumerating: `count`, or nothing known yet.
+    fn print_count(
+        &self,
+        out: &mut impl Write,
+        count: Option<BigUint>,
+        elapsed: std::time::Duration,
+    ) -> anyhow::Result<()> {
+        let stop = count
+            .is_none()
+            .then(|| self.cancel.reason().unwrap_or(Stop::Interrupted));
+        if self.json {
+            let result = RunResult {
+                command: self.mode.name().to_string(),
+                label: self.label.to_string(),
+                puzzle: clue_checksum(self.puzzle),
+                givens: givens_checksum(self.puzzle),
+                complete: count.is_some(),
+                count: count.unwrap_or_default(),
+                stopped: stop.map(|s| s.describe().to_string()),
+                seconds: elapsed.as_secs_f64(),
+            };
+            write_line(out, &JsonLine::Result(result))?;
+        } else {
+            match (count, stop) {
+                (Some(count), _) => writeln!(out, "{count}")?,
+                (None, stop) => {
+                    let why = stop.map_or("stopped", Stop::describe);
+                    writeln!(out, "incomplete: no count yet ({why})")?
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Runs the search and prints its results; returns the outcome and whether `solve` found
     /// that the puzzle has no solution.
     fn run(&self, solver: &Solver<'_>, out: &mut impl Write) -> anyhow::Result<(Outcome, bool)> {
@@ -375,7 +460,7 @@ impl Run<'_> {
             error: None,
         };
         let outcome = match mode {
-            Mode::Count => match self.max_solutions {
+            Mode::Count(_) => match self.max_solutions {
                 None => solver.count()?,
                 Some(max) => {
                     let mut seen = 0;
@@ -424,7 +509,7 @@ impl Run<'_> {
                 label: self.label.to_string(),
                 puzzle: clue_checksum(self.puzzle),
                 givens: givens_checksum(self.puzzle),
-                count: n.into(),
+                count: BigUint::from(n),
                 complete: outcome.exhausted,
                 stopped: stop.map(|s| s.describe().to_string()),
                 seconds: outcome.elapsed.as_secs_f64(),
@@ -432,8 +517,8 @@ impl Run<'_> {
             write_line(out, &JsonLine::Result(result))?;
         } else {
             match mode {
-                Mode::Count if outcome.exhausted => writeln!(out, "{n}")?,
-                Mode::Count => {
+                Mode::Count(_) if outcome.exhausted => writeln!(out, "{n}")?,
+                Mode::Count(_) => {
                     let why = stop.map_or("stopped", Stop::describe);
                     writeln!(out, "incomplete: at least {n} ({why})")?
                 }

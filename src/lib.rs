@@ -18,6 +18,7 @@
 //! ```
 
 pub mod choose;
+pub mod count;
 pub mod format;
 pub mod grid;
 pub mod line;

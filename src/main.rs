@@ -3,6 +3,7 @@
 mod checkpoint;
 mod cli;
 mod commands;
+mod exact;
 mod input;
 mod output;
 mod parts;

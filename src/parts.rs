@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
+use nonoenum::count::BigUint;
 use nonoenum::format::plain;
 use nonoenum::split::{clue_checksum, givens_checksum, split as split_search};
 use serde::{Deserialize, Serialize};
@@ -134,7 +135,7 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 
 /// A part's result, checked against the manifest.
 struct Checked {
-    count: u128,
+    count: BigUint,
     seconds: f64,
 }
 
@@ -154,15 +155,13 @@ pub(crate) fn merge(dir: &Path, list: bool, json: bool) -> anyhow::Result<ExitCo
         );
     }
     let command = if list { "list" } else { "count" };
-    let mut total: u128 = 0;
+    let mut total = BigUint::ZERO;
     let mut seconds = 0.0;
     let mut problems = Vec::new();
     for part in &manifest.parts {
         match check_part(dir, &manifest, part, command) {
             Ok(checked) => {
-                total = total
-                    .checked_add(checked.count)
-                    .context("the total count overflows 128 bits")?;
+                total += checked.count;
                 seconds += checked.seconds;
             }
             Err(problem) => problems.push(format!("{}: {problem:#}", part.file)),
@@ -293,7 +292,7 @@ fn check_part(
     if !result.complete {
         bail!("incomplete result (the search was stopped)");
     }
-    if command == "list" && solutions != result.count {
+    if command == "list" && BigUint::from(solutions) != result.count {
         bail!("{solutions} solution lines but a count of {}", result.count);
     }
     Ok(Checked {

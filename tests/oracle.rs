@@ -8,6 +8,9 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::AtomicBool;
+
+use nonoenum::count::{BigUint, DEFAULT_MAX_PROFILES, count_exact};
 
 use nonoenum::format::read_puzzles;
 use nonoenum::{Solver, SolverOptions};
@@ -104,6 +107,16 @@ fn counts_agree_with_the_oracle_on_random_pictures() {
             assert_eq!(
                 outcome.solutions, expected,
                 "{rows}x{cols} density {density} seed {seed}, {threads} threads, vs {engine}"
+            );
+        }
+        // Counting without enumerating: by profiles (then components), and by components only.
+        for max_profiles in [DEFAULT_MAX_PROFILES, 0] {
+            let counted = count_exact(&puzzle, max_profiles, &AtomicBool::new(false), |_| {})
+                .expect("counts");
+            assert_eq!(
+                counted.count,
+                BigUint::from(expected),
+                "{rows}x{cols} density {density} seed {seed}, decompose ({max_profiles}) vs {engine}"
             );
         }
     }

@@ -118,9 +118,24 @@ pub fn choose_probing(
     counts: &mut ProbeCounts,
     inherited: Option<&SealedMemo>,
 ) -> Choice {
+    choose_probing_among(puzzle, grid, prop, counts, inherited, None)
+}
+
+/// [`choose_probing`] restricted to `cells` (all unknown cells if `None`): only they are
+/// probed and branched on, and [`Choice::Solved`] means none of them is unknown. For a set of
+/// cells that does not interact with the rest of the grid, such as a component of the exact
+/// counter.
+pub fn choose_probing_among(
+    puzzle: &Puzzle,
+    grid: &mut Grid,
+    prop: &mut Propagator,
+    counts: &mut ProbeCounts,
+    inherited: Option<&SealedMemo>,
+    cells: Option<&[(u32, u32)]>,
+) -> Choice {
     let mut memo = ProbeMemo::inherit(inherited, grid);
     loop {
-        match probe_round(puzzle, grid, prop, counts, &mut memo) {
+        match probe_round(puzzle, grid, prop, counts, &mut memo, cells) {
             Round::Dead => return Choice::Dead,
             Round::Changed => {}
             Round::Stable(None) => return Choice::Solved,
@@ -179,76 +194,87 @@ fn probe_round(
     prop: &mut Propagator,
     counts: &mut ProbeCounts,
     memo: &mut ProbeMemo,
+    scope: Option<&[(u32, u32)]>,
 ) -> Round {
     let mut changed = false;
     let mut best: Option<Candidate> = None;
-    for row in 0..grid.height() {
-        for col in 0..grid.width() {
-            if grid.cell(row, col) != crate::grid::Cell::Unknown {
-                continue;
+    let (height, width) = (grid.height(), grid.width());
+    let every_cell = || (0..height).flat_map(|r| (0..width).map(move |c| (r, c)));
+    let listed = |cells: &'_ [(u32, u32)]| {
+        cells
+            .iter()
+            .map(|&(r, c)| (r as usize, c as usize))
+            .collect::<Vec<_>>()
+    };
+    let cells: Box<dyn Iterator<Item = (usize, usize)>> = match scope {
+        None => Box::new(every_cell()),
+        Some(cells) => Box::new(listed(cells).into_iter()),
+    };
+    for (row, col) in cells {
+        if grid.cell(row, col) != crate::grid::Cell::Unknown {
+            continue;
+        }
+        if let (Some(a), Some(b)) = (memo.get(row, col, true), memo.get(row, col, false)) {
+            // Both values are consistent and agree on nothing, as when they were probed.
+            counts.reused += 2;
+            if !changed {
+                let score = branch_score(a.into(), b.into());
+                let cell = (row, col);
+                consider(
+                    &mut best,
+                    Candidate {
+                        score,
+                        cell,
+                        grids: None,
+                    },
+                );
             }
-            if let (Some(a), Some(b)) = (memo.get(row, col, true), memo.get(row, col, false)) {
-                // Both values are consistent and agree on nothing, as when they were probed.
-                counts.reused += 2;
-                if !changed {
-                    let score = branch_score(a.into(), b.into());
+            continue;
+        }
+        counts.probes += 2;
+        let before = grid.unknown_count();
+        let mut probe = |filled: bool| {
+            let result = try_value(puzzle, grid, prop, row, col, filled);
+            if let Ok(g) = &result {
+                let fixed = (before - g.unknown_count()) as u32;
+                memo.record(row, col, filled, fixed, prop.footprint());
+            }
+            result
+        };
+        let filled = probe(true);
+        let empty = probe(false);
+        match (filled, empty) {
+            (Err(_), Err(_)) => return Round::Dead,
+            (Ok(only), Err(_)) | (Err(_), Ok(only)) => {
+                counts.fixed += (before - only.unknown_count()) as u64;
+                memo.changed(grid, &only);
+                *grid = only;
+                changed = true;
+                best = None;
+            }
+            (Ok(f), Ok(e)) => match fix_agreement(puzzle, grid, prop, memo, &f, &e) {
+                Err(_) => return Round::Dead,
+                Ok(0) if !changed => {
+                    let score = branch_score(
+                        (before - f.unknown_count()) as u64,
+                        (before - e.unknown_count()) as u64,
+                    );
                     let cell = (row, col);
                     consider(
                         &mut best,
                         Candidate {
                             score,
                             cell,
-                            grids: None,
+                            grids: Some((f, e)),
                         },
                     );
                 }
-                continue;
-            }
-            counts.probes += 2;
-            let before = grid.unknown_count();
-            let mut probe = |filled: bool| {
-                let result = try_value(puzzle, grid, prop, row, col, filled);
-                if let Ok(g) = &result {
-                    let fixed = (before - g.unknown_count()) as u32;
-                    memo.record(row, col, filled, fixed, prop.footprint());
-                }
-                result
-            };
-            let filled = probe(true);
-            let empty = probe(false);
-            match (filled, empty) {
-                (Err(_), Err(_)) => return Round::Dead,
-                (Ok(only), Err(_)) | (Err(_), Ok(only)) => {
-                    counts.fixed += (before - only.unknown_count()) as u64;
-                    memo.changed(grid, &only);
-                    *grid = only;
+                Ok(0) => {}
+                Ok(n) => {
+                    counts.fixed += n;
                     changed = true;
-                    best = None;
                 }
-                (Ok(f), Ok(e)) => match fix_agreement(puzzle, grid, prop, memo, &f, &e) {
-                    Err(_) => return Round::Dead,
-                    Ok(0) if !changed => {
-                        let score = branch_score(
-                            (before - f.unknown_count()) as u64,
-                            (before - e.unknown_count()) as u64,
-                        );
-                        let cell = (row, col);
-                        consider(
-                            &mut best,
-                            Candidate {
-                                score,
-                                cell,
-                                grids: Some((f, e)),
-                            },
-                        );
-                    }
-                    Ok(0) => {}
-                    Ok(n) => {
-                        counts.fixed += n;
-                        changed = true;
-                    }
-                },
-            }
+            },
         }
     }
     if changed {

@@ -6,6 +6,7 @@
 use std::io::{self, Write};
 
 use nonoenum::Grid;
+use nonoenum::count::BigUint;
 use serde::{Deserialize, Serialize};
 
 /// One line of `--json` output.
@@ -35,7 +36,7 @@ pub(crate) struct RunResult {
     /// Solutions found (for `solve`, at most 2), written as a decimal string so that no JSON
     /// reader rounds a large count.
     #[serde(with = "decimal")]
-    pub(crate) count: u128,
+    pub(crate) count: BigUint,
     /// Whether the search covered the whole tree, so that `count` is exact.
     pub(crate) complete: bool,
     /// Why an incomplete search stopped: `interrupted`, `time limit reached` or `solution
@@ -65,15 +66,19 @@ pub(crate) fn write_line(out: &mut (impl Write + ?Sized), line: &JsonLine) -> io
 
 /// A count as a decimal string in JSON.
 mod decimal {
+    use nonoenum::count::BigUint;
     use serde::{Deserialize, Deserializer, Serializer, de::Error};
 
-    pub(super) fn serialize<S: Serializer>(count: &u128, serializer: S) -> Result<S::Ok, S::Error> {
+    pub(super) fn serialize<S: Serializer>(
+        count: &BigUint,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.collect_str(count)
     }
 
     pub(super) fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<u128, D::Error> {
+    ) -> Result<BigUint, D::Error> {
         let text = String::deserialize(deserializer)?;
         text.parse()
             .map_err(|_| D::Error::custom(format!("`{text}` is not a count")))

@@ -43,6 +43,35 @@ impl Progress {
         }
     }
 
+    /// Plain progress lines on standard error, one a second, terminal or not (`count
+    /// --progress`): the partial count and how much of the tree is explored.
+    pub(crate) fn lines(label: &str, stats: Arc<SearchStats>) -> Progress {
+        let done = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&done);
+        let label = label.to_string();
+        let thread = std::thread::spawn(move || {
+            let start = Instant::now();
+            loop {
+                std::thread::park_timeout(Duration::from_secs(1));
+                if flag.load(Ordering::Relaxed) {
+                    break;
+                }
+                let s = stats.snapshot();
+                eprintln!(
+                    "{label}: enumerate: {} solutions so far, {:.2}% of the tree explored, {} nodes, {:.1} s",
+                    s.solutions,
+                    100.0 * s.explored,
+                    s.nodes,
+                    start.elapsed().as_secs_f64()
+                );
+            }
+        });
+        Progress {
+            done,
+            thread: Some(thread),
+        }
+    }
+
     /// Stops and clears the display.
     pub(crate) fn finish(mut self) {
         self.stop();

@@ -246,7 +246,8 @@ impl<'p> Solver<'p> {
 
 /// Stack for search threads: the recursion is at most one level per cell, so allow about
 /// 1 KiB a cell, between 64 MiB and 1 GiB (reserved address space, touched only as used).
-fn stack_size(puzzle: &Puzzle) -> usize {
+/// The stack a search thread needs: its recursion goes as deep as the puzzle has cells.
+pub fn stack_size(puzzle: &Puzzle) -> usize {
     let cells = puzzle.height() * puzzle.width();
     (cells * 1024).clamp(64 << 20, 1 << 30)
 }

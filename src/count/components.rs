@@ -1,0 +1,339 @@
+//! Counting by components and a cache of residual problems, as exact model counters do, with
+//! nonogram propagation in place of unit propagation.
+//!
+//! After propagation every line falls into independent [`segments`]; unknown cells that share
+//! a segment of their row or of their column are connected, and the connected *components* do
+//! not constrain each other: the count is the product of their counts. A component is counted
+//! by branching on one of its cells (both values, each propagated), splitting what is left into
+//! components again. Two components with the same residual problem (the same segments, with the
+//! same blocks and the same known cells) have the same count, so each count is cached under a
+//! 128-bit digest of that problem, in a table all threads share.
+
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use dashmap::DashMap;
+use rustc_hash::FxBuildHasher;
+
+use super::segments::{Segment, segments};
+use super::tally::{Overflow, Tally};
+use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_probing_among};
+use crate::grid::{Cell, Grid};
+use crate::line::Contradiction;
+use crate::propagate::Propagator;
+use crate::puzzle::{LineId, Puzzle};
+
+/// Why a component count stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ComponentError {
+    /// The cancel flag was raised.
+    Cancelled,
+    /// The count outgrew the number type.
+    Overflow,
+}
+
+impl From<Overflow> for ComponentError {
+    fn from(_: Overflow) -> Self {
+        ComponentError::Overflow
+    }
+}
+
+/// What the component counter did.
+#[derive(Debug, Default)]
+pub struct ComponentStats {
+    /// Components counted by branching (cache misses).
+    pub branched: AtomicU64,
+    /// Components whose count came from the cache.
+    pub cache_hits: AtomicU64,
+    /// The most components one node split into.
+    pub widest_split: AtomicU64,
+    /// Probes run.
+    pub probes: AtomicU64,
+}
+
+/// Counts by components, sharing one cache between threads.
+pub struct ComponentCounter<'p, T> {
+    puzzle: &'p Puzzle,
+    cache: DashMap<u128, T, FxBuildHasher>,
+    cancel: &'p AtomicBool,
+    /// What it did.
+    pub stats: ComponentStats,
+}
+
+impl<'p, T: Tally> ComponentCounter<'p, T> {
+    /// A counter for `puzzle`, stopping when `cancel` is raised.
+    pub fn new(puzzle: &'p Puzzle, cancel: &'p AtomicBool) -> Self {
+        ComponentCounter {
+            puzzle,
+            cache: DashMap::with_hasher(FxBuildHasher),
+            cancel,
+            stats: ComponentStats::default(),
+        }
+    }
+
+    /// Counts the solutions that extend `grid`, a grid at a propagation fixpoint.
+    pub fn count(&self, grid: &Grid) -> Result<T, ComponentError> {
+        let unknown = unknown_cells(grid);
+        self.count_cells(grid, &unknown, None)
+    }
+
+    /// The number of ways to complete the unknown `cells` of `grid` (a propagated grid in which
+    /// they are closed under segments), as a product over their components.
+    fn count_cells(
+        &self,
+        grid: &Grid,
+        cells: &[(u32, u32)],
+        memo: Option<&SealedMemo>,
+    ) -> Result<T, ComponentError> {
+        if cells.is_empty() {
+            return Ok(T::one());
+        }
+        let Some(components) = Components::find(self.puzzle, grid, cells) else {
+            return Ok(T::zero());
+        };
+        self.stats
+            .widest_split
+            .fetch_max(components.parts.len() as u64, Ordering::Relaxed);
+        let counts: Vec<Result<T, ComponentError>> = {
+            use rayon::prelude::*;
+            components
+                .parts
+                .par_iter()
+                .map(|part| self.count_component(grid, part, memo))
+                .collect()
+        };
+        let mut product = T::one();
+        for count in counts {
+            let count = count?;
+            product = product.mul(&count)?;
+            if product.is_zero() {
+                break;
+            }
+        }
+        Ok(product)
+    }
+
+    /// Counts one component, from the cache or by branching on one of its cells.
+    fn count_component(
+        &self,
+        grid: &Grid,
+        part: &Part,
+        memo: Option<&SealedMemo>,
+    ) -> Result<T, ComponentError> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(ComponentError::Cancelled);
+        }
+        let key = part.digest(grid);
+        if let Some(hit) = self.cache.get(&key) {
+            self.stats.cache_hits.fetch_add(1, Ordering::Relaxed);
+            return Ok(hit.clone());
+        }
+        self.stats.branched.fetch_add(1, Ordering::Relaxed);
+        let mut grid = grid.clone();
+        let mut prop = Propagator::new();
+        let mut probes = ProbeCounts::default();
+        let choice = choose_probing_among(
+            self.puzzle,
+            &mut grid,
+            &mut prop,
+            &mut probes,
+            memo,
+            Some(&part.cells),
+        );
+        self.stats
+            .probes
+            .fetch_add(probes.probes, Ordering::Relaxed);
+        let total = match choice {
+            Choice::Dead => T::zero(),
+            Choice::Solved => T::one(),
+            Choice::Branch {
+                filled,
+                empty,
+                memo,
+                ..
+            } => {
+                let memo = memo.as_deref();
+                let branch = |child: Result<Grid, Contradiction>| -> Result<T, ComponentError> {
+                    let Ok(child) = child else {
+                        return Ok(T::zero());
+                    };
+                    let left: Vec<(u32, u32)> = part
+                        .cells
+                        .iter()
+                        .copied()
+                        .filter(|&(r, c)| child.cell(r as usize, c as usize) == Cell::Unknown)
+                        .collect();
+                    self.count_cells(&child, &left, memo)
+                };
+                let (filled, empty) = rayon::join(|| branch(filled), || branch(empty));
+                let mut total = filled?;
+                total.add(&empty?)?;
+                total
+            }
+        };
+        self.cache.insert(key, total.clone());
+        Ok(total)
+    }
+}
+
+/// The unknown cells of a grid, row-major.
+fn unknown_cells(grid: &Grid) -> Vec<(u32, u32)> {
+    let mut cells = Vec::with_capacity(grid.unknown_count());
+    for r in 0..grid.height() {
+        for c in 0..grid.width() {
+            if grid.cell(r, c) == Cell::Unknown {
+                cells.push((r as u32, c as u32));
+            }
+        }
+    }
+    cells
+}
+
+/// One component: its unknown cells and the segments they lie in.
+struct Part {
+    cells: Vec<(u32, u32)>,
+    /// The cell to branch on: the middle unknown cell of the segment with the most of them.
+    branch: (u32, u32),
+    /// `(line index, segment)`, sorted.
+    segments: Vec<(u32, Segment)>,
+}
+
+impl Part {
+    /// A 128-bit digest of the component's residual problem: each segment's line, blocks and
+    /// cells, with the known ones. Equal problems have equal digests; unequal ones collide
+    /// with probability about 2^-128 per pair.
+    fn digest(&self, grid: &Grid) -> u128 {
+        let halves = [0x9e37_79b9_7f4a_7c15_u64, 0xc2b2_ae3d_27d4_eb4f].map(|seed| {
+            let mut h = FxBuildHasher.build_hasher();
+            seed.hash(&mut h);
+            for &(line, seg) in &self.segments {
+                (line, seg).hash(&mut h);
+                let height = grid.height() as u32;
+                for i in seg.start..=seg.last {
+                    let (r, c) = if line < height {
+                        (line, i)
+                    } else {
+                        (i, line - height)
+                    };
+                    (grid.cell(r as usize, c as usize) as u8).hash(&mut h);
+                }
+                h.write_u64(seed.rotate_left(17));
+            }
+            h.finish()
+        });
+        u128::from(halves[0]) << 64 | u128::from(halves[1])
+    }
+}
+
+/// The components of a set of unknown cells.
+struct Components {
+    parts: Vec<Part>,
+}
+
+impl Components {
+    /// Splits `cells` (unknown in `grid`) into components, or `None` if a line through them
+    /// has no placement.
+    fn find(puzzle: &Puzzle, grid: &Grid, cells: &[(u32, u32)]) -> Option<Self> {
+        let (h, w) = (grid.height(), grid.width());
+        // The segments of every line through the cells.
+        let mut rows: Vec<Option<Vec<Segment>>> = vec![None; h];
+        let mut cols: Vec<Option<Vec<Segment>>> = vec![None; w];
+        for &(r, c) in cells {
+            for (line, slot) in [
+                (LineId::Row(r as usize), &mut rows[r as usize]),
+                (LineId::Col(c as usize), &mut cols[c as usize]),
+            ] {
+                if slot.is_none() {
+                    let known: Vec<Cell> = match line {
+                        LineId::Row(r) => (0..w).map(|c| grid.cell(r, c)).collect(),
+                        LineId::Col(c) => (0..h).map(|r| grid.cell(r, c)).collect(),
+                    };
+                    *slot = Some(segments(puzzle.clue(line).blocks(), &known)?);
+                }
+            }
+        }
+        // The segment of a line holding position `i`.
+        let segment_of = |segs: &[Segment], i: u32| {
+            let k = segs.partition_point(|s| s.last < i);
+            debug_assert!(
+                k < segs.len() && segs[k].start <= i,
+                "unknown cell outside spans"
+            );
+            k.min(segs.len().saturating_sub(1))
+        };
+        // Union-find over cells, joined through the first cell seen in each segment.
+        let mut parent: Vec<usize> = (0..cells.len()).collect();
+        fn root(parent: &mut [usize], mut x: usize) -> usize {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
+        }
+        let mut first_in: rustc_hash::FxHashMap<(u32, usize), usize> = Default::default();
+        let mut cell_segments = Vec::with_capacity(cells.len());
+        for (i, &(r, c)) in cells.iter().enumerate() {
+            let row_seg = segment_of(rows[r as usize].as_deref().unwrap_or(&[]), c);
+            let col_seg = segment_of(cols[c as usize].as_deref().unwrap_or(&[]), r);
+            let keys = [(r, row_seg), (h as u32 + c, col_seg)];
+            for key in keys {
+                let other = *first_in.entry(key).or_insert(i);
+                let (a, b) = (root(&mut parent, i), root(&mut parent, other));
+                parent[a] = b;
+            }
+            cell_segments.push(keys);
+        }
+        let mut index_of_root: rustc_hash::FxHashMap<usize, usize> = Default::default();
+        let mut parts: Vec<Part> = Vec::new();
+        for (i, &cell) in cells.iter().enumerate() {
+            let r = root(&mut parent, i);
+            let at = *index_of_root.entry(r).or_insert_with(|| {
+                parts.push(Part {
+                    cells: Vec::new(),
+                    branch: cell,
+                    segments: Vec::new(),
+                });
+                parts.len() - 1
+            });
+            let part = &mut parts[at];
+            part.cells.push(cell);
+            for (line, k) in cell_segments[i] {
+                let segs = if line < h as u32 {
+                    rows[line as usize].as_deref()
+                } else {
+                    cols[(line - h as u32) as usize].as_deref()
+                };
+                if let Some(seg) = segs.and_then(|s| s.get(k)) {
+                    part.segments.push((line, *seg));
+                }
+            }
+        }
+        for part in &mut parts {
+            // The segment most cells of the part lie in, and its middle cell.
+            let mut tally: rustc_hash::FxHashMap<(u32, u32), Vec<(u32, u32)>> = Default::default();
+            for &(line, seg) in &part.segments {
+                tally.entry((line, seg.start)).or_default();
+            }
+            for &(r, c) in &part.cells {
+                for (line, at) in [(r, c), (h as u32 + c, r)] {
+                    if let Some((_, seg)) = part
+                        .segments
+                        .iter()
+                        .find(|(l, s)| *l == line && s.start <= at && at <= s.last)
+                    {
+                        tally.entry((line, seg.start)).or_default().push((r, c));
+                    }
+                }
+            }
+            if let Some(cells) = tally.values().max_by_key(|cells| cells.len())
+                && !cells.is_empty()
+            {
+                part.branch = cells[cells.len() / 2];
+            }
+            part.segments
+                .sort_unstable_by_key(|&(line, seg)| (line, seg.start));
+            part.segments.dedup();
+        }
+        Some(Components { parts })
+    }
+}

@@ -1,0 +1,360 @@
+//! Counting by dynamic programming over rows: fix the grid one row at a time, top to bottom,
+//! and keep, for each distinct *profile* (the class of every column's residual problem, see
+//! [`LineDfa`]), how many partial grids lead to it. Equal profiles have equal completions, so
+//! partial grids are never enumerated one by one: the number of profiles, not of solutions,
+//! bounds the work. Each layer is expanded in parallel into a shared concurrent table.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use dashmap::DashMap;
+use rayon::prelude::*;
+use rustc_hash::FxBuildHasher;
+
+use super::dfa::{Class, DEAD, LineDfa};
+use super::key::{Key, Layout};
+use super::tally::{Overflow, Tally};
+use crate::grid::{Cell, Grid};
+use crate::puzzle::{LineId, Puzzle};
+
+/// One layer of the dynamic program: profile -> number of partial grids.
+type Layer<K, T> = DashMap<K, T, FxBuildHasher>;
+
+/// Why a profile count did not finish.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProfileError {
+    /// A layer grew past the limit of profiles.
+    TooManyProfiles {
+        /// The layer (rows fixed so far).
+        layer: usize,
+        /// Profiles it had when it was abandoned.
+        profiles: usize,
+    },
+    /// A line is too long for the automaton's 16-bit classes.
+    LineTooLong,
+    /// The cancel flag was raised.
+    Cancelled,
+    /// The count outgrew the number type.
+    Overflow,
+}
+
+impl From<Overflow> for ProfileError {
+    fn from(_: Overflow) -> Self {
+        ProfileError::Overflow
+    }
+}
+
+/// Progress after each layer.
+#[derive(Clone, Copy, Debug)]
+pub struct LayerProgress {
+    /// Lines fixed so far.
+    pub done: usize,
+    /// Lines to fix in all.
+    pub total: usize,
+    /// Distinct profiles in the layer just built.
+    pub profiles: usize,
+}
+
+/// Which lines are fixed one per layer, and in which order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Orientation {
+    /// Columns are fixed one by one (left to right), rows are tracked.
+    pub transposed: bool,
+    /// The lines are fixed from the last to the first (bottom to top, right to left).
+    pub reversed: bool,
+}
+
+impl Orientation {
+    /// All four orientations.
+    pub const ALL: [Orientation; 4] = [
+        Orientation {
+            transposed: false,
+            reversed: false,
+        },
+        Orientation {
+            transposed: false,
+            reversed: true,
+        },
+        Orientation {
+            transposed: true,
+            reversed: false,
+        },
+        Orientation {
+            transposed: true,
+            reversed: true,
+        },
+    ];
+}
+
+/// The puzzle seen as lines fixed one per layer (`steps`) whose cells cross the `tracked`
+/// lines, each an automaton over its own cells with the grid's known cells folded in.
+pub struct ProfileProblem {
+    steps: Vec<LineDfa>,
+    tracked: Vec<LineDfa>,
+    /// How the puzzle is walked.
+    pub orientation: Orientation,
+}
+
+impl ProfileProblem {
+    /// Builds the problem for `grid` (a propagated grid of `puzzle`), walked as `orientation`
+    /// says.
+    pub fn new(
+        puzzle: &Puzzle,
+        grid: &Grid,
+        orientation: Orientation,
+    ) -> Result<Self, ProfileError> {
+        let Orientation {
+            transposed,
+            reversed,
+        } = orientation;
+        let (h, w) = (puzzle.height(), puzzle.width());
+        let (step_count, tracked_count) = if transposed { (w, h) } else { (h, w) };
+        // The puzzle's line of step `s` (`step`) or of tracked line `s`; read backwards when
+        // the walk is reversed, so that tracked lines are read in the order steps are fixed.
+        let line = |index: usize, step: bool| -> Result<LineDfa, ProfileError> {
+            let (id, len) = match (step, transposed) {
+                (true, false) | (false, true) => (LineId::Row(index), w),
+                _ => (LineId::Col(index), h),
+            };
+            let cell = |p: usize| match id {
+                LineId::Row(r) => grid.cell(r, p),
+                LineId::Col(c) => grid.cell(p, c),
+            };
+            let mut blocks = puzzle.clue(id).blocks().to_vec();
+            let mut known: Vec<Cell> = (0..len).map(cell).collect();
+            if reversed && !step {
+                blocks.reverse();
+                known.reverse();
+            }
+            LineDfa::new(&blocks, &known).map_err(|_| ProfileError::LineTooLong)
+        };
+        let step_order = |s: usize| if reversed { step_count - 1 - s } else { s };
+        Ok(ProfileProblem {
+            steps: (0..step_count)
+                .map(|s| line(step_order(s), true))
+                .collect::<Result<_, _>>()?,
+            tracked: (0..tracked_count)
+                .map(|t| line(t, false))
+                .collect::<Result<_, _>>()?,
+            orientation,
+        })
+    }
+
+    /// Counts the grids that satisfy every line, giving up when a layer holds more than
+    /// `max_profiles` profiles.
+    pub fn count<T: Tally>(
+        &self,
+        max_profiles: usize,
+        cancel: &AtomicBool,
+        progress: impl FnMut(LayerProgress),
+    ) -> Result<T, ProfileError> {
+        let layout = Layout::new(&self.tracked);
+        if u64::fits(&layout) {
+            self.count_with::<u64, T>(&layout, max_profiles, cancel, progress)
+        } else if u128::fits(&layout) {
+            self.count_with::<u128, T>(&layout, max_profiles, cancel, progress)
+        } else {
+            self.count_with::<Box<[u16]>, T>(&layout, max_profiles, cancel, progress)
+        }
+    }
+
+    fn count_with<K: Key, T: Tally>(
+        &self,
+        layout: &Layout,
+        max_profiles: usize,
+        cancel: &AtomicBool,
+        mut progress: impl FnMut(LayerProgress),
+    ) -> Result<T, ProfileError> {
+        let mut start = K::blank(self.tracked.len());
+        for (t, line) in self.tracked.iter().enumerate() {
+            if line.start() == DEAD {
+                return Ok(T::zero());
+            }
+            start.set(layout, t, line.start());
+        }
+        if self.steps.iter().any(|s| s.start() == DEAD) {
+            return Ok(T::zero());
+        }
+        let mut layer: Layer<K, T> = DashMap::with_hasher(FxBuildHasher);
+        layer.insert(start, T::one());
+        for step in 0..self.steps.len() {
+            layer = self.next_layer(layout, step, layer, max_profiles, cancel)?;
+            progress(LayerProgress {
+                done: step + 1,
+                total: self.steps.len(),
+                profiles: layer.len(),
+            });
+            if layer.is_empty() {
+                return Ok(T::zero());
+            }
+        }
+        let mut total = T::zero();
+        for (_, ways) in layer {
+            total.add(&ways)?;
+        }
+        Ok(total)
+    }
+
+    /// Expands every profile of `layer` by every placement of step line `step`.
+    fn next_layer<K: Key, T: Tally>(
+        &self,
+        layout: &Layout,
+        step: usize,
+        layer: Layer<K, T>,
+        max_profiles: usize,
+        cancel: &AtomicBool,
+    ) -> Result<Layer<K, T>, ProfileError> {
+        let next: Layer<K, T> = DashMap::with_capacity_and_hasher(layer.len(), FxBuildHasher);
+        let overflow = AtomicBool::new(false);
+        let too_many = AtomicBool::new(false);
+        let entries: Vec<(K, T)> = layer.into_iter().collect();
+        entries.par_iter().for_each_init(
+            || Scratch::new(&self.steps[step], self.tracked.len()),
+            |scratch, (profile, ways)| {
+                if cancel.load(Ordering::Relaxed)
+                    || overflow.load(Ordering::Relaxed)
+                    || too_many.load(Ordering::Relaxed)
+                {
+                    return;
+                }
+                let add = |sum: &mut T| {
+                    if sum.add(ways).is_err() {
+                        overflow.store(true, Ordering::Relaxed);
+                    }
+                };
+                self.expand(layout, step, profile, scratch, |successor: &K| {
+                    // A packed key costs nothing to copy: one lookup. A boxed one is looked up
+                    // first, so that only new profiles allocate.
+                    if K::PACKED {
+                        next.entry(successor.clone())
+                            .and_modify(add)
+                            .or_insert_with(|| ways.clone());
+                    } else if let Some(mut sum) = next.get_mut(successor) {
+                        add(&mut sum);
+                    } else {
+                        next.entry(successor.clone())
+                            .and_modify(add)
+                            .or_insert_with(|| ways.clone());
+                    }
+                });
+                if next.len() > max_profiles {
+                    too_many.store(true, Ordering::Relaxed);
+                }
+            },
+        );
+        if cancel.load(Ordering::Relaxed) {
+            return Err(ProfileError::Cancelled);
+        }
+        if overflow.load(Ordering::Relaxed) {
+            return Err(ProfileError::Overflow);
+        }
+        if too_many.load(Ordering::Relaxed) {
+            return Err(ProfileError::TooManyProfiles {
+                layer: step + 1,
+                profiles: next.len(),
+            });
+        }
+        Ok(next)
+    }
+
+    /// Calls `emit` with the profile after each placement of step line `step` that the
+    /// tracked lines, in `profile`, allow.
+    fn expand<K: Key>(
+        &self,
+        layout: &Layout,
+        step: usize,
+        profile: &K,
+        scratch: &mut Scratch<K>,
+        mut emit: impl FnMut(&K),
+    ) {
+        let line = &self.steps[step];
+        let width = self.tracked.len();
+        // The crossing tracked lines' classes in this step.
+        for (t, crossing) in scratch.crossing.iter_mut().enumerate() {
+            *crossing = self.tracked[t].class(step, profile.get(layout, t));
+        }
+        // alive[pos][c]: from class c before cell pos, the step line can be completed.
+        scratch.alive[width].clear();
+        scratch.alive[width].push(true);
+        for pos in (0..width).rev() {
+            let (before, after) = scratch.alive.split_at_mut(pos + 1);
+            let (here, later) = (&mut before[pos], &after[0]);
+            here.clear();
+            let crossing = scratch.crossing[pos];
+            here.extend((0..line.width_at(pos)).map(|c| {
+                let class = line.class(pos, c as u16);
+                let ok =
+                    |to: u16, across: u16| to != DEAD && across != DEAD && later[usize::from(to)];
+                ok(class.empty, crossing.empty) || ok(class.filled, crossing.filled)
+            }));
+        }
+        if !scratch.alive[0][usize::from(line.start())] {
+            return;
+        }
+        let mut successor = profile.clone();
+        self.place(
+            layout,
+            step,
+            scratch,
+            0,
+            line.start(),
+            &mut successor,
+            &mut emit,
+        );
+    }
+
+    /// Depth-first over the cells of the step line from `pos`, in step-line class `class`.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the recursion's state, kept flat"
+    )]
+    fn place<K: Key>(
+        &self,
+        layout: &Layout,
+        step: usize,
+        scratch: &Scratch<K>,
+        pos: usize,
+        class: u16,
+        successor: &mut K,
+        emit: &mut impl FnMut(&K),
+    ) {
+        if pos == self.tracked.len() {
+            emit(successor);
+            return;
+        }
+        let here = self.steps[step].class(pos, class);
+        let crossing = scratch.crossing[pos];
+        for filled in [false, true] {
+            let to = here.next(filled);
+            let across = crossing.next(filled);
+            if to == DEAD || across == DEAD || !scratch.alive[pos + 1][usize::from(to)] {
+                continue;
+            }
+            successor.set(layout, pos, across);
+            self.place(layout, step, scratch, pos + 1, to, successor, emit);
+        }
+    }
+}
+
+/// Per-thread buffers for expanding profiles.
+struct Scratch<K> {
+    /// The class of each crossing tracked line in the step being fixed.
+    crossing: Vec<Class>,
+    alive: Vec<Vec<bool>>,
+    _key: std::marker::PhantomData<K>,
+}
+
+impl<K> Scratch<K> {
+    fn new(step: &LineDfa, tracked: usize) -> Self {
+        Scratch {
+            crossing: vec![
+                Class {
+                    empty: DEAD,
+                    filled: DEAD
+                };
+                tracked
+            ],
+            alive: vec![Vec::new(); step.len() + 1],
+            _key: std::marker::PhantomData,
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! The numbers a counter adds: machine integers while they fit, arbitrary precision after.
+
+use num_bigint::BigUint;
+
+/// A sum outgrew the number type; the count is redone with a wider one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Overflow;
+
+/// A non-negative count that can be added to.
+pub trait Tally: Clone + Send + Sync + 'static {
+    /// The count of one.
+    fn one() -> Self;
+    /// The count of zero.
+    fn zero() -> Self;
+    /// `self += other`, or [`Overflow`] (leaving `self` unspecified).
+    fn add(&mut self, other: &Self) -> Result<(), Overflow>;
+    /// Whether the count is zero.
+    fn is_zero(&self) -> bool;
+    /// `self * other`, or [`Overflow`].
+    fn mul(&self, other: &Self) -> Result<Self, Overflow>;
+    /// The value as an arbitrary-precision integer.
+    fn to_big(&self) -> BigUint;
+}
+
+impl Tally for u128 {
+    fn one() -> Self {
+        1
+    }
+    fn zero() -> Self {
+        0
+    }
+    #[inline]
+    fn add(&mut self, other: &Self) -> Result<(), Overflow> {
+        *self = self.checked_add(*other).ok_or(Overflow)?;
+        Ok(())
+    }
+    fn is_zero(&self) -> bool {
+        *self == 0
+    }
+    fn mul(&self, other: &Self) -> Result<Self, Overflow> {
+        self.checked_mul(*other).ok_or(Overflow)
+    }
+    fn to_big(&self) -> BigUint {
+        BigUint::from(*self)
+    }
+}
+
+impl Tally for BigUint {
+    fn one() -> Self {
+        BigUint::from(1u8)
+    }
+    fn zero() -> Self {
+        BigUint::ZERO
+    }
+    #[inline]
+    fn add(&mut self, other: &Self) -> Result<(), Overflow> {
+        *self += other;
+        Ok(())
+    }
+    fn is_zero(&self) -> bool {
+        *self == BigUint::ZERO
+    }
+    fn mul(&self, other: &Self) -> Result<Self, Overflow> {
+        Ok(self * other)
+    }
+    fn to_big(&self) -> BigUint {
+        self.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn machine_integers_report_overflow_and_big_ones_do_not() {
+        let mut near = u128::MAX - 1;
+        assert_eq!(near.add(&1), Ok(()));
+        assert_eq!(near.add(&1), Err(Overflow));
+        assert_eq!(u128::MAX.mul(&2), Err(Overflow));
+        let mut big = u128::MAX.to_big();
+        big.add(&BigUint::one()).expect("no overflow");
+        assert_eq!(big, BigUint::from(2u8).pow(128));
+    }
+}

@@ -1,0 +1,198 @@
+//! Counting by profiles against enumeration, factorials and powers of two.
+
+use std::sync::atomic::AtomicBool;
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::puzzle::Clue;
+use crate::search::{Solver, SolverOptions};
+
+fn profile_count(puzzle: &Puzzle) -> BigUint {
+    let counted = count_exact(
+        puzzle,
+        DEFAULT_MAX_PROFILES,
+        &AtomicBool::new(false),
+        |_| {},
+    )
+    .expect("counts");
+    assert!(!matches!(counted.method, ExactMethod::Components { .. }));
+    counted.count
+}
+
+fn component_count(puzzle: &Puzzle) -> BigUint {
+    let counted = count_exact(puzzle, 0, &AtomicBool::new(false), |_| {}).expect("counts");
+    assert!(!matches!(counted.method, ExactMethod::Profiles { .. }));
+    counted.count
+}
+
+fn enumerated(puzzle: &Puzzle) -> BigUint {
+    let options = SolverOptions {
+        threads: 1,
+        probing: true,
+    };
+    let outcome = Solver::new(puzzle, options).count().expect("search runs");
+    assert!(outcome.exhausted);
+    BigUint::from(outcome.solutions)
+}
+
+/// The n x n puzzle whose every clue is `1`: n! solutions.
+fn permutations(n: usize) -> Puzzle {
+    let ones = || (0..n).map(|_| Clue(vec![1])).collect::<Vec<_>>();
+    Puzzle::new(ones(), ones()).expect("valid")
+}
+
+fn factorial(n: u32) -> BigUint {
+    (1..=n).map(BigUint::from).product()
+}
+
+#[test]
+fn permutation_puzzles_have_n_factorial_solutions() {
+    for n in 1..=12 {
+        assert_eq!(
+            profile_count(&permutations(n)),
+            factorial(n as u32),
+            "n = {n}"
+        );
+    }
+    for n in 1..=6 {
+        assert_eq!(
+            component_count(&permutations(n)),
+            factorial(n as u32),
+            "n = {n}"
+        );
+    }
+}
+
+#[test]
+fn counts_past_u128_switch_to_big_integers() {
+    // 130 independent 2x2 squares on the diagonal, each with its two diagonals: 2^130.
+    let squares = 130;
+    let n = 2 * squares;
+    let mut cells = vec![false; n * n];
+    for s in 0..squares {
+        cells[2 * s * n + 2 * s] = true;
+        cells[(2 * s + 1) * n + 2 * s + 1] = true;
+    }
+    let mut puzzle = Puzzle::from_picture(n, n, &cells).expect("valid");
+    // Every cell off the squares is given empty, or the clues (all `1`) would allow n!.
+    for row in 0..n {
+        for col in (0..n).filter(|&col| col / 2 != row / 2) {
+            puzzle.givens.push(crate::puzzle::Given {
+                row,
+                col,
+                filled: false,
+            });
+        }
+    }
+    let expected = BigUint::from(2u8).pow(squares as u32);
+    assert_eq!(profile_count(&puzzle), expected);
+    assert_eq!(component_count(&puzzle), expected);
+}
+
+#[test]
+fn a_layer_limit_is_reported_not_exceeded() {
+    let puzzle = permutations(12);
+    let root = Grid::new(12, 12);
+    let rows = Orientation::ALL[0];
+    let error = count_by_profiles(&puzzle, &root, rows, 100, &AtomicBool::new(false), |_| {})
+        .expect_err("12 columns of 1-clues need 924 profiles in the middle layer");
+    assert_eq!(error, CountError::TooManyProfiles { limit: 100 });
+    // count_exact then counts by components (20 profiles in the middle layer of 6!).
+    let counted =
+        count_exact(&permutations(6), 10, &AtomicBool::new(false), |_| {}).expect("counts");
+    assert!(matches!(counted.method, ExactMethod::Components { .. }));
+    assert_eq!(counted.count, factorial(6));
+}
+
+#[test]
+fn a_raised_cancel_flag_stops_the_count() {
+    for max_profiles in [0, 1 << 20] {
+        let error = count_exact(
+            &permutations(9),
+            max_profiles,
+            &AtomicBool::new(true),
+            |_| {},
+        )
+        .expect_err("cancelled");
+        assert_eq!(error, CountError::Cancelled);
+    }
+}
+
+#[test]
+fn progress_reports_every_layer() {
+    let mut layers = Vec::new();
+    let result = count_exact(&permutations(6), 1 << 20, &AtomicBool::new(false), |p| {
+        layers.push((p.done, p.total, p.profiles))
+    })
+    .expect("counts");
+    assert_eq!(result.count, BigUint::from(720u32));
+    // After k rows, the profile is the set of columns used: C(6, k) of them.
+    let profiles: Vec<usize> = layers.iter().map(|&(_, _, p)| p).collect();
+    assert_eq!(profiles, [6, 15, 20, 15, 6, 1]);
+    assert!(layers.iter().all(|&(_, total, _)| total == 6));
+}
+
+fn picture(max: usize) -> impl Strategy<Value = (usize, usize, Vec<bool>)> {
+    (1..=max, 1..=max).prop_flat_map(|(h, w)| {
+        (
+            Just(h),
+            Just(w),
+            proptest::collection::vec(proptest::bool::weighted(0.4), h * w),
+        )
+    })
+}
+
+/// Random clues (most of them contradictory) for a small grid.
+fn clues(max: usize) -> impl Strategy<Value = Puzzle> {
+    let line = |len: usize| {
+        proptest::collection::vec(1u32..=3, 0..=len.div_ceil(2)).prop_filter_map(
+            "fits",
+            move |blocks| {
+                let need = blocks.iter().sum::<u32>() as usize + blocks.len().saturating_sub(1);
+                (need <= len).then_some(Clue(blocks))
+            },
+        )
+    };
+    (2..=max, 2..=max).prop_flat_map(move |(h, w)| {
+        (
+            proptest::collection::vec(line(w), h),
+            proptest::collection::vec(line(h), w),
+        )
+            .prop_filter_map("valid", |(rows, cols)| Puzzle::new(rows, cols).ok())
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn both_methods_count_what_enumeration_counts((h, w, cells) in picture(9)) {
+        let puzzle = Puzzle::from_picture(h, w, &cells).expect("valid");
+        let expected = enumerated(&puzzle);
+        prop_assert_eq!(profile_count(&puzzle), expected.clone());
+        prop_assert_eq!(component_count(&puzzle), expected);
+    }
+
+    #[test]
+    fn both_methods_count_random_clues_exactly(puzzle in clues(6)) {
+        let expected = enumerated(&puzzle);
+        prop_assert_eq!(profile_count(&puzzle), expected.clone());
+        prop_assert_eq!(component_count(&puzzle), expected);
+    }
+
+    #[test]
+    fn all_orientations_agree((h, w, cells) in picture(8)) {
+        let puzzle = Puzzle::from_picture(h, w, &cells).expect("valid");
+        let grid = Grid::new(h, w);
+        let cancel = AtomicBool::new(false);
+        let count = |orientation| {
+            ProfileProblem::new(&puzzle, &grid, orientation)
+                .expect("short lines")
+                .count::<u128>(1 << 20, &cancel, |_| {})
+                .expect("counts")
+        };
+        let [first, rest @ ..] = Orientation::ALL.map(count);
+        prop_assert!(rest.iter().all(|&n| n == first), "{first} vs {rest:?}");
+    }
+}

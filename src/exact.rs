@@ -1,0 +1,154 @@
+//! `count --method decompose|auto`: exact counts without visiting solutions, by the library's
+//! profile dynamic program ([`nonoenum::count`]), in a pool of the requested size.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use anyhow::bail;
+use nonoenum::Puzzle;
+use nonoenum::count::{
+    BigUint, CountError, DEFAULT_MAX_PROFILES, ExactCount, ExactMethod, LayerProgress, count_exact,
+};
+
+use crate::cli::CountMethod;
+
+/// How `count` was asked to count.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ExactSettings {
+    method: CountMethod,
+    max_profiles: Option<usize>,
+    progress: bool,
+}
+
+impl ExactSettings {
+    /// Validates `count`'s counting options.
+    pub(crate) fn new(
+        method: CountMethod,
+        max_profiles: Option<usize>,
+        progress: bool,
+    ) -> anyhow::Result<Self> {
+        if max_profiles.is_some() && method == CountMethod::Enumerate {
+            bail!("--max-profiles is for --method decompose or auto");
+        }
+        Ok(ExactSettings {
+            method,
+            max_profiles,
+            progress,
+        })
+    }
+
+    /// Whether the options rule out a checkpoint (which saves an enumeration's frontier).
+    pub(crate) fn excludes_checkpoint(self) -> bool {
+        self.method == CountMethod::Decompose
+    }
+
+    /// Whether progress lines were asked for.
+    pub(crate) fn progress(self) -> bool {
+        self.progress
+    }
+
+    fn limit(self) -> usize {
+        self.max_profiles.unwrap_or(DEFAULT_MAX_PROFILES)
+    }
+}
+
+/// One puzzle to count.
+pub(crate) struct ExactJob<'a> {
+    pub(crate) label: &'a str,
+    pub(crate) puzzle: &'a Puzzle,
+    pub(crate) threads: usize,
+    pub(crate) quiet: bool,
+    pub(crate) stats: bool,
+    /// `--max-solutions` was given: the user wants an enumeration's partial count.
+    pub(crate) max_solutions: bool,
+    pub(crate) cancel: &'a AtomicBool,
+}
+
+/// What counting without enumerating gave.
+pub(crate) enum Counted {
+    /// The exact count.
+    Done { count: BigUint, elapsed: Duration },
+    /// Stopped by Ctrl-C or the time limit before the count was known.
+    Cancelled { elapsed: Duration },
+    /// `auto` decided to enumerate instead.
+    Enumerate,
+}
+
+/// Counts `job` as `settings` say, or says to enumerate.
+pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Result<Counted> {
+    match settings.method {
+        CountMethod::Enumerate => return Ok(Counted::Enumerate),
+        CountMethod::Auto if job.max_solutions => return Ok(Counted::Enumerate),
+        CountMethod::Decompose if job.max_solutions => {
+            bail!("--max-solutions stops an enumeration: it does not go with --method decompose")
+        }
+        CountMethod::Auto | CountMethod::Decompose => {}
+    }
+    let start = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(job.threads)
+        .stack_size(nonoenum::search::stack_size(job.puzzle))
+        .build()?;
+    let mut last_line = Instant::now();
+    let progress = |p: LayerProgress| {
+        let last = p.done == p.total;
+        if settings.progress && !job.quiet && (last || last_line.elapsed().as_secs() >= 1) {
+            last_line = Instant::now();
+            eprintln!(
+                "{}: decompose: {}/{} lines fixed, {} profiles, {:.1} s",
+                job.label,
+                p.done,
+                p.total,
+                p.profiles,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let result = pool.install(|| count_exact(job.puzzle, settings.limit(), job.cancel, progress));
+    let elapsed = start.elapsed();
+    match result {
+        Ok(counted) => {
+            if job.stats && !job.quiet {
+                print_stats(job.label, &counted, elapsed);
+            }
+            Ok(Counted::Done {
+                count: counted.count,
+                elapsed,
+            })
+        }
+        Err(CountError::Cancelled) => Ok(Counted::Cancelled { elapsed }),
+        Err(e) => bail!("{}: {e}", job.label),
+    }
+}
+
+fn print_stats(label: &str, counted: &ExactCount, elapsed: Duration) {
+    let how = match counted.method {
+        ExactMethod::Propagation => "propagation and probing".to_string(),
+        ExactMethod::Profiles {
+            orientation,
+            widest,
+        } => format!(
+            "profiles, {} fixed one by one, widest layer {widest} profiles",
+            if orientation.transposed {
+                "columns"
+            } else {
+                "rows"
+            }
+        ),
+        ExactMethod::Components {
+            branched,
+            cache_hits,
+            probes,
+        } => format!(
+            "components, {branched} counted by branching, {cache_hits} from the cache, \
+             {probes} probes"
+        ),
+    };
+    eprintln!(
+        "stats {label}: {:.3} s, {} solutions, counted by {how}; {} unknown cells after probing \
+         at the root",
+        elapsed.as_secs_f64(),
+        counted.count,
+        counted.unknown_cells,
+    );
+}

@@ -1,0 +1,175 @@
+//! `count --method auto|enumerate|decompose`: exact counts of any size without enumerating,
+//! the same numbers as enumeration, big integers in text and JSON, and the option errors.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use tempfile::TempDir;
+
+const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
+
+fn run(args: &[&str], puzzle: &Path) -> (i32, String, String) {
+    let output = Command::new(BIN)
+        .args(args)
+        .arg(puzzle)
+        .output()
+        .expect("runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8(output.stdout).expect("UTF-8"),
+        String::from_utf8(output.stderr).expect("UTF-8"),
+    )
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write puzzle");
+    path
+}
+
+/// Every clue `1` on an `n` x `n` grid: `n!` solutions.
+fn perm(dir: &Path, n: usize) -> PathBuf {
+    let text = format!("{n} {n}\n{}", "1\n".repeat(2 * n));
+    write(dir, &format!("perm{n}.txt"), &text)
+}
+
+/// `bands` bands of two rows, each of `k` windows: a 2x2 square whose two diagonals are the
+/// only ways to fill it, then an empty column; an empty row separates bands. `2^(bands k)`
+/// solutions.
+fn squares(dir: &Path, bands: usize, k: usize) -> PathBuf {
+    let (rows, cols) = (3 * bands - 1, 3 * k);
+    let mut text = format!("{rows} {cols}\n");
+    let ones = |n: usize| vec!["1"; n].join(" ");
+    for band in 0..bands {
+        if band > 0 {
+            text.push_str("0\n");
+        }
+        text.push_str(&format!("{}\n{}\n", ones(k), ones(k)));
+    }
+    for _ in 0..k {
+        text.push_str(&format!("{}\n{}\n0\n", ones(bands), ones(bands)));
+    }
+    write(dir, &format!("squares-{bands}x{k}.txt"), &text)
+}
+
+#[test]
+fn decompose_counts_sixteen_factorial() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = perm(tmp.path(), 16);
+    for method in ["auto", "decompose"] {
+        let (code, out, err) = run(&["count", "-q", "--method", method], &puzzle);
+        assert_eq!((code, out.as_str()), (0, "20922789888000\n"), "{err}");
+    }
+}
+
+#[test]
+fn counts_beyond_128_bits_are_exact_in_text_and_json() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = squares(tmp.path(), 10, 13);
+    // 2^130, more than u128 holds.
+    let expected = "1361129467683753853853498429727072845824";
+    let (code, out, err) = run(&["count", "-q"], &puzzle);
+    assert_eq!((code, out.trim_end()), (0, expected), "{err}");
+    let (code, out, _) = run(&["count", "-q", "--json"], &puzzle);
+    assert_eq!(code, 0);
+    assert!(out.contains(&format!(r#""count":"{expected}""#)), "{out}");
+    assert!(out.contains(r#""complete":true"#), "{out}");
+    // By components only (the profile table allowed no profile at all).
+    let (code, out, _) = run(&["count", "-q", "--max-profiles", "0"], &puzzle);
+    assert_eq!((code, out.trim_end()), (0, expected));
+}
+
+#[test]
+fn every_method_gives_the_same_counts() {
+    let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles");
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzles = [
+        perm(tmp.path(), 7),
+        squares(tmp.path(), 2, 4),
+        bundled.join("ambiguous.txt"),
+        bundled.join("heart.txt"),
+        bundled.join("mini-set.txt"),
+        // Well formed (4 cells across and down) but without a solution.
+        write(tmp.path(), "none.txt", "3 3\n2\n1\n1\n2\n0\n1 1\n"),
+    ];
+    for puzzle in &puzzles {
+        let (code, enumerated, err) = run(&["count", "-q", "--method", "enumerate"], puzzle);
+        assert_eq!(code, 0, "{err}");
+        for args in [
+            &["count", "-q", "--method", "decompose"][..],
+            &[
+                "count",
+                "-q",
+                "--method",
+                "decompose",
+                "--max-profiles",
+                "0",
+            ],
+            &["count", "-q", "--method", "decompose", "-t", "1"],
+        ] {
+            let (code, out, err) = run(args, puzzle);
+            assert_eq!(code, 0, "{err}");
+            assert_eq!(out, enumerated, "{args:?} on {}", puzzle.display());
+        }
+    }
+}
+
+#[test]
+fn stats_and_progress_say_how_it_was_counted() {
+    let tmp = TempDir::new().expect("temp dir");
+    let (code, _, err) = run(&["count", "--stats", "--progress"], &perm(tmp.path(), 9));
+    assert_eq!(code, 0);
+    assert!(err.contains("counted by profiles"), "{err}");
+    assert!(err.contains("decompose: 9/9 lines fixed"), "{err}");
+    let (code, _, err) = run(
+        &["count", "--stats", "--max-profiles", "0"],
+        &squares(tmp.path(), 1, 5),
+    );
+    assert_eq!(code, 0);
+    assert!(err.contains("counted by components"), "{err}");
+}
+
+#[test]
+fn a_time_limit_leaves_no_count_marked_as_such() {
+    let tmp = TempDir::new().expect("temp dir");
+    // 40! by components alone is out of reach.
+    let puzzle = perm(tmp.path(), 40);
+    let (code, out, err) = run(
+        &["count", "--max-profiles", "0", "--time-limit", "0.5"],
+        &puzzle,
+    );
+    assert_eq!(code, 3, "{out}{err}");
+    assert_eq!(out, "incomplete: no count yet (time limit reached)\n");
+    assert!(err.contains("time limit reached"), "{err}");
+}
+
+#[test]
+fn options_that_do_not_go_together_are_refused() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = perm(tmp.path(), 4);
+    let ck = tmp.path().join("ck.json");
+    let ck = ck.to_str().expect("path");
+    for (args, says) in [
+        (
+            &["count", "--method", "enumerate", "--max-profiles", "5"][..],
+            "--max-profiles",
+        ),
+        (
+            &["count", "--method", "decompose", "--max-solutions", "5"],
+            "--max-solutions",
+        ),
+        (
+            &["count", "--method", "decompose", "--checkpoint", ck],
+            "--checkpoint",
+        ),
+        (&["count", "--method", "guess"], "guess"),
+    ] {
+        let (code, out, err) = run(args, &puzzle);
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    // --max-solutions asks for an enumeration: auto enumerates and stops there.
+    let (code, out, _) = run(&["count", "--max-solutions", "5"], &perm(tmp.path(), 6));
+    assert_eq!(code, 0);
+    assert!(out.starts_with("incomplete: at least 5"), "{out}");
+}
