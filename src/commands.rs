@@ -214,7 +214,8 @@ fn run_puzzles(
             SolverOptions {
                 threads: settings.threads,
                 probing: settings.probing,
-                ordered: settings.ordered,
+                // `count` prints no solution: their order does not matter.
+                ordered: settings.ordered && !matches!(mode, Mode::Count),
             },
         )
         .with_cancel_flag(Arc::clone(&cancel.any));
@@ -263,7 +264,9 @@ fn checkpointed(settings: Settings, output: Option<&std::path::Path>) -> anyhow:
     if settings.json {
         bail!("--checkpoint does not go with --json");
     }
-    if settings.ordered && !settings.probing {
+    // `count` prints no solution: their order does not matter.
+    let ordered = settings.ordered && output.is_some();
+    if ordered && !settings.probing {
         // The parts are cut from the probing search's tree: only with probing do they run,
         // one after the other, in the order of the one-thread search.
         bail!("--checkpoint with --ordered needs probing: drop --no-probe");
@@ -287,7 +290,7 @@ fn checkpointed(settings: Settings, output: Option<&std::path::Path>) -> anyhow:
         &label,
         &puzzle,
         settings.probing,
-        settings.ordered,
+        ordered,
         output,
         checkpoint,
         &options,

@@ -281,6 +281,8 @@ fn checkpointed_and_split_listings_keep_the_one_thread_order() {
     // whole listing.
     let dir = tmp.path().join("split");
     let dir_arg = dir.to_str().expect("path");
+    let refused = nonoenum(&["split", "-q", "--ordered", "--out", dir_arg, perm]);
+    assert_eq!(refused.status.code(), Some(2));
     let _ = stdout(&["split", "-q", "--parts", "12", "--out", dir_arg, perm]);
     std::fs::create_dir(dir.join("results")).expect("mkdir");
     let mut parts: Vec<PathBuf> = std::fs::read_dir(&dir)
