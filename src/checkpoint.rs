@@ -3,9 +3,10 @@
 //! exactly once.
 //!
 //! The search is cut into parts as `nonoenum split` cuts it (an open subtree is the puzzle plus
-//! the decisions that select it, the same idea as a split's part files). Parts run one after
-//! the other, each on every thread. When a part finishes it is *committed*: its count is added,
-//! its solutions are in the output file (flushed to disk), and it leaves the list of open parts.
+//! the decisions that select it, the same idea as a split's part files). Parts run one after the
+//! other, in search order, each on every thread. When a part finishes it is *committed*: its
+//! count is added, its solutions are in the output file (flushed to disk), and it leaves the
+//! list of open parts.
 //! The checkpoint file holds the puzzle, the open parts, the committed count and the length of
 //! the output file at the last commit; it is rewritten through a temporary file and a rename,
 //! every few seconds and when the run stops. Resuming truncates the output file to that length
@@ -48,6 +49,10 @@ struct Checkpoint {
     givens: String,
     /// Whether the search probes.
     probing: bool,
+    /// `list --ordered`: the parts run in search order, each ordered, so the file lists the
+    /// solutions in the order of the one-thread search. (Absent in older checkpoints.)
+    #[serde(default)]
+    ordered: bool,
     /// `list`: the output file (as given on the command line).
     output: Option<PathBuf>,
     /// `list`: the output file's length at the last commit.
@@ -74,6 +79,7 @@ pub(crate) fn start(
     label: &str,
     puzzle: &Puzzle,
     probing: bool,
+    ordered: bool,
     output: Option<&Path>,
     checkpoint: &Path,
     options: &Options<'_>,
@@ -90,6 +96,7 @@ pub(crate) fn start(
         puzzle: clue_checksum(puzzle),
         givens: givens_checksum(puzzle),
         probing,
+        ordered,
         output: output.map(Path::to_path_buf),
         output_len: 0,
         committed: "0".into(),
@@ -208,6 +215,7 @@ fn run(
             SolverOptions {
                 threads: options.threads,
                 probing: state.probing,
+                ordered: state.ordered,
             },
         )
         .with_cancel_flag(Arc::clone(&options.cancel.any));

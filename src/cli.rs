@@ -152,6 +152,10 @@ pub(crate) struct CommonArgs {
     /// Save the checkpoint at most this often, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
     pub(crate) checkpoint_every: f64,
+    /// Print solutions in the order the one-thread search finds them, whatever the number of
+    /// threads: the same output on every run (solve, list; count is the same either way).
+    #[arg(long)]
+    pub(crate) ordered: bool,
     /// Machine-readable output: one JSON object per line, a `solution` line for each solution
     /// printed and a `result` line ending each puzzle (what `nonoenum merge` reads).
     #[arg(long)]
@@ -179,6 +183,8 @@ pub(crate) struct Settings {
     pub(crate) quiet: bool,
     /// Whether to write JSON lines.
     pub(crate) json: bool,
+    /// Whether solutions come in the order of the sequential search.
+    pub(crate) ordered: bool,
     /// The run's time limit.
     pub(crate) time_limit: Option<std::time::Duration>,
     /// Stop each search after this many solutions.
@@ -227,6 +233,7 @@ impl TryFrom<CommonArgs> for Settings {
             stats: args.stats,
             quiet: args.quiet,
             json: args.json,
+            ordered: args.ordered,
             time_limit,
             max_solutions: args.max_solutions,
             checkpoint: args.checkpoint,

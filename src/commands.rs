@@ -182,6 +182,11 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return crate::checkpoint::resume(&checkpoint, &options);
         }
         Command::Split { parts, out, common } => {
+            if common.ordered {
+                bail!(
+                    "--ordered is for solve, count and list (split numbers its parts in search order)"
+                );
+            }
             return crate::parts::split(&Settings::try_from(common)?, parts, &out);
         }
         Command::Merge { dir, list, json } => return crate::parts::merge(&dir, list, json),
@@ -222,6 +227,8 @@ fn run_puzzles(
             SolverOptions {
                 threads: settings.threads,
                 probing: settings.probing,
+                // `count` prints no solution: their order does not matter.
+                ordered: settings.ordered && !matches!(mode, Mode::Count),
             },
         )
         .with_cancel_flag(Arc::clone(&cancel.any));
@@ -308,6 +315,13 @@ fn checkpointed(settings: Settings, output: Option<&std::path::Path>) -> anyhow:
     if settings.json {
         bail!("--checkpoint does not go with --json");
     }
+    // `count` prints no solution: their order does not matter.
+    let ordered = settings.ordered && output.is_some();
+    if ordered && !settings.probing {
+        // The parts are cut from the probing search's tree: only with probing do they run,
+        // one after the other, in the order of the one-thread search.
+        bail!("--checkpoint with --ordered needs probing: drop --no-probe");
+    }
     let mut puzzles = crate::input::load(&settings)?;
     if puzzles.len() != 1 {
         let n = puzzles.len();
@@ -327,6 +341,7 @@ fn checkpointed(settings: Settings, output: Option<&std::path::Path>) -> anyhow:
         &label,
         &puzzle,
         settings.probing,
+        ordered,
         output,
         checkpoint,
         &options,

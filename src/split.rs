@@ -174,6 +174,10 @@ impl Splitter<'_> {
 /// solution, unless the tree has fewer open nodes than that (a puzzle solved by propagation is
 /// one part). A puzzle whose root already contradicts is one part with no decisions, which its
 /// run then reports as having no solution.
+///
+/// The parts come in search order: listing each part's solutions with the one-thread (or the
+/// ordered) search, part after part, lists the puzzle's solutions in the order the one-thread
+/// search of the whole puzzle does.
 pub fn split(puzzle: &Puzzle, parts: usize) -> Result<Vec<Part>, SolveError> {
     split_by(puzzle, parts, Sizing::Measured)
 }
@@ -253,7 +257,9 @@ pub fn split_by(puzzle: &Puzzle, parts: usize, sizing: Sizing) -> Result<Vec<Par
     }
     let mut all: Vec<Open> = done;
     all.extend(open);
-    all.sort_by_key(|node| node.order);
+    // In search order: the order in which the one-thread search meets the parts (at the first
+    // decision where two parts differ, the one with the cell filled comes first).
+    all.sort_by_cached_key(|node| node.decisions.iter().map(|g| !g.filled).collect::<Vec<_>>());
     Ok(all
         .into_iter()
         .map(|node| Part {

@@ -641,6 +641,7 @@ fn help_mentions_every_option() {
         "--time-limit",
         "--max-solutions",
         "--checkpoint",
+        "--ordered",
     ];
     for command in ["solve", "count", "list"] {
         let help = stdout_of(&mut nonoenum([command, "--help"]));

@@ -57,9 +57,16 @@ fn with_givens(mut puzzle: Puzzle, givens: &Path) -> Puzzle {
 
 /// The exact solution count under one configuration.
 fn count(puzzle: &Puzzle, (threads, probing): Config) -> u64 {
-    let outcome = Solver::new(puzzle, SolverOptions { threads, probing })
-        .count()
-        .expect("the search runs");
+    let outcome = Solver::new(
+        puzzle,
+        SolverOptions {
+            threads,
+            probing,
+            ordered: false,
+        },
+    )
+    .count()
+    .expect("the search runs");
     assert!(outcome.exhausted, "the count ran to the end");
     outcome.solutions
 }
@@ -77,6 +84,7 @@ fn check_count(what: &str, puzzle: &Puzzle, expected: u64, configs: &[Config]) {
     let options = SolverOptions {
         threads: 2,
         probing: configs.iter().any(|&(_, probing)| probing),
+        ordered: false,
     };
     let (grids, outcome) = Solver::new(puzzle, options)
         .find(expected + 1)
@@ -356,6 +364,7 @@ fn tournament_taai2011_first_20() {
         let options = SolverOptions {
             threads: 2,
             probing: true,
+            ordered: false,
         };
         let (grids, outcome) = Solver::new(puzzle, options)
             .find(2)

@@ -46,7 +46,11 @@ fn brute_force_count(puzzle: &Puzzle) -> u64 {
 }
 
 fn solutions(puzzle: &Puzzle, threads: usize, probing: bool) -> Vec<Vec<bool>> {
-    let options = SolverOptions { threads, probing };
+    let options = SolverOptions {
+        threads,
+        probing,
+        ordered: false,
+    };
     let mut found = Vec::new();
     let outcome = Solver::new(puzzle, options)
         .run(|grid: &Grid| {
@@ -98,9 +102,16 @@ fn thread_counts_agree_on_a_permutation_puzzle() {
     let puzzle = Puzzle::new(ones(), ones()).unwrap();
     for threads in [1, 2, 3, 8] {
         for probing in [true, false] {
-            let outcome = Solver::new(&puzzle, SolverOptions { threads, probing })
-                .count()
-                .unwrap();
+            let outcome = Solver::new(
+                &puzzle,
+                SolverOptions {
+                    threads,
+                    probing,
+                    ordered: false,
+                },
+            )
+            .count()
+            .unwrap();
             assert_eq!(
                 outcome.solutions, 720,
                 "threads {threads} probing {probing}"

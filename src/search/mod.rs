@@ -6,6 +6,7 @@
 //! search runs on a dedicated thread; with more, each node offers its second child to idle
 //! workers ([`rayon::join`]), so the tree is split near the top and wherever a thread is idle.
 
+mod ordered;
 mod stats;
 mod tree;
 
@@ -15,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
+use ordered::{Ordered, Route};
 pub use stats::{SearchStats, StatsSnapshot};
 use tree::{Parallel, SearchCx, Sequential};
 
@@ -31,6 +33,11 @@ pub struct SolverOptions {
     /// Probe every unknown cell at every node before branching (default `true`). Slower per
     /// node, far fewer nodes on hard puzzles.
     pub probing: bool,
+    /// Hand solutions over in the order of the sequential search, whatever the number of
+    /// threads (default `false`: in the order they are found). The parallel search then holds
+    /// back solutions found ahead of their turn, within a memory budget, and stays as fast
+    /// unless their turn is long in coming; with one thread it changes nothing.
+    pub ordered: bool,
 }
 
 impl Default for SolverOptions {
@@ -38,6 +45,7 @@ impl Default for SolverOptions {
         SolverOptions {
             threads: 0,
             probing: true,
+            ordered: false,
         }
     }
 }
@@ -89,6 +97,9 @@ pub struct Solver<'p> {
     options: SolverOptions,
     stats: Arc<SearchStats>,
     cancel: Arc<AtomicBool>,
+    /// Solutions the ordered search may hold back before deferring nodes; `None` for the
+    /// default (see [`ordered`]).
+    buffer_budget: Option<usize>,
 }
 
 /// Capacity of the solution channel: enough to keep workers busy while the collector writes.
@@ -102,7 +113,15 @@ impl<'p> Solver<'p> {
             options,
             stats: Arc::default(),
             cancel: Arc::default(),
+            buffer_budget: None,
         }
+    }
+
+    /// Sets the ordered search's budget of held-back solutions (tests use tiny ones).
+    #[cfg(test)]
+    pub(crate) fn with_buffer_budget(mut self, solutions: usize) -> Self {
+        self.buffer_budget = Some(solutions);
+        self
     }
 
     /// Uses `flag` as the cancel flag (see [`Solver::cancel_flag`]), so that one flag, set by a
@@ -151,6 +170,10 @@ impl<'p> Solver<'p> {
             .then(|| self.build_pool(threads))
             .transpose()?;
         let stack = stack_size(self.puzzle);
+        let ordered = self.options.ordered;
+        let budget = self
+            .buffer_budget
+            .unwrap_or_else(|| ordered::default_budget(self.puzzle.height(), self.puzzle.width()));
         let (tx, rx) = crossbeam_channel::bounded(CHANNEL_CAPACITY);
         let stop = AtomicBool::new(false);
         let cx = SearchCx {
@@ -169,6 +192,9 @@ impl<'p> Solver<'p> {
                 .stack_size(stack)
                 .spawn_scoped(scope, move || match pool {
                     None => cx.explore::<Sequential>(root, 0, None),
+                    Some(pool) if ordered => pool.install(|| {
+                        Ordered::new(&cx, budget).explore(root, 0, None, &Route::default());
+                    }),
                     Some(pool) => pool.install(|| cx.explore::<Parallel>(root, 0, None)),
                 })
                 .map_err(|e| SolveError::Threads {

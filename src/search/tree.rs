@@ -2,6 +2,7 @@
 //! sequential and the parallel search: a [`Joiner`] decides how the two children of a node run.
 
 use std::cell::RefCell;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crossbeam_channel::Sender;
@@ -43,6 +44,20 @@ thread_local! {
     static PROPAGATOR: RefCell<Propagator> = RefCell::new(Propagator::new());
 }
 
+/// What is left to do at a node once [`SearchCx::expand`] has visited it.
+pub(crate) enum Step {
+    /// Nothing: the node is dead, or the search is stopping.
+    Done,
+    /// The node is a solution.
+    Solution(Grid),
+    /// Explore both children (the branching cell filled, then empty).
+    Branch {
+        filled: Result<Grid, Contradiction>,
+        empty: Result<Grid, Contradiction>,
+        memo: Option<Arc<SealedMemo>>,
+    },
+}
+
 /// What every node of one search shares.
 pub(crate) struct SearchCx<'a> {
     pub(crate) puzzle: &'a Puzzle,
@@ -57,19 +72,35 @@ pub(crate) struct SearchCx<'a> {
 }
 
 impl SearchCx<'_> {
-    fn stopped(&self) -> bool {
+    pub(crate) fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed) || self.cancel.load(Ordering::Relaxed)
     }
 
     /// Explores the subtree of a node whose grid is at a propagation fixpoint.
     /// `memo` holds the parent's probe results.
-    pub(crate) fn explore<J: Joiner>(&self, mut grid: Grid, depth: u32, memo: Option<&SealedMemo>) {
+    pub(crate) fn explore<J: Joiner>(&self, grid: Grid, depth: u32, memo: Option<&SealedMemo>) {
+        match self.expand(grid, depth, memo) {
+            Step::Done => {}
+            Step::Solution(grid) => self.emit(grid, depth),
+            Step::Branch {
+                filled,
+                empty,
+                memo,
+            } => J::join(
+                || self.child::<J>(filled, depth + 1, memo.as_deref()),
+                || self.child::<J>(empty, depth + 1, memo.as_deref()),
+            ),
+        }
+    }
+
+    /// Visits one node: counts it, probes or propagates, and says what is left to do.
+    pub(crate) fn expand(&self, mut grid: Grid, depth: u32, memo: Option<&SealedMemo>) -> Step {
         if self.stopped() {
-            return;
+            return Step::Done;
         }
         self.stats.add_node();
         if grid.is_complete() {
-            return self.emit(grid, depth);
+            return Step::Solution(grid);
         }
         let choice = PROPAGATOR.with_borrow_mut(|prop| {
             let before = prop.line_solves;
@@ -85,17 +116,21 @@ impl SearchCx<'_> {
             choice
         });
         match choice {
-            Choice::Solved => self.emit(grid, depth),
-            Choice::Dead => self.stats.finish_subtree(depth),
+            Choice::Solved => Step::Solution(grid),
+            Choice::Dead => {
+                self.stats.finish_subtree(depth);
+                Step::Done
+            }
             Choice::Branch {
                 filled,
                 empty,
                 memo,
                 ..
-            } => J::join(
-                || self.child::<J>(filled, depth + 1, memo.as_deref()),
-                || self.child::<J>(empty, depth + 1, memo.as_deref()),
-            ),
+            } => Step::Branch {
+                filled,
+                empty,
+                memo,
+            },
         }
     }
 
@@ -112,8 +147,18 @@ impl SearchCx<'_> {
     }
 
     fn emit(&self, grid: Grid, depth: u32) {
+        self.count_solution(depth);
+        self.send(grid);
+    }
+
+    /// Counts a solution found at `depth` (the end of its subtree).
+    pub(crate) fn count_solution(&self, depth: u32) {
         self.stats.add_solution();
         self.stats.finish_subtree(depth);
+    }
+
+    /// Hands a solution to the collector.
+    pub(crate) fn send(&self, grid: Grid) {
         if self.solutions.send(grid).is_err() {
             // The collector has gone: nobody wants more solutions.
             self.stop.store(true, Ordering::Relaxed);

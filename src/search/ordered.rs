@@ -1,0 +1,390 @@
+//! The ordered parallel search: solutions reach the collector in the order the sequential
+//! search finds them (depth first, the filled child before the empty one), whatever the number
+//! of threads, so a listing is the same byte for byte.
+//!
+//! The tree is searched as in the unordered search, each node offering its second (empty)
+//! child to idle workers through [`rayon::join`]. When the second child starts while the first
+//! is still running (it was stolen), it gets a [`Sink`] of its own that *buffers* its solutions.
+//! When the first child finishes, its thread *opens* the sink: it forwards what was buffered to
+//! the parent's route and, from then on, the second child's solutions pass straight through.
+//! When the second child starts after the first has finished (the common case: nobody stole it),
+//! it simply uses its parent's route. A solution therefore reaches the channel only when every
+//! subtree before it has finished, and the collector sees exactly the sequential order.
+//!
+//! Memory is bounded: once the buffered solutions pass a budget (64 MiB of grids), a worker that
+//! would only add to a buffer does not explore its node but *defers* it, storing the node itself
+//! (its grid and probe memo) in the buffer, in order. Deferring unwinds the worker quickly (one
+//! stored node per pending sibling), and it then helps the search at the front, whose solutions
+//! stream to the collector. The thread that opens a sink explores its deferred nodes in their
+//! turn. Buffered solutions never exceed the budget by more than one per worker.
+//!
+//! When the search stops early (a limit, a signal, the collector's [`Flow::Stop`]), a sink whose
+//! first sibling did not finish is never opened: what it holds is dropped, so the collector has
+//! received a prefix of the full ordered listing.
+//!
+//! [`Flow::Stop`]: super::Flow::Stop
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use super::tree::{SearchCx, Step};
+use crate::choose::SealedMemo;
+use crate::grid::Grid;
+use crate::line::Contradiction;
+
+/// How much buffered solutions may hold, in bytes of grids, before workers defer nodes.
+const BUFFER_BYTES: usize = 64 << 20;
+
+/// The buffered-solution budget for grids of `height` x `width` (at least 64 solutions).
+pub(crate) fn default_budget(height: usize, width: usize) -> usize {
+    let words = 2 * height * width.div_ceil(64) + 2 * width * height.div_ceil(64);
+    let bytes = 8 * words + std::mem::size_of::<Grid>() + 16;
+    (BUFFER_BYTES / bytes).max(64)
+}
+
+/// A node kept for later: explored when its sink opens.
+struct Pending {
+    grid: Grid,
+    depth: u32,
+    memo: Option<Arc<SealedMemo>>,
+}
+
+/// What a sink holds, in search order.
+enum Item {
+    Solution(Grid),
+    Deferred(Pending),
+}
+
+/// Where a subtree's solutions go: straight to the collector's channel (`None`), or into a sink.
+#[derive(Clone, Default)]
+pub(crate) struct Route(Option<Arc<Sink>>);
+
+/// The solutions (and deferred nodes) of a second child whose first sibling is still running.
+struct Sink {
+    /// Where the items go once the sink is open.
+    parent: Route,
+    state: Mutex<SinkState>,
+}
+
+#[derive(Default)]
+struct SinkState {
+    /// Everything before this sink's subtree has finished: items pass through.
+    open: bool,
+    /// Items received while closed, oldest first.
+    items: VecDeque<Item>,
+}
+
+impl Sink {
+    fn lock(&self) -> MutexGuard<'_, SinkState> {
+        // A worker that panicked leaves the state whole (every update is one push or pop); the
+        // panic itself is re-raised when the search thread is joined.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Route {
+    /// Puts `item` at the end of the first closed sink on the way to the channel. Returns it
+    /// when every sink on the way is open: the caller then sends or explores it at once.
+    fn deliver(&self, item: Item, buffered: &AtomicUsize) -> Option<Item> {
+        let mut route = self;
+        while let Some(sink) = &route.0 {
+            let mut state = sink.lock();
+            if !state.open {
+                if matches!(item, Item::Solution(_)) {
+                    let _ = buffered.fetch_add(1, Ordering::Relaxed);
+                }
+                state.items.push_back(item);
+                return None;
+            }
+            drop(state);
+            route = &sink.parent;
+        }
+        Some(item)
+    }
+}
+
+/// How the second child of a node is doing with respect to the first.
+enum Sibling {
+    /// The first child is running and the second has not started.
+    Running,
+    /// The first child finished: the second may use the parent's route.
+    Finished,
+    /// The first child was cut short: the second must not run.
+    Stopped,
+    /// The second child started while the first was running, into this sink.
+    Waiting(Arc<Sink>),
+}
+
+/// The ordered parallel search over one tree.
+pub(crate) struct Ordered<'a> {
+    pub(crate) cx: &'a SearchCx<'a>,
+    /// Solutions sitting in closed sinks. `Relaxed` is enough: it only decides whether to
+    /// defer, and a stale value costs one node explored or deferred too many.
+    buffered: AtomicUsize,
+    budget: usize,
+}
+
+impl<'a> Ordered<'a> {
+    pub(crate) fn new(cx: &'a SearchCx<'a>, budget: usize) -> Self {
+        Ordered {
+            cx,
+            buffered: AtomicUsize::new(0),
+            budget,
+        }
+    }
+
+    /// Explores the subtree of `grid`, its solutions going to `route`.
+    pub(crate) fn explore(
+        &self,
+        grid: Grid,
+        depth: u32,
+        memo: Option<&Arc<SealedMemo>>,
+        route: &Route,
+    ) {
+        if self.cx.stopped() {
+            return;
+        }
+        let grid = if self.buffered.load(Ordering::Relaxed) >= self.budget {
+            let pending = Pending {
+                grid,
+                depth,
+                memo: memo.cloned(),
+            };
+            match route.deliver(Item::Deferred(pending), &self.buffered) {
+                None => return,
+                // Every sink on the way is open: this node is at the front, explore it.
+                Some(Item::Deferred(pending)) => pending.grid,
+                Some(Item::Solution(grid)) => grid,
+            }
+        } else {
+            grid
+        };
+        match self.cx.expand(grid, depth, memo.map(|m| &**m)) {
+            Step::Done => {}
+            Step::Solution(grid) => {
+                self.cx.count_solution(depth);
+                self.forward(grid, route);
+            }
+            Step::Branch {
+                filled,
+                empty,
+                memo,
+            } => self.branch(filled, empty, depth + 1, memo.as_ref(), route),
+        }
+    }
+
+    /// Sends a solution along `route`: into the first closed sink, or to the channel.
+    fn forward(&self, grid: Grid, route: &Route) {
+        if let Some(Item::Solution(grid)) = route.deliver(Item::Solution(grid), &self.buffered) {
+            self.cx.send(grid);
+        }
+    }
+
+    fn child(
+        &self,
+        grid: Result<Grid, Contradiction>,
+        depth: u32,
+        memo: Option<&Arc<SealedMemo>>,
+        route: &Route,
+    ) {
+        match grid {
+            Ok(grid) => self.explore(grid, depth, memo, route),
+            Err(Contradiction) => self.cx.stats.finish_subtree(depth),
+        }
+    }
+
+    /// Runs the two children, the first streaming into `route`, the second buffered while the
+    /// first runs (see the module documentation).
+    fn branch(
+        &self,
+        filled: Result<Grid, Contradiction>,
+        empty: Result<Grid, Contradiction>,
+        depth: u32,
+        memo: Option<&Arc<SealedMemo>>,
+        route: &Route,
+    ) {
+        let sibling = Mutex::new(Sibling::Running);
+        let lock = || sibling.lock().unwrap_or_else(PoisonError::into_inner);
+        let first = || {
+            self.child(filled, depth, memo, route);
+            let finished = !self.cx.stopped();
+            let next = if finished {
+                Sibling::Finished
+            } else {
+                Sibling::Stopped
+            };
+            let waiting = std::mem::replace(&mut *lock(), next);
+            if let Sibling::Waiting(sink) = waiting
+                && finished
+            {
+                self.open(&sink);
+            }
+        };
+        let second = || {
+            let own = {
+                let mut state = lock();
+                match &*state {
+                    Sibling::Running => {
+                        let sink = Arc::new(Sink {
+                            parent: route.clone(),
+                            state: Mutex::default(),
+                        });
+                        *state = Sibling::Waiting(Arc::clone(&sink));
+                        Some(Route(Some(sink)))
+                    }
+                    Sibling::Finished => None,
+                    Sibling::Stopped | Sibling::Waiting(_) => return,
+                }
+            };
+            self.child(empty, depth, memo, own.as_ref().unwrap_or(route));
+        };
+        let ((), ()) = rayon::join(first, second);
+    }
+
+    /// Opens a sink whose first sibling has finished: forwards its items in order (exploring
+    /// deferred nodes in their turn), then lets later items pass through. Stops, leaving the
+    /// sink closed, when the search stops: what it still holds is then dropped.
+    fn open(&self, sink: &Sink) {
+        loop {
+            let item = {
+                let mut state = sink.lock();
+                match state.items.pop_front() {
+                    Some(item) => item,
+                    None => {
+                        state.open = true;
+                        return;
+                    }
+                }
+            };
+            if self.cx.stopped() {
+                return;
+            }
+            match item {
+                Item::Solution(grid) => {
+                    let _ = self.buffered.fetch_sub(1, Ordering::Relaxed);
+                    self.forward(grid, &sink.parent);
+                }
+                Item::Deferred(p) => self.explore(p.grid, p.depth, p.memo.as_ref(), &sink.parent),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::puzzle::{Clue, Puzzle};
+    use crate::search::{Flow, Solver, SolverOptions};
+
+    /// Every clue `1` on an `n` x `n` grid: the `n!` permutation matrices.
+    fn perm(n: usize) -> Puzzle {
+        let clues = || vec![Clue(vec![1]); n];
+        Puzzle::new(clues(), clues()).expect("valid")
+    }
+
+    /// A picture of 2x2 diagonal pairs and blocks, for a tree less regular than `perm`'s.
+    fn mixed() -> Puzzle {
+        let rows = [
+            "#..#.##.", ".##..##.", "#...#..#", "......#.", "##.#..#.", "##..#...", "...#.#.#",
+            "#.#...#.",
+        ];
+        let cells: Vec<bool> = rows
+            .iter()
+            .flat_map(|r| r.bytes().map(|b| b == b'#'))
+            .collect();
+        Puzzle::from_picture(8, 8, &cells).expect("valid")
+    }
+
+    /// The first `limit` solutions, rendered, in the order the collector received them.
+    fn listing(
+        puzzle: &Puzzle,
+        threads: usize,
+        budget: Option<usize>,
+        limit: usize,
+    ) -> Vec<String> {
+        let options = SolverOptions {
+            threads,
+            probing: true,
+            ordered: true,
+        };
+        let mut solver = Solver::new(puzzle, options);
+        if let Some(budget) = budget {
+            solver = solver.with_buffer_budget(budget);
+        }
+        let mut found = Vec::new();
+        let outcome = solver
+            .run(|grid| {
+                found.push(grid.render());
+                if found.len() >= limit {
+                    Flow::Stop
+                } else {
+                    Flow::Continue
+                }
+            })
+            .expect("runs");
+        assert_eq!(outcome.solutions, found.len() as u64);
+        found
+    }
+
+    #[test]
+    fn every_thread_count_lists_in_the_sequential_order() {
+        for puzzle in [perm(6), mixed()] {
+            let sequential = listing(&puzzle, 1, None, usize::MAX);
+            assert!(sequential.len() > 1, "{}", sequential.len());
+            for threads in [2, 3, 8] {
+                // A budget of one solution makes workers defer nodes all the time.
+                for budget in [None, Some(1), Some(5)] {
+                    let ordered = listing(&puzzle, threads, budget, usize::MAX);
+                    assert!(
+                        ordered == sequential,
+                        "{threads} threads, budget {budget:?}: {} solutions, order differs",
+                        ordered.len()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_limit_keeps_the_first_solutions_in_order() {
+        let puzzle = perm(6);
+        let sequential = listing(&puzzle, 1, None, usize::MAX);
+        for limit in [1, 2, 37, 500] {
+            for (threads, budget) in [(2, None), (4, Some(3)), (8, Some(1))] {
+                assert_eq!(
+                    listing(&puzzle, threads, budget, limit),
+                    sequential[..limit],
+                    "{threads} threads, budget {budget:?}, limit {limit}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_cancelled_search_has_handed_over_a_prefix() {
+        let puzzle = perm(6);
+        let sequential = listing(&puzzle, 1, None, usize::MAX);
+        for (threads, budget) in [(2, None), (8, Some(2))] {
+            let options = SolverOptions {
+                threads,
+                probing: true,
+                ordered: true,
+            };
+            let solver = Solver::new(&puzzle, options).with_buffer_budget(budget.unwrap_or(64));
+            let cancel = solver.cancel_flag();
+            let mut found = Vec::new();
+            let outcome = solver
+                .run(|grid| {
+                    found.push(grid.render());
+                    if found.len() == 100 {
+                        cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    Flow::Continue
+                })
+                .expect("runs");
+            assert!(!outcome.exhausted);
+            assert!(found.len() >= 100 && found.len() < 720, "{}", found.len());
+            assert_eq!(found, sequential[..found.len()], "{threads} threads");
+        }
+    }
+}
