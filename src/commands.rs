@@ -228,7 +228,7 @@ fn run_puzzles(
                 threads: settings.threads,
                 probing: settings.probing,
                 // `count` prints no solution: their order does not matter.
-                ordered: settings.ordered && !matches!(mode, Mode::Count),
+                ordered: settings.ordered && !matches!(mode, Mode::Count(_)),
             },
         )
         .with_cancel_flag(Arc::clone(&cancel.any));

@@ -29,7 +29,7 @@ fn component_count(puzzle: &Puzzle) -> BigUint {
 fn enumerated(puzzle: &Puzzle) -> BigUint {
     let options = SolverOptions {
         threads: 1,
-        probing: true,
+        ..SolverOptions::default()
     };
     let outcome = Solver::new(puzzle, options).count().expect("search runs");
     assert!(outcome.exhausted);
