@@ -7,13 +7,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, bail};
 
+use nonoenum::color::ColorSolver;
 use nonoenum::split::{clue_checksum, givens_checksum};
-use nonoenum::{Flow, Grid, Outcome, Puzzle, Solver, SolverOptions};
+use nonoenum::{AnyPuzzle, Flow, Outcome, Solver, SolverOptions};
 
 use crate::cli::{Cli, Command, Settings};
-use crate::output::json::{JsonLine, RunResult, grid_rows, write_line};
+use crate::output::json::{JsonLine, RunResult, picture_rows, write_line};
 use crate::output::progress::Progress;
-use crate::output::{print_stats, write_grid};
+use crate::output::{Picture, print_stats, write_picture};
 
 /// `solve` found no solution for some puzzle.
 pub(crate) const EXIT_NO_SOLUTION: u8 = 1;
@@ -196,7 +197,7 @@ fn run_puzzles(
     out: &mut impl Write,
     interactive: bool,
 ) -> anyhow::Result<ExitCode> {
-    let puzzles = crate::input::load(settings)?;
+    let puzzles = crate::input::load_any(settings)?;
     let cancel = Cancel::install(settings.time_limit);
     let several = puzzles.len() > 1;
     let mut code = ExitCode::SUCCESS;
@@ -204,14 +205,11 @@ fn run_puzzles(
         if several && !settings.json {
             writeln!(out, "{label}")?;
         }
-        let solver = Solver::new(
-            puzzle,
-            SolverOptions {
-                threads: settings.threads,
-                probing: settings.probing,
-            },
-        )
-        .with_cancel_flag(Arc::clone(&cancel.any));
+        let options = SolverOptions {
+            threads: settings.threads,
+            probing: settings.probing,
+        };
+        let solver = AnySolver::new(puzzle, options, &cancel.any);
         let progress = Progress::start(label, solver.stats(), settings.quiet);
         let run = Run {
             mode,
@@ -318,20 +316,20 @@ struct Printer<'o, W: Write> {
 }
 
 impl<W: Write> Printer<'_, W> {
-    fn print(&mut self, grid: &Grid) -> Flow {
+    fn print(&mut self, picture: Picture<'_>) -> Flow {
         let result = (|| {
             if self.json {
                 write_line(
                     self.out,
                     &JsonLine::Solution {
-                        rows: grid_rows(grid),
+                        rows: picture_rows(picture),
                     },
                 )?;
             } else {
                 if self.printed > 0 && self.separate {
                     writeln!(self.out)?;
                 }
-                write_grid(self.out, grid)?;
+                write_picture(self.out, picture)?;
             }
             if self.interactive {
                 self.out.flush()?;
@@ -353,7 +351,7 @@ impl<W: Write> Printer<'_, W> {
 struct Run<'a> {
     mode: Mode,
     label: &'a str,
-    puzzle: &'a Puzzle,
+    puzzle: &'a AnyPuzzle,
     json: bool,
     interactive: bool,
     /// `--max-solutions` (for `count`; `list` folds it into its limit).
@@ -364,7 +362,7 @@ struct Run<'a> {
 impl Run<'_> {
     /// Runs the search and prints its results; returns the outcome and whether `solve` found
     /// that the puzzle has no solution.
-    fn run(&self, solver: &Solver<'_>, out: &mut impl Write) -> anyhow::Result<(Outcome, bool)> {
+    fn run(&self, solver: &AnySolver<'_>, out: &mut impl Write) -> anyhow::Result<(Outcome, bool)> {
         let mode = self.mode;
         let mut printer = Printer {
             out,
@@ -376,7 +374,7 @@ impl Run<'_> {
         };
         let outcome = match mode {
             Mode::Count => match self.max_solutions {
-                None => solver.count()?,
+                None => solver.run(|_| Flow::Continue)?,
                 Some(max) => {
                     let mut seen = 0;
                     solver.run(|_| {
@@ -419,11 +417,15 @@ impl Run<'_> {
         let stop =
             (!outcome.exhausted).then(|| self.cancel.reason().unwrap_or(Stop::SolutionLimit));
         if self.json {
+            let (puzzle, givens) = match self.puzzle {
+                AnyPuzzle::Bw(p) => (clue_checksum(p), givens_checksum(p)),
+                AnyPuzzle::Color(p) => p.checksums(),
+            };
             let result = RunResult {
                 command: mode.name().to_string(),
                 label: self.label.to_string(),
-                puzzle: clue_checksum(self.puzzle),
-                givens: givens_checksum(self.puzzle),
+                puzzle,
+                givens,
                 count: n.into(),
                 complete: outcome.exhausted,
                 stopped: stop.map(|s| s.describe().to_string()),
@@ -449,5 +451,42 @@ impl Run<'_> {
         }
         let no_solution = matches!(mode, Mode::Solve) && n == 0 && outcome.exhausted;
         Ok((outcome, no_solution))
+    }
+}
+
+/// A search of either kind of puzzle.
+enum AnySolver<'p> {
+    Bw(Solver<'p>),
+    Color(ColorSolver<'p>, &'p nonoenum::ColorPuzzle),
+}
+
+impl<'p> AnySolver<'p> {
+    fn new(puzzle: &'p AnyPuzzle, options: SolverOptions, cancel: &Arc<AtomicBool>) -> Self {
+        match puzzle {
+            AnyPuzzle::Bw(p) => {
+                AnySolver::Bw(Solver::new(p, options).with_cancel_flag(Arc::clone(cancel)))
+            }
+            AnyPuzzle::Color(p) => AnySolver::Color(
+                ColorSolver::new(p, options).with_cancel_flag(Arc::clone(cancel)),
+                p,
+            ),
+        }
+    }
+
+    fn stats(&self) -> Arc<nonoenum::SearchStats> {
+        match self {
+            AnySolver::Bw(s) => s.stats(),
+            AnySolver::Color(s, _) => s.stats(),
+        }
+    }
+
+    fn run(
+        &self,
+        mut on_solution: impl FnMut(Picture<'_>) -> Flow,
+    ) -> Result<Outcome, nonoenum::SolveError> {
+        match self {
+            AnySolver::Bw(s) => s.run(|g| on_solution(Picture::Bw(g))),
+            AnySolver::Color(s, p) => s.run(|g| on_solution(Picture::Color(g, p))),
+        }
     }
 }

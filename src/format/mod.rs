@@ -12,13 +12,19 @@ use std::borrow::Cow;
 use std::fmt;
 use std::path::Path;
 
+use crate::color::AnyPuzzle;
 use crate::puzzle::Puzzle;
 
+pub mod color_givens;
 pub mod error;
 pub mod givens;
 pub mod non;
+pub mod olsak;
 pub mod plain;
 pub mod tournament;
+pub mod xml;
+
+mod palette;
 
 mod text;
 
@@ -39,11 +45,21 @@ pub enum Format {
     Non,
     /// Computer-tournament files, many square puzzles after `$N` lines: see [`tournament`].
     Tournament,
+    /// Olšák's `.g`, black-and-white or colour: see [`olsak`].
+    Olsak,
+    /// webpbn's XML export, black-and-white or colour: see [`xml`].
+    Xml,
 }
 
 impl Format {
     /// Every format, in the order of [`Format::name`]'s documentation.
-    pub const ALL: [Format; 3] = [Format::Plain, Format::Non, Format::Tournament];
+    pub const ALL: [Format; 5] = [
+        Format::Plain,
+        Format::Non,
+        Format::Tournament,
+        Format::Olsak,
+        Format::Xml,
+    ];
 
     /// The format with a name (case-insensitive): `plain`, `txt` or `text`; `non`;
     /// `tournament` or `taai`.
@@ -52,6 +68,8 @@ impl Format {
             "plain" | "txt" | "text" => Some(Format::Plain),
             "non" => Some(Format::Non),
             "tournament" | "taai" => Some(Format::Tournament),
+            "g" | "olsak" => Some(Format::Olsak),
+            "xml" | "webpbn" => Some(Format::Xml),
             _ => None,
         }
     }
@@ -62,6 +80,8 @@ impl Format {
             Format::Plain => "plain",
             Format::Non => "non",
             Format::Tournament => "tournament",
+            Format::Olsak => "g",
+            Format::Xml => "xml",
         }
     }
 
@@ -73,9 +93,25 @@ impl Format {
     /// of tab-separated numbers is a tournament file without `$` lines. A `.txt` extension
     /// decides nothing (tournament files are `.txt` too).
     pub fn detect(path: Option<&Path>, text: &str) -> Option<Format> {
-        let extension = path.and_then(Path::extension);
-        if extension.is_some_and(|e| e.eq_ignore_ascii_case("non")) {
-            return Some(Format::Non);
+        let extension = path.and_then(Path::extension).and_then(|e| e.to_str());
+        let by_extension = [
+            ("non", Format::Non),
+            ("g", Format::Olsak),
+            ("xml", Format::Xml),
+        ];
+        if let Some(ext) = extension
+            && let Some(&(_, format)) = by_extension
+                .iter()
+                .find(|(e, _)| ext.eq_ignore_ascii_case(e))
+        {
+            return Some(format);
+        }
+        let start = text.trim_start();
+        if start.starts_with("<?xml") || start.starts_with("<puzzleset") {
+            return Some(Format::Xml);
+        }
+        if text::numbered_lines(text).any(|(_, line)| line.starts_with(':')) {
+            return Some(Format::Olsak);
         }
         let mut lines = text::numbered_lines(text)
             .map(|(_, line)| line.trim())
@@ -98,12 +134,32 @@ impl Format {
         }
     }
 
-    /// Parses a text in this format into checked puzzles (one, except for tournament files).
+    /// Parses a text in this format into checked black-and-white puzzles (one, except for
+    /// tournament and XML files). A colour puzzle is [`ParseErrorKind::ColorUnsupported`]:
+    /// [`Format::parse_any`] reads both kinds.
     pub fn parse(self, text: &str) -> Result<Vec<Puzzle>, ParseError> {
+        self.parse_any(text)?
+            .into_iter()
+            .map(|p| match p {
+                AnyPuzzle::Bw(p) => Ok(p),
+                AnyPuzzle::Color(_) => Err(ParseError::new(
+                    0,
+                    ParseErrorKind::ColorUnsupported("this reader"),
+                )),
+            })
+            .collect()
+    }
+
+    /// Parses a text in this format into checked puzzles, black-and-white or colour (a colour
+    /// puzzle with a single colour comes back black and white).
+    pub fn parse_any(self, text: &str) -> Result<Vec<AnyPuzzle>, ParseError> {
+        let bw = |p: Vec<Puzzle>| p.into_iter().map(AnyPuzzle::Bw).collect();
         match self {
-            Format::Plain => plain::parse(text).map(|p| vec![p]),
-            Format::Non => non::parse(text).map(|p| vec![p]),
-            Format::Tournament => tournament::parse(text),
+            Format::Plain => plain::parse(text).map(|p| bw(vec![p])),
+            Format::Non => non::parse(text).map(|p| bw(vec![p])),
+            Format::Tournament => tournament::parse(text).map(bw),
+            Format::Olsak => olsak::parse(text).map(|p| vec![p]),
+            Format::Xml => xml::parse(text),
         }
     }
 }
@@ -135,6 +191,24 @@ pub fn read_puzzles(
     format: Option<Format>,
     path: Option<&Path>,
 ) -> Result<Vec<Puzzle>, ParseError> {
+    read_any_puzzles(bytes, format, path)?
+        .into_iter()
+        .map(|p| match p {
+            AnyPuzzle::Bw(p) => Ok(p),
+            AnyPuzzle::Color(_) => Err(ParseError::new(
+                0,
+                ParseErrorKind::ColorUnsupported("this reader"),
+            )),
+        })
+        .collect()
+}
+
+/// Reads the puzzles of a file like [`read_puzzles`], black-and-white or colour.
+pub fn read_any_puzzles(
+    bytes: &[u8],
+    format: Option<Format>,
+    path: Option<&Path>,
+) -> Result<Vec<AnyPuzzle>, ParseError> {
     let text = decode(bytes, format, path)?;
     if !text::has_content(&text) {
         return Err(ParseError::new(0, ParseErrorKind::Empty));
@@ -142,7 +216,7 @@ pub fn read_puzzles(
     let format = format
         .or_else(|| Format::detect(path, &text))
         .ok_or(ParseError::new(0, ParseErrorKind::UnknownFormat))?;
-    format.parse(&text)
+    format.parse_any(&text)
 }
 
 /// UTF-8, or Windows-1252 for a `.non` file that is not UTF-8.
@@ -181,7 +255,7 @@ mod tests {
         for (name, format) in aliases {
             assert_eq!(Format::from_name(name), Some(format));
         }
-        assert_eq!(Format::from_name("xml"), None);
+        assert_eq!(Format::from_name("svg"), None);
     }
 
     #[test]
