@@ -420,7 +420,7 @@ fn bad_files_and_options_are_reported() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let missing = dir.path().join("no-such-file.txt").display().to_string();
     assert_bad_input(&["count", &missing], &["no-such-file.txt"]);
-    assert_bad_input(&["count", "--format", "xml", &heart], &["xml"]);
+    assert_bad_input(&["count", "--format", "svg", &heart], &["svg"]);
     assert_bad_input(&["count", "--threads", "0", &heart], &["--threads"]);
     assert_bad_input(&["count", "--puzzle", "0", &heart], &["--puzzle"]);
     let mini = bundled("mini-set.txt");
@@ -666,10 +666,10 @@ fn quiet_keeps_standard_error_empty() {
         let _ = nonoenum([command, "-q", &mini]).assert().code(0).stderr("");
     }
     // Errors are still reported.
-    let _ = nonoenum(["count", "-q", "--format", "xml", &mini])
+    let _ = nonoenum(["count", "-q", "--format", "svg", &mini])
         .assert()
         .code(2)
-        .stderr(contains("xml"));
+        .stderr(contains("svg"));
 }
 
 #[test]

@@ -9,11 +9,18 @@ use assert_cmd::Command;
 use nonoenum::format::read_any_puzzles;
 use nonoenum::{AnyPuzzle, ColorSolver, Solver, SolverOptions};
 
-const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/puzzles");
+/// The shared corpus beside the crate (`NONOENUM_CORPUS` overrides it, for worktrees
+/// elsewhere).
+fn shared_root() -> PathBuf {
+    std::env::var_os("NONOENUM_CORPUS").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles"),
+        PathBuf::from,
+    )
+}
 const FLAG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/flag.g");
 
 fn shared_dir(relative: &str) -> Option<PathBuf> {
-    let path = Path::new(SHARED).join(relative);
+    let path = shared_root().join(relative);
     if !path.is_dir() {
         eprintln!(
             "skipping: the shared corpus folder {} is missing",
@@ -61,7 +68,7 @@ fn survey_g_files_read_and_agree_with_non() {
             }
             AnyPuzzle::Bw(p) => {
                 assert!(!name.contains("color"), "{name}");
-                let non = Path::new(SHARED)
+                let non = shared_root()
                     .join("survey/bw-non")
                     .join(format!("{name}.non"));
                 if non.is_file() {
