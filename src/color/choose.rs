@@ -15,6 +15,7 @@
 //! cells, with a child per colour that does not contradict at once.
 
 use super::grid::ColorGrid;
+use super::memo::ColorMemo;
 use super::propagate::ColorPropagator;
 use super::puzzle::ColorPuzzle;
 use crate::line::Contradiction;
@@ -34,6 +35,8 @@ pub enum ColorChoice {
         cell: (usize, usize),
         /// The children.
         children: Vec<ColorGrid>,
+        /// Probe results the children can reuse (with probing).
+        memo: Option<std::sync::Arc<ColorMemo>>,
     },
 }
 
@@ -44,6 +47,8 @@ pub struct ColorProbeCounts {
     pub probes: u64,
     /// Cells narrowed by probing.
     pub fixed: u64,
+    /// Probes not run because the memo still held their result.
+    pub reused: u64,
 }
 
 /// Narrows cell (`row`, `col`) of a copy of `grid` to `colors` and propagates.
@@ -78,7 +83,11 @@ pub fn choose_plain(
             children.push(child);
         }
     }
-    ColorChoice::Branch { cell, children }
+    ColorChoice::Branch {
+        cell,
+        children,
+        memo: None,
+    }
 }
 
 /// The first undecided cell of the line with the fewest undecided cells.
@@ -107,7 +116,7 @@ fn most_constrained_cell(grid: &ColorGrid) -> Option<(usize, usize)> {
 struct Candidate {
     score: f64,
     cell: (usize, usize),
-    /// The surviving probe grids, one per colour.
+    /// The surviving probe grids, one per colour; empty when the results came from the memo.
     children: Vec<ColorGrid>,
 }
 
@@ -117,23 +126,57 @@ enum Round {
     Stable(Option<Candidate>),
 }
 
-/// Probes until a round changes nothing, then picks the branch.
+/// Probes until a round changes nothing, then picks the branch. `inherited` is the parent's
+/// memo: probes whose footprint the branch left unchanged are not run again.
 pub fn choose_probing(
     puzzle: &ColorPuzzle,
     grid: &mut ColorGrid,
     prop: &mut ColorPropagator,
     counts: &mut ColorProbeCounts,
+    inherited: Option<&ColorMemo>,
 ) -> ColorChoice {
+    let mut memo = ColorMemo::inherit(inherited, grid);
     loop {
-        match probe_round(puzzle, grid, prop, counts) {
+        match probe_round(puzzle, grid, prop, counts, &mut memo) {
             Round::Dead => return ColorChoice::Dead,
             Round::Changed => {}
             Round::Stable(None) => return ColorChoice::Solved,
-            Round::Stable(Some(best)) => {
+            Round::Stable(Some(best)) if !best.children.is_empty() => {
                 return ColorChoice::Branch {
                     cell: best.cell,
                     children: best.children,
+                    memo: Some(std::sync::Arc::new(memo)),
                 };
+            }
+            Round::Stable(Some(best)) => {
+                // The best cell's results came from the memo: probe it for real.
+                let mut bits = grid.cell(best.cell.0, best.cell.1);
+                let mut children = Vec::new();
+                let mut lost = 0;
+                while bits != 0 {
+                    let bit = bits & bits.wrapping_neg();
+                    bits &= bits - 1;
+                    counts.probes += 1;
+                    match try_colors(puzzle, grid, prop, best.cell, bit) {
+                        Ok(child) => children.push(child),
+                        Err(_) => lost |= bit,
+                    }
+                }
+                if lost == 0 && children.len() > 1 {
+                    return ColorChoice::Branch {
+                        cell: best.cell,
+                        children,
+                        memo: Some(std::sync::Arc::new(memo)),
+                    };
+                }
+                // Only a stale memo entry could lead here; recover soundly.
+                let (row, col) = best.cell;
+                if grid.narrow(row, col, !lost).is_err()
+                    || prop.propagate_cells(puzzle, grid, [(row, col)]).is_err()
+                {
+                    return ColorChoice::Dead;
+                }
+                memo.changed(grid);
             }
         }
     }
@@ -157,6 +200,7 @@ fn probe_round(
     grid: &mut ColorGrid,
     prop: &mut ColorPropagator,
     counts: &mut ColorProbeCounts,
+    memo: &mut ColorMemo,
 ) -> Round {
     let mut changed = false;
     let mut best: Option<Candidate> = None;
@@ -168,14 +212,38 @@ fn probe_round(
             if colors.count_ones() < 2 {
                 continue;
             }
+            let index = row * w + col;
+            if let Some(fixed) = memo.get(index, colors) {
+                counts.reused += u64::from(colors.count_ones());
+                if !changed {
+                    let score = mean_log(fixed.iter().map(|&f| u64::from(f)));
+                    if best.as_ref().is_none_or(|b| score > b.score) {
+                        best = Some(Candidate {
+                            score,
+                            cell: (row, col),
+                            children: Vec::new(),
+                        });
+                    }
+                }
+                continue;
+            }
             let before = grid.undecided_count();
             let mut survivors: Vec<(u64, ColorGrid)> = Vec::new();
+            let mut footprint: Vec<u64> = Vec::new();
             let mut bits = colors;
             while bits != 0 {
                 let bit = bits & bits.wrapping_neg();
                 bits &= bits - 1;
                 counts.probes += 1;
-                if let Ok(g) = try_colors(puzzle, grid, prop, (row, col), bit) {
+                let result = try_colors(puzzle, grid, prop, (row, col), bit);
+                if footprint.is_empty() {
+                    footprint = prop.footprint().to_vec();
+                } else {
+                    for (f, &p) in footprint.iter_mut().zip(prop.footprint()) {
+                        *f |= p;
+                    }
+                }
+                if let Ok(g) = result {
                     survivors.push(((before - g.undecided_count()) as u64, g));
                 }
             }
@@ -185,6 +253,7 @@ fn probe_round(
                     let (_, only) = survivors.pop().expect("one survivor");
                     counts.fixed += (before - only.undecided_count()) as u64;
                     *grid = only;
+                    memo.changed(grid);
                     changed = true;
                     best = None;
                     continue;
@@ -206,21 +275,19 @@ fn probe_round(
                 if prop.propagate_cells(puzzle, grid, narrowed).is_err() {
                     return Round::Dead;
                 }
+                memo.changed(grid);
                 changed = true;
                 best = None;
                 continue;
             }
+            if survivors.len() == colors.count_ones() as usize {
+                let fixed = survivors.iter().map(|(f, _)| *f as u32).collect();
+                memo.record(index, colors, fixed, footprint);
+            }
             if changed {
                 continue;
             }
-            // The geometric mean of (1 + cells fixed) over the children: for two colours,
-            // the same order as the black-and-white score (1 + a) * (1 + b).
-            let m = survivors.len() as f64;
-            let score = survivors
-                .iter()
-                .map(|(f, _)| ((1 + f) as f64).ln())
-                .sum::<f64>()
-                / m;
+            let score = mean_log(survivors.iter().map(|(f, _)| *f));
             if best.as_ref().is_none_or(|b| score > b.score) {
                 best = Some(Candidate {
                     score,
@@ -235,4 +302,11 @@ fn probe_round(
     } else {
         Round::Stable(best)
     }
+}
+
+/// The mean of `ln(1 + cells fixed)` over a cell's children (the log of their geometric mean):
+/// for two colours, the same order as the black-and-white score `(1 + a) * (1 + b)`.
+fn mean_log(fixed: impl ExactSizeIterator<Item = u64>) -> f64 {
+    let m = fixed.len().max(1) as f64;
+    fixed.map(|f| ((1 + f) as f64).ln()).sum::<f64>() / m
 }

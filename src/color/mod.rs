@@ -25,6 +25,7 @@
 mod choose;
 mod grid;
 mod line;
+mod memo;
 mod propagate;
 mod puzzle;
 mod search;
@@ -32,7 +33,8 @@ mod search;
 pub use choose::{ColorChoice, ColorProbeCounts, choose_plain, choose_probing};
 pub use grid::ColorGrid;
 pub use line::{ColorLineSolver, naive_solve};
-pub use propagate::ColorPropagator;
+pub use memo::ColorMemo;
+pub use propagate::{ColorPropagator, line_index};
 pub use puzzle::{
     Block, Color, ColorClue, ColorGiven, ColorPuzzle, MAX_COLORS, bw_palette, color_blocks_of,
 };

@@ -21,6 +21,8 @@ pub struct ColorPropagator {
     col_queued: Vec<bool>,
     line_in: Vec<u64>,
     line_out: Vec<u64>,
+    /// The lines solved by the last propagation, as a bitset over [`line_index`]es.
+    footprint: Vec<u64>,
     /// Line-solver calls made so far.
     pub line_solves: u64,
 }
@@ -37,6 +39,15 @@ impl ColorPropagator {
         self.row_queued.resize(grid.height(), false);
         self.col_queued.clear();
         self.col_queued.resize(grid.width(), false);
+        self.footprint.clear();
+        self.footprint
+            .resize((grid.height() + grid.width()).div_ceil(64), 0);
+    }
+
+    /// The lines the last propagation solved (read, and perhaps changed), as a bitset over
+    /// [`line_index`]es: run again on a grid where these lines are the same, it does the same.
+    pub fn footprint(&self) -> &[u64] {
+        &self.footprint
     }
 
     fn push(&mut self, line: LineId) {
@@ -87,6 +98,8 @@ impl ColorPropagator {
                 LineId::Row(r) => self.row_queued[r] = false,
                 LineId::Col(c) => self.col_queued[c] = false,
             }
+            let index = line_index(grid, line);
+            self.footprint[index / 64] |= 1 << (index % 64);
             if let Err(contradiction) = self.solve_line(puzzle, grid, line) {
                 self.queue.clear();
                 return Err(contradiction);
@@ -122,5 +135,13 @@ impl ColorPropagator {
             self.push(cross);
         }
         Ok(())
+    }
+}
+
+/// A line as one number: rows are `0..height`, columns follow.
+pub fn line_index(grid: &ColorGrid, line: LineId) -> usize {
+    match line {
+        LineId::Row(r) => r,
+        LineId::Col(c) => grid.height() + c,
     }
 }

@@ -10,6 +10,7 @@ use crossbeam_channel::Sender;
 
 use super::choose::{ColorChoice, ColorProbeCounts, choose_plain, choose_probing};
 use super::grid::ColorGrid;
+use super::memo::ColorMemo;
 use super::propagate::ColorPropagator;
 use super::puzzle::ColorPuzzle;
 use crate::search::{Flow, Outcome, SearchStats, SolveError, SolverOptions};
@@ -125,8 +126,8 @@ impl<'p> ColorSolver<'p> {
                 .name("nonoenum-color-search".into())
                 .stack_size(stack)
                 .spawn_scoped(scope, move || match pool {
-                    None => cx.explore(root, 0),
-                    Some(pool) => pool.install(|| cx.explore(root, 0)),
+                    None => cx.explore(root, 0, None),
+                    Some(pool) => pool.install(|| cx.explore(root, 0, None)),
                 })
                 .map_err(|e| SolveError::Threads {
                     threads,
@@ -190,7 +191,7 @@ impl Cx<'_> {
         self.stop.load(Ordering::Relaxed) || self.cancel.load(Ordering::Relaxed)
     }
 
-    fn explore(&self, mut grid: ColorGrid, depth: u32) {
+    fn explore(&self, mut grid: ColorGrid, depth: u32, memo: Option<&ColorMemo>) {
         if self.stopped() {
             return;
         }
@@ -202,35 +203,41 @@ impl Cx<'_> {
             let before = prop.line_solves;
             let mut counts = ColorProbeCounts::default();
             let choice = if self.probing {
-                choose_probing(self.puzzle, &mut grid, prop, &mut counts)
+                choose_probing(self.puzzle, &mut grid, prop, &mut counts, memo)
             } else {
                 choose_plain(self.puzzle, &grid, prop)
             };
-            self.stats
-                .add_work(prop.line_solves - before, counts.probes, counts.fixed, 0);
+            self.stats.add_work(
+                prop.line_solves - before,
+                counts.probes,
+                counts.fixed,
+                counts.reused,
+            );
             choice
         });
         match choice {
             ColorChoice::Solved => self.emit(grid, depth),
             ColorChoice::Dead => self.stats.finish_subtree(depth),
-            ColorChoice::Branch { children, .. } => self.children(children, depth),
+            ColorChoice::Branch { children, memo, .. } => {
+                self.children(children, depth, memo.as_deref());
+            }
         }
     }
 
     /// Explores children that together stand for `2^-depth` of the tree, as a binary tree of
     /// joins: the first half below one arm and the rest below the other, so that the explored
     /// fraction of [`SearchStats`] stays exact and idle workers can steal either arm.
-    fn children(&self, mut children: Vec<ColorGrid>, depth: u32) {
+    fn children(&self, mut children: Vec<ColorGrid>, depth: u32, memo: Option<&ColorMemo>) {
         match children.len() {
             0 => self.stats.finish_subtree(depth),
             1 => {
                 let only = children.pop().expect("one child");
-                self.explore(only, depth);
+                self.explore(only, depth, memo);
             }
             n => {
                 let second = children.split_off(n / 2);
-                let a = || self.children(children, depth + 1);
-                let b = || self.children(second, depth + 1);
+                let a = || self.children(children, depth + 1, memo);
+                let b = || self.children(second, depth + 1, memo);
                 if self.parallel {
                     let ((), ()) = rayon::join(a, b);
                 } else {
