@@ -89,7 +89,8 @@ pub(crate) struct CommonArgs {
     /// Worker threads (default: one per core). `1` runs the plain sequential search.
     #[arg(long, short = 't', value_name = "N")]
     pub(crate) threads: Option<usize>,
-    /// Input format, overriding detection: plain, non, tournament, g (Olšák) or xml (webpbn).
+    /// Input format, overriding detection: plain, non, tournament, g (Olšák), xml (webpbn), mk,
+    /// nin, json or pzl.
     #[arg(long, value_name = "FMT")]
     pub(crate) format: Option<String>,
     /// In a file of several puzzles, work on the Nth only (1-based, in file order).
@@ -169,7 +170,7 @@ impl TryFrom<CommonArgs> for Settings {
             .as_deref()
             .map(|name| {
                 Format::from_name(name).with_context(|| {
-                    format!("unknown format '{name}' (expected plain, non, tournament, g or xml)")
+                    format!("unknown format '{name}' (expected plain, non, tournament, g, xml, mk, nin, json or pzl)")
                 })
             })
             .transpose()?;

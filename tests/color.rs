@@ -199,3 +199,38 @@ fn json_and_list_work_on_colour() {
         .success()
         .stdout(predicates::str::contains("\"@@****\""));
 }
+
+/// The other readers on the shared corpus: Olšák `.mk`, Wilk `.nin`, thomasr's JSON and the
+/// `.pzl` colour files read, and a few solve with the answer their source gives.
+#[test]
+fn other_formats_read_from_the_corpus() {
+    let Some(root) = shared_dir(".") else {
+        return;
+    };
+    let cases: [(&str, u64); 6] = [
+        ("olsak/bird.mk", 1),
+        ("jwilk/data000.nin", 1),
+        ("thomasr/puzzles/qr.json", 1),
+        ("thomasr/test-resources/ambiguousPuzzle.json", 2),
+        ("izaron-color/emoji.pzl", 1),
+        ("izaron-color/kolobok.pzl", 1),
+    ];
+    for (name, expected) in cases {
+        let puzzles = load(&root.join(name));
+        let options = SolverOptions {
+            threads: 2,
+            probing: true,
+        };
+        let found = match &puzzles[0] {
+            AnyPuzzle::Bw(p) => Solver::new(p, options).find(2).map(|r| r.1),
+            AnyPuzzle::Color(p) => ColorSolver::new(p, options).find(2).map(|r| r.1),
+        };
+        assert_eq!(found.expect("valid").solutions, expected, "{name}");
+    }
+    let bad = std::fs::read(root.join("thomasr/test-resources/invalidPuzzle.json")).expect("file");
+    let err = read_any_puzzles(&bad, None, Some(Path::new("x.json"))).expect_err("invalid");
+    assert!(
+        err.line > 0 && err.to_string().contains("row clues fill"),
+        "{err}"
+    );
+}

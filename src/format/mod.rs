@@ -18,9 +18,12 @@ use crate::puzzle::Puzzle;
 pub mod color_givens;
 pub mod error;
 pub mod givens;
+pub mod json;
+pub mod nin;
 pub mod non;
 pub mod olsak;
 pub mod plain;
+pub mod pzl;
 pub mod tournament;
 pub mod xml;
 
@@ -49,16 +52,28 @@ pub enum Format {
     Olsak,
     /// webpbn's XML export, black-and-white or colour: see [`xml`].
     Xml,
+    /// Olšák's `.mk` (`HEIGHT WIDTH`, rows, `#`, columns): read as [`plain`].
+    Mk,
+    /// Wilk's `.nin` (`WIDTH HEIGHT`, rows, columns): see [`nin`].
+    Nin,
+    /// thomasr's JSON (`{"columns": [[..]], "rows": [[..]]}`): see [`json`].
+    Json,
+    /// izaron's `.pzl` colour format: see [`pzl`].
+    Pzl,
 }
 
 impl Format {
     /// Every format, in the order of [`Format::name`]'s documentation.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 9] = [
         Format::Plain,
         Format::Non,
         Format::Tournament,
         Format::Olsak,
         Format::Xml,
+        Format::Mk,
+        Format::Nin,
+        Format::Json,
+        Format::Pzl,
     ];
 
     /// The format with a name (case-insensitive): `plain`, `txt` or `text`; `non`;
@@ -70,6 +85,10 @@ impl Format {
             "tournament" | "taai" => Some(Format::Tournament),
             "g" | "olsak" => Some(Format::Olsak),
             "xml" | "webpbn" => Some(Format::Xml),
+            "mk" => Some(Format::Mk),
+            "nin" => Some(Format::Nin),
+            "json" => Some(Format::Json),
+            "pzl" => Some(Format::Pzl),
             _ => None,
         }
     }
@@ -82,12 +101,18 @@ impl Format {
             Format::Tournament => "tournament",
             Format::Olsak => "g",
             Format::Xml => "xml",
+            Format::Mk => "mk",
+            Format::Nin => "nin",
+            Format::Json => "json",
+            Format::Pzl => "pzl",
         }
     }
 
     /// Tells the format of a file from its name and content, or `None` if it cannot.
     ///
-    /// A `.non` extension decides. Otherwise, skipping blank lines and `#` comments: a first
+    /// An extension `.non`, `.g`, `.xml`, `.mk`, `.nin`, `.json` or `.pzl` decides. Otherwise a
+    /// text starting with `<?xml` or `<puzzleset` is XML, one starting with `{` JSON, one with a
+    /// line starting with `:` Olšák's `.g`. Otherwise, skipping blank lines and `#` comments: a first
     /// line starting with `$` is a tournament file; a line starting with `width`, `height`,
     /// `rows` or `columns` is `.non`; a first line of exactly two numbers is plain; a first line
     /// of tab-separated numbers is a tournament file without `$` lines. A `.txt` extension
@@ -98,6 +123,10 @@ impl Format {
             ("non", Format::Non),
             ("g", Format::Olsak),
             ("xml", Format::Xml),
+            ("mk", Format::Mk),
+            ("nin", Format::Nin),
+            ("json", Format::Json),
+            ("pzl", Format::Pzl),
         ];
         if let Some(ext) = extension
             && let Some(&(_, format)) = by_extension
@@ -109,6 +138,9 @@ impl Format {
         let start = text.trim_start();
         if start.starts_with("<?xml") || start.starts_with("<puzzleset") {
             return Some(Format::Xml);
+        }
+        if start.starts_with('{') {
+            return Some(Format::Json);
         }
         if text::numbered_lines(text).any(|(_, line)| line.starts_with(':')) {
             return Some(Format::Olsak);
@@ -160,6 +192,10 @@ impl Format {
             Format::Tournament => tournament::parse(text).map(bw),
             Format::Olsak => olsak::parse(text).map(|p| vec![p]),
             Format::Xml => xml::parse(text),
+            Format::Mk => plain::parse(text).map(|p| bw(vec![p])),
+            Format::Nin => nin::parse(text).map(|p| bw(vec![p])),
+            Format::Json => json::parse(text).map(|p| bw(vec![p])),
+            Format::Pzl => pzl::parse(text).map(|p| vec![p]),
         }
     }
 }
