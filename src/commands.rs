@@ -173,6 +173,26 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return crate::parts::split(&Settings::try_from(common)?, parts, &out);
         }
         Command::Merge { dir, list, json } => return crate::parts::merge(&dir, list, json),
+        Command::Convert {
+            input,
+            to,
+            output,
+            format,
+            puzzle,
+        } => return crate::convert::convert(&input, format.as_deref(), puzzle, &to, &output),
+        Command::Make {
+            image,
+            to,
+            output,
+            max_solutions,
+            threads,
+        } => {
+            if threads == Some(0) {
+                bail!("--threads must be at least 1");
+            }
+            let max = max_solutions.max(2);
+            return crate::convert::make(&image, &to, output.as_deref(), max, threads.unwrap_or(0));
+        }
     };
     let settings = Settings::try_from(args)?;
     if settings.checkpoint.is_some() {
@@ -198,6 +218,10 @@ fn run_puzzles(
     interactive: bool,
 ) -> anyhow::Result<ExitCode> {
     let puzzles = crate::input::load_any(settings)?;
+    if let Some(dir) = &settings.output_dir {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create {}", crate::input::display_name(dir)))?;
+    }
     let cancel = Cancel::install(settings.time_limit);
     let several = puzzles.len() > 1;
     let mut code = ExitCode::SUCCESS;
@@ -218,6 +242,8 @@ fn run_puzzles(
             json: settings.json,
             interactive,
             max_solutions: settings.max_solutions,
+            format: settings.solution_format,
+            dir: settings.output_dir.as_deref(),
             cancel: &cancel,
         };
         let result = run.run(&solver, out);
@@ -312,6 +338,10 @@ struct Printer<'o, W: Write> {
     interactive: bool,
     /// Write JSON lines.
     json: bool,
+    /// How to write each solution, and where.
+    format: crate::cli::SolutionFormat,
+    dir: Option<&'o std::path::Path>,
+    puzzle: &'o AnyPuzzle,
     error: Option<io::Error>,
 }
 
@@ -325,6 +355,15 @@ impl<W: Write> Printer<'_, W> {
                         rows: picture_rows(picture),
                     },
                 )?;
+            } else if let Some(dir) = self.dir {
+                let path = dir.join(format!(
+                    "solution-{}.{}",
+                    self.printed + 1,
+                    self.format.extension()
+                ));
+                std::fs::write(&path, self.encode(picture)?)?;
+            } else if self.format != crate::cli::SolutionFormat::Text {
+                self.out.write_all(&self.encode(picture)?)?;
             } else {
                 if self.printed > 0 && self.separate {
                     writeln!(self.out)?;
@@ -347,6 +386,44 @@ impl<W: Write> Printer<'_, W> {
     }
 }
 
+impl<W: Write> Printer<'_, W> {
+    /// A solution in the chosen format, as the bytes of a file.
+    fn encode(&self, picture: Picture<'_>) -> io::Result<Vec<u8>> {
+        use crate::cli::SolutionFormat as F;
+        let (colors, cells) = match picture {
+            Picture::Bw(grid) => (
+                nonoenum::color::bw_palette(),
+                grid.to_cells()
+                    .iter()
+                    .map(|&f| u8::from(f))
+                    .collect::<Vec<u8>>(),
+            ),
+            Picture::Color(grid, puzzle) => (puzzle.colors.clone(), grid.to_colors()),
+        };
+        let (w, h) = match picture {
+            Picture::Bw(grid) => (grid.width(), grid.height()),
+            Picture::Color(grid, _) => (grid.width(), grid.height()),
+        };
+        let with_goal = nonoenum::format::write::with_goal(self.puzzle, &cells);
+        let puzzle_as = |format| {
+            nonoenum::format::write::write_puzzle(&with_goal, format)
+                .map(String::into_bytes)
+                .map_err(io::Error::other)
+        };
+        match self.format {
+            F::Text => {
+                let mut text = Vec::new();
+                write_picture(&mut text, picture)?;
+                Ok(text)
+            }
+            F::Non => puzzle_as(nonoenum::format::Format::Non),
+            F::Xml => puzzle_as(nonoenum::format::Format::Xml),
+            F::Svg => Ok(crate::images::svg(w, h, &colors, &cells).into_bytes()),
+            F::Png => crate::images::png(w, h, &colors, &cells).map_err(io::Error::other),
+        }
+    }
+}
+
 /// One puzzle's run of one command.
 struct Run<'a> {
     mode: Mode,
@@ -356,6 +433,10 @@ struct Run<'a> {
     interactive: bool,
     /// `--max-solutions` (for `count`; `list` folds it into its limit).
     max_solutions: Option<u64>,
+    /// `--output-format`.
+    format: crate::cli::SolutionFormat,
+    /// `--output-dir`.
+    dir: Option<&'a std::path::Path>,
     cancel: &'a Cancel,
 }
 
@@ -370,6 +451,9 @@ impl Run<'_> {
             separate: matches!(mode, Mode::List { .. }),
             interactive: self.interactive,
             json: self.json,
+            format: self.format,
+            dir: self.dir,
+            puzzle: self.puzzle,
             error: None,
         };
         let outcome = match mode {

@@ -27,7 +27,8 @@ pub(crate) fn display_name(path: &Path) -> String {
     name
 }
 
-fn read_bytes(path: &Path) -> anyhow::Result<Vec<u8>> {
+/// The bytes of a file, or of standard input for `-`.
+pub(crate) fn read_bytes(path: &Path) -> anyhow::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     if path == Path::new("-") {
         let _ = std::io::stdin()

@@ -3,6 +3,8 @@
 mod checkpoint;
 mod cli;
 mod commands;
+mod convert;
+mod images;
 mod input;
 mod output;
 mod parts;

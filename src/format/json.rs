@@ -1,5 +1,9 @@
 //! The JSON puzzles of thomasr's solver: `{"columns": [[..], ..], "rows": [[..], ..]}`, each
 //! clue a list of block lengths, `[0]` or `[]` for an empty line. Read with `serde_json`.
+//!
+//! Errors in a clue name the line where its list (`"rows"` or `"columns"`) starts, and the
+//! clue's number; a clue that does not fit its line names the clue's own line when the file
+//! has one clue per line (as [`write`] writes it).
 
 use serde_json::Value;
 
@@ -32,7 +36,7 @@ pub fn parse(text: &str) -> Result<Puzzle, ParseError> {
                     i + 1,
                     snippet(&clue.to_string())
                 );
-                ParseError::new(at + 1 + i, ParseErrorKind::Invalid(message))
+                ParseError::new(at, ParseErrorKind::Invalid(message))
             };
             let blocks = clue.as_array().ok_or_else(bad)?;
             let mut lengths = Vec::with_capacity(blocks.len());
@@ -108,7 +112,7 @@ mod tests {
     fn errors_name_the_line() {
         let text = "{\n  \"columns\": [\n    [1],\n    [\"x\"]\n  ],\n  \"rows\": [[1, 1]]\n}";
         let err = parse(text).unwrap_err();
-        assert_eq!(err.line, 4, "{err}");
+        assert_eq!(err.line, 2, "{err}");
         assert!(err.to_string().contains("column"), "{err}");
         let err = parse("{\n\"rows\": [[1]],\n").unwrap_err();
         assert!(err.to_string().contains("not valid JSON"), "{err}");

@@ -25,6 +25,7 @@ pub mod olsak;
 pub mod plain;
 pub mod pzl;
 pub mod tournament;
+pub mod write;
 pub mod xml;
 
 mod palette;
