@@ -626,7 +626,9 @@ fn control_characters_in_file_names_stay_on_one_line() {
 #[test]
 fn help_mentions_every_option() {
     let top = stdout_of(&mut nonoenum(["--help"]));
-    for command in ["solve", "count", "list", "resume", "split", "merge"] {
+    for command in [
+        "solve", "count", "list", "resume", "split", "merge", "convert", "make",
+    ] {
         assert!(top.contains(command), "{top}");
     }
     let common = [
@@ -641,6 +643,8 @@ fn help_mentions_every_option() {
         "--time-limit",
         "--max-solutions",
         "--checkpoint",
+        "--output-format",
+        "--output-dir",
     ];
     for command in ["solve", "count", "list"] {
         let help = stdout_of(&mut nonoenum([command, "--help"]));
