@@ -234,3 +234,59 @@ fn other_formats_read_from_the_corpus() {
         "{err}"
     );
 }
+
+/// Checkpoints and split handle black and white only: a colour puzzle gets a clear error.
+#[test]
+fn checkpoint_and_split_refuse_colour_clearly() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let checkpoint = dir.path().join("c.json");
+    let out = nonoenum()
+        .args(["count", "-q", FLAG, "--checkpoint"])
+        .arg(&checkpoint)
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8_lossy(&out);
+    assert!(err.contains("this is a colour puzzle"), "{err}");
+    let out = nonoenum()
+        .args(["split", "-q", FLAG, "--out"])
+        .arg(dir.path().join("parts"))
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(String::from_utf8_lossy(&out).contains("this is a colour puzzle"));
+}
+
+/// `count` on a colour puzzle with several solutions agrees on 1 and 2 threads, with and
+/// without probing, and `--limit` stops `list` early.
+#[test]
+fn colour_counts_agree_across_threads() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("two.g");
+    // Two red diagonals and a blue cell: the red cells can swap diagonals.
+    std::fs::write(
+        &path,
+        "Two\n#d\n r:r #FF0000 red\n b:b #0000FF blue\n: rows\n1r\n1r\n1b\n: columns\n1r 1b\n1r\n",
+    )
+    .expect("write");
+    for args in [["-t", "1"], ["-t", "2"]] {
+        for probe in [false, true] {
+            let mut cmd = nonoenum();
+            cmd.args(["count", "-q"]).args(args).arg(&path);
+            if !probe {
+                cmd.arg("--no-probe");
+            }
+            cmd.assert().success().stdout("2\n");
+        }
+    }
+    nonoenum()
+        .args(["list", "-q", "--limit", "1"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicates::str::is_match("^[.rb]{2}\n[.rb]{2}\n[.rb]{2}\n$").expect("regex"));
+}
