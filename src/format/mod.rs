@@ -407,8 +407,8 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn never_panics_on_arbitrary_bytes(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..200)) {
-            for format in [None, Some(Format::Plain), Some(Format::Non), Some(Format::Tournament)] {
-                if let Err(err) = read_puzzles(&bytes, format, None) {
+            for format in std::iter::once(None).chain(Format::ALL.map(Some)) {
+                if let Err(err) = read_any_puzzles(&bytes, format, None) {
                     proptest::prop_assert!(is_well_formed(&err), "{err:?}");
                 }
             }
@@ -423,6 +423,27 @@ mod tests {
             }
             if let Err(err) = tournament::parse_solutions(&String::from_utf8_lossy(&bytes)) {
                 proptest::prop_assert!(is_well_formed(&err), "{err:?}");
+            }
+        }
+
+        #[test]
+        fn never_panics_on_edited_colour_files(cut in 0usize..200, insert in "[0-9a-z #:<>/\"|\n]{0,6}") {
+            let files = [
+                (Format::Olsak, "T\n#d\n 0: #FFFFFF white\n r:* #FF0000 red\n u:@ blue\n: rows\n1r 1u\n\n: columns\n1r\n1u\n"),
+                (Format::Xml, "<puzzleset><puzzle><color name=\"white\" char=\".\">fff</color>\n<clues type=\"rows\"><line><count>1</count></line></clues>\n<clues type=\"columns\"><line><count>1</count></line></clues>\n<solution><image>|X|</image></solution></puzzle></puzzleset>\n"),
+                (Format::Pzl, "2\n#ff0000\n#0000ff\n3 1\n1 1 255 0 0\n0\n1 1 0 0 255\n2 1 255 0 0 1 0 0 255\n"),
+                (Format::Json, "{\"columns\": [[1], [0]], \"rows\": [[1]]}\n"),
+            ];
+            for (format, good) in files {
+                let cut = cut.min(good.len());
+                if !good.is_char_boundary(cut) {
+                    continue;
+                }
+                let text = format!("{}{insert}{}", &good[..cut], &good[cut..]);
+                if let Err(err) = format.parse_any(&text) {
+                    proptest::prop_assert!(is_well_formed(&err), "{err:?}");
+                }
+                let _ = color_givens::read_raw_givens(text.as_bytes());
             }
         }
 
