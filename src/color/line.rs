@@ -20,7 +20,10 @@ pub struct ColorLineSolver {
     fwd: Vec<bool>,
     bwd: Vec<bool>,
     cover: Vec<i32>,
+    /// Runs of cells allowing each colour of the clue, one `len + 1` slice per colour.
     run: Vec<u32>,
+    /// Which slice of `run` belongs to which colour.
+    run_of: Vec<(u8, usize)>,
 }
 
 impl ColorLineSolver {
@@ -40,6 +43,16 @@ impl ColorLineSolver {
         let n = cells.len();
         let k = clue.len();
         let stride = n + 1;
+        // A line whose every cell is decided only needs checking.
+        if cells.iter().all(|c| c.is_power_of_two()) {
+            let blocks =
+                super::puzzle::color_blocks_of(cells.iter().map(|c| c.trailing_zeros() as u8));
+            if blocks != clue {
+                return Err(Contradiction);
+            }
+            out.copy_from_slice(cells);
+            return Ok(());
+        }
         // not_bg[i]: cells in 0..i that cannot be background.
         self.not_bg.clear();
         self.not_bg.push(0);
@@ -52,22 +65,33 @@ impl ColorLineSolver {
         // fits[j][s]: block j fits at start s (every cell allows its colour).
         self.fits.clear();
         self.fits.resize(k * stride, false);
+        self.run.clear();
+        self.run_of.clear();
         for (j, b) in clue.iter().enumerate() {
             let len = b.len as usize;
             if len == 0 || len > n {
                 return Err(Contradiction);
             }
-            let bit = 1u64 << b.color;
-            self.run.clear();
-            self.run.push(0);
-            let mut r = 0;
-            for &c in cells {
-                r = if c & bit != 0 { r + 1 } else { 0 };
-                self.run.push(r);
-            }
+            // Runs of cells allowing the colour: computed once per colour of the clue.
+            let at = match self.run_of.iter().find(|(c, _)| *c == b.color) {
+                Some(&(_, at)) => at,
+                None => {
+                    let at = self.run.len();
+                    let bit = 1u64 << b.color;
+                    self.run.push(0);
+                    let mut r = 0;
+                    for &c in cells {
+                        r = if c & bit != 0 { r + 1 } else { 0 };
+                        self.run.push(r);
+                    }
+                    self.run_of.push((b.color, at));
+                    at
+                }
+            };
+            let run = &self.run[at..at + stride];
             let row = &mut self.fits[j * stride..(j + 1) * stride];
             for (s, fits) in row[..=n - len].iter_mut().enumerate() {
-                *fits = self.run[s + len] as usize >= len;
+                *fits = run[s + len] as usize >= len;
             }
         }
         let not_bg = &self.not_bg;
