@@ -83,6 +83,44 @@ pub(crate) enum Command {
         #[command(flatten)]
         common: CommonArgs,
     },
+    /// Convert a puzzle to another format: plain, non, g, xml, mk, nin, json or pzl (`-` for
+    /// standard output). Colour puzzles go to g, xml or pzl.
+    Convert {
+        /// The puzzle file; `-` reads standard input.
+        #[arg(value_name = "IN")]
+        input: PathBuf,
+        /// The format to write.
+        #[arg(long, value_name = "FMT")]
+        to: String,
+        /// The file to write; `-` writes standard output.
+        #[arg(value_name = "OUT")]
+        output: PathBuf,
+        /// Input format, overriding detection.
+        #[arg(long, value_name = "FMT")]
+        format: Option<String>,
+        /// In a file of several puzzles, convert the Nth (1-based).
+        #[arg(long, value_name = "N")]
+        puzzle: Option<usize>,
+    },
+    /// Make a puzzle from a picture (PBM, PNG or XPM, a small palette): write its clues, then
+    /// report whether they have a unique solution, and if not which cells vary (exit code 1).
+    Make {
+        /// The picture.
+        #[arg(value_name = "IMAGE")]
+        image: PathBuf,
+        /// The puzzle format to write.
+        #[arg(long, value_name = "FMT", default_value = "g")]
+        to: String,
+        /// Write the puzzle to this file instead of standard output.
+        #[arg(long, short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Compare at most this many solutions when looking for the cells that vary.
+        #[arg(long, value_name = "N", default_value_t = 1000)]
+        max_solutions: u64,
+        /// Worker threads (default: one per core).
+        #[arg(long, short = 't', value_name = "N")]
+        threads: Option<usize>,
+    },
     /// Merge the `--json` results of a split's parts (read from DIR/results/PART.json): check
     /// that every part has a complete result for this puzzle, then print the total count.
     Merge {
@@ -118,7 +156,8 @@ pub(crate) struct CommonArgs {
     /// Worker threads (default: one per core). `1` runs the plain sequential search.
     #[arg(long, short = 't', value_name = "N")]
     pub(crate) threads: Option<usize>,
-    /// Input format, overriding detection: plain, non or tournament.
+    /// Input format, overriding detection: plain, non, tournament, g (Olšák), xml (webpbn), mk,
+    /// nin, json or pzl.
     #[arg(long, value_name = "FMT")]
     pub(crate) format: Option<String>,
     /// In a file of several puzzles, work on the Nth only (1-based, in file order).
@@ -156,6 +195,14 @@ pub(crate) struct CommonArgs {
     /// threads: the same output on every run (solve, list; count is the same either way).
     #[arg(long)]
     pub(crate) ordered: bool,
+    /// How to write solutions: text (the default), json (as --json), non or xml (the puzzle
+    /// with the solution as its goal), svg or png (images, which need --output-dir).
+    #[arg(long, value_name = "FMT")]
+    pub(crate) output_format: Option<String>,
+    /// Write each solution to its own file in this folder (created if missing), named
+    /// `solution-N.EXT`, instead of standard output.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) output_dir: Option<PathBuf>,
     /// Machine-readable output: one JSON object per line, a `solution` line for each solution
     /// printed and a `result` line ending each puzzle (what `nonoenum merge` reads).
     #[arg(long)]
@@ -193,6 +240,38 @@ pub(crate) struct Settings {
     pub(crate) checkpoint: Option<PathBuf>,
     /// How often to save the checkpoint.
     pub(crate) checkpoint_every: std::time::Duration,
+    /// How to write solutions.
+    pub(crate) solution_format: SolutionFormat,
+    /// A folder for one file per solution.
+    pub(crate) output_dir: Option<PathBuf>,
+}
+
+/// How solutions are written (`--output-format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SolutionFormat {
+    /// Rows of characters.
+    Text,
+    /// The puzzle in `.non` with the solution as its goal (black and white only).
+    Non,
+    /// The puzzle in webpbn XML with the solution as its goal.
+    Xml,
+    /// An SVG picture.
+    Svg,
+    /// A PNG picture.
+    Png,
+}
+
+impl SolutionFormat {
+    /// The file extension.
+    pub(crate) fn extension(self) -> &'static str {
+        match self {
+            SolutionFormat::Text => "txt",
+            SolutionFormat::Non => "non",
+            SolutionFormat::Xml => "xml",
+            SolutionFormat::Svg => "svg",
+            SolutionFormat::Png => "png",
+        }
+    }
 }
 
 impl TryFrom<CommonArgs> for Settings {
@@ -204,7 +283,7 @@ impl TryFrom<CommonArgs> for Settings {
             .as_deref()
             .map(|name| {
                 Format::from_name(name).with_context(|| {
-                    format!("unknown format '{name}' (expected plain, non or tournament)")
+                    format!("unknown format '{name}' (expected plain, non, tournament, g, xml, mk, nin, json or pzl)")
                 })
             })
             .transpose()?;
@@ -219,6 +298,27 @@ impl TryFrom<CommonArgs> for Settings {
             .map(|s| seconds("--time-limit", s))
             .transpose()?;
         let checkpoint_every = seconds("--checkpoint-every", args.checkpoint_every)?;
+        let (solution_format, json) = match args
+            .output_format
+            .as_deref()
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
+            None | Some("text") => (SolutionFormat::Text, args.json),
+            Some("json") => (SolutionFormat::Text, true),
+            Some("non") => (SolutionFormat::Non, args.json),
+            Some("xml") => (SolutionFormat::Xml, args.json),
+            Some("svg") => (SolutionFormat::Svg, args.json),
+            Some("png") => (SolutionFormat::Png, args.json),
+            Some(other) => bail!(
+                "unknown --output-format '{other}' (expected text, json, non, xml, svg or png)"
+            ),
+        };
+        if matches!(solution_format, SolutionFormat::Svg | SolutionFormat::Png)
+            && args.output_dir.is_none()
+        {
+            bail!("--output-format svg and png write image files: give --output-dir DIR");
+        }
         let stdin = std::path::Path::new("-");
         if args.file == stdin && args.givens.as_deref() == Some(stdin) {
             bail!("standard input (`-`) can hold the puzzle or the givens, not both");
@@ -232,12 +332,14 @@ impl TryFrom<CommonArgs> for Settings {
             probing: !args.no_probe,
             stats: args.stats,
             quiet: args.quiet,
-            json: args.json,
+            json,
             ordered: args.ordered,
             time_limit,
             max_solutions: args.max_solutions,
             checkpoint: args.checkpoint,
             checkpoint_every,
+            solution_format,
+            output_dir: args.output_dir,
         })
     }
 }

@@ -7,15 +7,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, bail};
 
+use nonoenum::color::ColorSolver;
 use nonoenum::count::BigUint;
 use nonoenum::split::{clue_checksum, givens_checksum};
-use nonoenum::{Flow, Grid, Outcome, Puzzle, Solver, SolverOptions};
+use nonoenum::{AnyPuzzle, Flow, Outcome, Solver, SolverOptions};
 
 use crate::cli::{Cli, Command, Settings};
 use crate::exact::Counted;
-use crate::output::json::{JsonLine, RunResult, grid_rows, write_line};
+use crate::output::json::{JsonLine, RunResult, picture_rows, write_line};
 use crate::output::progress::Progress;
-use crate::output::{print_stats, write_grid};
+use crate::output::{Picture, print_stats, write_picture};
 
 /// `solve` found no solution for some puzzle.
 pub(crate) const EXIT_NO_SOLUTION: u8 = 1;
@@ -190,6 +191,26 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return crate::parts::split(&Settings::try_from(common)?, parts, &out);
         }
         Command::Merge { dir, list, json } => return crate::parts::merge(&dir, list, json),
+        Command::Convert {
+            input,
+            to,
+            output,
+            format,
+            puzzle,
+        } => return crate::convert::convert(&input, format.as_deref(), puzzle, &to, &output),
+        Command::Make {
+            image,
+            to,
+            output,
+            max_solutions,
+            threads,
+        } => {
+            if threads == Some(0) {
+                bail!("--threads must be at least 1");
+            }
+            let max = max_solutions.max(2);
+            return crate::convert::make(&image, &to, output.as_deref(), max, threads.unwrap_or(0));
+        }
     };
     let settings = Settings::try_from(args)?;
     if settings.checkpoint.is_some() {
@@ -214,7 +235,11 @@ fn run_puzzles(
     out: &mut impl Write,
     interactive: bool,
 ) -> anyhow::Result<ExitCode> {
-    let puzzles = crate::input::load(settings)?;
+    let puzzles = crate::input::load_any(settings)?;
+    if let Some(dir) = &settings.output_dir {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create {}", crate::input::display_name(dir)))?;
+    }
     let cancel = Cancel::install(settings.time_limit);
     let several = puzzles.len() > 1;
     let mut code = ExitCode::SUCCESS;
@@ -222,16 +247,16 @@ fn run_puzzles(
         if several && !settings.json {
             writeln!(out, "{label}")?;
         }
-        let solver = Solver::new(
-            puzzle,
-            SolverOptions {
-                threads: settings.threads,
-                probing: settings.probing,
-                // `count` prints no solution: their order does not matter.
-                ordered: settings.ordered && !matches!(mode, Mode::Count(_)),
-            },
-        )
-        .with_cancel_flag(Arc::clone(&cancel.any));
+        let options = SolverOptions {
+            threads: settings.threads,
+            probing: settings.probing,
+            // `count` prints no solution: their order does not matter.
+            ordered: settings.ordered && !matches!(mode, Mode::Count(_)),
+        };
+        if options.ordered && matches!(puzzle, AnyPuzzle::Color(_)) {
+            bail!("{label}: --ordered is for black-and-white puzzles (not yet for colour)");
+        }
+        let solver = AnySolver::new(puzzle, options, &cancel.any);
         let run = Run {
             mode,
             label,
@@ -239,27 +264,38 @@ fn run_puzzles(
             json: settings.json,
             interactive,
             max_solutions: settings.max_solutions,
+            format: settings.solution_format,
+            dir: settings.output_dir.as_deref(),
             cancel: &cancel,
         };
         if let Mode::Count(exact) = mode {
-            let job = crate::exact::ExactJob {
-                label,
-                puzzle,
-                threads: settings.threads,
-                quiet: settings.quiet,
-                stats: settings.stats,
-                max_solutions: settings.max_solutions.is_some(),
-                cancel: &cancel.any,
-            };
-            match crate::exact::count(&job, exact)? {
-                Counted::Enumerate => {}
-                Counted::Done { count, elapsed } => {
-                    run.print_count(out, Some(count), elapsed)?;
-                    continue;
+            match puzzle {
+                AnyPuzzle::Color(_) if exact.requires_black_and_white() => {
+                    bail!("{label}: --method decompose counts black-and-white puzzles only")
                 }
-                Counted::Cancelled { elapsed } => {
-                    run.print_count(out, None, elapsed)?;
-                    return cancelled(&cancel, settings, out);
+                // Colour puzzles are counted by enumeration.
+                AnyPuzzle::Color(_) => {}
+                AnyPuzzle::Bw(puzzle) => {
+                    let job = crate::exact::ExactJob {
+                        label,
+                        puzzle,
+                        threads: settings.threads,
+                        quiet: settings.quiet,
+                        stats: settings.stats,
+                        max_solutions: settings.max_solutions.is_some(),
+                        cancel: &cancel.any,
+                    };
+                    match crate::exact::count(&job, exact)? {
+                        Counted::Enumerate => {}
+                        Counted::Done { count, elapsed } => {
+                            run.print_count(out, Some(count), elapsed)?;
+                            continue;
+                        }
+                        Counted::Cancelled { elapsed } => {
+                            run.print_count(out, None, elapsed)?;
+                            return cancelled(&cancel, settings, out);
+                        }
+                    }
                 }
             }
         }
@@ -380,24 +416,37 @@ struct Printer<'o, W: Write> {
     interactive: bool,
     /// Write JSON lines.
     json: bool,
+    /// How to write each solution, and where.
+    format: crate::cli::SolutionFormat,
+    dir: Option<&'o std::path::Path>,
+    puzzle: &'o AnyPuzzle,
     error: Option<io::Error>,
 }
 
 impl<W: Write> Printer<'_, W> {
-    fn print(&mut self, grid: &Grid) -> Flow {
+    fn print(&mut self, picture: Picture<'_>) -> Flow {
         let result = (|| {
             if self.json {
                 write_line(
                     self.out,
                     &JsonLine::Solution {
-                        rows: grid_rows(grid),
+                        rows: picture_rows(picture),
                     },
                 )?;
+            } else if let Some(dir) = self.dir {
+                let path = dir.join(format!(
+                    "solution-{}.{}",
+                    self.printed + 1,
+                    self.format.extension()
+                ));
+                std::fs::write(&path, self.encode(picture)?)?;
+            } else if self.format != crate::cli::SolutionFormat::Text {
+                self.out.write_all(&self.encode(picture)?)?;
             } else {
                 if self.printed > 0 && self.separate {
                     writeln!(self.out)?;
                 }
-                write_grid(self.out, grid)?;
+                write_picture(self.out, picture)?;
             }
             if self.interactive {
                 self.out.flush()?;
@@ -415,15 +464,57 @@ impl<W: Write> Printer<'_, W> {
     }
 }
 
+impl<W: Write> Printer<'_, W> {
+    /// A solution in the chosen format, as the bytes of a file.
+    fn encode(&self, picture: Picture<'_>) -> io::Result<Vec<u8>> {
+        use crate::cli::SolutionFormat as F;
+        let (colors, cells) = match picture {
+            Picture::Bw(grid) => (
+                nonoenum::color::bw_palette(),
+                grid.to_cells()
+                    .iter()
+                    .map(|&f| u8::from(f))
+                    .collect::<Vec<u8>>(),
+            ),
+            Picture::Color(grid, puzzle) => (puzzle.colors.clone(), grid.to_colors()),
+        };
+        let (w, h) = match picture {
+            Picture::Bw(grid) => (grid.width(), grid.height()),
+            Picture::Color(grid, _) => (grid.width(), grid.height()),
+        };
+        let with_goal = nonoenum::format::write::with_goal(self.puzzle, &cells);
+        let puzzle_as = |format| {
+            nonoenum::format::write::write_puzzle(&with_goal, format)
+                .map(String::into_bytes)
+                .map_err(io::Error::other)
+        };
+        match self.format {
+            F::Text => {
+                let mut text = Vec::new();
+                write_picture(&mut text, picture)?;
+                Ok(text)
+            }
+            F::Non => puzzle_as(nonoenum::format::Format::Non),
+            F::Xml => puzzle_as(nonoenum::format::Format::Xml),
+            F::Svg => Ok(crate::images::svg(w, h, &colors, &cells).into_bytes()),
+            F::Png => crate::images::png(w, h, &colors, &cells).map_err(io::Error::other),
+        }
+    }
+}
+
 /// One puzzle's run of one command.
 struct Run<'a> {
     mode: Mode,
     label: &'a str,
-    puzzle: &'a Puzzle,
+    puzzle: &'a AnyPuzzle,
     json: bool,
     interactive: bool,
     /// `--max-solutions` (for `count`; `list` folds it into its limit).
     max_solutions: Option<u64>,
+    /// `--output-format`.
+    format: crate::cli::SolutionFormat,
+    /// `--output-dir`.
+    dir: Option<&'a std::path::Path>,
     cancel: &'a Cancel,
 }
 
@@ -439,11 +530,15 @@ impl Run<'_> {
             .is_none()
             .then(|| self.cancel.reason().unwrap_or(Stop::Interrupted));
         if self.json {
+            let checksums = match self.puzzle {
+                AnyPuzzle::Bw(p) => (clue_checksum(p), givens_checksum(p)),
+                AnyPuzzle::Color(p) => p.checksums(),
+            };
             let result = RunResult {
                 command: self.mode.name().to_string(),
                 label: self.label.to_string(),
-                puzzle: clue_checksum(self.puzzle),
-                givens: givens_checksum(self.puzzle),
+                puzzle: checksums.0,
+                givens: checksums.1,
                 complete: count.is_some(),
                 count: count.unwrap_or_default(),
                 stopped: stop.map(|s| s.describe().to_string()),
@@ -464,7 +559,7 @@ impl Run<'_> {
 
     /// Runs the search and prints its results; returns the outcome and whether `solve` found
     /// that the puzzle has no solution.
-    fn run(&self, solver: &Solver<'_>, out: &mut impl Write) -> anyhow::Result<(Outcome, bool)> {
+    fn run(&self, solver: &AnySolver<'_>, out: &mut impl Write) -> anyhow::Result<(Outcome, bool)> {
         let mode = self.mode;
         let mut printer = Printer {
             out,
@@ -472,11 +567,14 @@ impl Run<'_> {
             separate: matches!(mode, Mode::List { .. }),
             interactive: self.interactive,
             json: self.json,
+            format: self.format,
+            dir: self.dir,
+            puzzle: self.puzzle,
             error: None,
         };
         let outcome = match mode {
             Mode::Count(_) => match self.max_solutions {
-                None => solver.count()?,
+                None => solver.run(|_| Flow::Continue)?,
                 Some(max) => {
                     let mut seen = 0;
                     solver.run(|_| {
@@ -519,11 +617,15 @@ impl Run<'_> {
         let stop =
             (!outcome.exhausted).then(|| self.cancel.reason().unwrap_or(Stop::SolutionLimit));
         if self.json {
+            let (puzzle, givens) = match self.puzzle {
+                AnyPuzzle::Bw(p) => (clue_checksum(p), givens_checksum(p)),
+                AnyPuzzle::Color(p) => p.checksums(),
+            };
             let result = RunResult {
                 command: mode.name().to_string(),
                 label: self.label.to_string(),
-                puzzle: clue_checksum(self.puzzle),
-                givens: givens_checksum(self.puzzle),
+                puzzle,
+                givens,
                 count: BigUint::from(n),
                 complete: outcome.exhausted,
                 stopped: stop.map(|s| s.describe().to_string()),
@@ -549,5 +651,42 @@ impl Run<'_> {
         }
         let no_solution = matches!(mode, Mode::Solve) && n == 0 && outcome.exhausted;
         Ok((outcome, no_solution))
+    }
+}
+
+/// A search of either kind of puzzle.
+enum AnySolver<'p> {
+    Bw(Solver<'p>),
+    Color(ColorSolver<'p>, &'p nonoenum::ColorPuzzle),
+}
+
+impl<'p> AnySolver<'p> {
+    fn new(puzzle: &'p AnyPuzzle, options: SolverOptions, cancel: &Arc<AtomicBool>) -> Self {
+        match puzzle {
+            AnyPuzzle::Bw(p) => {
+                AnySolver::Bw(Solver::new(p, options).with_cancel_flag(Arc::clone(cancel)))
+            }
+            AnyPuzzle::Color(p) => AnySolver::Color(
+                ColorSolver::new(p, options).with_cancel_flag(Arc::clone(cancel)),
+                p,
+            ),
+        }
+    }
+
+    fn stats(&self) -> Arc<nonoenum::SearchStats> {
+        match self {
+            AnySolver::Bw(s) => s.stats(),
+            AnySolver::Color(s, _) => s.stats(),
+        }
+    }
+
+    fn run(
+        &self,
+        mut on_solution: impl FnMut(Picture<'_>) -> Flow,
+    ) -> Result<Outcome, nonoenum::SolveError> {
+        match self {
+            AnySolver::Bw(s) => s.run(|g| on_solution(Picture::Bw(g))),
+            AnySolver::Color(s, p) => s.run(|g| on_solution(Picture::Color(g, p))),
+        }
     }
 }

@@ -42,6 +42,11 @@ impl ExactSettings {
         self.method == CountMethod::Decompose
     }
 
+    /// Whether the method works on black-and-white puzzles only.
+    pub(crate) fn requires_black_and_white(self) -> bool {
+        self.method == CountMethod::Decompose
+    }
+
     /// Whether progress lines were asked for.
     pub(crate) fn progress(self) -> bool {
         self.progress

@@ -5,8 +5,8 @@ use std::io::Read;
 use std::path::Path;
 
 use anyhow::{Context, anyhow, bail};
-use nonoenum::Puzzle;
 use nonoenum::format::{self, ParseError};
+use nonoenum::{AnyPuzzle, Puzzle};
 
 use crate::cli::Settings;
 
@@ -27,7 +27,8 @@ pub(crate) fn display_name(path: &Path) -> String {
     name
 }
 
-fn read_bytes(path: &Path) -> anyhow::Result<Vec<u8>> {
+/// The bytes of a file, or of standard input for `-`.
+pub(crate) fn read_bytes(path: &Path) -> anyhow::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     if path == Path::new("-") {
         let _ = std::io::stdin()
@@ -50,23 +51,36 @@ fn located(name: &str, err: &ParseError) -> anyhow::Error {
 }
 
 /// The puzzles to run, as `(label, puzzle)`: every puzzle of the file, or the `--puzzle` one.
+/// Black and white only: a colour puzzle is an error naming `what` cannot handle it.
 pub(crate) fn load(settings: &Settings) -> anyhow::Result<Vec<(String, Puzzle)>> {
+    load_any(settings)?
+        .into_iter()
+        .map(|(label, p)| match p {
+            AnyPuzzle::Bw(p) => Ok((label, p)),
+            AnyPuzzle::Color(_) => {
+                let name = display_name(&settings.file);
+                bail!("{name}: this is a colour puzzle; checkpoints and split handle black and white only")
+            }
+        })
+        .collect()
+}
+
+/// The puzzles to run, black-and-white or colour, with `--puzzle` and `--givens` applied.
+pub(crate) fn load_any(settings: &Settings) -> anyhow::Result<Vec<(String, AnyPuzzle)>> {
     let name = display_name(&settings.file);
     let bytes = read_bytes(&settings.file)?;
     let path = (settings.file != Path::new("-")).then_some(settings.file.as_path());
     let puzzles =
-        format::read_puzzles(&bytes, settings.format, path).map_err(|e| located(&name, &e))?;
+        format::read_any_puzzles(&bytes, settings.format, path).map_err(|e| located(&name, &e))?;
     let count = puzzles.len();
-    let mut labelled: Vec<(String, Puzzle)> = puzzles
+    let mut labelled: Vec<(String, AnyPuzzle)> = puzzles
         .into_iter()
         .enumerate()
         .map(|(i, p)| {
-            (
-                p.title
-                    .clone()
-                    .unwrap_or_else(|| format!("puzzle {}", i + 1)),
-                p,
-            )
+            let label = p
+                .title()
+                .map_or_else(|| format!("puzzle {}", i + 1), str::to_string);
+            (label, p)
         })
         .collect();
     if let Some(n) = settings.puzzle {
@@ -78,10 +92,15 @@ pub(crate) fn load(settings: &Settings) -> anyhow::Result<Vec<(String, Puzzle)>>
     }
     if let Some(givens_path) = &settings.givens {
         let givens_name = display_name(givens_path);
-        let givens = format::read_numbered_givens(&read_bytes(givens_path)?)
-            .map_err(|e| located(&givens_name, &e))?;
+        let bytes = read_bytes(givens_path)?;
         for (_, puzzle) in &mut labelled {
-            format::add_givens(puzzle, &givens).map_err(|e| located(&givens_name, &e))?;
+            let added = match puzzle {
+                AnyPuzzle::Bw(p) => format::read_numbered_givens(&bytes)
+                    .and_then(|givens| format::add_givens(p, &givens)),
+                AnyPuzzle::Color(p) => format::color_givens::read_raw_givens(&bytes)
+                    .and_then(|givens| format::color_givens::add_color_givens(p, &givens)),
+            };
+            added.map_err(|e| located(&givens_name, &e))?;
         }
     }
     Ok(labelled)

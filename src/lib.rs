@@ -18,6 +18,7 @@
 //! ```
 
 pub mod choose;
+pub mod color;
 pub mod count;
 pub mod format;
 pub mod grid;
@@ -27,6 +28,7 @@ pub mod puzzle;
 pub mod search;
 pub mod split;
 
+pub use color::{AnyPuzzle, ColorGrid, ColorPuzzle, ColorSolver};
 pub use grid::{Cell, Grid};
 pub use puzzle::{Clue, Given, LineId, Puzzle, PuzzleError};
-pub use search::{Flow, Outcome, SolveError, Solver, SolverOptions, StatsSnapshot};
+pub use search::{Flow, Outcome, SearchStats, SolveError, Solver, SolverOptions, StatsSnapshot};

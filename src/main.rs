@@ -3,7 +3,9 @@
 mod checkpoint;
 mod cli;
 mod commands;
+mod convert;
 mod exact;
+mod images;
 mod input;
 mod output;
 mod parts;

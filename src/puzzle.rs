@@ -157,6 +157,38 @@ pub enum PuzzleError {
         /// Column, 1-based.
         col: usize,
     },
+    /// A palette with no colour, or more than [`crate::color::MAX_COLORS`].
+    #[error("a puzzle has 1 to 64 colours, background included; this one has {colors}")]
+    TooManyColors {
+        /// Colours in the palette.
+        colors: usize,
+    },
+    /// A block names a colour the palette does not have (or the background).
+    #[error("{line}: a block of colour {color}, which is not in the palette")]
+    BadColor {
+        /// The offending line.
+        line: LineId,
+        /// The palette index.
+        color: u8,
+    },
+    /// Rows and columns ask for different numbers of cells of one colour.
+    #[error("row clues fill {} of {color} but column clues fill {cols}", counted(*.rows, "cell"))]
+    ColorTotalsDisagree {
+        /// The colour's name.
+        color: String,
+        /// Cells of that colour asked for by the row clues.
+        rows: u64,
+        /// Cells of that colour asked for by the column clues.
+        cols: u64,
+    },
+    /// A given names a colour the palette does not have.
+    #[error("the given at row {row}, column {col} has a colour that is not in the palette")]
+    BadGivenColor {
+        /// Row, 1-based.
+        row: usize,
+        /// Column, 1-based.
+        col: usize,
+    },
     /// A stored goal (the designer's solution) does not satisfy the clues.
     #[error("the goal picture does not match the clue of {line}")]
     GoalMismatch {

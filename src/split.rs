@@ -298,7 +298,7 @@ pub fn givens_checksum(puzzle: &Puzzle) -> String {
 }
 
 /// The 64-bit FNV-1a hash: an identity check against mix-ups, not a cryptographic one.
-fn fnv1a64(bytes: &[u8]) -> String {
+pub(crate) fn fnv1a64(bytes: &[u8]) -> String {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         hash ^= u64::from(b);

@@ -420,7 +420,7 @@ fn bad_files_and_options_are_reported() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let missing = dir.path().join("no-such-file.txt").display().to_string();
     assert_bad_input(&["count", &missing], &["no-such-file.txt"]);
-    assert_bad_input(&["count", "--format", "xml", &heart], &["xml"]);
+    assert_bad_input(&["count", "--format", "svg", &heart], &["svg"]);
     assert_bad_input(&["count", "--threads", "0", &heart], &["--threads"]);
     assert_bad_input(&["count", "--puzzle", "0", &heart], &["--puzzle"]);
     let mini = bundled("mini-set.txt");
@@ -626,7 +626,9 @@ fn control_characters_in_file_names_stay_on_one_line() {
 #[test]
 fn help_mentions_every_option() {
     let top = stdout_of(&mut nonoenum(["--help"]));
-    for command in ["solve", "count", "list", "resume", "split", "merge"] {
+    for command in [
+        "solve", "count", "list", "resume", "split", "merge", "convert", "make",
+    ] {
         assert!(top.contains(command), "{top}");
     }
     let common = [
@@ -642,6 +644,8 @@ fn help_mentions_every_option() {
         "--max-solutions",
         "--checkpoint",
         "--ordered",
+        "--output-format",
+        "--output-dir",
     ];
     for command in ["solve", "count", "list"] {
         let help = stdout_of(&mut nonoenum([command, "--help"]));
@@ -667,10 +671,10 @@ fn quiet_keeps_standard_error_empty() {
         let _ = nonoenum([command, "-q", &mini]).assert().code(0).stderr("");
     }
     // Errors are still reported.
-    let _ = nonoenum(["count", "-q", "--format", "xml", &mini])
+    let _ = nonoenum(["count", "-q", "--format", "svg", &mini])
         .assert()
         .code(2)
-        .stderr(contains("xml"));
+        .stderr(contains("svg"));
 }
 
 #[test]

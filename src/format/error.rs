@@ -117,6 +117,13 @@ pub enum ParseErrorKind {
         /// Clue lines found.
         lines: usize,
     },
+    /// A problem particular to one format (a colour that is not declared, a malformed XML
+    /// element, ...), described in full.
+    #[error("{0}")]
+    Invalid(String),
+    /// The puzzle has colours, and this part of the program handles black and white only.
+    #[error("this is a colour puzzle, which {0} does not handle (black and white only)")]
+    ColorUnsupported(&'static str),
     /// A line of a givens file is malformed.
     #[error("bad given: {0}")]
     BadGiven(String),

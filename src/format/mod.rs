@@ -12,13 +12,23 @@ use std::borrow::Cow;
 use std::fmt;
 use std::path::Path;
 
+use crate::color::AnyPuzzle;
 use crate::puzzle::Puzzle;
 
+pub mod color_givens;
 pub mod error;
 pub mod givens;
+pub mod json;
+pub mod nin;
 pub mod non;
+pub mod olsak;
 pub mod plain;
+pub mod pzl;
 pub mod tournament;
+pub mod write;
+pub mod xml;
+
+mod palette;
 
 mod text;
 
@@ -39,11 +49,33 @@ pub enum Format {
     Non,
     /// Computer-tournament files, many square puzzles after `$N` lines: see [`tournament`].
     Tournament,
+    /// Olšák's `.g`, black-and-white or colour: see [`olsak`].
+    Olsak,
+    /// webpbn's XML export, black-and-white or colour: see [`xml`].
+    Xml,
+    /// Olšák's `.mk` (`HEIGHT WIDTH`, rows, `#`, columns): read as [`plain`].
+    Mk,
+    /// Wilk's `.nin` (`WIDTH HEIGHT`, rows, columns): see [`nin`].
+    Nin,
+    /// thomasr's JSON (`{"columns": [[..]], "rows": [[..]]}`): see [`json`].
+    Json,
+    /// izaron's `.pzl` colour format: see [`pzl`].
+    Pzl,
 }
 
 impl Format {
     /// Every format, in the order of [`Format::name`]'s documentation.
-    pub const ALL: [Format; 3] = [Format::Plain, Format::Non, Format::Tournament];
+    pub const ALL: [Format; 9] = [
+        Format::Plain,
+        Format::Non,
+        Format::Tournament,
+        Format::Olsak,
+        Format::Xml,
+        Format::Mk,
+        Format::Nin,
+        Format::Json,
+        Format::Pzl,
+    ];
 
     /// The format with a name (case-insensitive): `plain`, `txt` or `text`; `non`;
     /// `tournament` or `taai`.
@@ -52,6 +84,12 @@ impl Format {
             "plain" | "txt" | "text" => Some(Format::Plain),
             "non" => Some(Format::Non),
             "tournament" | "taai" => Some(Format::Tournament),
+            "g" | "olsak" => Some(Format::Olsak),
+            "xml" | "webpbn" => Some(Format::Xml),
+            "mk" => Some(Format::Mk),
+            "nin" => Some(Format::Nin),
+            "json" => Some(Format::Json),
+            "pzl" => Some(Format::Pzl),
             _ => None,
         }
     }
@@ -62,20 +100,51 @@ impl Format {
             Format::Plain => "plain",
             Format::Non => "non",
             Format::Tournament => "tournament",
+            Format::Olsak => "g",
+            Format::Xml => "xml",
+            Format::Mk => "mk",
+            Format::Nin => "nin",
+            Format::Json => "json",
+            Format::Pzl => "pzl",
         }
     }
 
     /// Tells the format of a file from its name and content, or `None` if it cannot.
     ///
-    /// A `.non` extension decides. Otherwise, skipping blank lines and `#` comments: a first
+    /// An extension `.non`, `.g`, `.xml`, `.mk`, `.nin`, `.json` or `.pzl` decides. Otherwise a
+    /// text starting with `<?xml` or `<puzzleset` is XML, one starting with `{` JSON, one with a
+    /// line starting with `:` Olšák's `.g`. Otherwise, skipping blank lines and `#` comments: a first
     /// line starting with `$` is a tournament file; a line starting with `width`, `height`,
     /// `rows` or `columns` is `.non`; a first line of exactly two numbers is plain; a first line
     /// of tab-separated numbers is a tournament file without `$` lines. A `.txt` extension
     /// decides nothing (tournament files are `.txt` too).
     pub fn detect(path: Option<&Path>, text: &str) -> Option<Format> {
-        let extension = path.and_then(Path::extension);
-        if extension.is_some_and(|e| e.eq_ignore_ascii_case("non")) {
-            return Some(Format::Non);
+        let extension = path.and_then(Path::extension).and_then(|e| e.to_str());
+        let by_extension = [
+            ("non", Format::Non),
+            ("g", Format::Olsak),
+            ("xml", Format::Xml),
+            ("mk", Format::Mk),
+            ("nin", Format::Nin),
+            ("json", Format::Json),
+            ("pzl", Format::Pzl),
+        ];
+        if let Some(ext) = extension
+            && let Some(&(_, format)) = by_extension
+                .iter()
+                .find(|(e, _)| ext.eq_ignore_ascii_case(e))
+        {
+            return Some(format);
+        }
+        let start = text.trim_start();
+        if start.starts_with("<?xml") || start.starts_with("<puzzleset") {
+            return Some(Format::Xml);
+        }
+        if start.starts_with('{') {
+            return Some(Format::Json);
+        }
+        if text::numbered_lines(text).any(|(_, line)| line.starts_with(':')) {
+            return Some(Format::Olsak);
         }
         let mut lines = text::numbered_lines(text)
             .map(|(_, line)| line.trim())
@@ -98,12 +167,36 @@ impl Format {
         }
     }
 
-    /// Parses a text in this format into checked puzzles (one, except for tournament files).
+    /// Parses a text in this format into checked black-and-white puzzles (one, except for
+    /// tournament and XML files). A colour puzzle is [`ParseErrorKind::ColorUnsupported`]:
+    /// [`Format::parse_any`] reads both kinds.
     pub fn parse(self, text: &str) -> Result<Vec<Puzzle>, ParseError> {
+        self.parse_any(text)?
+            .into_iter()
+            .map(|p| match p {
+                AnyPuzzle::Bw(p) => Ok(p),
+                AnyPuzzle::Color(_) => Err(ParseError::new(
+                    0,
+                    ParseErrorKind::ColorUnsupported("this reader"),
+                )),
+            })
+            .collect()
+    }
+
+    /// Parses a text in this format into checked puzzles, black-and-white or colour (a colour
+    /// puzzle with a single colour comes back black and white).
+    pub fn parse_any(self, text: &str) -> Result<Vec<AnyPuzzle>, ParseError> {
+        let bw = |p: Vec<Puzzle>| p.into_iter().map(AnyPuzzle::Bw).collect();
         match self {
-            Format::Plain => plain::parse(text).map(|p| vec![p]),
-            Format::Non => non::parse(text).map(|p| vec![p]),
-            Format::Tournament => tournament::parse(text),
+            Format::Plain => plain::parse(text).map(|p| bw(vec![p])),
+            Format::Non => non::parse(text).map(|p| bw(vec![p])),
+            Format::Tournament => tournament::parse(text).map(bw),
+            Format::Olsak => olsak::parse(text).map(|p| vec![p]),
+            Format::Xml => xml::parse(text),
+            Format::Mk => plain::parse(text).map(|p| bw(vec![p])),
+            Format::Nin => nin::parse(text).map(|p| bw(vec![p])),
+            Format::Json => json::parse(text).map(|p| bw(vec![p])),
+            Format::Pzl => pzl::parse(text).map(|p| vec![p]),
         }
     }
 }
@@ -135,6 +228,24 @@ pub fn read_puzzles(
     format: Option<Format>,
     path: Option<&Path>,
 ) -> Result<Vec<Puzzle>, ParseError> {
+    read_any_puzzles(bytes, format, path)?
+        .into_iter()
+        .map(|p| match p {
+            AnyPuzzle::Bw(p) => Ok(p),
+            AnyPuzzle::Color(_) => Err(ParseError::new(
+                0,
+                ParseErrorKind::ColorUnsupported("this reader"),
+            )),
+        })
+        .collect()
+}
+
+/// Reads the puzzles of a file like [`read_puzzles`], black-and-white or colour.
+pub fn read_any_puzzles(
+    bytes: &[u8],
+    format: Option<Format>,
+    path: Option<&Path>,
+) -> Result<Vec<AnyPuzzle>, ParseError> {
     let text = decode(bytes, format, path)?;
     if !text::has_content(&text) {
         return Err(ParseError::new(0, ParseErrorKind::Empty));
@@ -142,7 +253,7 @@ pub fn read_puzzles(
     let format = format
         .or_else(|| Format::detect(path, &text))
         .ok_or(ParseError::new(0, ParseErrorKind::UnknownFormat))?;
-    format.parse(&text)
+    format.parse_any(&text)
 }
 
 /// UTF-8, or Windows-1252 for a `.non` file that is not UTF-8.
@@ -181,7 +292,7 @@ mod tests {
         for (name, format) in aliases {
             assert_eq!(Format::from_name(name), Some(format));
         }
-        assert_eq!(Format::from_name("xml"), None);
+        assert_eq!(Format::from_name("svg"), None);
     }
 
     #[test]
@@ -296,8 +407,8 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn never_panics_on_arbitrary_bytes(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..200)) {
-            for format in [None, Some(Format::Plain), Some(Format::Non), Some(Format::Tournament)] {
-                if let Err(err) = read_puzzles(&bytes, format, None) {
+            for format in std::iter::once(None).chain(Format::ALL.map(Some)) {
+                if let Err(err) = read_any_puzzles(&bytes, format, None) {
                     proptest::prop_assert!(is_well_formed(&err), "{err:?}");
                 }
             }
@@ -312,6 +423,27 @@ mod tests {
             }
             if let Err(err) = tournament::parse_solutions(&String::from_utf8_lossy(&bytes)) {
                 proptest::prop_assert!(is_well_formed(&err), "{err:?}");
+            }
+        }
+
+        #[test]
+        fn never_panics_on_edited_colour_files(cut in 0usize..200, insert in "[0-9a-z #:<>/\"|\n]{0,6}") {
+            let files = [
+                (Format::Olsak, "T\n#d\n 0: #FFFFFF white\n r:* #FF0000 red\n u:@ blue\n: rows\n1r 1u\n\n: columns\n1r\n1u\n"),
+                (Format::Xml, "<puzzleset><puzzle><color name=\"white\" char=\".\">fff</color>\n<clues type=\"rows\"><line><count>1</count></line></clues>\n<clues type=\"columns\"><line><count>1</count></line></clues>\n<solution><image>|X|</image></solution></puzzle></puzzleset>\n"),
+                (Format::Pzl, "2\n#ff0000\n#0000ff\n3 1\n1 1 255 0 0\n0\n1 1 0 0 255\n2 1 255 0 0 1 0 0 255\n"),
+                (Format::Json, "{\"columns\": [[1], [0]], \"rows\": [[1]]}\n"),
+            ];
+            for (format, good) in files {
+                let cut = cut.min(good.len());
+                if !good.is_char_boundary(cut) {
+                    continue;
+                }
+                let text = format!("{}{insert}{}", &good[..cut], &good[cut..]);
+                if let Err(err) = format.parse_any(&text) {
+                    proptest::prop_assert!(is_well_formed(&err), "{err:?}");
+                }
+                let _ = color_givens::read_raw_givens(text.as_bytes());
             }
         }
 

@@ -75,7 +75,7 @@ pub fn parse(text: &str) -> Result<Puzzle, ParseError> {
 }
 
 /// `ROWS COLS`: exactly two numbers.
-fn parse_header(line: &str) -> Result<(usize, usize), ParseErrorKind> {
+pub(super) fn parse_header(line: &str) -> Result<(usize, usize), ParseErrorKind> {
     let words: Vec<&str> = tokens(line).collect();
     let [rows, cols] = words.as_slice() else {
         return Err(ParseErrorKind::BadHeader {
@@ -87,7 +87,7 @@ fn parse_header(line: &str) -> Result<(usize, usize), ParseErrorKind> {
 }
 
 /// Reads `count` clue lines, recording the line number of each.
-fn read_clues<'a>(
+pub(super) fn read_clues<'a>(
     lines: &mut impl Iterator<Item = (usize, &'a str)>,
     count: usize,
     what: &str,

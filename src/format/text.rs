@@ -1,6 +1,7 @@
 //! Helpers shared by the parsers: decoding, numbered lines, numbers, clues, error lines.
 
 use super::error::{ParseError, ParseErrorKind};
+use crate::color::{AnyPuzzle, ColorPuzzle};
 use crate::puzzle::{Clue, LineId, MAX_LINE_LEN, Puzzle, PuzzleError};
 
 /// Decodes strict UTF-8 and drops a leading byte-order mark.
@@ -151,10 +152,10 @@ impl LineMap {
         };
         match error {
             PuzzleError::EmptyGrid { .. } | PuzzleError::TooLarge { .. } => self.size,
-            PuzzleError::ZeroBlock { line } | PuzzleError::ClueTooLong { line, .. } => {
-                clue_line(line)
-            }
-            PuzzleError::TotalsDisagree { .. } => {
+            PuzzleError::ZeroBlock { line }
+            | PuzzleError::ClueTooLong { line, .. }
+            | PuzzleError::BadColor { line, .. } => clue_line(line),
+            PuzzleError::TotalsDisagree { .. } | PuzzleError::ColorTotalsDisagree { .. } => {
                 let last = |v: &[usize]| v.last().copied().unwrap_or(0);
                 last(&self.rows).max(last(&self.cols))
             }
@@ -167,6 +168,15 @@ impl LineMap {
     pub(crate) fn check(&self, puzzle: Puzzle) -> Result<Puzzle, ParseError> {
         match puzzle.check() {
             Ok(()) => Ok(puzzle),
+            Err(e) => Err(ParseError::new(self.line_of(&e), e.into())),
+        }
+    }
+
+    /// Runs [`ColorPuzzle::check`], giving a failure the line it is about, and returns the
+    /// puzzle in black and white when it has a single colour.
+    pub(crate) fn check_color(&self, puzzle: ColorPuzzle) -> Result<AnyPuzzle, ParseError> {
+        match puzzle.check() {
+            Ok(()) => Ok(AnyPuzzle::from_color(puzzle)),
             Err(e) => Err(ParseError::new(self.line_of(&e), e.into())),
         }
     }

@@ -5,7 +5,6 @@
 
 use std::io::{self, Write};
 
-use nonoenum::Grid;
 use nonoenum::count::BigUint;
 use serde::{Deserialize, Serialize};
 
@@ -48,14 +47,9 @@ pub(crate) struct RunResult {
 }
 
 /// The rows of a grid as strings of `#` and `.`.
-pub(crate) fn grid_rows(grid: &Grid) -> Vec<String> {
-    (0..grid.height())
-        .map(|r| {
-            (0..grid.width())
-                .map(|c| super::cell_char(grid.cell(r, c)))
-                .collect()
-        })
-        .collect()
+/// The rows of a solution of either kind.
+pub(crate) fn picture_rows(picture: super::Picture<'_>) -> Vec<String> {
+    super::picture_text_rows(picture)
 }
 
 /// Writes one JSON line.

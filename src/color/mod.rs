@@ -1,0 +1,85 @@
+//! Colour nonograms: a palette, clues of coloured blocks, cells whose state is the set of
+//! their still-possible colours, and the exact line solver, propagation, probing and parallel
+//! search that work on them.
+//!
+//! Blocks of different colours may touch; blocks of the same colour need a gap. A puzzle with
+//! one colour besides the background is black and white, and goes to the faster bit-parallel
+//! engine instead ([`ColorPuzzle::to_bw`], [`AnyPuzzle::from_color`]).
+//!
+//! ```
+//! use nonoenum::color::{Color, ColorPuzzle, ColorSolver};
+//! use nonoenum::SolverOptions;
+//!
+//! let palette = vec![
+//!     Color::new("white", [255, 255, 255], '.'),
+//!     Color::new("red", [255, 0, 0], 'r'),
+//!     Color::new("blue", [0, 0, 255], 'b'),
+//! ];
+//! // A red cell touching a blue one, over a blue and a red one.
+//! let puzzle = ColorPuzzle::from_picture(palette, 2, 2, &[1, 2, 2, 1])?;
+//! let outcome = ColorSolver::new(&puzzle, SolverOptions::default()).count()?;
+//! assert_eq!(outcome.solutions, 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod choose;
+mod grid;
+mod line;
+mod memo;
+mod propagate;
+mod puzzle;
+mod search;
+
+pub use choose::{ColorChoice, ColorProbeCounts, choose_plain, choose_probing};
+pub use grid::ColorGrid;
+pub use line::{ColorLineSolver, naive_solve};
+pub use memo::ColorMemo;
+pub use propagate::{ColorPropagator, line_index};
+pub use puzzle::{
+    Block, Color, ColorClue, ColorGiven, ColorPuzzle, MAX_COLORS, bw_palette, color_blocks_of,
+};
+pub use search::ColorSolver;
+
+use crate::puzzle::Puzzle;
+
+/// A cell was asked to lose its last colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conflict;
+
+/// A puzzle of either kind, as the readers return it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyPuzzle {
+    /// Black and white (at most one colour besides the background).
+    Bw(Puzzle),
+    /// Two colours or more besides the background.
+    Color(ColorPuzzle),
+}
+
+impl AnyPuzzle {
+    /// A colour puzzle, or its black-and-white form when it has a single colour.
+    pub fn from_color(puzzle: ColorPuzzle) -> Self {
+        match puzzle.to_bw() {
+            Some(bw) => AnyPuzzle::Bw(bw),
+            None => AnyPuzzle::Color(puzzle),
+        }
+    }
+
+    /// The puzzle's title.
+    pub fn title(&self) -> Option<&str> {
+        match self {
+            AnyPuzzle::Bw(p) => p.title.as_deref(),
+            AnyPuzzle::Color(p) => p.title.as_deref(),
+        }
+    }
+
+    /// The puzzle as a colour puzzle (black and white becomes white and black).
+    pub fn to_color(&self) -> ColorPuzzle {
+        match self {
+            AnyPuzzle::Bw(p) => ColorPuzzle::from_bw(p),
+            AnyPuzzle::Color(p) => p.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

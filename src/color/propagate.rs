@@ -1,0 +1,147 @@
+//! Colour propagation: run the colour line solver on dirty lines until nothing changes.
+//!
+//! The same fixpoint loop as the black-and-white [`crate::propagate`]: narrowing a cell dirties
+//! its crossing line; the loop ends when no line is dirty, or a line has no placement left.
+
+use std::collections::VecDeque;
+
+use super::grid::ColorGrid;
+use super::line::ColorLineSolver;
+use super::puzzle::ColorPuzzle;
+use crate::line::Contradiction;
+use crate::puzzle::LineId;
+
+/// Reusable propagation state: the line solver's buffers and the dirty-line queue. One per
+/// thread.
+#[derive(Debug, Default)]
+pub struct ColorPropagator {
+    solver: ColorLineSolver,
+    queue: VecDeque<LineId>,
+    row_queued: Vec<bool>,
+    col_queued: Vec<bool>,
+    line_in: Vec<u64>,
+    line_out: Vec<u64>,
+    /// The lines solved by the last propagation, as a bitset over [`line_index`]es.
+    footprint: Vec<u64>,
+    /// Line-solver calls made so far.
+    pub line_solves: u64,
+}
+
+impl ColorPropagator {
+    /// A propagator with empty buffers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn reset(&mut self, grid: &ColorGrid) {
+        self.queue.clear();
+        self.row_queued.clear();
+        self.row_queued.resize(grid.height(), false);
+        self.col_queued.clear();
+        self.col_queued.resize(grid.width(), false);
+        self.footprint.clear();
+        self.footprint
+            .resize((grid.height() + grid.width()).div_ceil(64), 0);
+    }
+
+    /// The lines the last propagation solved (read, and perhaps changed), as a bitset over
+    /// [`line_index`]es: run again on a grid where these lines are the same, it does the same.
+    pub fn footprint(&self) -> &[u64] {
+        &self.footprint
+    }
+
+    fn push(&mut self, line: LineId) {
+        let queued = match line {
+            LineId::Row(r) => &mut self.row_queued[r],
+            LineId::Col(c) => &mut self.col_queued[c],
+        };
+        if !*queued {
+            *queued = true;
+            self.queue.push_back(line);
+        }
+    }
+
+    /// Propagates from scratch: every line is dirty.
+    pub fn propagate_all(
+        &mut self,
+        puzzle: &ColorPuzzle,
+        grid: &mut ColorGrid,
+    ) -> Result<(), Contradiction> {
+        self.reset(grid);
+        for r in 0..grid.height() {
+            self.push(LineId::Row(r));
+        }
+        for c in 0..grid.width() {
+            self.push(LineId::Col(c));
+        }
+        self.run(puzzle, grid)
+    }
+
+    /// Propagates after the given cells changed: their rows and columns are dirty.
+    pub fn propagate_cells(
+        &mut self,
+        puzzle: &ColorPuzzle,
+        grid: &mut ColorGrid,
+        cells: impl IntoIterator<Item = (usize, usize)>,
+    ) -> Result<(), Contradiction> {
+        self.reset(grid);
+        for (row, col) in cells {
+            self.push(LineId::Row(row));
+            self.push(LineId::Col(col));
+        }
+        self.run(puzzle, grid)
+    }
+
+    fn run(&mut self, puzzle: &ColorPuzzle, grid: &mut ColorGrid) -> Result<(), Contradiction> {
+        while let Some(line) = self.queue.pop_front() {
+            match line {
+                LineId::Row(r) => self.row_queued[r] = false,
+                LineId::Col(c) => self.col_queued[c] = false,
+            }
+            let index = line_index(grid, line);
+            self.footprint[index / 64] |= 1 << (index % 64);
+            if let Err(contradiction) = self.solve_line(puzzle, grid, line) {
+                self.queue.clear();
+                return Err(contradiction);
+            }
+        }
+        Ok(())
+    }
+
+    fn solve_line(
+        &mut self,
+        puzzle: &ColorPuzzle,
+        grid: &mut ColorGrid,
+        line: LineId,
+    ) -> Result<(), Contradiction> {
+        self.line_solves += 1;
+        grid.read_line(line, &mut self.line_in);
+        self.line_out.resize(self.line_in.len(), 0);
+        self.solver.solve(
+            puzzle.clue(line).blocks(),
+            &self.line_in,
+            &mut self.line_out,
+        )?;
+        for i in 0..self.line_in.len() {
+            let new = self.line_out[i];
+            if new == self.line_in[i] {
+                continue;
+            }
+            let (row, col, cross) = match line {
+                LineId::Row(r) => (r, i, LineId::Col(i)),
+                LineId::Col(c) => (i, c, LineId::Row(i)),
+            };
+            grid.narrow(row, col, new).map_err(|_| Contradiction)?;
+            self.push(cross);
+        }
+        Ok(())
+    }
+}
+
+/// A line as one number: rows are `0..height`, columns follow.
+pub fn line_index(grid: &ColorGrid, line: LineId) -> usize {
+    match line {
+        LineId::Row(r) => r,
+        LineId::Col(c) => grid.height() + c,
+    }
+}

@@ -1,0 +1,470 @@
+//! The colour puzzle model: a palette, clues of coloured blocks, givens and an optional goal.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::puzzle::{Clue, Given, LineId, Puzzle, PuzzleError, check_size};
+
+/// The most colours a puzzle may have, the background included (cell states are `u64` sets).
+pub const MAX_COLORS: usize = 64;
+
+/// One colour of a palette. Index 0 of a palette is the background.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Color {
+    /// The colour's name, as the file gives it (`black`, `red`, or `#FF0000`).
+    pub name: String,
+    /// Its red, green and blue components.
+    pub rgb: [u8; 3],
+    /// The character that stands for it in clues and text output (`.` for the background).
+    pub ch: char,
+}
+
+impl Color {
+    /// A colour with a name, components and a character.
+    pub fn new(name: impl Into<String>, rgb: [u8; 3], ch: char) -> Self {
+        Color {
+            name: name.into(),
+            rgb,
+            ch,
+        }
+    }
+
+    /// `#RRGGBB`.
+    pub fn hex(&self) -> String {
+        let [r, g, b] = self.rgb;
+        format!("#{r:02X}{g:02X}{b:02X}")
+    }
+}
+
+/// One block of a colour clue: its length and its colour (an index into the palette, never 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Block {
+    /// Cells in the block.
+    pub len: u32,
+    /// Palette index of the block's colour (1 or more).
+    pub color: u8,
+}
+
+/// The blocks of one line, in order. Blocks of the same colour need a gap between them;
+/// blocks of different colours may touch.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ColorClue(pub Vec<Block>);
+
+impl ColorClue {
+    /// The blocks.
+    pub fn blocks(&self) -> &[Block] {
+        &self.0
+    }
+
+    /// The fewest cells a line needs for this clue: the blocks, plus one gap between each pair
+    /// of neighbours of the same colour.
+    pub fn min_len(&self) -> u64 {
+        let cells: u64 = self.0.iter().map(|b| u64::from(b.len)).sum();
+        let gaps = self
+            .0
+            .windows(2)
+            .filter(|w| w[0].color == w[1].color)
+            .count();
+        cells + gaps as u64
+    }
+}
+
+/// A cell known before solving: its palette index (0 = background).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ColorGiven {
+    /// Row, 0-based.
+    pub row: usize,
+    /// Column, 0-based.
+    pub col: usize,
+    /// Palette index.
+    pub color: u8,
+}
+
+/// A colour nonogram.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ColorPuzzle {
+    /// A name for the puzzle.
+    pub title: Option<String>,
+    /// The palette; index 0 is the background.
+    pub colors: Vec<Color>,
+    /// Row clues, top to bottom.
+    pub row_clues: Vec<ColorClue>,
+    /// Column clues, left to right.
+    pub col_clues: Vec<ColorClue>,
+    /// Cells known before solving.
+    pub givens: Vec<ColorGiven>,
+    /// Other `key value` pairs read from the file, in order.
+    pub metadata: Vec<(String, String)>,
+    /// The designer's solution, row-major palette indices, if the file stores one.
+    pub goal: Option<Vec<u8>>,
+}
+
+impl ColorPuzzle {
+    /// Builds a puzzle and checks it (see [`ColorPuzzle::check`]).
+    pub fn new(
+        colors: Vec<Color>,
+        row_clues: Vec<ColorClue>,
+        col_clues: Vec<ColorClue>,
+    ) -> Result<Self, PuzzleError> {
+        let puzzle = ColorPuzzle {
+            title: None,
+            colors,
+            row_clues,
+            col_clues,
+            givens: Vec::new(),
+            metadata: Vec::new(),
+            goal: None,
+        };
+        puzzle.check()?;
+        Ok(puzzle)
+    }
+
+    /// Number of rows.
+    pub fn height(&self) -> usize {
+        self.row_clues.len()
+    }
+
+    /// Number of columns.
+    pub fn width(&self) -> usize {
+        self.col_clues.len()
+    }
+
+    /// The clue of a line.
+    pub fn clue(&self, line: LineId) -> &ColorClue {
+        match line {
+            LineId::Row(i) => &self.row_clues[i],
+            LineId::Col(j) => &self.col_clues[j],
+        }
+    }
+
+    /// The set of every colour of the palette, as a cell state.
+    pub fn all_colors(&self) -> u64 {
+        match self.colors.len() {
+            MAX_COLORS => u64::MAX,
+            n => (1u64 << n) - 1,
+        }
+    }
+
+    /// Checks the palette, sizes, every clue against its line, the per-colour totals, the
+    /// givens and the goal.
+    pub fn check(&self) -> Result<(), PuzzleError> {
+        let (rows, cols) = (self.height(), self.width());
+        check_size(rows, cols)?;
+        let n = self.colors.len();
+        if !(1..=MAX_COLORS).contains(&n) {
+            return Err(PuzzleError::TooManyColors { colors: n });
+        }
+        let mut row_totals = vec![0u64; n];
+        let mut col_totals = vec![0u64; n];
+        for (lines, len, totals, make) in [
+            (
+                &self.row_clues,
+                cols,
+                &mut row_totals,
+                LineId::Row as fn(usize) -> LineId,
+            ),
+            (
+                &self.col_clues,
+                rows,
+                &mut col_totals,
+                LineId::Col as fn(usize) -> LineId,
+            ),
+        ] {
+            for (i, clue) in lines.iter().enumerate() {
+                let line = make(i);
+                for b in clue.blocks() {
+                    if b.len == 0 {
+                        return Err(PuzzleError::ZeroBlock { line });
+                    }
+                    if b.color == 0 || usize::from(b.color) >= n {
+                        return Err(PuzzleError::BadColor {
+                            line,
+                            color: b.color,
+                        });
+                    }
+                    totals[usize::from(b.color)] += u64::from(b.len);
+                }
+                let needed = clue.min_len();
+                if needed > len as u64 {
+                    return Err(PuzzleError::ClueTooLong {
+                        line,
+                        clue: Clue(clue.blocks().iter().map(|b| b.len).collect()),
+                        needed,
+                        len,
+                    });
+                }
+            }
+        }
+        for c in 1..n {
+            if row_totals[c] != col_totals[c] {
+                return Err(PuzzleError::ColorTotalsDisagree {
+                    color: self.colors[c].name.clone(),
+                    rows: row_totals[c],
+                    cols: col_totals[c],
+                });
+            }
+        }
+        let mut seen = HashMap::new();
+        for g in &self.givens {
+            if g.row >= rows || g.col >= cols {
+                return Err(PuzzleError::GivenOutside {
+                    row: g.row + 1,
+                    col: g.col + 1,
+                    rows,
+                    cols,
+                });
+            }
+            if usize::from(g.color) >= n {
+                return Err(PuzzleError::BadGivenColor {
+                    row: g.row + 1,
+                    col: g.col + 1,
+                });
+            }
+            if let Some(&previous) = seen.get(&(g.row, g.col))
+                && previous != g.color
+            {
+                return Err(PuzzleError::GivensDisagree {
+                    row: g.row + 1,
+                    col: g.col + 1,
+                });
+            }
+            let _ = seen.insert((g.row, g.col), g.color);
+        }
+        if let Some(goal) = &self.goal {
+            if goal.len() != rows * cols || goal.iter().any(|&c| usize::from(c) >= n) {
+                return Err(PuzzleError::GoalMismatch {
+                    line: LineId::Row(0),
+                });
+            }
+            self.check_grid(goal)?;
+        }
+        Ok(())
+    }
+
+    /// Checks a full grid (row-major palette indices) against every clue.
+    pub fn check_grid(&self, cells: &[u8]) -> Result<(), PuzzleError> {
+        let (rows, cols) = (self.height(), self.width());
+        assert_eq!(cells.len(), rows * cols, "grid size does not match");
+        for i in 0..rows {
+            if color_blocks_of(cells[i * cols..(i + 1) * cols].iter().copied())
+                != self.row_clues[i].0
+            {
+                return Err(PuzzleError::GoalMismatch {
+                    line: LineId::Row(i),
+                });
+            }
+        }
+        for j in 0..cols {
+            if color_blocks_of((0..rows).map(|i| cells[i * cols + j])) != self.col_clues[j].0 {
+                return Err(PuzzleError::GoalMismatch {
+                    line: LineId::Col(j),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The puzzle whose clues describe a picture (row-major palette indices).
+    pub fn from_picture(
+        colors: Vec<Color>,
+        rows: usize,
+        cols: usize,
+        cells: &[u8],
+    ) -> Result<Self, PuzzleError> {
+        check_size(rows, cols)?;
+        assert_eq!(cells.len(), rows * cols, "picture size does not match");
+        let row_clues = (0..rows)
+            .map(|i| {
+                ColorClue(color_blocks_of(
+                    cells[i * cols..(i + 1) * cols].iter().copied(),
+                ))
+            })
+            .collect();
+        let col_clues = (0..cols)
+            .map(|j| ColorClue(color_blocks_of((0..rows).map(|i| cells[i * cols + j]))))
+            .collect();
+        ColorPuzzle::new(colors, row_clues, col_clues)
+    }
+
+    /// The same puzzle in black and white, if it has at most one colour besides the background.
+    pub fn to_bw(&self) -> Option<Puzzle> {
+        if self.colors.len() > 2 {
+            return None;
+        }
+        let bw = |clues: &[ColorClue]| -> Vec<Clue> {
+            clues
+                .iter()
+                .map(|c| Clue(c.blocks().iter().map(|b| b.len).collect()))
+                .collect()
+        };
+        Some(Puzzle {
+            title: self.title.clone(),
+            row_clues: bw(&self.row_clues),
+            col_clues: bw(&self.col_clues),
+            givens: self
+                .givens
+                .iter()
+                .map(|g| Given {
+                    row: g.row,
+                    col: g.col,
+                    filled: g.color != 0,
+                })
+                .collect(),
+            metadata: self.metadata.clone(),
+            goal: self
+                .goal
+                .as_ref()
+                .map(|g| g.iter().map(|&c| c != 0).collect()),
+        })
+    }
+
+    /// Checksums of the clues (with the palette) and of the givens, as `fnv1a64:HEX`, like
+    /// [`crate::split::clue_checksum`] for black and white.
+    pub fn checksums(&self) -> (String, String) {
+        let mut clues = format!("{} {}\n", self.height(), self.width());
+        for c in &self.colors {
+            clues.push_str(&format!("{} {}\n", c.name, c.hex()));
+        }
+        for clue in self.row_clues.iter().chain(&self.col_clues) {
+            clues.push_str(&format!("{clue}\n"));
+        }
+        let mut givens: Vec<(usize, usize, u8)> = self
+            .givens
+            .iter()
+            .map(|g| (g.row, g.col, g.color))
+            .collect();
+        givens.sort_unstable();
+        givens.dedup();
+        let givens: String = givens
+            .iter()
+            .map(|(r, c, v)| format!("{r} {c} {v}\n"))
+            .collect();
+        (
+            crate::split::fnv1a64(clues.as_bytes()),
+            crate::split::fnv1a64(givens.as_bytes()),
+        )
+    }
+
+    /// A black-and-white puzzle as a colour puzzle with a white background and black blocks.
+    pub fn from_bw(puzzle: &Puzzle) -> Self {
+        let color = |clues: &[Clue]| -> Vec<ColorClue> {
+            clues
+                .iter()
+                .map(|c| {
+                    ColorClue(
+                        c.blocks()
+                            .iter()
+                            .map(|&len| Block { len, color: 1 })
+                            .collect(),
+                    )
+                })
+                .collect()
+        };
+        ColorPuzzle {
+            title: puzzle.title.clone(),
+            colors: bw_palette(),
+            row_clues: color(&puzzle.row_clues),
+            col_clues: color(&puzzle.col_clues),
+            givens: puzzle
+                .givens
+                .iter()
+                .map(|g| ColorGiven {
+                    row: g.row,
+                    col: g.col,
+                    color: u8::from(g.filled),
+                })
+                .collect(),
+            metadata: puzzle.metadata.clone(),
+            goal: puzzle
+                .goal
+                .as_ref()
+                .map(|g| g.iter().map(|&f| u8::from(f)).collect()),
+        }
+    }
+}
+
+/// White background and black blocks, printed `.` and `#`.
+pub fn bw_palette() -> Vec<Color> {
+    vec![
+        Color::new("white", [255, 255, 255], '.'),
+        Color::new("black", [0, 0, 0], '#'),
+    ]
+}
+
+/// The coloured blocks of a line of palette indices (0 = background).
+pub fn color_blocks_of(cells: impl IntoIterator<Item = u8>) -> Vec<Block> {
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut previous = 0u8;
+    for c in cells {
+        if c != 0 {
+            match blocks.last_mut() {
+                Some(last) if previous == c => last.len += 1,
+                _ => blocks.push(Block { len: 1, color: c }),
+            }
+        }
+        previous = c;
+    }
+    blocks
+}
+
+impl fmt::Display for ColorClue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return write!(f, "0");
+        }
+        for (i, b) in self.0.iter().enumerate() {
+            if i > 0 {
+                write!(f, " ")?;
+            }
+            write!(f, "{}:{}", b.len, b.color)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn palette() -> Vec<Color> {
+        vec![
+            Color::new("white", [255; 3], '.'),
+            Color::new("red", [255, 0, 0], 'r'),
+            Color::new("blue", [0, 0, 255], 'b'),
+        ]
+    }
+
+    #[test]
+    fn blocks_split_on_colour_changes() {
+        let blocks = color_blocks_of([1, 1, 2, 0, 2, 2, 1]);
+        let expect = [(2, 1), (1, 2), (2, 2), (1, 1)].map(|(len, color)| Block { len, color });
+        assert_eq!(blocks, expect);
+        assert_eq!(ColorClue(blocks).min_len(), 7);
+    }
+
+    #[test]
+    fn picture_round_trips_and_checks_totals() {
+        let cells = [1, 2, 0, 0, 2, 1];
+        let puzzle = ColorPuzzle::from_picture(palette(), 2, 3, &cells).unwrap();
+        assert!(puzzle.check_grid(&cells).is_ok());
+        assert!(puzzle.check_grid(&[2, 1, 0, 0, 2, 1]).is_err());
+        let mut bad = puzzle.clone();
+        bad.row_clues[0].0[0].color = 2;
+        assert!(matches!(
+            bad.check(),
+            Err(PuzzleError::ColorTotalsDisagree { .. })
+        ));
+        bad.row_clues[0].0[0].color = 3;
+        assert!(matches!(bad.check(), Err(PuzzleError::BadColor { .. })));
+    }
+
+    #[test]
+    fn bw_conversion_round_trips() {
+        let bw = Puzzle::from_picture(2, 2, &[true, false, true, true]).unwrap();
+        let color = ColorPuzzle::from_bw(&bw);
+        assert!(color.check().is_ok());
+        assert_eq!(color.to_bw(), Some(bw));
+        let three = ColorPuzzle::from_picture(palette(), 1, 2, &[1, 2]).unwrap();
+        assert_eq!(three.to_bw(), None);
+    }
+}

@@ -1,0 +1,357 @@
+//! Olšák's `.g` format (also read by pbnsolve): black-and-white or colour.
+//!
+//! ```text
+//! webpbn.org #47: Not To Scale          <- text before `#d` or `:` is a comment (the title)
+//! #d                                    <- colour declarations follow
+//!    0:   #FFFFFF   white               <- `0` is the background (white when omitted)
+//!    g:X  #000000   black               <- IN:OUT  XPM-colour  comment
+//!    r:*  #FF0000   red
+//! : rows                                <- first `:` line: row clues, one per line
+//! 1r
+//! 3r 1g 2r                              <- length, then the colour's IN character
+//! : columns                             <- second `:` line: column clues
+//! ...
+//! :                                     <- an optional third `:` line ends the puzzle
+//! ```
+//!
+//! A block without a colour character takes the default colour, declared as `1` (black when
+//! omitted). A blank line in a clue section is an empty line of the puzzle. Triangle colours
+//! (a slash in the XPM word, used by triddlers) are refused.
+
+use super::error::{ParseError, ParseErrorKind};
+use super::palette::{assign_chars, parse_rgb};
+use super::text::{LineMap, numbered_lines, parse_number, snippet, tokens};
+use crate::color::{AnyPuzzle, Block, Color, ColorClue, ColorPuzzle};
+use crate::puzzle::MAX_LINE_LEN;
+
+/// Clue lines as read: the line number, then each block's length and colour character.
+type RawLines = Vec<(usize, Vec<(u32, Option<char>)>)>;
+
+/// A declared colour: its IN character and value.
+struct Declared {
+    inchar: char,
+    color: Color,
+}
+
+/// Parses a `.g` file.
+pub fn parse(text: &str) -> Result<AnyPuzzle, ParseError> {
+    let mut title: Option<String> = None;
+    let mut comments: Vec<String> = Vec::new();
+    let mut declared: Vec<Declared> = Vec::new();
+    let mut in_colors = false;
+    let mut section = 0; // 0 header, 1 rows, 2 columns, 3 done
+    let mut rows: RawLines = Vec::new();
+    let mut cols: RawLines = Vec::new();
+    for (number, line) in numbered_lines(text) {
+        if line.starts_with(':') {
+            section += 1;
+            in_colors = false;
+            if section == 3 {
+                break;
+            }
+            continue;
+        }
+        match section {
+            0 if line.starts_with("#d") || line.starts_with("#D") => in_colors = true,
+            0 if in_colors => {
+                if let Some(d) = parse_declaration(line).map_err(|k| ParseError::new(number, k))? {
+                    if declared.iter().any(|e| e.inchar == d.inchar) {
+                        let message = format!("colour `{}` is declared twice", d.inchar);
+                        return Err(ParseError::new(number, ParseErrorKind::Invalid(message)));
+                    }
+                    declared.push(d);
+                }
+            }
+            0 => {
+                let line = line.trim();
+                if !line.is_empty() && !line.starts_with('#') {
+                    if title.is_none() {
+                        title = Some(line.to_string());
+                    } else {
+                        comments.push(line.to_string());
+                    }
+                }
+            }
+            _ => {
+                let clue = parse_clue(line).map_err(|k| ParseError::new(number, k))?;
+                let target = if section == 1 { &mut rows } else { &mut cols };
+                if target.len() >= MAX_LINE_LEN {
+                    let error = crate::puzzle::PuzzleError::TooLarge {
+                        rows: rows.len().max(MAX_LINE_LEN + 1),
+                        cols: cols.len(),
+                    };
+                    return Err(ParseError::new(number, error.into()));
+                }
+                target.push((number, clue));
+            }
+        }
+    }
+    if section < 2 {
+        let what = if section == 0 {
+            "`: rows`"
+        } else {
+            "`: columns`"
+        };
+        let message = format!("missing the {what} line (a `:` in the first column)");
+        let last = super::text::eof_line(text);
+        return Err(ParseError::new(last, ParseErrorKind::Invalid(message)));
+    }
+    // The palette: background first, then the declared colours in order, then an implicit
+    // black default if a block needs it; colours no block uses are dropped.
+    let background = declared.iter().position(|d| d.inchar == '0');
+    let mut palette = vec![match background {
+        Some(i) => declared[i].color.clone(),
+        None => Color::new("white", [255, 255, 255], '.'),
+    }];
+    let mut index_of: Vec<(char, u8)> = Vec::new();
+    let used = |c: char| {
+        rows.iter()
+            .chain(&cols)
+            .any(|(_, blocks)| blocks.iter().any(|b| b.1.unwrap_or('1') == c))
+    };
+    let mut candidates: Vec<(char, Color)> = declared
+        .iter()
+        .filter(|d| d.inchar != '0')
+        .map(|d| (d.inchar, d.color.clone()))
+        .collect();
+    if !candidates.iter().any(|(c, _)| *c == '1') {
+        candidates.push(('1', Color::new("black", [0, 0, 0], '#')));
+    }
+    for (inchar, color) in candidates {
+        if used(inchar) {
+            if palette.len() >= crate::color::MAX_COLORS {
+                let message = "more than 63 colours besides the background".to_string();
+                return Err(ParseError::new(0, ParseErrorKind::Invalid(message)));
+            }
+            index_of.push((inchar, palette.len() as u8));
+            palette.push(color);
+        }
+    }
+    assign_chars(&mut palette);
+    let mut map = LineMap::default();
+    let convert = |lines: &RawLines, at: &mut Vec<usize>| {
+        let mut clues = Vec::with_capacity(lines.len());
+        for (number, blocks) in lines {
+            at.push(*number);
+            let mut clue = Vec::with_capacity(blocks.len());
+            for &(len, ch) in blocks {
+                let ch = ch.unwrap_or('1');
+                let Some(&(_, color)) = index_of.iter().find(|(c, _)| *c == ch) else {
+                    let message = format!("colour `{ch}` is not declared in the `#d` section");
+                    return Err(ParseError::new(*number, ParseErrorKind::Invalid(message)));
+                };
+                clue.push(Block { len, color });
+            }
+            clues.push(ColorClue(clue));
+        }
+        Ok(clues)
+    };
+    let row_clues = convert(&rows, &mut map.rows)?;
+    let col_clues = convert(&cols, &mut map.cols)?;
+    map.size = rows.first().map_or(1, |r| r.0);
+    let mut puzzle = ColorPuzzle {
+        title,
+        colors: palette,
+        row_clues,
+        col_clues,
+        givens: Vec::new(),
+        metadata: Vec::new(),
+        goal: None,
+    };
+    for comment in comments {
+        puzzle.metadata.push(("comment".into(), comment));
+    }
+    map.check_color(puzzle)
+}
+
+/// One line of the `#d` section, or `None` for a blank one.
+fn parse_declaration(line: &str) -> Result<Option<Declared>, ParseErrorKind> {
+    let trimmed = line.trim_start();
+    if trimmed.trim().is_empty() {
+        return Ok(None);
+    }
+    let mut chars = trimmed.chars();
+    let (Some(inchar), Some(':')) = (chars.next(), chars.next()) else {
+        let message = format!(
+            "expected a colour declaration `IN:OUT COLOUR`, found `{}`",
+            snippet(line)
+        );
+        return Err(ParseErrorKind::Invalid(message));
+    };
+    let outchar = chars.next().unwrap_or(' ');
+    let rest = chars.as_str();
+    let word = rest.split_whitespace().next().unwrap_or_default();
+    if inchar.is_ascii_digit() && inchar != '0' && inchar != '1' || inchar == ',' {
+        let message = format!("`{inchar}` cannot name a colour (digits and commas are numbers)");
+        return Err(ParseErrorKind::Invalid(message));
+    }
+    if word.contains(['/', '\\']) {
+        let message = format!(
+            "triangle colour `{}` (triddlers) is not supported",
+            snippet(word)
+        );
+        return Err(ParseErrorKind::Invalid(message));
+    }
+    let Some(rgb) = parse_rgb(word) else {
+        let message = format!("unknown colour `{}` (use #RRGGBB)", snippet(word));
+        return Err(ParseErrorKind::Invalid(message));
+    };
+    let name = rest
+        .split_whitespace()
+        .nth(1)
+        .filter(|_| word.starts_with('#'))
+        .unwrap_or(word);
+    Ok(Some(Declared {
+        inchar,
+        color: Color::new(name, rgb, outchar),
+    }))
+}
+
+/// One clue line: blocks like `3`, `3r`; blank is the empty clue.
+fn parse_clue(line: &str) -> Result<Vec<(u32, Option<char>)>, ParseErrorKind> {
+    let mut blocks = Vec::new();
+    for token in tokens(line) {
+        let digits = token.bytes().take_while(u8::is_ascii_digit).count();
+        let (number, suffix) = token.split_at(digits);
+        let n = parse_number(number)?;
+        let len = u32::try_from(n).map_err(|_| ParseErrorKind::NumberTooLarge(snippet(number)))?;
+        let mut chars = suffix.chars();
+        let color = chars.next();
+        if chars.next().is_some() {
+            return Err(ParseErrorKind::Invalid(format!(
+                "`{}` is not a block (a length and at most one colour character)",
+                snippet(token)
+            )));
+        }
+        if len == 0 && color.is_none() && line.split_whitespace().count() == 1 {
+            return Ok(Vec::new());
+        }
+        blocks.push((len, color));
+    }
+    Ok(blocks)
+}
+
+/// Writes a puzzle in `.g` form (colour declarations, then rows and columns).
+pub fn write(puzzle: &ColorPuzzle) -> String {
+    let mut out = String::new();
+    let title = puzzle.title.as_deref().unwrap_or("nonoenum puzzle");
+    out.push_str(&title.replace(['\n', '\r'], " "));
+    out.push('\n');
+    for (key, value) in &puzzle.metadata {
+        let value = value.replace(['\n', '\r'], " ");
+        if key == "comment" && !value.starts_with([':', '#']) {
+            out.push_str(&value);
+            out.push('\n');
+        }
+    }
+    let inchars = in_chars(puzzle);
+    out.push_str("#d\n");
+    for (i, color) in puzzle.colors.iter().enumerate() {
+        let name: String = color.name.split_whitespace().collect::<Vec<_>>().join("_");
+        let out_ch = if i == 0 { ' ' } else { color.ch };
+        out.push_str(&format!(
+            "   {}:{}  {}   {}\n",
+            inchars[i],
+            out_ch,
+            color.hex(),
+            name
+        ));
+    }
+    for (heading, clues) in [("rows", &puzzle.row_clues), ("columns", &puzzle.col_clues)] {
+        out.push_str(&format!(": {heading}\n"));
+        for clue in clues {
+            let blocks: Vec<String> = clue
+                .blocks()
+                .iter()
+                .map(|b| format!("{}{}", b.len, inchars[usize::from(b.color)]))
+                .collect();
+            out.push_str(&blocks.join(" "));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The IN characters to write: `0` for the background, each colour's own character when it is
+/// a letter not yet taken, else a spare letter.
+fn in_chars(puzzle: &ColorPuzzle) -> Vec<char> {
+    let mut chars = vec!['0'];
+    let spare = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!$%&*+=?@^_~<>|;";
+    for color in &puzzle.colors[1..] {
+        let ok = |c: char| c.is_ascii_alphabetic() && !chars.contains(&c);
+        let ch = if ok(color.ch) {
+            color.ch
+        } else {
+            spare.chars().find(|&c| !chars.contains(&c)).unwrap_or('~')
+        };
+        chars.push(ch);
+    }
+    chars
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = "Small\nby me\n#d\n   0:   #FFFFFF   white\n   r:*  #FF0000   red\n   \
+                         u:@  blue\n: rows\n1r 1u\n\n: columns\n1r\n1u\n";
+
+    #[test]
+    fn reads_colours_and_empty_lines() {
+        let AnyPuzzle::Color(p) = parse(SMALL).unwrap() else {
+            panic!("colour puzzle expected")
+        };
+        assert_eq!(p.title.as_deref(), Some("Small"));
+        assert_eq!(p.colors.len(), 3);
+        assert_eq!(p.colors[1].rgb, [255, 0, 0]);
+        assert_eq!(p.colors[2].rgb, [0, 0, 255]);
+        assert_eq!(p.row_clues.len(), 2);
+        assert!(p.row_clues[1].blocks().is_empty());
+        assert_eq!(p.row_clues[0].blocks()[1], Block { len: 1, color: 2 });
+        // Round trip through the writer.
+        assert_eq!(parse(&write(&p)).unwrap(), AnyPuzzle::Color(p));
+    }
+
+    #[test]
+    fn plain_g_files_are_black_and_white() {
+        let text = "Cat\n: rows\n1\n1 1\n:\n2\n0\n1\n: end\nignored";
+        let AnyPuzzle::Bw(p) = parse(text).unwrap() else {
+            panic!("black and white expected")
+        };
+        assert_eq!(p.height(), 2);
+        assert_eq!(p.width(), 3);
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let cases = [
+            (
+                SMALL.replace("1r 1u", "1r 1q"),
+                8,
+                "colour `q` is not declared",
+            ),
+            (SMALL.replace("1r 1u", "1r 1uu"), 8, "is not a block"),
+            (
+                SMALL.replace("u:@  blue", "u:@  bluish"),
+                6,
+                "unknown colour",
+            ),
+            (SMALL.replace("u:@  blue", "u:@  red/blue"), 6, "triangle"),
+            (
+                SMALL.replace(": columns\n", ""),
+                12,
+                "missing the `: columns`",
+            ),
+            (
+                SMALL.replace("\n1u\n", "\n2u\n"),
+                12,
+                "row clues fill 1 cell of blue",
+            ),
+        ];
+        for (text, line, message) in cases {
+            let err = parse(&text).unwrap_err();
+            assert_eq!(err.line, line, "{err}");
+            assert!(err.to_string().contains(message), "{err}");
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! The CLI across formats: `convert` round trips between every puzzle format, solutions in
+//! every `--output-format`, `make` from pictures, and bad files in each format with their line.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::str::contains;
+
+const BUNDLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");
+
+fn nonoenum() -> Command {
+    Command::cargo_bin("nonoenum").expect("binary")
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = nonoenum()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).expect("UTF-8")
+}
+
+/// A solution with each character replaced by the order of its first appearance.
+fn shape(text: &str) -> Vec<usize> {
+    let mut seen: Vec<char> = Vec::new();
+    text.chars()
+        .map(|c| match seen.iter().position(|&s| s == c) {
+            Some(i) => i,
+            None => {
+                seen.push(c);
+                seen.len() - 1
+            }
+        })
+        .collect()
+}
+
+/// The colour values and the clues of a `.g` text.
+fn essence(text: &str) -> (Vec<String>, String) {
+    let hex = text
+        .split_whitespace()
+        .filter(|w| w.starts_with('#') && w.len() == 7)
+        .map(str::to_string)
+        .collect();
+    let clues = text
+        .split_once(": rows")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    (hex, clues)
+}
+
+/// A puzzle converted to a format and back to `.g` is the same puzzle as converted directly,
+/// and solves to the same picture.
+#[test]
+fn convert_round_trips_through_every_format() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let heart = format!("{BUNDLED}/heart.txt");
+    let flag = format!("{BUNDLED}/flag.g");
+    let cases: [(&str, &[&str]); 2] = [
+        (
+            &heart,
+            &["plain", "non", "g", "xml", "mk", "nin", "json", "pzl"],
+        ),
+        (&flag, &["g", "xml", "pzl"]),
+    ];
+    for (source, formats) in cases {
+        let direct = stdout(&["convert", source, "--to", "g", "-"]);
+        let solved = stdout(&["solve", "-q", source]);
+        for format in formats {
+            let path = dir.path().join(format!("p.{format}"));
+            let path = path.to_str().expect("UTF-8 path");
+            nonoenum()
+                .args(["convert", source, "--to", format, path])
+                .assert()
+                .success();
+            // Titles, colour names and characters are not kept by every format: compare the
+            // colour values and the clues.
+            let back = stdout(&["convert", path, "--to", "g", "-"]);
+            assert_eq!(essence(&back), essence(&direct), "{source} via {format}");
+            // The same picture, up to the characters chosen for the colours.
+            let again = stdout(&["solve", "-q", path]);
+            assert_eq!(shape(&again), shape(&solved), "{source} via {format}");
+        }
+    }
+    nonoenum()
+        .args(["convert", &flag, "--to", "non", "-"])
+        .assert()
+        .code(2)
+        .stderr(contains("non holds black-and-white puzzles only"));
+}
+
+#[test]
+fn every_output_format_writes_the_solution() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let flag = format!("{BUNDLED}/flag.g");
+    let dancer = format!("{BUNDLED}/dancer.non");
+    assert!(stdout(&["solve", "-q", "--output-format", "xml", &flag]).contains("|@@****|"));
+    assert!(stdout(&["solve", "-q", "--output-format", "non", &dancer]).contains("goal \""));
+    assert!(stdout(&["solve", "-q", "--output-format", "json", &flag]).contains("\"@@****\""));
+    assert!(stdout(&["solve", "-q", "--output-format", "text", &flag]).starts_with("@@****\n"));
+    for format in ["svg", "png"] {
+        let out = dir.path().join(format);
+        nonoenum()
+            .args(["list", "-q", "--output-format", format, "--output-dir"])
+            .arg(&out)
+            .arg(&flag)
+            .assert()
+            .success();
+        let file = out.join(format!("solution-1.{format}"));
+        let bytes = std::fs::read(&file).expect("image written");
+        match format {
+            "svg" => assert!(String::from_utf8_lossy(&bytes).contains("fill=\"#FF0000\"")),
+            _ => assert!(bytes.starts_with(b"\x89PNG")),
+        }
+    }
+    nonoenum()
+        .args(["solve", "-q", "--output-format", "png", &flag])
+        .assert()
+        .code(2)
+        .stderr(contains("--output-dir"));
+}
+
+/// `make` on a bundled PBM: the clues are written, and an ambiguous picture's varying cells
+/// are shown; a PNG written by `--output-format png` makes a puzzle with the same clues.
+#[test]
+fn make_reports_uniqueness_and_varying_cells() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let diagonal = dir.path().join("d.pbm");
+    std::fs::write(&diagonal, "P1\n2 2\n1 0\n0 1\n").expect("write");
+    let out = nonoenum()
+        .arg("make")
+        .arg(&diagonal)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    assert!(
+        text.contains("not unique (2 solutions); 4 cells vary"),
+        "{text}"
+    );
+    assert!(text.ends_with("??\n??\n"), "{text}");
+    let arrow = dir.path().join("a.pbm");
+    std::fs::write(&arrow, "P1\n3 2\n1 1 1\n0 1 0\n").expect("write");
+    let puzzle = dir.path().join("a.non");
+    let out = nonoenum()
+        .args(["make", "--to", "non", "-o"])
+        .arg(&puzzle)
+        .arg(&arrow)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8_lossy(&out).contains("unique"));
+    let solved = stdout(&["solve", "-q", puzzle.to_str().expect("UTF-8")]);
+    assert_eq!(solved, "###\n.#.\nunique\n");
+    nonoenum()
+        .arg("make")
+        .arg(&puzzle)
+        .assert()
+        .code(2)
+        .stderr(contains("not a PBM (P1/P4), PNG or XPM image"));
+}
+
+/// The shared corpus' PBM pictures: `make` decides each (skips without the corpus).
+#[test]
+fn make_on_the_corpus_pictures() {
+    let raw =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles/picross-solver/inputs/raw");
+    let raw = std::env::var_os("NONOENUM_CORPUS")
+        .map_or(raw, |c| Path::new(&c).join("picross-solver/inputs/raw"));
+    if !raw.is_dir() {
+        eprintln!("skipping: {} is missing", raw.display());
+        return;
+    }
+    for (name, unique) in [
+        ("test.pbm", true),
+        ("moss-60x60-bw-2.pbm", true),
+        ("moss-60x60-bw-1.pbm", false),
+    ] {
+        let assert = nonoenum().arg("make").arg(raw.join(name)).assert();
+        let assert = if unique {
+            assert.success()
+        } else {
+            assert.code(1)
+        };
+        let out = String::from_utf8_lossy(&assert.get_output().stdout).to_string();
+        assert_eq!(out.contains(": unique"), unique, "{name}: {out}");
+    }
+}
+
+/// Bad files of the new formats name the file and line.
+#[test]
+fn bad_files_name_their_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cases = [
+        (
+            "bad.nin",
+            "3 2\n1 1\n3\n2\nx\n2\n",
+            "bad.nin:5: `x` is not a number",
+        ),
+        (
+            "bad.mk",
+            "2 3\n1 1\n3\n#\n2\n1\n",
+            "bad.mk:7: expected column clue 3 of 3, found end of file",
+        ),
+        (
+            "bad.json",
+            "{\n \"columns\": [[1], [\"x\"]],\n \"rows\": [[1]]\n}\n",
+            "bad.json:2: \"columns\" clue 2 is not a list",
+        ),
+        (
+            "bad.pzl",
+            "1\n#ff0000\n1 1\n1 1 0 0 255\n1 1 255 0 0\n",
+            "bad.pzl:4: colour 0 0 255 is not declared",
+        ),
+        (
+            "bad.xml",
+            "<puzzleset>\n<puzzle>\n<clues type=\"rows\">\n<line><count>1</count></line>\n</clues>\n</puzzle>\n</puzzleset>\n",
+            "bad.xml:2: a puzzle needs <clues type=\"rows\">",
+        ),
+    ];
+    for (name, text, message) in cases {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("write");
+        let out = nonoenum()
+            .args(["count", "-q"])
+            .arg(&path)
+            .assert()
+            .code(2)
+            .get_output()
+            .stderr
+            .clone();
+        let err = String::from_utf8_lossy(&out);
+        assert!(err.contains(message), "{name}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
