@@ -173,3 +173,18 @@ fn options_that_do_not_go_together_are_refused() {
     assert_eq!(code, 0);
     assert!(out.starts_with("incomplete: at least 5"), "{out}");
 }
+
+#[test]
+fn colour_puzzles_are_counted_by_enumeration() {
+    let flag = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/flag.g");
+    let (code, auto, err) = run(&["count", "-q"], &flag);
+    assert_eq!(code, 0, "{err}");
+    let (code, enumerated, _) = run(&["count", "-q", "--method", "enumerate"], &flag);
+    assert_eq!((code, &auto), (0, &enumerated));
+    let (code, out, err) = run(&["count", "--method", "decompose"], &flag);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("black-and-white puzzles only"), "{err}");
+    let (code, _, err) = run(&["list", "--ordered"], &flag);
+    assert_eq!(code, 2);
+    assert!(err.contains("--ordered"), "{err}");
+}
