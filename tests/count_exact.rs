@@ -188,3 +188,23 @@ fn colour_puzzles_are_counted_by_enumeration() {
     assert_eq!(code, 2);
     assert!(err.contains("--ordered"), "{err}");
 }
+
+#[test]
+fn a_line_with_astronomically_many_placements_does_not_run_away() {
+    // The first row alone can be placed in 2^60 ways from the start profile: the profile
+    // limit must stop the dynamic program inside that one expansion, and components finish.
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = squares(tmp.path(), 1, 60);
+    let (code, out, err) = run(
+        &[
+            "count",
+            "-q",
+            "--max-profiles",
+            "1000",
+            "--time-limit",
+            "60",
+        ],
+        &puzzle,
+    );
+    assert_eq!((code, out.trim_end()), (0, "1152921504606846976"), "{err}");
+}

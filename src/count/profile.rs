@@ -4,7 +4,7 @@
 //! partial grids are never enumerated one by one: the number of profiles, not of solutions,
 //! bounds the work. Each layer is expanded in parallel into a shared concurrent table.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use dashmap::DashMap;
 use rayon::prelude::*;
@@ -206,6 +206,7 @@ impl ProfileProblem {
         let next: Layer<K, T> = DashMap::with_capacity_and_hasher(layer.len(), FxBuildHasher);
         let overflow = AtomicBool::new(false);
         let too_many = AtomicBool::new(false);
+        let profiles = AtomicUsize::new(0);
         let entries: Vec<(K, T)> = layer.into_iter().collect();
         entries.par_iter().for_each_init(
             || Scratch::new(&self.steps[step], self.tracked.len()),
@@ -222,23 +223,30 @@ impl ProfileProblem {
                     }
                 };
                 self.expand(layout, step, profile, scratch, |successor: &K| {
+                    let insert = || {
+                        if profiles.fetch_add(1, Ordering::Relaxed) >= max_profiles {
+                            too_many.store(true, Ordering::Relaxed);
+                        }
+                        ways.clone()
+                    };
                     // A packed key costs nothing to copy: one lookup. A boxed one is looked up
                     // first, so that only new profiles allocate.
                     if K::PACKED {
                         next.entry(successor.clone())
                             .and_modify(add)
-                            .or_insert_with(|| ways.clone());
+                            .or_insert_with(insert);
                     } else if let Some(mut sum) = next.get_mut(successor) {
                         add(&mut sum);
                     } else {
                         next.entry(successor.clone())
                             .and_modify(add)
-                            .or_insert_with(|| ways.clone());
+                            .or_insert_with(insert);
                     }
+                    // Keep going? A single profile can have astronomically many successors.
+                    !(too_many.load(Ordering::Relaxed)
+                        || overflow.load(Ordering::Relaxed)
+                        || cancel.load(Ordering::Relaxed))
                 });
-                if next.len() > max_profiles {
-                    too_many.store(true, Ordering::Relaxed);
-                }
             },
         );
         if cancel.load(Ordering::Relaxed) {
@@ -257,14 +265,14 @@ impl ProfileProblem {
     }
 
     /// Calls `emit` with the profile after each placement of step line `step` that the
-    /// tracked lines, in `profile`, allow.
+    /// tracked lines, in `profile`, allow, until it returns `false`.
     fn expand<K: Key>(
         &self,
         layout: &Layout,
         step: usize,
         profile: &K,
         scratch: &mut Scratch<K>,
-        mut emit: impl FnMut(&K),
+        mut emit: impl FnMut(&K) -> bool,
     ) {
         let line = &self.steps[step];
         let width = self.tracked.len();
@@ -291,7 +299,7 @@ impl ProfileProblem {
             return;
         }
         let mut successor = profile.clone();
-        self.place(
+        let _ = self.place(
             layout,
             step,
             scratch,
@@ -315,11 +323,10 @@ impl ProfileProblem {
         pos: usize,
         class: u16,
         successor: &mut K,
-        emit: &mut impl FnMut(&K),
-    ) {
+        emit: &mut impl FnMut(&K) -> bool,
+    ) -> bool {
         if pos == self.tracked.len() {
-            emit(successor);
-            return;
+            return emit(successor);
         }
         let here = self.steps[step].class(pos, class);
         let crossing = scratch.crossing[pos];
@@ -330,8 +337,11 @@ impl ProfileProblem {
                 continue;
             }
             successor.set(layout, pos, across);
-            self.place(layout, step, scratch, pos + 1, to, successor, emit);
+            if !self.place(layout, step, scratch, pos + 1, to, successor, emit) {
+                return false;
+            }
         }
+        true
     }
 }
 
