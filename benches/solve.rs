@@ -152,6 +152,7 @@ fn solves(c: &mut Criterion) {
                 threads,
                 probing: true,
                 ordered: false,
+                restarts: true,
             };
             let answer = task.run(&puzzle, &options);
             task.check(name, &puzzle, &answer);

@@ -216,6 +216,8 @@ fn run(
                 threads: options.threads,
                 probing: state.probing,
                 ordered: state.ordered,
+                // A checkpointed run explores whole parts: restarts would only repeat work.
+                restarts: false,
             },
         )
         .with_cancel_flag(Arc::clone(&options.cancel.any));

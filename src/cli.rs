@@ -170,6 +170,11 @@ pub(crate) struct CommonArgs {
     /// Branch without probing (probing tries both values of every unknown cell at every node).
     #[arg(long)]
     pub no_probe: bool,
+    /// Search for the first solution in one pass, without restarts (restarts: bounded attempts
+    /// that each try the children of every node in a different order, until one finds a
+    /// solution; they make finding one solution far less a matter of luck).
+    #[arg(long)]
+    pub no_restarts: bool,
     /// Print search statistics to standard error after each puzzle.
     #[arg(long)]
     pub(crate) stats: bool,
@@ -224,6 +229,8 @@ pub(crate) struct Settings {
     pub(crate) givens: Option<PathBuf>,
     /// Whether to probe.
     pub(crate) probing: bool,
+    /// Whether `solve` and `list` may restart the search for the first solution.
+    pub(crate) restarts: bool,
     /// Whether to print statistics.
     pub(crate) stats: bool,
     /// Whether to keep standard error quiet.
@@ -330,6 +337,7 @@ impl TryFrom<CommonArgs> for Settings {
             puzzle: args.puzzle,
             givens: args.givens,
             probing: !args.no_probe,
+            restarts: !args.no_restarts,
             stats: args.stats,
             quiet: args.quiet,
             json,

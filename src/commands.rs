@@ -252,6 +252,8 @@ fn run_puzzles(
             probing: settings.probing,
             // `count` prints no solution: their order does not matter.
             ordered: settings.ordered && !matches!(mode, Mode::Count(_)),
+            // Restarts speed up finding a first solution; a count explores the whole tree.
+            restarts: settings.restarts && !matches!(mode, Mode::Count(_)),
         };
         if options.ordered && matches!(puzzle, AnyPuzzle::Color(_)) {
             bail!("{label}: --ordered is for black-and-white puzzles (not yet for colour)");

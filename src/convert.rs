@@ -95,6 +95,7 @@ pub(crate) fn make(
         threads,
         probing: true,
         ordered: false,
+        restarts: false,
     };
     let (w, h) = (picture.width, picture.height);
     let mut varying = vec![false; w * h];

@@ -112,6 +112,7 @@ fn olsak_examples_read_and_solve() {
                     threads,
                     probing: true,
                     ordered: false,
+                    restarts: true,
                 };
                 let outcome = match &puzzles[0] {
                     AnyPuzzle::Bw(p) => Solver::new(p, options).find(2).map(|r| r.1),
@@ -222,6 +223,7 @@ fn other_formats_read_from_the_corpus() {
             threads: 2,
             probing: true,
             ordered: false,
+            restarts: true,
         };
         let found = match &puzzles[0] {
             AnyPuzzle::Bw(p) => Solver::new(p, options).find(2).map(|r| r.1),

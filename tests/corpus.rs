@@ -63,6 +63,7 @@ fn count(puzzle: &Puzzle, (threads, probing): Config) -> u64 {
             threads,
             probing,
             ordered: false,
+            restarts: true,
         },
     )
     .count()
@@ -85,6 +86,7 @@ fn check_count(what: &str, puzzle: &Puzzle, expected: u64, configs: &[Config]) {
         threads: 2,
         probing: configs.iter().any(|&(_, probing)| probing),
         ordered: false,
+        restarts: true,
     };
     let (grids, outcome) = Solver::new(puzzle, options)
         .find(expected + 1)
@@ -370,6 +372,7 @@ fn tournament_taai2011_first_20() {
             threads: 2,
             probing: true,
             ordered: false,
+            restarts: true,
         };
         let (grids, outcome) = Solver::new(puzzle, options)
             .find(2)

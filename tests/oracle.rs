@@ -100,6 +100,7 @@ fn counts_agree_with_the_oracle_on_random_pictures() {
                     threads,
                     probing: true,
                     ordered: false,
+                    restarts: true,
                 },
             )
             .count()

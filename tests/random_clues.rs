@@ -103,6 +103,7 @@ fn check(puzzle: &Puzzle, expected: u64, threads: usize, probing: bool) -> Resul
         threads,
         probing,
         ordered: false,
+        restarts: true,
     };
     let outcome = Solver::new(puzzle, options.clone())
         .count()
@@ -266,6 +267,7 @@ fn puzzles_only_the_search_refutes_have_no_solution() {
             threads: 1,
             probing,
             ordered: false,
+            restarts: false,
         };
         let root = Solver::new(&puzzle, options(false)).root().expect("runs");
         let root = root.expect("line propagation does not refute the root");

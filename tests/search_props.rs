@@ -50,6 +50,7 @@ fn solutions(puzzle: &Puzzle, threads: usize, probing: bool) -> Vec<Vec<bool>> {
         threads,
         probing,
         ordered: false,
+        restarts: true,
     };
     let mut found = Vec::new();
     let outcome = Solver::new(puzzle, options)
@@ -108,6 +109,7 @@ fn thread_counts_agree_on_a_permutation_puzzle() {
                     threads,
                     probing,
                     ordered: false,
+                    restarts: true,
                 },
             )
             .count()

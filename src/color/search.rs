@@ -86,7 +86,9 @@ impl<'p> ColorSolver<'p> {
             stats: self.stats.snapshot(),
             elapsed: start.elapsed(),
         };
-        let Some(root) = self.root()? else {
+        let root = self.root()?;
+        self.stats.set_root_time(start.elapsed());
+        let Some(root) = root else {
             return Ok(outcome(0, true));
         };
         let threads = match self.options.threads {
@@ -199,6 +201,7 @@ impl Cx<'_> {
         if grid.is_complete() {
             return self.emit(grid, depth);
         }
+        let started = Instant::now();
         let choice = PROPAGATOR.with_borrow_mut(|prop| {
             let before = prop.line_solves;
             let mut counts = ColorProbeCounts::default();
@@ -215,6 +218,7 @@ impl Cx<'_> {
             );
             choice
         });
+        self.stats.add_choose_time(started.elapsed());
         match choice {
             ColorChoice::Solved => self.emit(grid, depth),
             ColorChoice::Dead => self.stats.finish_subtree(depth),

@@ -45,6 +45,7 @@ fn solutions(puzzle: &ColorPuzzle, threads: usize, probing: bool) -> Vec<Vec<u8>
             threads,
             probing,
             ordered: false,
+            restarts: false,
         },
     );
     let mut found = Vec::new();

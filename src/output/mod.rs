@@ -84,9 +84,11 @@ pub(crate) fn write_grid(out: &mut (impl Write + ?Sized), grid: &Grid) -> io::Re
 pub(crate) fn print_stats(label: &str, outcome: &Outcome) {
     let s = &outcome.stats;
     let secs = outcome.elapsed.as_secs_f64();
+    let asked = s.probes + s.probes_reused;
     eprintln!(
         "stats {label}: {:.3} s, {} solutions, {} nodes ({:.0}/s), {} line solves, {} probes \
-         fixing {} cells, {} probes reused, explored {:.1}%",
+         fixing {} cells, {} probes reused (memo hit rate {:.1}%), {} restarts, explored {:.1}%; \
+         time: root {:.3} s, choosing at nodes {:.3} s (summed over threads)",
         secs,
         outcome.solutions,
         s.nodes,
@@ -95,6 +97,10 @@ pub(crate) fn print_stats(label: &str, outcome: &Outcome) {
         s.probes,
         s.probe_fixed,
         s.probes_reused,
-        100.0 * s.explored
+        100.0 * s.probes_reused as f64 / asked.max(1) as f64,
+        s.restarts,
+        100.0 * s.explored,
+        s.root_seconds,
+        s.choose_seconds,
     );
 }

@@ -7,6 +7,7 @@
 //! workers ([`rayon::join`]), so the tree is split near the top and wherever a thread is idle.
 
 mod ordered;
+mod restart;
 mod stats;
 mod tree;
 
@@ -17,6 +18,7 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use ordered::{Ordered, Route};
+use restart::Attempt;
 pub use stats::{SearchStats, StatsSnapshot};
 use tree::{Parallel, SearchCx, Sequential};
 
@@ -38,6 +40,11 @@ pub struct SolverOptions {
     /// back solutions found ahead of their turn, within a memory budget, and stays as fast
     /// unless their turn is long in coming; with one thread it changes nothing.
     pub ordered: bool,
+    /// Until the first solution is found, search in bounded attempts that each explore the
+    /// tree in a different order (default `false`). Makes finding one solution far less
+    /// dependent on luck; once a solution is found the search goes on as without restarts, so
+    /// counts and lists are the same. Ignored with `ordered`.
+    pub restarts: bool,
 }
 
 impl Default for SolverOptions {
@@ -46,6 +53,7 @@ impl Default for SolverOptions {
             threads: 0,
             probing: true,
             ordered: false,
+            restarts: false,
         }
     }
 }
@@ -100,6 +108,8 @@ pub struct Solver<'p> {
     /// Solutions the ordered search may hold back before deferring nodes; `None` for the
     /// default (see [`ordered`]).
     buffer_budget: Option<usize>,
+    /// Nodes in one unit of a restart budget (see [`restart`]).
+    restart_unit: u64,
 }
 
 /// Capacity of the solution channel: enough to keep workers busy while the collector writes.
@@ -114,6 +124,7 @@ impl<'p> Solver<'p> {
             stats: Arc::default(),
             cancel: Arc::default(),
             buffer_budget: None,
+            restart_unit: restart::NODE_UNIT,
         }
     }
 
@@ -121,6 +132,13 @@ impl<'p> Solver<'p> {
     #[cfg(test)]
     pub(crate) fn with_buffer_budget(mut self, solutions: usize) -> Self {
         self.buffer_budget = Some(solutions);
+        self
+    }
+
+    /// Sets the restart budget unit (tests use tiny ones, so that attempts are abandoned).
+    #[cfg(test)]
+    pub(crate) fn with_restart_unit(mut self, nodes: u64) -> Self {
+        self.restart_unit = nodes;
         self
     }
 
@@ -162,7 +180,9 @@ impl<'p> Solver<'p> {
     /// it is found, until the tree is exhausted or `on_solution` returns [`Flow::Stop`].
     pub fn run(&self, mut on_solution: impl FnMut(&Grid) -> Flow) -> Result<Outcome, SolveError> {
         let start = Instant::now();
-        let Some(root) = self.root()? else {
+        let root = self.root()?;
+        self.stats.set_root_time(start.elapsed());
+        let Some(root) = root else {
             return Ok(self.outcome(0, true, start));
         };
         let threads = self.thread_count();
@@ -174,6 +194,7 @@ impl<'p> Solver<'p> {
         let budget = self
             .buffer_budget
             .unwrap_or_else(|| ordered::default_budget(self.puzzle.height(), self.puzzle.width()));
+        let restarts = (self.options.restarts && !ordered).then_some(self.restart_unit);
         let (tx, rx) = crossbeam_channel::bounded(CHANNEL_CAPACITY);
         let stop = AtomicBool::new(false);
         let cx = SearchCx {
@@ -182,6 +203,7 @@ impl<'p> Solver<'p> {
             stats: &self.stats,
             stop: &stop,
             cancel: &self.cancel,
+            attempt: None,
             solutions: tx,
         };
         let mut received = 0u64;
@@ -190,12 +212,20 @@ impl<'p> Solver<'p> {
             let search = std::thread::Builder::new()
                 .name("nonoenum-search".into())
                 .stack_size(stack)
-                .spawn_scoped(scope, move || match pool {
-                    None => cx.explore::<Sequential>(root, 0, None),
-                    Some(pool) if ordered => pool.install(|| {
+                .spawn_scoped(scope, move || match (pool, restarts) {
+                    (None, Some(unit)) => with_restarts(&cx, root, unit, |cx, root| {
+                        cx.explore::<Sequential>(root, 0, None);
+                    }),
+                    (None, None) => cx.explore::<Sequential>(root, 0, None),
+                    (Some(pool), _) if ordered => pool.install(|| {
                         Ordered::new(&cx, budget).explore(root, 0, None, &Route::default());
                     }),
-                    Some(pool) => pool.install(|| cx.explore::<Parallel>(root, 0, None)),
+                    (Some(pool), Some(unit)) => pool.install(|| {
+                        with_restarts(&cx, root, unit, |cx, root| {
+                            cx.explore::<Parallel>(root, 0, None);
+                        });
+                    }),
+                    (Some(pool), None) => pool.install(|| cx.explore::<Parallel>(root, 0, None)),
                 })
                 .map_err(|e| SolveError::Threads {
                     threads,
@@ -267,6 +297,23 @@ impl<'p> Solver<'p> {
             stats: self.stats.snapshot(),
             elapsed: start.elapsed(),
         }
+    }
+}
+
+/// Runs `explore` from `root` in attempts (see [`restart`]) until one is not abandoned.
+fn with_restarts(cx: &SearchCx<'_>, root: Grid, unit: u64, explore: impl Fn(&SearchCx<'_>, Grid)) {
+    for index in 0.. {
+        let attempt = Attempt::numbered(index, unit);
+        let bounded = SearchCx {
+            attempt: Some(&attempt),
+            solutions: cx.solutions.clone(),
+            ..*cx
+        };
+        explore(&bounded, root.clone());
+        if !attempt.abandoned() || cx.stopped() {
+            return;
+        }
+        cx.stats.restart();
     }
 }
 

@@ -170,6 +170,7 @@ impl<'a> Ordered<'a> {
                 filled,
                 empty,
                 memo,
+                ..
             } => self.branch(filled, empty, depth + 1, memo.as_ref(), route),
         }
     }
@@ -306,6 +307,7 @@ mod tests {
             threads,
             probing: true,
             ordered: true,
+            restarts: false,
         };
         let mut solver = Solver::new(puzzle, options);
         if let Some(budget) = budget {
@@ -369,6 +371,7 @@ mod tests {
                 threads,
                 probing: true,
                 ordered: true,
+                restarts: false,
             };
             let solver = Solver::new(&puzzle, options).with_buffer_budget(budget.unwrap_or(64));
             let cancel = solver.cancel_flag();

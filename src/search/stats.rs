@@ -18,7 +18,10 @@ pub struct SearchStats {
     probes: AtomicU64,
     probe_fixed: AtomicU64,
     probes_reused: AtomicU64,
+    restarts: AtomicU64,
     explored: AtomicU64,
+    root_nanos: AtomicU64,
+    choose_nanos: AtomicU64,
 }
 
 /// A copy of the counters at one moment.
@@ -36,6 +39,14 @@ pub struct StatsSnapshot {
     pub probe_fixed: u64,
     /// Probes skipped because an earlier result still held (see [`crate::choose::ProbeMemo`]).
     pub probes_reused: u64,
+    /// Attempts abandoned by a search with restarts (see [`crate::SolverOptions::restarts`]).
+    pub restarts: u64,
+    /// Seconds spent setting up the root: givens applied and propagated.
+    pub root_seconds: f64,
+    /// Seconds the workers spent, added up over all of them, propagating, probing and choosing
+    /// branching cells at the nodes (the rest of the search is bookkeeping and handing over
+    /// solutions).
+    pub choose_seconds: f64,
     /// Estimated fraction of the search tree already explored, in `[0, 1]`: a finished subtree
     /// at depth `d` counts for `2^-d`.
     pub explored: f64,
@@ -63,6 +74,22 @@ impl SearchStats {
         }
     }
 
+    /// Records the time spent preparing the root.
+    pub(crate) fn set_root_time(&self, time: std::time::Duration) {
+        self.root_nanos.store(nanos(time), Relaxed);
+    }
+
+    /// Adds time a worker spent choosing a branching cell at one node.
+    pub(crate) fn add_choose_time(&self, time: std::time::Duration) {
+        let _ = self.choose_nanos.fetch_add(nanos(time), Relaxed);
+    }
+
+    /// Records that an attempt was abandoned: the next one starts exploring afresh.
+    pub(crate) fn restart(&self) {
+        let _ = self.restarts.fetch_add(1, Relaxed);
+        self.explored.store(0, Relaxed);
+    }
+
     /// Records that a subtree rooted at `depth` is finished.
     pub(crate) fn finish_subtree(&self, depth: u32) {
         if depth <= EXPLORED_BITS {
@@ -81,8 +108,16 @@ impl SearchStats {
             probes: self.probes.load(Relaxed),
             probe_fixed: self.probe_fixed.load(Relaxed),
             probes_reused: self.probes_reused.load(Relaxed),
+            restarts: self.restarts.load(Relaxed),
+            root_seconds: self.root_nanos.load(Relaxed) as f64 * 1e-9,
+            choose_seconds: self.choose_nanos.load(Relaxed) as f64 * 1e-9,
             explored: (self.explored.load(Relaxed) as f64 / (1u64 << EXPLORED_BITS) as f64)
                 .min(1.0),
         }
     }
+}
+
+/// A duration in nanoseconds, saturating (u64 nanoseconds last 584 years).
+fn nanos(time: std::time::Duration) -> u64 {
+    u64::try_from(time.as_nanos()).unwrap_or(u64::MAX)
 }

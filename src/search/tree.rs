@@ -4,9 +4,11 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use crossbeam_channel::Sender;
 
+use super::restart::Attempt;
 use super::stats::SearchStats;
 use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_plain, choose_probing};
 use crate::grid::Grid;
@@ -52,6 +54,8 @@ pub(crate) enum Step {
     Solution(Grid),
     /// Explore both children (the branching cell filled, then empty).
     Branch {
+        /// The branching cell, as `row * width + col`.
+        cell: usize,
         filled: Result<Grid, Contradiction>,
         empty: Result<Grid, Contradiction>,
         memo: Option<Arc<SealedMemo>>,
@@ -68,12 +72,16 @@ pub(crate) struct SearchCx<'a> {
     pub(crate) stop: &'a AtomicBool,
     /// Set from outside (Ctrl-C): read like `stop`.
     pub(crate) cancel: &'a AtomicBool,
+    /// The attempt this search is, in a search with restarts (see [`super::restart`]).
+    pub(crate) attempt: Option<&'a Attempt>,
     pub(crate) solutions: Sender<Grid>,
 }
 
 impl SearchCx<'_> {
     pub(crate) fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.cancel.load(Ordering::Relaxed)
+        self.stop.load(Ordering::Relaxed)
+            || self.cancel.load(Ordering::Relaxed)
+            || self.attempt.is_some_and(Attempt::abandoned)
     }
 
     /// Explores the subtree of a node whose grid is at a propagation fixpoint.
@@ -83,13 +91,22 @@ impl SearchCx<'_> {
             Step::Done => {}
             Step::Solution(grid) => self.emit(grid, depth),
             Step::Branch {
+                cell,
                 filled,
                 empty,
                 memo,
-            } => J::join(
-                || self.child::<J>(filled, depth + 1, memo.as_deref()),
-                || self.child::<J>(empty, depth + 1, memo.as_deref()),
-            ),
+            } => {
+                let swap = self.attempt.is_some_and(|a| a.swaps(cell, depth));
+                let (first, second) = if swap {
+                    (empty, filled)
+                } else {
+                    (filled, empty)
+                };
+                J::join(
+                    || self.child::<J>(first, depth + 1, memo.as_deref()),
+                    || self.child::<J>(second, depth + 1, memo.as_deref()),
+                );
+            }
         }
     }
 
@@ -99,9 +116,13 @@ impl SearchCx<'_> {
             return Step::Done;
         }
         self.stats.add_node();
+        if self.attempt.is_some_and(|a| !a.visit()) {
+            return Step::Done;
+        }
         if grid.is_complete() {
             return Step::Solution(grid);
         }
+        let started = Instant::now();
         let choice = PROPAGATOR.with_borrow_mut(|prop| {
             let before = prop.line_solves;
             let mut counts = ProbeCounts::default();
@@ -115,6 +136,7 @@ impl SearchCx<'_> {
                 .add_work(solves, counts.probes, counts.fixed, counts.reused);
             choice
         });
+        self.stats.add_choose_time(started.elapsed());
         match choice {
             Choice::Solved => Step::Solution(grid),
             Choice::Dead => {
@@ -122,11 +144,12 @@ impl SearchCx<'_> {
                 Step::Done
             }
             Choice::Branch {
+                cell: (row, col),
                 filled,
                 empty,
                 memo,
-                ..
             } => Step::Branch {
+                cell: row * self.puzzle.width() + col,
                 filled,
                 empty,
                 memo,
@@ -147,6 +170,9 @@ impl SearchCx<'_> {
     }
 
     fn emit(&self, grid: Grid, depth: u32) {
+        if self.attempt.is_some_and(|a| !a.claim_solution()) {
+            return;
+        }
         self.count_solution(depth);
         self.send(grid);
     }
