@@ -37,6 +37,11 @@ pub(crate) enum Command {
         /// also when it is not a terminal.
         #[arg(long)]
         progress: bool,
+        /// Also print, for each cell, in how many solutions it is filled (rows of numbers,
+        /// before the count), to show where the solutions differ. Black-and-white puzzles;
+        /// counts by enumerating the solutions.
+        #[arg(long)]
+        per_cell: bool,
         #[command(flatten)]
         common: CommonArgs,
     },

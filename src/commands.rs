@@ -17,6 +17,7 @@ use crate::exact::Counted;
 use crate::output::json::{JsonLine, RunResult, picture_rows, write_line};
 use crate::output::progress::Progress;
 use crate::output::{Picture, print_stats, write_picture};
+use crate::per_cell::CellTally;
 
 /// `solve` found no solution for some puzzle.
 pub(crate) const EXIT_NO_SOLUTION: u8 = 1;
@@ -124,9 +125,13 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             method,
             max_profiles,
             progress,
+            per_cell,
             common,
         } => {
-            let exact = crate::exact::ExactSettings::new(method, max_profiles, progress)?;
+            let exact = crate::exact::ExactSettings::new(method, max_profiles, progress, per_cell)?;
+            if per_cell && common.checkpoint.is_some() {
+                bail!("--per-cell does not go with --checkpoint (which saves no per-cell counts)");
+            }
             if exact.excludes_checkpoint() && common.checkpoint.is_some() {
                 bail!("--method decompose does not go with --checkpoint");
             }
@@ -272,6 +277,9 @@ fn run_puzzles(
         };
         if let Mode::Count(exact) = mode {
             match puzzle {
+                AnyPuzzle::Color(_) if exact.per_cell() => {
+                    bail!("{label}: --per-cell is for black-and-white puzzles")
+                }
                 AnyPuzzle::Color(_) if exact.requires_black_and_white() => {
                     bail!("{label}: --method decompose counts black-and-white puzzles only")
                 }
@@ -545,6 +553,7 @@ impl Run<'_> {
                 count: count.unwrap_or_default(),
                 stopped: stop.map(|s| s.describe().to_string()),
                 seconds: elapsed.as_secs_f64(),
+                per_cell: None,
             };
             write_line(out, &JsonLine::Result(result))?;
         } else {
@@ -574,21 +583,28 @@ impl Run<'_> {
             puzzle: self.puzzle,
             error: None,
         };
+        let mut tally = match (mode, self.puzzle) {
+            (Mode::Count(exact), AnyPuzzle::Bw(p)) if exact.per_cell() => {
+                Some(CellTally::new(p.height(), p.width()))
+            }
+            _ => None,
+        };
         let outcome = match mode {
-            Mode::Count(_) => match self.max_solutions {
-                None => solver.run(|_| Flow::Continue)?,
-                Some(max) => {
-                    let mut seen = 0;
-                    solver.run(|_| {
-                        seen += 1;
-                        if seen >= max {
-                            Flow::Stop
-                        } else {
-                            Flow::Continue
-                        }
-                    })?
-                }
-            },
+            Mode::Count(_) => {
+                let max = self.max_solutions.unwrap_or(u64::MAX);
+                let mut seen = 0;
+                solver.run(|picture| {
+                    seen += 1;
+                    if let (Some(tally), Picture::Bw(grid)) = (tally.as_mut(), picture) {
+                        tally.add(grid);
+                    }
+                    if seen >= max {
+                        Flow::Stop
+                    } else {
+                        Flow::Continue
+                    }
+                })?
+            }
             Mode::List { limit } => solver.run(|grid| {
                 if limit == Some(0) {
                     return Flow::Stop;
@@ -632,9 +648,13 @@ impl Run<'_> {
                 complete: outcome.exhausted,
                 stopped: stop.map(|s| s.describe().to_string()),
                 seconds: outcome.elapsed.as_secs_f64(),
+                per_cell: tally.as_ref().map(CellTally::rows),
             };
             write_line(out, &JsonLine::Result(result))?;
         } else {
+            if let Some(tally) = &tally {
+                tally.write_text(out)?;
+            }
             match mode {
                 Mode::Count(_) if outcome.exhausted => writeln!(out, "{n}")?,
                 Mode::Count(_) => {

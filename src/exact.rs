@@ -18,6 +18,7 @@ pub(crate) struct ExactSettings {
     method: CountMethod,
     max_profiles: Option<usize>,
     progress: bool,
+    per_cell: bool,
 }
 
 impl ExactSettings {
@@ -26,15 +27,34 @@ impl ExactSettings {
         method: CountMethod,
         max_profiles: Option<usize>,
         progress: bool,
+        per_cell: bool,
     ) -> anyhow::Result<Self> {
         if max_profiles.is_some() && method == CountMethod::Enumerate {
             bail!("--max-profiles is for --method decompose or auto");
         }
+        if per_cell && method == CountMethod::Decompose {
+            bail!("--per-cell counts by enumerating the solutions: drop --method decompose");
+        }
+        if per_cell && max_profiles.is_some() {
+            bail!("--per-cell counts by enumerating the solutions: drop --max-profiles");
+        }
+        // Per-cell counts come from the solutions themselves: enumerate.
+        let method = if per_cell {
+            CountMethod::Enumerate
+        } else {
+            method
+        };
         Ok(ExactSettings {
             method,
             max_profiles,
             progress,
+            per_cell,
         })
+    }
+
+    /// Whether per-cell counts were asked for.
+    pub(crate) fn per_cell(self) -> bool {
+        self.per_cell
     }
 
     /// Whether the options rule out a checkpoint (which saves an enumeration's frontier).

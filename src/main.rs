@@ -9,6 +9,7 @@ mod images;
 mod input;
 mod output;
 mod parts;
+mod per_cell;
 
 use std::process::ExitCode;
 

@@ -213,6 +213,7 @@ pub(crate) fn merge(dir: &Path, list: bool, json: bool) -> anyhow::Result<ExitCo
             complete: true,
             stopped: None,
             seconds,
+            per_cell: None,
         };
         write_line(&mut out, &JsonLine::Result(result))?;
     } else if !list {

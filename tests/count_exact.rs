@@ -208,3 +208,103 @@ fn a_line_with_astronomically_many_placements_does_not_run_away() {
     );
     assert_eq!((code, out.trim_end()), (0, "1152921504606846976"), "{err}");
 }
+
+#[test]
+fn per_cell_counts_the_solutions_filling_each_cell() {
+    let dir = TempDir::new().expect("temp dir");
+    // 4! solutions: each cell is filled in 3! of them.
+    let (code, stdout, stderr) = run(&["count", "-q", "--per-cell"], &perm(dir.path(), 4));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "6 6 6 6\n".repeat(4) + "24\n");
+
+    // A 2x2 square, its two diagonals the only solutions, above an empty row.
+    let square = write(dir.path(), "square.txt", "3 2\n1\n1\n0\n1\n1\n");
+    let (code, stdout, _) = run(&["count", "-q", "--per-cell", "-t", "2"], &square);
+    assert_eq!(code, 0);
+    assert_eq!(stdout, "1 1\n1 1\n0 0\n2\n");
+
+    let (code, stdout, _) = run(&["count", "-q", "--per-cell", "--json"], &square);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains(r#""count":"2""#) && stdout.contains(r#""per_cell":[[1,1],[1,1],[0,0]]"#),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn per_cell_refuses_what_it_cannot_do() {
+    let dir = TempDir::new().expect("temp dir");
+    let puzzle = perm(dir.path(), 3);
+    let (code, _, stderr) = run(&["count", "--per-cell", "--method", "decompose"], &puzzle);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("--per-cell counts by enumerating"),
+        "{stderr}"
+    );
+}
+
+/// The block lengths of one line of a picture (`0` for an empty line).
+fn blocks(cells: impl Iterator<Item = bool>) -> String {
+    let mut runs = Vec::new();
+    let mut run = 0;
+    for filled in cells.chain(std::iter::once(false)) {
+        if filled {
+            run += 1;
+        } else if run > 0 {
+            runs.push(run.to_string());
+            run = 0;
+        }
+    }
+    if runs.is_empty() {
+        "0".into()
+    } else {
+        runs.join(" ")
+    }
+}
+
+#[test]
+fn per_cell_counts_equal_counts_with_that_cell_given() {
+    let picture = ["#.#..#", ".##...", "#..#.#", ".#.#..", "..#.##", "#....#"];
+    let grid: Vec<Vec<bool>> = picture
+        .iter()
+        .map(|r| r.chars().map(|c| c == '#').collect())
+        .collect();
+    let (h, w) = (grid.len(), grid[0].len());
+    let mut text = format!("{h} {w}\n");
+    for row in &grid {
+        text += &(blocks(row.iter().copied()) + "\n");
+    }
+    for c in 0..w {
+        text += &(blocks(grid.iter().map(|row| row[c])) + "\n");
+    }
+    let dir = TempDir::new().expect("temp dir");
+    let puzzle = write(dir.path(), "ambiguous.txt", &text);
+    let (code, stdout, stderr) = run(&["count", "-q", "--per-cell"], &puzzle);
+    assert_eq!(code, 0, "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let total: u64 = lines[h].parse().expect("count");
+    assert!(
+        total > 1,
+        "the picture should be ambiguous: {total} solutions"
+    );
+    for (r, line) in lines[..h].iter().enumerate() {
+        let counts: Vec<u64> = line
+            .split_whitespace()
+            .map(|n| n.parse().expect("number"))
+            .collect();
+        assert_eq!(counts.len(), w);
+        for (c, &count) in counts.iter().enumerate() {
+            let givens = write(dir.path(), "givens.txt", &format!("{} {}\n", r + 1, c + 1));
+            let given = givens.display().to_string();
+            let (_, stdout, _) = run(
+                &["count", "-q", "--method", "enumerate", "--givens", &given],
+                &puzzle,
+            );
+            assert_eq!(
+                stdout.trim().parse::<u64>().ok(),
+                Some(count),
+                "cell ({r}, {c})"
+            );
+        }
+    }
+}

@@ -44,6 +44,10 @@ pub(crate) struct RunResult {
     pub(crate) stopped: Option<String>,
     /// Wall-clock seconds of the search.
     pub(crate) seconds: f64,
+    /// With `count --per-cell`: for each cell, row by row, in how many of the `count`
+    /// solutions it is filled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) per_cell: Option<Vec<Vec<u64>>>,
 }
 
 /// The rows of a grid as strings of `#` and `.`.
