@@ -175,11 +175,12 @@ pub(crate) struct CommonArgs {
     /// Branch without probing (probing tries both values of every unknown cell at every node).
     #[arg(long)]
     pub no_probe: bool,
-    /// Search for the first solution in one pass, without restarts (restarts: bounded attempts
-    /// that each try the children of every node in a different order, until one finds a
-    /// solution; they make finding one solution far less a matter of luck).
+    /// Search for the first solution in restarts: bounded attempts that each try the children
+    /// of every node in a different order, until one finds a solution. Experimental: it cuts
+    /// the unlucky tail of some puzzles, but costs up to 10x on puzzles whose tree must be
+    /// explored almost whole before the first solution (see the README).
     #[arg(long)]
-    pub no_restarts: bool,
+    pub restarts: bool,
     /// Print search statistics to standard error after each puzzle.
     #[arg(long)]
     pub(crate) stats: bool,
@@ -234,7 +235,7 @@ pub(crate) struct Settings {
     pub(crate) givens: Option<PathBuf>,
     /// Whether to probe.
     pub(crate) probing: bool,
-    /// Whether `solve` and `list` may restart the search for the first solution.
+    /// Whether `solve` and `list` restart the search for the first solution (`--restarts`).
     pub(crate) restarts: bool,
     /// Whether to print statistics.
     pub(crate) stats: bool,
@@ -342,7 +343,7 @@ impl TryFrom<CommonArgs> for Settings {
             puzzle: args.puzzle,
             givens: args.givens,
             probing: !args.no_probe,
-            restarts: !args.no_restarts,
+            restarts: args.restarts,
             stats: args.stats,
             quiet: args.quiet,
             json,

@@ -175,3 +175,17 @@ fn sigterm_flushes_whole_solutions_and_exits_130() {
         "{err}"
     );
 }
+
+#[test]
+fn restarts_list_every_solution_once_and_solve_the_same() {
+    let dir = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(dir.path(), 5);
+    for threads in ["1", "2"] {
+        let (code, stdout, stderr) = run(&["list", "-q", "--restarts", "-t", threads], &puzzle);
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(check_perm_listing(&stdout, 5), 120, "{threads} threads");
+        let (code, stdout, _) = run(&["solve", "-q", "--restarts", "-t", threads], &puzzle);
+        assert_eq!(code, 0);
+        assert_eq!(stdout.lines().last(), Some("multiple"));
+    }
+}

@@ -16,6 +16,11 @@
 //! solutions more slowly than the plain search; this scheme (unit 1024 nodes, random above depth
 //! 16) took 194 s where the plain search took 256 s (one process per puzzle, 5 s cap each).
 //!
+//! The price: a puzzle whose first solution comes only after most of the tree pays for every
+//! abandoned attempt, up to about ten times the plain search (icga2016 #558: 43,565 nodes
+//! plainly, over 330,000 with restarts). Whole tournament sets run slower with restarts, so
+//! they are off by default ([`crate::SolverOptions::restarts`]).
+//!
 //! Restarts never change what is found. An attempt that runs out of budget is abandoned before
 //! it has handed over any solution, so the next attempt starts from a clean slate; the attempt
 //! that finds the first solution loses its budget there and then, and runs on to the end of the
