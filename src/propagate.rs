@@ -9,7 +9,7 @@
 use std::collections::VecDeque;
 
 use crate::grid::Grid;
-use crate::line::{BitLineSolver, Contradiction, LineSolver};
+use crate::line::{BitLineSolver, Contradiction, LineCache, LineSolver};
 use crate::puzzle::{LineId, Puzzle};
 
 /// Reusable state for propagation: the line solver's buffers and the queue of dirty lines.
@@ -25,14 +25,46 @@ pub struct Propagator {
     /// The lines solved by the last propagation, as [`line_index`]es, each once.
     footprint: Vec<u32>,
     in_footprint: Vec<bool>,
-    /// Line-solver calls made so far.
+    /// Line-solver calls made so far (including those the cache answered).
     pub line_solves: u64,
+    /// Results of one-word lines, with the address of the puzzle they belong to.
+    cache: Option<(Box<LineCache>, usize)>,
 }
 
 impl Propagator {
     /// A propagator with empty buffers.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A propagator that caches line-solver results for lines of up to 64 cells (see
+    /// [`LineCache`]). The cache is cleared whenever the propagator is handed a puzzle at
+    /// another address; a puzzle must therefore not be changed or replaced at the same address
+    /// while one such propagator serves it (the search's per-thread propagators live for one
+    /// search).
+    pub fn with_line_cache() -> Self {
+        Propagator {
+            cache: Some((Box::default(), 0)),
+            ..Self::default()
+        }
+    }
+
+    /// Lookups in the line cache and how many it answered.
+    pub fn cache_counts(&self) -> (u64, u64) {
+        self.cache
+            .as_ref()
+            .map_or((0, 0), |(cache, _)| (cache.lookups, cache.hits))
+    }
+
+    /// Makes the cache serve `puzzle`, clearing it if it served another.
+    fn claim_cache(&mut self, puzzle: &Puzzle) {
+        if let Some((cache, owner)) = &mut self.cache {
+            let address = std::ptr::from_ref(puzzle) as usize;
+            if *owner != address {
+                cache.clear();
+                *owner = address;
+            }
+        }
     }
 
     fn reset(&mut self, grid: &Grid) {
@@ -69,6 +101,7 @@ impl Propagator {
 
     /// Propagates from scratch: every line is dirty.
     pub fn propagate_all(&mut self, puzzle: &Puzzle, grid: &mut Grid) -> Result<(), Contradiction> {
+        self.claim_cache(puzzle);
         self.reset(grid);
         for r in 0..grid.height() {
             self.push(LineId::Row(r));
@@ -87,6 +120,7 @@ impl Propagator {
         row: usize,
         col: usize,
     ) -> Result<(), Contradiction> {
+        self.claim_cache(puzzle);
         self.reset(grid);
         self.push(LineId::Row(row));
         self.push(LineId::Col(col));
@@ -100,6 +134,7 @@ impl Propagator {
         grid: &mut Grid,
         cells: impl IntoIterator<Item = (usize, usize)>,
     ) -> Result<(), Contradiction> {
+        self.claim_cache(puzzle);
         self.reset(grid);
         for (row, col) in cells {
             self.push(LineId::Row(row));
@@ -140,14 +175,39 @@ impl Propagator {
         let words = filled.len();
         self.out_filled.resize(words, 0);
         self.out_empty.resize(words, 0);
-        self.solver.solve(
-            puzzle.clue(line).blocks(),
-            len,
-            filled,
-            empty,
-            &mut self.out_filled,
-            &mut self.out_empty,
-        )?;
+        match &mut self.cache {
+            Some((cache, _)) if words == 1 => {
+                let index = line_index(grid, line);
+                let (f, e) = (filled[0], empty[0]);
+                let result = match cache.get(index, f, e) {
+                    Some(result) => result,
+                    None => {
+                        let result = self
+                            .solver
+                            .solve(
+                                puzzle.clue(line).blocks(),
+                                len,
+                                filled,
+                                empty,
+                                &mut self.out_filled,
+                                &mut self.out_empty,
+                            )
+                            .map(|()| (self.out_filled[0], self.out_empty[0]));
+                        cache.put(index, f, e, result);
+                        result
+                    }
+                };
+                (self.out_filled[0], self.out_empty[0]) = result?;
+            }
+            _ => self.solver.solve(
+                puzzle.clue(line).blocks(),
+                len,
+                filled,
+                empty,
+                &mut self.out_filled,
+                &mut self.out_empty,
+            )?,
+        }
         for w in 0..words {
             let (filled, empty) = grid.line(line);
             let new_filled = self.out_filled[w] & !filled[w];

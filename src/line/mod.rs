@@ -8,10 +8,12 @@
 //! which enumerates placements and serves as the test oracle.
 
 mod bits;
+mod cache;
 mod dp;
 mod naive;
 
 pub use bits::BitLineSolver;
+pub use cache::{LineCache, LineResult};
 pub use dp::DpLineSolver;
 pub use naive::NaiveLineSolver;
 

@@ -19,6 +19,8 @@ pub struct SearchStats {
     probe_fixed: AtomicU64,
     probes_reused: AtomicU64,
     restarts: AtomicU64,
+    cache_lookups: AtomicU64,
+    cache_hits: AtomicU64,
     explored: AtomicU64,
     root_nanos: AtomicU64,
     choose_nanos: AtomicU64,
@@ -41,6 +43,10 @@ pub struct StatsSnapshot {
     pub probes_reused: u64,
     /// Attempts abandoned by a search with restarts (see [`crate::SolverOptions::restarts`]).
     pub restarts: u64,
+    /// Line solves looked up in the line-result cache ([`crate::line::LineCache`]).
+    pub cache_lookups: u64,
+    /// Line solves the cache answered.
+    pub cache_hits: u64,
     /// Seconds spent setting up the root: givens applied and propagated.
     pub root_seconds: f64,
     /// Seconds the workers spent, added up over all of them, propagating, probing and choosing
@@ -71,6 +77,14 @@ impl SearchStats {
         }
         if reused > 0 {
             let _ = self.probes_reused.fetch_add(reused, Relaxed);
+        }
+    }
+
+    /// Adds line-cache lookups and hits.
+    pub(crate) fn add_cache(&self, lookups: u64, hits: u64) {
+        if lookups > 0 {
+            let _ = self.cache_lookups.fetch_add(lookups, Relaxed);
+            let _ = self.cache_hits.fetch_add(hits, Relaxed);
         }
     }
 
@@ -109,6 +123,8 @@ impl SearchStats {
             probe_fixed: self.probe_fixed.load(Relaxed),
             probes_reused: self.probes_reused.load(Relaxed),
             restarts: self.restarts.load(Relaxed),
+            cache_lookups: self.cache_lookups.load(Relaxed),
+            cache_hits: self.cache_hits.load(Relaxed),
             root_seconds: self.root_nanos.load(Relaxed) as f64 * 1e-9,
             choose_seconds: self.choose_nanos.load(Relaxed) as f64 * 1e-9,
             explored: (self.explored.load(Relaxed) as f64 / (1u64 << EXPLORED_BITS) as f64)

@@ -43,7 +43,7 @@ impl Joiner for Parallel {
 
 thread_local! {
     /// Each worker thread keeps its own propagator (line-solver buffers and queue).
-    static PROPAGATOR: RefCell<Propagator> = RefCell::new(Propagator::new());
+    static PROPAGATOR: RefCell<Propagator> = RefCell::new(Propagator::with_line_cache());
 }
 
 /// What is left to do at a node once [`SearchCx::expand`] has visited it.
@@ -125,6 +125,7 @@ impl SearchCx<'_> {
         let started = Instant::now();
         let choice = PROPAGATOR.with_borrow_mut(|prop| {
             let before = prop.line_solves;
+            let (lookups, hits) = prop.cache_counts();
             let mut counts = ProbeCounts::default();
             let choice = if self.probing {
                 choose_probing(self.puzzle, &mut grid, prop, &mut counts, memo)
@@ -132,6 +133,9 @@ impl SearchCx<'_> {
                 choose_plain(self.puzzle, &grid, prop)
             };
             let solves = prop.line_solves - before;
+            let (lookups_after, hits_after) = prop.cache_counts();
+            self.stats
+                .add_cache(lookups_after - lookups, hits_after - hits);
             self.stats
                 .add_work(solves, counts.probes, counts.fixed, counts.reused);
             choice
