@@ -175,6 +175,12 @@ impl Propagator {
         let words = filled.len();
         self.out_filled.resize(words, 0);
         self.out_empty.resize(words, 0);
+        let (solver, out_filled, out_empty) =
+            (&mut self.solver, &mut self.out_filled, &mut self.out_empty);
+        let mut solve = || {
+            let clue = puzzle.clue(line).blocks();
+            solver.solve(clue, len, filled, empty, out_filled, out_empty)
+        };
         match &mut self.cache {
             Some((cache, _)) if words == 1 => {
                 let index = line_index(grid, line);
@@ -182,31 +188,14 @@ impl Propagator {
                 let result = match cache.get(index, f, e) {
                     Some(result) => result,
                     None => {
-                        let result = self
-                            .solver
-                            .solve(
-                                puzzle.clue(line).blocks(),
-                                len,
-                                filled,
-                                empty,
-                                &mut self.out_filled,
-                                &mut self.out_empty,
-                            )
-                            .map(|()| (self.out_filled[0], self.out_empty[0]));
+                        let result = solve().map(|()| (self.out_filled[0], self.out_empty[0]));
                         cache.put(index, f, e, result);
                         result
                     }
                 };
                 (self.out_filled[0], self.out_empty[0]) = result?;
             }
-            _ => self.solver.solve(
-                puzzle.clue(line).blocks(),
-                len,
-                filled,
-                empty,
-                &mut self.out_filled,
-                &mut self.out_empty,
-            )?,
+            _ => solve()?,
         }
         for w in 0..words {
             let (filled, empty) = grid.line(line);
