@@ -39,10 +39,10 @@ impl Propagator {
 
     /// A propagator that caches line-solver results for lines of up to 64 cells (see
     /// [`LineCache`]). The cache is cleared whenever the propagator is handed a puzzle at
-    /// another address; a puzzle must therefore not be changed or replaced at the same address
-    /// while one such propagator serves it (the search's per-thread propagators live for one
-    /// search).
-    pub fn with_line_cache() -> Self {
+    /// another address, so a puzzle must not be changed, or replaced at the same address,
+    /// while such a propagator serves it. Crate-private for that reason: only the search's
+    /// per-thread propagators use it, and they live on threads that serve one search.
+    pub(crate) fn with_line_cache() -> Self {
         Propagator {
             cache: Some((Box::default(), 0)),
             ..Self::default()

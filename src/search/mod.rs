@@ -43,7 +43,7 @@ pub struct SolverOptions {
     /// Until the first solution is found, search in bounded attempts that each explore the
     /// tree in a different order (default `false`). Cuts the unlucky tail of some puzzles but
     /// costs up to 10x on puzzles whose first solution comes only after most of the tree (see
-    /// [`restart`]); once a solution is found the search goes on as without restarts, so
+    /// the README); once a solution is found the search goes on as without restarts, so
     /// counts and lists are the same. Ignored with `ordered`.
     pub restarts: bool,
 }

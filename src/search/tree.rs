@@ -42,7 +42,8 @@ impl Joiner for Parallel {
 }
 
 thread_local! {
-    /// Each worker thread keeps its own propagator (line-solver buffers and queue).
+    /// Each worker thread keeps its own propagator (line-solver buffers, queue and line-result
+    /// cache). Search threads are created for one search, so the cache serves one puzzle.
     static PROPAGATOR: RefCell<Propagator> = RefCell::new(Propagator::with_line_cache());
 }
 
