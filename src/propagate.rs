@@ -61,7 +61,8 @@ impl Propagator {
         if let Some((cache, owner)) = &mut self.cache {
             let address = std::ptr::from_ref(puzzle) as usize;
             if *owner != address {
-                cache.clear();
+                let longest = puzzle.height().max(puzzle.width());
+                cache.configure(puzzle.height() + puzzle.width(), longest);
                 *owner = address;
             }
         }
