@@ -5,6 +5,7 @@
 
 use std::collections::VecDeque;
 
+use super::cache::ColorLineCache;
 use super::grid::ColorGrid;
 use super::line::ColorLineSolver;
 use super::puzzle::ColorPuzzle;
@@ -23,14 +24,47 @@ pub struct ColorPropagator {
     line_out: Vec<u64>,
     /// The lines solved by the last propagation, as a bitset over [`line_index`]es.
     footprint: Vec<u64>,
-    /// Line-solver calls made so far.
+    /// Line-solver calls made so far (including those the cache answered).
     pub line_solves: u64,
+    /// Line-solver results, with the address of the puzzle they belong to.
+    cache: Option<(Box<ColorLineCache>, usize)>,
 }
 
 impl ColorPropagator {
     /// A propagator with empty buffers.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A propagator that caches line-solver results (see [`ColorLineCache`]). The cache is
+    /// cleared whenever the propagator is handed a puzzle at another address, so a puzzle must
+    /// not be changed, or replaced at the same address, while such a propagator serves it.
+    /// Crate-private for that reason: only the search's per-thread propagators use it, and
+    /// they live on threads that serve one search.
+    pub(crate) fn with_line_cache() -> Self {
+        ColorPropagator {
+            cache: Some((Box::default(), 0)),
+            ..Self::default()
+        }
+    }
+
+    /// Lookups in the line cache and how many it answered.
+    pub fn cache_counts(&self) -> (u64, u64) {
+        self.cache
+            .as_ref()
+            .map_or((0, 0), |(cache, _)| (cache.lookups, cache.hits))
+    }
+
+    /// Makes the cache serve `puzzle`, clearing it if it served another.
+    fn claim_cache(&mut self, puzzle: &ColorPuzzle) {
+        if let Some((cache, owner)) = &mut self.cache {
+            let address = std::ptr::from_ref(puzzle) as usize;
+            if *owner != address {
+                let (height, width) = (puzzle.height(), puzzle.width());
+                cache.configure(height + width, height.max(width), puzzle.all_colors());
+                *owner = address;
+            }
+        }
     }
 
     fn reset(&mut self, grid: &ColorGrid) {
@@ -93,6 +127,7 @@ impl ColorPropagator {
     }
 
     fn run(&mut self, puzzle: &ColorPuzzle, grid: &mut ColorGrid) -> Result<(), Contradiction> {
+        self.claim_cache(puzzle);
         while let Some(line) = self.queue.pop_front() {
             match line {
                 LineId::Row(r) => self.row_queued[r] = false,
@@ -117,11 +152,21 @@ impl ColorPropagator {
         self.line_solves += 1;
         grid.read_line(line, &mut self.line_in);
         self.line_out.resize(self.line_in.len(), 0);
-        self.solver.solve(
-            puzzle.clue(line).blocks(),
-            &self.line_in,
-            &mut self.line_out,
-        )?;
+        let clue = puzzle.clue(line).blocks();
+        match &mut self.cache {
+            Some((cache, _)) => {
+                let index = line_index(grid, line);
+                match cache.lookup(index, &self.line_in, &mut self.line_out) {
+                    Ok(result) => result?,
+                    Err(miss) => {
+                        let result = self.solver.solve(clue, &self.line_in, &mut self.line_out);
+                        cache.store(miss, result.map(|()| &self.line_out[..]));
+                        result?;
+                    }
+                }
+            }
+            None => self.solver.solve(clue, &self.line_in, &mut self.line_out)?,
+        }
         for i in 0..self.line_in.len() {
             let new = self.line_out[i];
             if new == self.line_in[i] {

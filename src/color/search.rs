@@ -20,7 +20,7 @@ const CHANNEL_CAPACITY: usize = 256;
 
 thread_local! {
     static PROPAGATOR: std::cell::RefCell<ColorPropagator> =
-        std::cell::RefCell::new(ColorPropagator::new());
+        std::cell::RefCell::new(ColorPropagator::with_line_cache());
 }
 
 /// A search over one colour puzzle.
@@ -204,6 +204,7 @@ impl Cx<'_> {
         let started = Instant::now();
         let choice = PROPAGATOR.with_borrow_mut(|prop| {
             let before = prop.line_solves;
+            let (lookups, hits) = prop.cache_counts();
             let mut counts = ColorProbeCounts::default();
             let choice = if self.probing {
                 choose_probing(self.puzzle, &mut grid, prop, &mut counts, memo)
@@ -216,6 +217,9 @@ impl Cx<'_> {
                 counts.fixed,
                 counts.reused,
             );
+            let (lookups_after, hits_after) = prop.cache_counts();
+            self.stats
+                .add_cache(lookups_after - lookups, hits_after - hits);
             choice
         });
         self.stats.add_choose_time(started.elapsed());
