@@ -20,6 +20,9 @@ pub struct ColorLineSolver {
     fwd: Vec<bool>,
     bwd: Vec<bool>,
     cover: Vec<i32>,
+    /// The earliest and latest start of each block.
+    lo: Vec<usize>,
+    hi: Vec<usize>,
     /// Runs of cells allowing each colour of the clue, one `len + 1` slice per colour.
     run: Vec<u32>,
     /// Which slice of `run` belongs to which colour.
@@ -53,6 +56,38 @@ impl ColorLineSolver {
             out.copy_from_slice(cells);
             return Ok(());
         }
+        // Block j can only start in lo[j]..=hi[j]: packed as far left, or right, as the clue
+        // allows. Every pass below visits only the positions those ranges can reach, which on
+        // long lines with many blocks is a small part of the (block, cell) table.
+        self.lo.clear();
+        self.hi.clear();
+        let gap_after = |j: usize| usize::from(j + 1 < k && clue[j + 1].color == clue[j].color);
+        let mut at = 0;
+        for (j, b) in clue.iter().enumerate() {
+            self.lo.push(at);
+            at += b.len as usize + gap_after(j);
+        }
+        if at > n || clue.iter().any(|b| b.len == 0) {
+            return Err(Contradiction);
+        }
+        self.hi.resize(k, 0);
+        let mut end = n;
+        for j in (0..k).rev() {
+            end -= gap_after(j);
+            end -= clue[j].len as usize;
+            self.hi[j] = end;
+        }
+        let (lo, hi) = (&self.lo, &self.hi);
+        // Cells where the prefix of blocks 0..j can end: from lo[j - 1] + len to hi[j]
+        // (0..=hi[0] for j = 0, and up to n for j = k).
+        let prefix_end = |j: usize| {
+            if j == 0 {
+                0
+            } else {
+                lo[j - 1] + clue[j - 1].len as usize
+            }
+        };
+        let suffix_start = |j: usize| if j == k { n } else { hi[j] };
         // not_bg[i]: cells in 0..i that cannot be background.
         self.not_bg.clear();
         self.not_bg.push(0);
@@ -62,16 +97,13 @@ impl ColorLineSolver {
             self.not_bg.push(count);
         }
         let bg = |i: usize| cells[i] & 1 != 0;
-        // fits[j][s]: block j fits at start s (every cell allows its colour).
+        // fits[j][s]: block j fits at start s (every cell allows its colour), for s in its range.
         self.fits.clear();
         self.fits.resize(k * stride, false);
         self.run.clear();
         self.run_of.clear();
         for (j, b) in clue.iter().enumerate() {
             let len = b.len as usize;
-            if len == 0 || len > n {
-                return Err(Contradiction);
-            }
             // Runs of cells allowing the colour: computed once per colour of the clue.
             let at = match self.run_of.iter().find(|(c, _)| *c == b.color) {
                 Some(&(_, at)) => at,
@@ -90,13 +122,14 @@ impl ColorLineSolver {
             };
             let run = &self.run[at..at + stride];
             let row = &mut self.fits[j * stride..(j + 1) * stride];
-            for (s, fits) in row[..=n - len].iter_mut().enumerate() {
-                *fits = run[s + len] as usize >= len;
+            for s in lo[j]..=hi[j] {
+                row[s] = run[s + len] as usize >= len;
             }
         }
         let not_bg = &self.not_bg;
         let fits = &self.fits;
-        // Forward pass.
+        // Forward pass: fwd[j + 1][e] for e from where block j can end at the earliest to
+        // where the prefix may end at the latest; everything else stays false.
         let fwd = &mut self.fwd;
         fwd.clear();
         fwd.resize((k + 1) * stride, false);
@@ -109,11 +142,12 @@ impl ColorLineSolver {
             let (done, rest) = fwd.split_at_mut((j + 1) * stride);
             let prev = &done[j * stride..];
             let row = &mut rest[..stride];
-            for e in 1..=n {
-                let mut ok = row[e - 1] && bg(e - 1);
-                if !ok && e >= len {
+            for e in prefix_end(j + 1)..=suffix_start(j + 1) {
+                let mut ok = e > 0 && row[e - 1] && bg(e - 1);
+                if !ok {
                     let s = e - len;
-                    ok = fits[j * stride + s]
+                    ok = s <= hi[j]
+                        && fits[j * stride + s]
                         && if same {
                             s >= 1 && prev[s - 1] && bg(s - 1)
                         } else {
@@ -126,7 +160,8 @@ impl ColorLineSolver {
         if !fwd[k * stride + n] {
             return Err(Contradiction);
         }
-        // Backward pass.
+        // Backward pass, likewise: bwd[j][s] from the latest start of block j down to where
+        // the prefix before it can end at the earliest.
         let bwd = &mut self.bwd;
         bwd.clear();
         bwd.resize((k + 1) * stride, false);
@@ -139,10 +174,10 @@ impl ColorLineSolver {
             let (row_part, next_part) = bwd.split_at_mut((j + 1) * stride);
             let row = &mut row_part[j * stride..];
             let next = &next_part[..stride];
-            for s in (0..n).rev() {
+            for s in (prefix_end(j)..=hi[j]).rev() {
                 let mut ok = bg(s) && row[s + 1];
                 let e = s + len;
-                if !ok && e <= n && fits[j * stride + s] {
+                if !ok && s >= lo[j] && fits[j * stride + s] {
                     ok = if same {
                         e < n && bg(e) && next[e + 1]
                     } else {
@@ -152,13 +187,16 @@ impl ColorLineSolver {
                 row[s] = ok;
             }
         }
-        // What each cell can be.
+        // What each cell can be: background between blocks j - 1 and j ...
         out.fill(0);
-        for (c, o) in out.iter_mut().enumerate() {
-            if bg(c) && (0..=k).any(|j| fwd[j * stride + c] && bwd[j * stride + c + 1]) {
-                *o = 1;
+        for j in 0..=k {
+            for c in prefix_end(j)..suffix_start(j) {
+                if bg(c) && fwd[j * stride + c] && bwd[j * stride + c + 1] {
+                    out[c] = 1;
+                }
             }
         }
+        // ... or block j's colour, where a valid start of block j covers it.
         self.cover.resize(n + 1, 0);
         for (j, b) in clue.iter().enumerate() {
             let len = b.len as usize;
@@ -166,7 +204,7 @@ impl ColorLineSolver {
             let same_after = j + 1 < k && clue[j + 1].color == b.color;
             self.cover.fill(0);
             let mut any = false;
-            for s in 0..=n - len {
+            for s in lo[j]..=hi[j] {
                 if !fits[j * stride + s] {
                     continue;
                 }
@@ -197,7 +235,7 @@ impl ColorLineSolver {
             }
             let bit = 1u64 << b.color;
             let mut covered = 0;
-            for (c, o) in out.iter_mut().enumerate() {
+            for (c, o) in out.iter_mut().enumerate().take(hi[j] + len).skip(lo[j]) {
                 covered += self.cover[c];
                 if covered > 0 {
                     *o |= bit;
