@@ -233,3 +233,67 @@ pub fn line_index(grid: &Grid, line: LineId) -> u32 {
         LineId::Col(c) => (grid.height() + c) as u32,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::grid::Cell;
+
+    /// A cell guess: row, column, value.
+    type Guess = (usize, usize, bool);
+
+    /// A random picture (its clues make the puzzle) and a sequence of cell guesses.
+    fn case() -> impl Strategy<Value = (usize, usize, Vec<bool>, Vec<Guess>)> {
+        // Up to 40 columns, so that both layouts of the cache (lines up to 32 cells and up
+        // to 64) are exercised.
+        (1usize..10, 1usize..40).prop_flat_map(|(rows, cols)| {
+            (
+                Just(rows),
+                Just(cols),
+                vec(prop::bool::weighted(0.55), rows * cols),
+                vec((0..rows, 0..cols, any::<bool>()), 1..25),
+            )
+        })
+    }
+
+    proptest! {
+        /// Probing-like use: both values of guessed cells are propagated from the same grid,
+        /// so line states recur and the cache answers; its answers must be the solver's.
+        #[test]
+        fn the_line_cache_changes_no_result((rows, cols, picture, guesses) in case()) {
+            let puzzle = Puzzle::from_picture(rows, cols, &picture).expect("valid picture");
+            let mut cached = Propagator::with_line_cache();
+            let mut plain = Propagator::new();
+            let mut grid = Grid::new(rows, cols);
+            let mut same = grid.clone();
+            prop_assert!(cached.propagate_all(&puzzle, &mut grid).is_ok());
+            prop_assert!(plain.propagate_all(&puzzle, &mut same).is_ok());
+            prop_assert_eq!(&grid, &same);
+            for (row, col, value) in guesses {
+                if grid.cell(row, col) != Cell::Unknown {
+                    continue;
+                }
+                for filled in [value, !value, value] {
+                    let (mut a, mut b) = (grid.clone(), grid.clone());
+                    a.set_unknown(row, col, filled);
+                    b.set_unknown(row, col, filled);
+                    let with_cache = cached.propagate_cell(&puzzle, &mut a, row, col);
+                    let without = plain.propagate_cell(&puzzle, &mut b, row, col);
+                    prop_assert_eq!(with_cache.is_ok(), without.is_ok());
+                    if with_cache.is_ok() {
+                        prop_assert_eq!(&a, &b);
+                    }
+                }
+                // Go on from the picture's own value, which never contradicts.
+                let filled = picture[row * cols + col];
+                grid.set_unknown(row, col, filled);
+                prop_assert!(cached.propagate_cell(&puzzle, &mut grid, row, col).is_ok());
+            }
+            let (lookups, hits) = cached.cache_counts();
+            prop_assert!(hits <= lookups);
+        }
+    }
+}

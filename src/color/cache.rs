@@ -176,6 +176,43 @@ mod tests {
         );
     }
 
+    /// What the stress test stores for `cells`: a contradiction for some, else each cell's
+    /// lowest colour.
+    fn made_up_result(cells: &[u64]) -> Result<Vec<u64>, Contradiction> {
+        if cells.iter().sum::<u64>().is_multiple_of(7) {
+            Err(Contradiction)
+        } else {
+            Ok(cells.iter().map(|&c| c & c.wrapping_neg()).collect())
+        }
+    }
+
+    #[test]
+    fn colliding_keys_never_answer_for_each_other() {
+        // So many lines that each region has the fewest entries: keys that differ in any one
+        // cell, the last included, keep evicting each other from the same few slots.
+        let mut cache = ColorLineCache::default();
+        cache.configure(1 << 16, 40, 0xff);
+        let mut out = vec![0; 40];
+        let keys: Vec<Vec<u64>> = (0..64u64)
+            .map(|k| {
+                let mut cells = vec![0xffu64; 40];
+                cells[39] = 1 + k * 3;
+                cells
+            })
+            .collect();
+        for round in 0..4000 {
+            // Each key thrice in a row, then another.
+            let cells = &keys[(round / 3 * 37) % keys.len()];
+            let expected = made_up_result(cells);
+            match cache.lookup(9, cells, &mut out) {
+                Ok(Ok(())) => assert_eq!(Ok(out.clone()), expected, "round {round}"),
+                Ok(Err(Contradiction)) => assert_eq!(Err(Contradiction), expected),
+                Err(miss) => cache.store(miss, expected.as_deref().map_err(|&c| c)),
+            }
+        }
+        assert!(cache.hits > 0 && cache.hits < cache.lookups, "{cache:?}");
+    }
+
     #[test]
     fn returns_what_was_stored_for_every_cell_width() {
         round_trip(0b111, &[0b111, 0b011, 0b101], &[0b001, 0b010, 0b100]);

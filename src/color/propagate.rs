@@ -190,3 +190,78 @@ pub fn line_index(grid: &ColorGrid, line: LineId) -> usize {
         LineId::Col(c) => grid.height() + c,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::color::Color;
+
+    fn palette(colors: u8) -> Vec<Color> {
+        (0..colors)
+            .map(|i| Color::new(format!("c{i}"), [i, i, i], char::from(b'a' + i)))
+            .collect()
+    }
+
+    /// A cell guess: row, column, colour index.
+    type Guess = (usize, usize, u8);
+
+    /// A random colour picture (2 to 5 colours, background included) and cell guesses.
+    fn case() -> impl Strategy<Value = (u8, usize, usize, Vec<u8>, Vec<Guess>)> {
+        (2u8..6, 1usize..8, 1usize..12).prop_flat_map(|(colors, rows, cols)| {
+            (
+                Just(colors),
+                Just(rows),
+                Just(cols),
+                vec(0..colors, rows * cols),
+                vec((0..rows, 0..cols, 0..colors), 1..20),
+            )
+        })
+    }
+
+    proptest! {
+        /// Every colour of guessed cells is propagated from the same grid, so line states
+        /// recur and the cache answers; its answers must be the solver's.
+        #[test]
+        fn the_colour_line_cache_changes_no_result(
+            (colors, rows, cols, picture, guesses) in case()
+        ) {
+            let puzzle = ColorPuzzle::from_picture(palette(colors), rows, cols, &picture)
+                .expect("valid picture");
+            let mut cached = ColorPropagator::with_line_cache();
+            let mut plain = ColorPropagator::new();
+            let mut grid = ColorGrid::new(rows, cols, puzzle.all_colors());
+            let mut same = grid.clone();
+            prop_assert!(cached.propagate_all(&puzzle, &mut grid).is_ok());
+            prop_assert!(plain.propagate_all(&puzzle, &mut same).is_ok());
+            prop_assert_eq!(&grid, &same);
+            for (row, col, guess) in guesses {
+                if grid.cell(row, col).count_ones() < 2 {
+                    continue;
+                }
+                for color in [guess, (guess + 1) % colors, guess] {
+                    let (mut a, mut b) = (grid.clone(), grid.clone());
+                    let narrowed = a.narrow(row, col, 1 << color).is_ok();
+                    prop_assert_eq!(narrowed, b.narrow(row, col, 1 << color).is_ok());
+                    if !narrowed {
+                        continue;
+                    }
+                    let with_cache = cached.propagate_cells(&puzzle, &mut a, [(row, col)]);
+                    let without = plain.propagate_cells(&puzzle, &mut b, [(row, col)]);
+                    prop_assert_eq!(with_cache.is_ok(), without.is_ok());
+                    if with_cache.is_ok() {
+                        prop_assert_eq!(&a, &b);
+                    }
+                }
+                // Go on from the picture's own colour, which never contradicts.
+                let own = picture[row * cols + col];
+                prop_assert!(grid.narrow(row, col, 1 << own).is_ok());
+                prop_assert!(cached.propagate_cells(&puzzle, &mut grid, [(row, col)]).is_ok());
+            }
+            let (lookups, hits) = cached.cache_counts();
+            prop_assert!(hits <= lookups && lookups > 0);
+        }
+    }
+}

@@ -139,6 +139,44 @@ mod tests {
     }
 
     #[test]
+    fn colliding_keys_never_answer_for_each_other() {
+        // So many lines that each region has the fewest entries, and more keys than that:
+        // keys that differ in either word keep evicting each other from the same few slots.
+        for longest in [20, 64] {
+            let mut cache = LineCache::default();
+            cache.configure(1000, longest);
+            let cell_mask = (1u64 << (longest - 1) << 1).wrapping_sub(1);
+            let made_up = |filled: u64, empty: u64| -> LineResult {
+                if (filled ^ empty).count_ones().is_multiple_of(5) {
+                    Err(Contradiction)
+                } else {
+                    Ok((filled | (!empty & cell_mask & (filled << 1)), empty))
+                }
+            };
+            // Keys share their filled cells in fours and their empty cells in fives.
+            let mut seed = 12345u64;
+            let mut random = || {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                seed >> 11
+            };
+            let fills: Vec<u64> = (0..25).map(|_| random() & random() & cell_mask).collect();
+            let empties: Vec<u64> = (0..20).map(|_| random() & random() & cell_mask).collect();
+            let keys: Vec<(u64, u64)> = (0..100)
+                .map(|k| (fills[k / 4], empties[k / 5] & !fills[k / 4]))
+                .collect();
+            for round in 0..5000 {
+                // Each key thrice in a row, then the next, which likely shares a word with it.
+                let (filled, empty) = keys[round / 3 % keys.len()];
+                match cache.get(7, filled, empty) {
+                    Some(result) => assert_eq!(result, made_up(filled, empty), "round {round}"),
+                    None => cache.put(7, filled, empty, made_up(filled, empty)),
+                }
+            }
+            assert!(cache.hits > 0 && cache.hits < cache.lookups);
+        }
+    }
+
+    #[test]
     fn configuring_forgets_everything() {
         let mut cache = LineCache::default();
         cache.configure(4, 8);
