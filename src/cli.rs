@@ -24,15 +24,20 @@ pub(crate) enum Command {
     /// size).
     Count {
         /// How to count: `decompose` counts without visiting solutions (for puzzles with
-        /// astronomically many): by dynamic programming over rows, or by independent components
-        /// and a cache of residual problems; `enumerate` finds the solutions one by one;
-        /// `auto` decomposes, unless --max-solutions asks for an enumeration.
+        /// astronomically many): by dynamic programming over rows, by a memoised sweep, or by
+        /// independent components and a cache of residual problems; `enumerate` finds the
+        /// solutions one by one; `auto` decomposes, unless --max-solutions asks for an
+        /// enumeration.
         #[arg(long, value_enum, default_value_t = CountMethod::Auto)]
         method: CountMethod,
-        /// The most distinct profiles one layer of the dynamic program may hold before
-        /// counting by components takes over (default 1048576; 0: components only).
+        /// The most distinct profiles one layer of the dynamic program may hold before the
+        /// sweep takes over (default 262144; 0: skip the dynamic program).
         #[arg(long, value_name = "N")]
         max_profiles: Option<usize>,
+        /// The most memory, in MiB, the sweep's memo may take before counting by components
+        /// takes over (default 1024; 0: skip the sweep).
+        #[arg(long, value_name = "MIB")]
+        sweep_memory: Option<usize>,
         /// Print progress lines on standard error every second (partial counts, layers),
         /// also when it is not a terminal.
         #[arg(long)]

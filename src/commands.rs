@@ -124,11 +124,16 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Count {
             method,
             max_profiles,
+            sweep_memory,
             progress,
             per_cell,
             common,
         } => {
-            let exact = crate::exact::ExactSettings::new(method, max_profiles, progress, per_cell)?;
+            let limits = crate::exact::LimitOptions {
+                max_profiles,
+                sweep_memory_mib: sweep_memory,
+            };
+            let exact = crate::exact::ExactSettings::new(method, limits, progress, per_cell)?;
             if per_cell && common.checkpoint.is_some() {
                 bail!("--per-cell does not go with --checkpoint (which saves no per-cell counts)");
             }

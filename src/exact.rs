@@ -1,5 +1,5 @@
 //! `count --method decompose|auto`: exact counts without visiting solutions, by the library's
-//! profile dynamic program ([`nonoenum::count`]), in a pool of the requested size.
+//! exact counters ([`nonoenum::count`]), in a pool of the requested size.
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -7,16 +7,38 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 use nonoenum::Puzzle;
 use nonoenum::count::{
-    BigUint, CountError, DEFAULT_MAX_PROFILES, ExactCount, ExactMethod, LayerProgress, count_exact,
+    BigUint, CountError, CountLimits, ExactCount, ExactMethod, LayerProgress, count_exact,
 };
 
 use crate::cli::CountMethod;
+
+/// The limits given on the command line for counting without enumerating.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct LimitOptions {
+    /// `--max-profiles`.
+    pub(crate) max_profiles: Option<usize>,
+    /// `--sweep-memory`, in MiB.
+    pub(crate) sweep_memory_mib: Option<usize>,
+}
+
+impl LimitOptions {
+    /// The option given, if any, by name.
+    fn given(self) -> Option<&'static str> {
+        if self.max_profiles.is_some() {
+            Some("--max-profiles")
+        } else if self.sweep_memory_mib.is_some() {
+            Some("--sweep-memory")
+        } else {
+            None
+        }
+    }
+}
 
 /// How `count` was asked to count.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ExactSettings {
     method: CountMethod,
-    max_profiles: Option<usize>,
+    limits: LimitOptions,
     progress: bool,
     per_cell: bool,
 }
@@ -25,18 +47,22 @@ impl ExactSettings {
     /// Validates `count`'s counting options.
     pub(crate) fn new(
         method: CountMethod,
-        max_profiles: Option<usize>,
+        limits: LimitOptions,
         progress: bool,
         per_cell: bool,
     ) -> anyhow::Result<Self> {
-        if max_profiles.is_some() && method == CountMethod::Enumerate {
-            bail!("--max-profiles is for --method decompose or auto");
+        if let Some(option) = limits.given()
+            && method == CountMethod::Enumerate
+        {
+            bail!("{option} is for --method decompose or auto");
         }
         if per_cell && method == CountMethod::Decompose {
             bail!("--per-cell counts by enumerating the solutions: drop --method decompose");
         }
-        if per_cell && max_profiles.is_some() {
-            bail!("--per-cell counts by enumerating the solutions: drop --max-profiles");
+        if let Some(option) = limits.given()
+            && per_cell
+        {
+            bail!("--per-cell counts by enumerating the solutions: drop {option}");
         }
         // Per-cell counts come from the solutions themselves: enumerate.
         let method = if per_cell {
@@ -46,7 +72,7 @@ impl ExactSettings {
         };
         Ok(ExactSettings {
             method,
-            max_profiles,
+            limits,
             progress,
             per_cell,
         })
@@ -72,8 +98,15 @@ impl ExactSettings {
         self.progress
     }
 
-    fn limit(self) -> usize {
-        self.max_profiles.unwrap_or(DEFAULT_MAX_PROFILES)
+    fn limits(self) -> CountLimits {
+        let defaults = CountLimits::default();
+        CountLimits {
+            max_profiles: self.limits.max_profiles.unwrap_or(defaults.max_profiles),
+            sweep_memory: self
+                .limits
+                .sweep_memory_mib
+                .map_or(defaults.sweep_memory, |mib| mib.saturating_mul(1 << 20)),
+        }
     }
 }
 
@@ -129,7 +162,7 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
             );
         }
     };
-    let result = pool.install(|| count_exact(job.puzzle, settings.limit(), job.cancel, progress));
+    let result = pool.install(|| count_exact(job.puzzle, settings.limits(), job.cancel, progress));
     let elapsed = start.elapsed();
     match result {
         Ok(counted) => {
@@ -158,6 +191,18 @@ fn print_stats(label: &str, counted: &ExactCount, elapsed: Duration) {
                 "columns"
             } else {
                 "rows"
+            }
+        ),
+        ExactMethod::Sweep {
+            transposed,
+            branched,
+            memo_hits,
+        } => format!(
+            "a sweep {}, {branched} nodes branched, {memo_hits} from the memo",
+            if transposed {
+                "column by column"
+            } else {
+                "row by row"
             }
         ),
         ExactMethod::Components {

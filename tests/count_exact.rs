@@ -74,9 +74,19 @@ fn counts_beyond_128_bits_are_exact_in_text_and_json() {
     assert_eq!(code, 0);
     assert!(out.contains(&format!(r#""count":"{expected}""#)), "{out}");
     assert!(out.contains(r#""complete":true"#), "{out}");
-    // By components only (the profile table allowed no profile at all).
-    let (code, out, _) = run(&["count", "-q", "--max-profiles", "0"], &puzzle);
-    assert_eq!((code, out.trim_end()), (0, expected));
+    // By the sweep alone, and by components alone.
+    for sweep_memory in ["1024", "0"] {
+        let args = [
+            "count",
+            "-q",
+            "--max-profiles",
+            "0",
+            "--sweep-memory",
+            sweep_memory,
+        ];
+        let (code, out, _) = run(&args, &puzzle);
+        assert_eq!((code, out.trim_end()), (0, expected), "{args:?}");
+    }
 }
 
 #[test]
@@ -105,7 +115,18 @@ fn every_method_gives_the_same_counts() {
                 "--max-profiles",
                 "0",
             ],
+            &[
+                "count",
+                "-q",
+                "--method",
+                "decompose",
+                "--max-profiles",
+                "0",
+                "--sweep-memory",
+                "0",
+            ],
             &["count", "-q", "--method", "decompose", "-t", "1"],
+            &["count", "-q", "--max-profiles", "0", "-t", "1"],
         ] {
             let (code, out, err) = run(args, puzzle);
             assert_eq!(code, 0, "{err}");
@@ -126,21 +147,44 @@ fn stats_and_progress_say_how_it_was_counted() {
         &squares(tmp.path(), 1, 5),
     );
     assert_eq!(code, 0);
+    assert!(err.contains("counted by a sweep column by column"), "{err}");
+    let (code, _, err) = run(
+        &[
+            "count",
+            "--stats",
+            "--max-profiles",
+            "0",
+            "--sweep-memory",
+            "0",
+        ],
+        &squares(tmp.path(), 1, 5),
+    );
+    assert_eq!(code, 0);
     assert!(err.contains("counted by components"), "{err}");
 }
 
 #[test]
 fn a_time_limit_leaves_no_count_marked_as_such() {
     let tmp = TempDir::new().expect("temp dir");
-    // 40! by components alone is out of reach.
+    // 40! by the sweep or by components alone is out of reach.
     let puzzle = perm(tmp.path(), 40);
-    let (code, out, err) = run(
-        &["count", "--max-profiles", "0", "--time-limit", "0.5"],
-        &puzzle,
-    );
-    assert_eq!(code, 3, "{out}{err}");
-    assert_eq!(out, "incomplete: no count yet (time limit reached)\n");
-    assert!(err.contains("time limit reached"), "{err}");
+    for sweep_memory in ["1024", "0"] {
+        let (code, out, err) = run(
+            &[
+                "count",
+                "--max-profiles",
+                "0",
+                "--sweep-memory",
+                sweep_memory,
+                "--time-limit",
+                "0.5",
+            ],
+            &puzzle,
+        );
+        assert_eq!(code, 3, "{out}{err}");
+        assert_eq!(out, "incomplete: no count yet (time limit reached)\n");
+        assert!(err.contains("time limit reached"), "{err}");
+    }
 }
 
 #[test]
@@ -153,6 +197,14 @@ fn options_that_do_not_go_together_are_refused() {
         (
             &["count", "--method", "enumerate", "--max-profiles", "5"][..],
             "--max-profiles",
+        ),
+        (
+            &["count", "--method", "enumerate", "--sweep-memory", "5"],
+            "--sweep-memory",
+        ),
+        (
+            &["count", "--per-cell", "--sweep-memory", "5"],
+            "--per-cell",
         ),
         (
             &["count", "--method", "decompose", "--max-solutions", "5"],

@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
-use nonoenum::count::{BigUint, DEFAULT_MAX_PROFILES, count_exact};
+use nonoenum::count::{
+    BigUint, CountLimits, DEFAULT_MAX_PROFILES, DEFAULT_SWEEP_MEMORY, count_exact,
+};
 
 use nonoenum::format::read_puzzles;
 use nonoenum::{Solver, SolverOptions};
@@ -111,14 +113,19 @@ fn counts_agree_with_the_oracle_on_random_pictures() {
                 "{rows}x{cols} density {density} seed {seed}, {threads} threads, vs {engine}"
             );
         }
-        // Counting without enumerating: by profiles (then components), and by components only.
-        for max_profiles in [DEFAULT_MAX_PROFILES, 0] {
-            let counted = count_exact(&puzzle, max_profiles, &AtomicBool::new(false), |_| {})
-                .expect("counts");
+        // Counting without enumerating: by profiles, by the sweep and by components alone.
+        let methods = [(DEFAULT_MAX_PROFILES, 0), (0, DEFAULT_SWEEP_MEMORY), (0, 0)];
+        for (max_profiles, sweep_memory) in methods {
+            let limits = CountLimits {
+                max_profiles,
+                sweep_memory,
+            };
+            let counted =
+                count_exact(&puzzle, limits, &AtomicBool::new(false), |_| {}).expect("counts");
             assert_eq!(
                 counted.count,
                 BigUint::from(expected),
-                "{rows}x{cols} density {density} seed {seed}, decompose ({max_profiles}) vs {engine}"
+                "{rows}x{cols} density {density} seed {seed}, decompose {limits:?} vs {engine}"
             );
         }
     }

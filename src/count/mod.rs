@@ -5,7 +5,10 @@
 //! programming over rows (or columns), where each column's residual problem is reduced to its
 //! class in a minimal automaton ([`dfa`]), so that equal residual problems meet in one table
 //! entry; it suits puzzles whose ambiguity runs through every line, such as permutations. When
-//! a layer outgrows its limit, [`ComponentCounter`] takes over: it splits the unknown cells into
+//! a layer outgrows its limit, a sweep (`sweep.rs`) decides the cells in that fixed order, each
+//! branch propagated, and memoises the count of every node under the classes it leaves, so that
+//! equal residual problems meet while dead ends die early. When its memo outgrows its limit,
+//! [`ComponentCounter`] takes over: it splits the unknown cells into
 //! independent components (lines fall apart into independent segments), counts each by
 //! branching with probing, and caches the count of every residual problem, as exact model
 //! counters do. Counts are kept in `u128` and redone in [`BigUint`] if they outgrow it.
@@ -15,6 +18,7 @@ pub mod dfa;
 mod key;
 mod profile;
 mod segments;
+mod sweep;
 mod tally;
 
 use std::sync::atomic::AtomicBool;
@@ -22,6 +26,8 @@ use std::sync::atomic::AtomicBool;
 pub use components::{ComponentCounter, ComponentError, ComponentStats};
 pub use num_bigint::BigUint;
 pub use profile::{LayerProgress, Orientation, ProfileError, ProfileProblem};
+use sweep::SweepCounter;
+pub use sweep::{SweepError, SweepStats};
 pub use tally::{Overflow, Tally};
 
 use crate::choose::{Choice, ProbeCounts, choose_probing};
@@ -30,8 +36,30 @@ use crate::propagate::Propagator;
 use crate::puzzle::{Puzzle, PuzzleError};
 
 /// Default limit on the profiles of one layer (each costs a few dozen bytes plus its count)
-/// before counting by components takes over.
-pub const DEFAULT_MAX_PROFILES: usize = 1 << 20;
+/// before the sweep takes over.
+pub const DEFAULT_MAX_PROFILES: usize = 1 << 18;
+
+/// Default limit on the sweep's memo, in bytes, before counting by components takes over.
+pub const DEFAULT_SWEEP_MEMORY: usize = 1 << 30;
+
+/// How far each method of [`count_exact`] may grow before the next one takes over: profiles,
+/// then the sweep, then components (which have no limit). A limit of 0 skips its method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CountLimits {
+    /// The most profiles one layer of the dynamic program may hold.
+    pub max_profiles: usize,
+    /// About the most bytes the sweep's memo may take.
+    pub sweep_memory: usize,
+}
+
+impl Default for CountLimits {
+    fn default() -> Self {
+        CountLimits {
+            max_profiles: DEFAULT_MAX_PROFILES,
+            sweep_memory: DEFAULT_SWEEP_MEMORY,
+        }
+    }
+}
 
 /// Why counting by profiles failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -88,6 +116,15 @@ pub enum ExactMethod {
         /// The most profiles a layer held.
         widest: usize,
     },
+    /// A propagated sweep with a memo of residual problems.
+    Sweep {
+        /// The sweep went column by column.
+        transposed: bool,
+        /// Nodes counted by branching (memo misses).
+        branched: u64,
+        /// Nodes whose count came from the memo.
+        memo_hits: u64,
+    },
     /// Components and a cache of residual problems.
     Components {
         /// Components counted by branching.
@@ -111,11 +148,12 @@ pub struct ExactCount {
 }
 
 /// Counts the solutions of `puzzle` exactly without visiting them one by one, in the current
-/// rayon pool: by profiles while a layer holds at most `max_profiles` (`progress` hears after
-/// each layer), else by components.
+/// rayon pool: by profiles while a layer holds at most `limits.max_profiles` (`progress` hears
+/// after each layer), else by a sweep while its memo fits `limits.sweep_memory`, else by
+/// components.
 pub fn count_exact(
     puzzle: &Puzzle,
-    max_profiles: usize,
+    limits: CountLimits,
     cancel: &AtomicBool,
     progress: impl FnMut(LayerProgress),
 ) -> Result<ExactCount, CountError> {
@@ -134,9 +172,16 @@ pub fn count_exact(
             unknown_cells,
         });
     }
-    if max_profiles > 0 {
-        let orientation = orientations(puzzle)[0];
-        match count_by_profiles(puzzle, &root, orientation, max_profiles, cancel, progress) {
+    let orientation = orientations(puzzle)[0];
+    if limits.max_profiles > 0 {
+        match count_by_profiles(
+            puzzle,
+            &root,
+            orientation,
+            limits.max_profiles,
+            cancel,
+            progress,
+        ) {
             Ok((count, widest)) => {
                 return Ok(ExactCount {
                     count,
@@ -149,6 +194,31 @@ pub fn count_exact(
             }
             Err(CountError::TooManyProfiles { .. } | CountError::LineTooLong) => {}
             Err(e) => return Err(e),
+        }
+    }
+    if limits.sweep_memory > 0 {
+        let transposed = orientation.transposed;
+        let memory = limits.sweep_memory;
+        let swept = match count_by_sweep::<u128>(puzzle, &root, transposed, memory, cancel) {
+            Err(SweepError::Overflow) => {
+                count_by_sweep::<BigUint>(puzzle, &root, transposed, memory, cancel)
+            }
+            other => other.map(|(n, stats)| (n.to_big(), stats)),
+        };
+        match swept {
+            Ok((count, stats)) => {
+                return Ok(ExactCount {
+                    count,
+                    method: ExactMethod::Sweep {
+                        transposed,
+                        branched: stats.branched.into_inner(),
+                        memo_hits: stats.memo_hits.into_inner(),
+                    },
+                    unknown_cells,
+                });
+            }
+            Err(SweepError::Cancelled) => return Err(CountError::Cancelled),
+            Err(SweepError::MemoFull | SweepError::LineTooLong | SweepError::Overflow) => {}
         }
     }
     let (count, stats) = match count_by_components::<u128>(puzzle, &root, cancel) {
@@ -189,6 +259,36 @@ fn count_by_components<T: Tally>(
     let counter = ComponentCounter::<T>::new(puzzle, cancel);
     let count = counter.count(root)?;
     Ok((count, counter.stats))
+}
+
+/// Counts the completions of `root` (a probed grid of `puzzle`) by a sweep (column by column
+/// if `transposed`) whose memo takes about `memory` bytes at most.
+fn count_by_sweep<T: Tally>(
+    puzzle: &Puzzle,
+    root: &Grid,
+    transposed: bool,
+    memory: usize,
+    cancel: &AtomicBool,
+) -> Result<(T, SweepStats), SweepError> {
+    fn run<K: key::Key, T: Tally>(
+        counter: SweepCounter<'_, K, T>,
+        root: &Grid,
+    ) -> Result<(T, SweepStats), SweepError> {
+        let count = counter.count(root)?;
+        Ok((count, counter.stats))
+    }
+    let narrow = SweepCounter::<u64, T>::new(puzzle, root, transposed, memory, cancel)?;
+    if narrow.fits() {
+        return run(narrow, root);
+    }
+    let wide = SweepCounter::<u128, T>::new(puzzle, root, transposed, memory, cancel)?;
+    if wide.fits() {
+        return run(wide, root);
+    }
+    run(
+        SweepCounter::<Box<[u16]>, T>::new(puzzle, root, transposed, memory, cancel)?,
+        root,
+    )
 }
 
 /// Counts the completions of `root` (a probed grid of `puzzle`) by profiles walked as

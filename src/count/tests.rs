@@ -1,4 +1,5 @@
-//! Counting by profiles against enumeration, factorials and powers of two.
+//! Counting by profiles, by the sweep and by components against enumeration, factorials and
+//! powers of two.
 
 use std::sync::atomic::AtomicBool;
 
@@ -8,21 +9,39 @@ use super::*;
 use crate::puzzle::Clue;
 use crate::search::{Solver, SolverOptions};
 
+/// Counts with only the methods whose limits are not 0.
+fn count_with(puzzle: &Puzzle, max_profiles: usize, sweep_memory: usize) -> ExactCount {
+    let limits = CountLimits {
+        max_profiles,
+        sweep_memory,
+    };
+    count_exact(puzzle, limits, &AtomicBool::new(false), |_| {}).expect("counts")
+}
+
 fn profile_count(puzzle: &Puzzle) -> BigUint {
-    let counted = count_exact(
-        puzzle,
-        DEFAULT_MAX_PROFILES,
-        &AtomicBool::new(false),
-        |_| {},
-    )
-    .expect("counts");
-    assert!(!matches!(counted.method, ExactMethod::Components { .. }));
+    let counted = count_with(puzzle, DEFAULT_MAX_PROFILES, 0);
+    assert!(!matches!(
+        counted.method,
+        ExactMethod::Components { .. } | ExactMethod::Sweep { .. }
+    ));
+    counted.count
+}
+
+fn sweep_count(puzzle: &Puzzle) -> BigUint {
+    let counted = count_with(puzzle, 0, DEFAULT_SWEEP_MEMORY);
+    assert!(!matches!(
+        counted.method,
+        ExactMethod::Components { .. } | ExactMethod::Profiles { .. }
+    ));
     counted.count
 }
 
 fn component_count(puzzle: &Puzzle) -> BigUint {
-    let counted = count_exact(puzzle, 0, &AtomicBool::new(false), |_| {}).expect("counts");
-    assert!(!matches!(counted.method, ExactMethod::Profiles { .. }));
+    let counted = count_with(puzzle, 0, 0);
+    assert!(!matches!(
+        counted.method,
+        ExactMethod::Profiles { .. } | ExactMethod::Sweep { .. }
+    ));
     counted.count
 }
 
@@ -51,6 +70,13 @@ fn permutation_puzzles_have_n_factorial_solutions() {
     for n in 1..=12 {
         assert_eq!(
             profile_count(&permutations(n)),
+            factorial(n as u32),
+            "n = {n}"
+        );
+    }
+    for n in 1..=9 {
+        assert_eq!(
+            sweep_count(&permutations(n)),
             factorial(n as u32),
             "n = {n}"
         );
@@ -88,6 +114,8 @@ fn counts_past_u128_switch_to_big_integers() {
     let expected = BigUint::from(2u8).pow(squares as u32);
     assert_eq!(profile_count(&puzzle), expected);
     assert_eq!(component_count(&puzzle), expected);
+    // 260 crossing columns need boxed keys; the sweep meets one square at a time.
+    assert_eq!(sweep_count(&puzzle), expected);
 }
 
 #[test]
@@ -98,23 +126,25 @@ fn a_layer_limit_is_reported_not_exceeded() {
     let error = count_by_profiles(&puzzle, &root, rows, 100, &AtomicBool::new(false), |_| {})
         .expect_err("12 columns of 1-clues need 924 profiles in the middle layer");
     assert_eq!(error, CountError::TooManyProfiles { limit: 100 });
-    // count_exact then counts by components (20 profiles in the middle layer of 6!).
-    let counted =
-        count_exact(&permutations(6), 10, &AtomicBool::new(false), |_| {}).expect("counts");
+    // count_exact then counts by the sweep (20 profiles in the middle layer of 6!), or by
+    // components when the sweep's memo is too small too.
+    let counted = count_with(&permutations(6), 10, DEFAULT_SWEEP_MEMORY);
+    assert!(matches!(counted.method, ExactMethod::Sweep { .. }));
+    assert_eq!(counted.count, factorial(6));
+    let counted = count_with(&permutations(6), 10, 1000);
     assert!(matches!(counted.method, ExactMethod::Components { .. }));
     assert_eq!(counted.count, factorial(6));
 }
 
 #[test]
 fn a_raised_cancel_flag_stops_the_count() {
-    for max_profiles in [0, 1 << 20] {
-        let error = count_exact(
-            &permutations(9),
+    for (max_profiles, sweep_memory) in [(1 << 20, 0), (0, 1 << 20), (0, 0)] {
+        let limits = CountLimits {
             max_profiles,
-            &AtomicBool::new(true),
-            |_| {},
-        )
-        .expect_err("cancelled");
+            sweep_memory,
+        };
+        let error = count_exact(&permutations(9), limits, &AtomicBool::new(true), |_| {})
+            .expect_err("cancelled");
         assert_eq!(error, CountError::Cancelled);
     }
 }
@@ -122,9 +152,12 @@ fn a_raised_cancel_flag_stops_the_count() {
 #[test]
 fn progress_reports_every_layer() {
     let mut layers = Vec::new();
-    let result = count_exact(&permutations(6), 1 << 20, &AtomicBool::new(false), |p| {
-        layers.push((p.done, p.total, p.profiles))
-    })
+    let result = count_exact(
+        &permutations(6),
+        CountLimits::default(),
+        &AtomicBool::new(false),
+        |p| layers.push((p.done, p.total, p.profiles)),
+    )
     .expect("counts");
     assert_eq!(result.count, BigUint::from(720u32));
     // After k rows, the profile is the set of columns used: C(6, k) of them.
@@ -167,17 +200,19 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
     #[test]
-    fn both_methods_count_what_enumeration_counts((h, w, cells) in picture(9)) {
+    fn every_method_counts_what_enumeration_counts((h, w, cells) in picture(9)) {
         let puzzle = Puzzle::from_picture(h, w, &cells).expect("valid");
         let expected = enumerated(&puzzle);
         prop_assert_eq!(profile_count(&puzzle), expected.clone());
+        prop_assert_eq!(sweep_count(&puzzle), expected.clone());
         prop_assert_eq!(component_count(&puzzle), expected);
     }
 
     #[test]
-    fn both_methods_count_random_clues_exactly(puzzle in clues(6)) {
+    fn every_method_counts_random_clues_exactly(puzzle in clues(6)) {
         let expected = enumerated(&puzzle);
         prop_assert_eq!(profile_count(&puzzle), expected.clone());
+        prop_assert_eq!(sweep_count(&puzzle), expected.clone());
         prop_assert_eq!(component_count(&puzzle), expected);
     }
 

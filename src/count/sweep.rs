@@ -1,0 +1,269 @@
+//! Counting by a propagated sweep with a memo of residual problems keyed by line classes.
+//!
+//! The cells are decided in a fixed order, one line after another (rows top to bottom, or
+//! columns left to right), each branch propagated, so that dead ends die early, as in the
+//! search. What is left to decide after the first `p` cells of the sweep is determined by `p`,
+//! the class of the line being swept and the classes of the crossing lines (see
+//! [`super::dfa`]): two partial grids with the same classes have the same number of
+//! completions, whatever their cells. So every node's count is memoised under that key, in a
+//! table all threads share, and a residual problem is counted once however many partial grids
+//! lead to it. Unlike the forward dynamic program over profiles ([`super::profile`]), the sweep
+//! never stores a residual problem that propagation refutes, which on random pictures is most
+//! of them.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+
+use dashmap::DashMap;
+use rustc_hash::FxBuildHasher;
+
+use super::dfa::{DEAD, LineDfa};
+use super::key::{Key, Layout};
+use super::tally::{Overflow, Tally};
+use crate::grid::{Cell, Grid};
+use crate::propagate::Propagator;
+use crate::puzzle::{LineId, Puzzle};
+
+/// Why a sweep count stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SweepError {
+    /// The cancel flag was raised.
+    Cancelled,
+    /// The count outgrew the number type.
+    Overflow,
+    /// The memo reached its size limit.
+    MemoFull,
+    /// A line's automaton is too large.
+    LineTooLong,
+}
+
+impl From<Overflow> for SweepError {
+    fn from(_: Overflow) -> Self {
+        SweepError::Overflow
+    }
+}
+
+/// What a sweep did.
+#[derive(Debug, Default)]
+pub struct SweepStats {
+    /// Nodes whose count was not in the memo (each branched on one cell).
+    pub branched: AtomicU64,
+    /// Nodes whose count came from the memo.
+    pub memo_hits: AtomicU64,
+}
+
+/// Where a node of the sweep stands: cells decided so far and the classes they leave.
+#[derive(Clone, Debug)]
+struct Frontier<K> {
+    /// Cells of the sweep order decided.
+    done: usize,
+    /// The class of the line being swept, before its next cell.
+    swept: u16,
+    /// The class of every crossing line.
+    crossing: K,
+}
+
+/// The memo key: a node's frontier without the cells.
+type MemoKey<K> = (u32, u16, K);
+
+/// A sweep over one probed grid of a puzzle, with its memo.
+pub(super) struct SweepCounter<'p, K: Key, T> {
+    puzzle: &'p Puzzle,
+    /// The sweep goes column by column (the crossing lines are the rows).
+    transposed: bool,
+    /// The lines swept, in order, as automata with the root's known cells folded in.
+    swept: Vec<LineDfa>,
+    /// The crossing lines likewise.
+    crossing: Vec<LineDfa>,
+    layout: Layout,
+    memo: DashMap<MemoKey<K>, T, FxBuildHasher>,
+    /// Entries stored (or about to be).
+    entries: AtomicUsize,
+    max_entries: usize,
+    /// A propagator (buffers and line-result cache) for each thread of the pool, and one for
+    /// a caller outside it. Owned by the counter, so that their caches serve its puzzle only.
+    propagators: Vec<Mutex<Propagator>>,
+    cancel: &'p AtomicBool,
+    /// What it did.
+    pub(super) stats: SweepStats,
+}
+
+impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
+    /// A sweep of `puzzle` from `root` (a propagated grid), by rows or, if `transposed`, by
+    /// columns, whose memo takes about `memo_bytes` at most.
+    pub(super) fn new(
+        puzzle: &'p Puzzle,
+        root: &Grid,
+        transposed: bool,
+        memo_bytes: usize,
+        cancel: &'p AtomicBool,
+    ) -> Result<Self, SweepError> {
+        let automaton = |id: LineId| {
+            let known: Vec<Cell> = match id {
+                LineId::Row(r) => (0..root.width()).map(|c| root.cell(r, c)).collect(),
+                LineId::Col(c) => (0..root.height()).map(|r| root.cell(r, c)).collect(),
+            };
+            LineDfa::new(puzzle.clue(id).blocks(), &known).map_err(|_| SweepError::LineTooLong)
+        };
+        let rows = (0..root.height()).map(|r| automaton(LineId::Row(r)));
+        let cols = (0..root.width()).map(|c| automaton(LineId::Col(c)));
+        let (swept, crossing): (Vec<_>, Vec<_>) = if transposed {
+            (
+                cols.collect::<Result<_, _>>()?,
+                rows.collect::<Result<_, _>>()?,
+            )
+        } else {
+            (
+                rows.collect::<Result<_, _>>()?,
+                cols.collect::<Result<_, _>>()?,
+            )
+        };
+        let layout = Layout::new(&crossing);
+        // An entry: the key and count, a control byte, the table's slack (half as much again
+        // on average), and a boxed key's allocation.
+        let boxed = if K::PACKED {
+            0
+        } else {
+            16 + 2 * crossing.len()
+        };
+        let entry_bytes = 3 * (size_of::<(MemoKey<K>, T)>() + 1) / 2 + boxed;
+        let max_entries = memo_bytes / entry_bytes;
+        Ok(SweepCounter {
+            puzzle,
+            transposed,
+            swept,
+            crossing,
+            layout,
+            memo: DashMap::with_hasher(FxBuildHasher),
+            entries: AtomicUsize::new(0),
+            max_entries,
+            propagators: (0..=rayon::current_num_threads())
+                .map(|_| Mutex::new(Propagator::with_line_cache()))
+                .collect(),
+            cancel,
+            stats: SweepStats::default(),
+        })
+    }
+
+    /// Whether keys of type `K` hold this sweep's classes.
+    pub(super) fn fits(&self) -> bool {
+        K::fits(&self.layout)
+    }
+
+    /// Counts the solutions that extend `root`, the grid the counter was built from.
+    pub(super) fn count(&self, root: &Grid) -> Result<T, SweepError> {
+        let mut crossing = K::blank(self.crossing.len());
+        for (t, line) in self.crossing.iter().enumerate() {
+            if line.start() == DEAD {
+                return Ok(T::zero());
+            }
+            crossing.set(&self.layout, t, line.start());
+        }
+        let Some(first) = self.swept.first() else {
+            return Ok(T::one());
+        };
+        if first.start() == DEAD {
+            return Ok(T::zero());
+        }
+        let start = Frontier {
+            done: 0,
+            swept: first.start(),
+            crossing,
+        };
+        self.count_node(root, start)
+    }
+
+    /// The calling thread's propagator.
+    fn propagator(&self) -> std::sync::MutexGuard<'_, Propagator> {
+        let slot = rayon::current_thread_index()
+            .unwrap_or(usize::MAX)
+            .min(self.propagators.len() - 1);
+        // A thread that panicked while holding it left nothing half done that matters: the
+        // propagator resets its buffers at each call.
+        self.propagators[slot]
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The cell at `index` of the sweep order, as (row, column).
+    fn cell_at(&self, index: usize) -> (usize, usize) {
+        let across = self.crossing.len();
+        let (line, pos) = (index / across, index % across);
+        if self.transposed {
+            (pos, line)
+        } else {
+            (line, pos)
+        }
+    }
+
+    /// Moves `at` over the cells of `grid` already known, or `None` if they break a line.
+    fn advance(&self, grid: &Grid, mut at: Frontier<K>) -> Option<Frontier<K>> {
+        let across = self.crossing.len();
+        let total = self.swept.len() * across;
+        while at.done < total {
+            let (r, c) = self.cell_at(at.done);
+            let filled = match grid.cell(r, c) {
+                Cell::Unknown => break,
+                Cell::Filled => true,
+                Cell::Empty => false,
+            };
+            let (line, pos) = (at.done / across, at.done % across);
+            at.swept = self.swept[line].class(pos, at.swept).next(filled);
+            let crossing = self.crossing[pos]
+                .class(line, at.crossing.get(&self.layout, pos))
+                .next(filled);
+            if at.swept == DEAD || crossing == DEAD {
+                return None;
+            }
+            at.crossing.set(&self.layout, pos, crossing);
+            at.done += 1;
+            if pos + 1 == across
+                && let Some(next) = self.swept.get(line + 1)
+            {
+                at.swept = next.start();
+            }
+        }
+        Some(at)
+    }
+
+    /// The number of completions of `grid` (propagated, consistent with `at`).
+    fn count_node(&self, grid: &Grid, at: Frontier<K>) -> Result<T, SweepError> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(SweepError::Cancelled);
+        }
+        let Some(at) = self.advance(grid, at) else {
+            return Ok(T::zero());
+        };
+        if at.done == self.swept.len() * self.crossing.len() {
+            return Ok(T::one());
+        }
+        let key = (at.done as u32, at.swept, at.crossing.clone());
+        if let Some(hit) = self.memo.get(&key) {
+            self.stats.memo_hits.fetch_add(1, Ordering::Relaxed);
+            return Ok(hit.clone());
+        }
+        self.stats.branched.fetch_add(1, Ordering::Relaxed);
+        let (row, col) = self.cell_at(at.done);
+        let branch = |filled: bool| -> Result<T, SweepError> {
+            let mut child = grid.clone();
+            child.set_unknown(row, col, filled);
+            let consistent = self
+                .propagator()
+                .propagate_cell(self.puzzle, &mut child, row, col)
+                .is_ok();
+            if consistent {
+                self.count_node(&child, at.clone())
+            } else {
+                Ok(T::zero())
+            }
+        };
+        let (filled, empty) = rayon::join(|| branch(true), || branch(false));
+        let mut total = filled?;
+        total.add(&empty?)?;
+        if self.entries.fetch_add(1, Ordering::Relaxed) >= self.max_entries {
+            return Err(SweepError::MemoFull);
+        }
+        self.memo.insert(key, total.clone());
+        Ok(total)
+    }
+}
