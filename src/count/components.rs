@@ -176,6 +176,15 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
     }
 }
 
+/// The number of unknown cells of `grid` (a propagated grid of `puzzle`) and of them the
+/// most that one component holds, or `None` if a line has no placement.
+pub(super) fn largest_component(puzzle: &Puzzle, grid: &Grid) -> Option<(usize, usize)> {
+    let unknown = unknown_cells(grid);
+    let components = Components::find(puzzle, grid, &unknown)?;
+    let largest = components.parts.iter().map(|p| p.cells.len()).max();
+    Some((unknown.len(), largest.unwrap_or(0)))
+}
+
 /// The unknown cells of a grid, row-major.
 fn unknown_cells(grid: &Grid) -> Vec<(u32, u32)> {
     let mut cells = Vec::with_capacity(grid.unknown_count());

@@ -7,8 +7,8 @@
 //! entry; it suits puzzles whose ambiguity runs through every line, such as permutations. When
 //! a layer outgrows its limit, a sweep (`sweep.rs`) decides the cells in that fixed order, each
 //! branch propagated, and memoises the count of every node under the classes it leaves, so that
-//! equal residual problems meet while dead ends die early. When its memo outgrows its limit,
-//! [`ComponentCounter`] takes over: it splits the unknown cells into
+//! equal residual problems meet while dead ends die early. When its memo outgrows its limit, or
+//! when no component holds half the unknown cells, [`ComponentCounter`] takes over: it splits the unknown cells into
 //! independent components (lines fall apart into independent segments), counts each by
 //! branching with probing, and caches the count of every residual problem, as exact model
 //! counters do. Counts are kept in `u128` and redone in [`BigUint`] if they outgrow it.
@@ -196,7 +196,11 @@ pub fn count_exact(
             Err(e) => return Err(e),
         }
     }
-    if limits.sweep_memory > 0 {
+    // The sweep's frontier crosses every line, so it holds the product of the states of the
+    // independent parts it cuts through: leave a grid that falls apart to components.
+    let whole = components::largest_component(puzzle, &root)
+        .is_some_and(|(unknown, largest)| 2 * largest >= unknown);
+    if limits.sweep_memory > 0 && whole {
         let transposed = orientation.transposed;
         let memory = limits.sweep_memory;
         let swept = match count_by_sweep::<u128>(puzzle, &root, transposed, memory, cancel) {
