@@ -7,10 +7,11 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 use nonoenum::Puzzle;
 use nonoenum::count::{
-    BigUint, CountError, CountLimits, ExactCount, ExactMethod, LayerProgress, count_exact,
+    BigUint, CountError, CountLimits, CountProgress, ExactCount, ExactMethod, count_exact,
 };
 
 use crate::cli::CountMethod;
+use crate::output::progress::Progress;
 
 /// The limits given on the command line for counting without enumerating.
 #[derive(Clone, Copy, Debug, Default)]
@@ -147,22 +148,13 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
         .num_threads(job.threads)
         .stack_size(nonoenum::search::stack_size(job.puzzle))
         .build()?;
-    let mut last_line = Instant::now();
-    let progress = |p: LayerProgress| {
-        let last = p.done == p.total;
-        if settings.progress && !job.quiet && (last || last_line.elapsed().as_secs() >= 1) {
-            last_line = Instant::now();
-            eprintln!(
-                "{}: decompose: {}/{} lines fixed, {} profiles, {:.1} s",
-                job.label,
-                p.done,
-                p.total,
-                p.profiles,
-                start.elapsed().as_secs_f64()
-            );
-        }
-    };
-    let result = pool.install(|| count_exact(job.puzzle, settings.limits(), job.cancel, progress));
+    let progress = std::sync::Arc::new(CountProgress::default());
+    let lines = (settings.progress && !job.quiet)
+        .then(|| Progress::exact_lines(job.label, std::sync::Arc::clone(&progress)));
+    let result = pool.install(|| count_exact(job.puzzle, settings.limits(), job.cancel, &progress));
+    if let Some(lines) = lines {
+        lines.finish();
+    }
     let elapsed = start.elapsed();
     match result {
         Ok(counted) => {

@@ -109,6 +109,13 @@ impl Grid {
         (&self.bits[f..f + n], &self.bits[e..e + n])
     }
 
+    /// Every row's known cells at once: `(filled, empty)`, row after row, each row
+    /// [`words_for`]`(width)` words long, as [`Grid::line`] gives them one row at a time.
+    pub(crate) fn row_planes(&self) -> (&[u64], &[u64]) {
+        let plane = self.row_plane();
+        (&self.bits[..plane], &self.bits[plane..2 * plane])
+    }
+
     /// The value of cell (`row`, `col`).
     pub fn cell(&self, row: usize, col: usize) -> Cell {
         let (filled, empty) = self.line(LineId::Row(row));

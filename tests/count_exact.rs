@@ -143,6 +143,16 @@ fn stats_and_progress_say_how_it_was_counted() {
     assert_eq!(code, 0);
     assert!(err.contains("counted by profiles"), "{err}");
     assert!(err.contains("decompose: 9/9 lines fixed"), "{err}");
+    // The sweep's last progress line has the whole tree explored and every solution counted.
+    let (code, _, err) = run(
+        &["count", "--progress", "--max-profiles", "0"],
+        &perm(tmp.path(), 6),
+    );
+    assert_eq!(code, 0);
+    assert!(
+        err.contains("decompose: sweep 100.00% explored, 720 solutions counted so far"),
+        "{err}"
+    );
     let (code, _, err) = run(
         &["count", "--stats", "--max-profiles", "0"],
         &perm(tmp.path(), 6),

@@ -11,7 +11,7 @@ use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 use nonoenum::count::{
-    BigUint, CountLimits, DEFAULT_MAX_PROFILES, DEFAULT_SWEEP_MEMORY, count_exact,
+    BigUint, CountLimits, CountProgress, DEFAULT_MAX_PROFILES, DEFAULT_SWEEP_MEMORY, count_exact,
 };
 
 use nonoenum::format::read_puzzles;
@@ -120,8 +120,13 @@ fn counts_agree_with_the_oracle_on_random_pictures() {
                 max_profiles,
                 sweep_memory,
             };
-            let counted =
-                count_exact(&puzzle, limits, &AtomicBool::new(false), |_| {}).expect("counts");
+            let counted = count_exact(
+                &puzzle,
+                limits,
+                &AtomicBool::new(false),
+                &CountProgress::default(),
+            )
+            .expect("counts");
             assert_eq!(
                 counted.count,
                 BigUint::from(expected),

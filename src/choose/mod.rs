@@ -306,19 +306,23 @@ fn fix_agreement(
     a: &Grid,
     b: &Grid,
 ) -> Result<u64, Contradiction> {
+    let (gf, ge) = grid.row_planes();
+    let (af, ae) = a.row_planes();
+    let (bf, be) = b.row_planes();
+    // Cells both probes fixed the same way that the grid leaves unknown, word by word.
+    let agreed = |w: usize| (af[w] & bf[w] & !gf[w], ae[w] & be[w] & !ge[w]);
+    if (0..gf.len()).all(|w| agreed(w) == (0, 0)) {
+        return Ok(0);
+    }
+    let row_words = gf.len() / grid.height().max(1);
     let mut fixed = Vec::new();
-    for row in 0..grid.height() {
-        let (gf, ge) = grid.line(LineId::Row(row));
-        let (af, ae) = a.line(LineId::Row(row));
-        let (bf, be) = b.line(LineId::Row(row));
-        for w in 0..gf.len() {
-            let both_filled = af[w] & bf[w] & !gf[w];
-            let both_empty = ae[w] & be[w] & !ge[w];
-            for (mut bits, filled) in [(both_filled, true), (both_empty, false)] {
-                while bits != 0 {
-                    fixed.push((row, w * 64 + bits.trailing_zeros() as usize, filled));
-                    bits &= bits - 1;
-                }
+    for w in 0..gf.len() {
+        let (both_filled, both_empty) = agreed(w);
+        let (row, first_col) = (w / row_words, w % row_words * 64);
+        for (mut bits, filled) in [(both_filled, true), (both_empty, false)] {
+            while bits != 0 {
+                fixed.push((row, first_col + bits.trailing_zeros() as usize, filled));
+                bits &= bits - 1;
             }
         }
     }

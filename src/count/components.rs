@@ -38,7 +38,7 @@ impl From<Overflow> for ComponentError {
     }
 }
 
-/// What the component counter did.
+/// What the component counter did, updated live.
 #[derive(Debug, Default)]
 pub struct ComponentStats {
     /// Components counted by branching (cache misses).
@@ -57,17 +57,18 @@ pub struct ComponentCounter<'p, T> {
     cache: DashMap<u128, T, FxBuildHasher>,
     cancel: &'p AtomicBool,
     /// What it did.
-    pub stats: ComponentStats,
+    stats: &'p ComponentStats,
 }
 
 impl<'p, T: Tally> ComponentCounter<'p, T> {
-    /// A counter for `puzzle`, stopping when `cancel` is raised.
-    pub fn new(puzzle: &'p Puzzle, cancel: &'p AtomicBool) -> Self {
+    /// A counter for `puzzle`, stopping when `cancel` is raised, keeping its counters in
+    /// `stats`.
+    pub fn new(puzzle: &'p Puzzle, cancel: &'p AtomicBool, stats: &'p ComponentStats) -> Self {
         ComponentCounter {
             puzzle,
             cache: DashMap::with_hasher(FxBuildHasher),
             cancel,
-            stats: ComponentStats::default(),
+            stats,
         }
     }
 

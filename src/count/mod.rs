@@ -17,6 +17,7 @@ mod components;
 pub mod dfa;
 mod key;
 mod profile;
+mod progress;
 mod segments;
 mod sweep;
 mod tally;
@@ -26,6 +27,7 @@ use std::sync::atomic::AtomicBool;
 pub use components::{ComponentCounter, ComponentError, ComponentStats};
 pub use num_bigint::BigUint;
 pub use profile::{LayerProgress, Orientation, ProfileError, ProfileProblem};
+pub use progress::{CountPhase, CountProgress, CountSnapshot};
 use sweep::SweepCounter;
 pub use sweep::{SweepError, SweepStats};
 pub use tally::{Overflow, Tally};
@@ -148,15 +150,16 @@ pub struct ExactCount {
 }
 
 /// Counts the solutions of `puzzle` exactly without visiting them one by one, in the current
-/// rayon pool: by profiles while a layer holds at most `limits.max_profiles` (`progress` hears
-/// after each layer), else by a sweep while its memo fits `limits.sweep_memory`, else by
-/// components.
+/// rayon pool: by profiles while a layer holds at most `limits.max_profiles`, else by a sweep
+/// while its memo fits `limits.sweep_memory`, else by components. `progress` is kept up to
+/// date for a display that reads it from another thread.
 pub fn count_exact(
     puzzle: &Puzzle,
     limits: CountLimits,
     cancel: &AtomicBool,
-    progress: impl FnMut(LayerProgress),
+    progress: &CountProgress,
 ) -> Result<ExactCount, CountError> {
+    progress.enter(CountPhase::Root);
     let Some(root) = probed_root(puzzle)? else {
         return Ok(ExactCount {
             count: BigUint::ZERO,
@@ -172,15 +175,18 @@ pub fn count_exact(
             unknown_cells,
         });
     }
+    let load = |n: &std::sync::atomic::AtomicU64| n.load(std::sync::atomic::Ordering::Relaxed);
     let orientation = orientations(puzzle)[0];
     if limits.max_profiles > 0 {
+        progress.enter(CountPhase::Profiles);
+        let layer = |p: LayerProgress| progress.layer(p.done, p.total, p.profiles);
         match count_by_profiles(
             puzzle,
             &root,
             orientation,
             limits.max_profiles,
             cancel,
-            progress,
+            layer,
         ) {
             Ok((count, widest)) => {
                 return Ok(ExactCount {
@@ -201,22 +207,24 @@ pub fn count_exact(
     let whole = components::largest_component(puzzle, &root)
         .is_some_and(|(unknown, largest)| 2 * largest >= unknown);
     if limits.sweep_memory > 0 && whole {
+        progress.enter(CountPhase::Sweep);
         let transposed = orientation.transposed;
         let memory = limits.sweep_memory;
-        let swept = match count_by_sweep::<u128>(puzzle, &root, transposed, memory, cancel) {
+        let stats = &progress.sweep;
+        let swept = match count_by_sweep::<u128>(puzzle, &root, transposed, memory, cancel, stats) {
             Err(SweepError::Overflow) => {
-                count_by_sweep::<BigUint>(puzzle, &root, transposed, memory, cancel)
+                count_by_sweep::<BigUint>(puzzle, &root, transposed, memory, cancel, stats)
             }
-            other => other.map(|(n, stats)| (n.to_big(), stats)),
+            other => other.map(|n| n.to_big()),
         };
         match swept {
-            Ok((count, stats)) => {
+            Ok(count) => {
                 return Ok(ExactCount {
                     count,
                     method: ExactMethod::Sweep {
                         transposed,
-                        branched: stats.branched.into_inner(),
-                        memo_hits: stats.memo_hits.into_inner(),
+                        branched: load(&stats.branched),
+                        memo_hits: load(&stats.memo_hits),
                     },
                     unknown_cells,
                 });
@@ -225,14 +233,14 @@ pub fn count_exact(
             Err(SweepError::MemoFull | SweepError::LineTooLong | SweepError::Overflow) => {}
         }
     }
-    let (count, stats) = match count_by_components::<u128>(puzzle, &root, cancel) {
-        Err(ComponentError::Overflow) => count_by_components::<BigUint>(puzzle, &root, cancel)?,
-        other => {
-            let (n, stats) = other?;
-            (n.to_big(), stats)
+    progress.enter(CountPhase::Components);
+    let stats = &progress.components;
+    let count = match count_by_components::<u128>(puzzle, &root, cancel, stats) {
+        Err(ComponentError::Overflow) => {
+            count_by_components::<BigUint>(puzzle, &root, cancel, stats)?
         }
+        other => other?.to_big(),
     };
-    let load = |n: &std::sync::atomic::AtomicU64| n.load(std::sync::atomic::Ordering::Relaxed);
     Ok(ExactCount {
         count,
         method: ExactMethod::Components {
@@ -259,10 +267,9 @@ fn count_by_components<T: Tally>(
     puzzle: &Puzzle,
     root: &Grid,
     cancel: &AtomicBool,
-) -> Result<(T, ComponentStats), ComponentError> {
-    let counter = ComponentCounter::<T>::new(puzzle, cancel);
-    let count = counter.count(root)?;
-    Ok((count, counter.stats))
+    stats: &ComponentStats,
+) -> Result<T, ComponentError> {
+    ComponentCounter::<T>::new(puzzle, cancel, stats).count(root)
 }
 
 /// Counts the completions of `root` (a probed grid of `puzzle`) by a sweep (column by column
@@ -273,26 +280,17 @@ fn count_by_sweep<T: Tally>(
     transposed: bool,
     memory: usize,
     cancel: &AtomicBool,
-) -> Result<(T, SweepStats), SweepError> {
-    fn run<K: key::Key, T: Tally>(
-        counter: SweepCounter<'_, K, T>,
-        root: &Grid,
-    ) -> Result<(T, SweepStats), SweepError> {
-        let count = counter.count(root)?;
-        Ok((count, counter.stats))
-    }
-    let narrow = SweepCounter::<u64, T>::new(puzzle, root, transposed, memory, cancel)?;
+    stats: &SweepStats,
+) -> Result<T, SweepError> {
+    let narrow = SweepCounter::<u64, T>::new(puzzle, root, transposed, memory, cancel, stats)?;
     if narrow.fits() {
-        return run(narrow, root);
+        return narrow.count(root);
     }
-    let wide = SweepCounter::<u128, T>::new(puzzle, root, transposed, memory, cancel)?;
+    let wide = SweepCounter::<u128, T>::new(puzzle, root, transposed, memory, cancel, stats)?;
     if wide.fits() {
-        return run(wide, root);
+        return wide.count(root);
     }
-    run(
-        SweepCounter::<Box<[u16]>, T>::new(puzzle, root, transposed, memory, cancel)?,
-        root,
-    )
+    SweepCounter::<Box<[u16]>, T>::new(puzzle, root, transposed, memory, cancel, stats)?.count(root)
 }
 
 /// Counts the completions of `root` (a probed grid of `puzzle`) by profiles walked as

@@ -43,13 +43,58 @@ impl From<Overflow> for SweepError {
     }
 }
 
-/// What a sweep did.
+/// What a sweep did, updated live (a progress display may read it while the sweep runs).
 #[derive(Debug, Default)]
 pub struct SweepStats {
     /// Nodes whose count was not in the memo (each branched on one cell).
     pub branched: AtomicU64,
     /// Nodes whose count came from the memo.
     pub memo_hits: AtomicU64,
+    /// The finished part of the sweep's tree, in units of `2^-EXPLORED_DEPTH` of it.
+    explored: AtomicU64,
+    /// Solutions counted in finished subtrees so far, as the bits of an `f64`.
+    counted: AtomicU64,
+}
+
+/// Subtrees deeper than this many branchings count towards the explored fraction through
+/// their ancestor at this depth.
+const EXPLORED_DEPTH: u32 = 60;
+
+impl SweepStats {
+    /// The fraction of the sweep's tree finished, in `[0, 1]`.
+    pub fn explored(&self) -> f64 {
+        self.explored.load(Ordering::Relaxed) as f64 / (1u64 << EXPLORED_DEPTH) as f64
+    }
+
+    /// Solutions counted so far in finished subtrees (about: an `f64`); the count, once the
+    /// sweep ends.
+    pub fn counted(&self) -> f64 {
+        f64::from_bits(self.counted.load(Ordering::Relaxed))
+    }
+
+    /// Starts the explored fraction and the partial count again (a sweep redone with wider
+    /// numbers).
+    fn restart(&self) {
+        self.explored.store(0, Ordering::Relaxed);
+        self.counted.store(0f64.to_bits(), Ordering::Relaxed);
+    }
+
+    /// Records that a node at `depth` branchings finished, counting `solutions` of its own
+    /// (`0.0` for a node whose children already counted theirs); `leaf` when it did not
+    /// branch.
+    fn finish(&self, depth: u32, leaf: bool, solutions: f64) {
+        if depth == EXPLORED_DEPTH || (leaf && depth < EXPLORED_DEPTH) {
+            self.explored
+                .fetch_add(1 << (EXPLORED_DEPTH - depth), Ordering::Relaxed);
+        }
+        if solutions > 0.0 {
+            let _ = self
+                .counted
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |bits| {
+                    Some((f64::from_bits(bits) + solutions).to_bits())
+                });
+        }
+    }
 }
 
 /// Where a node of the sweep stands: cells decided so far and the classes they leave.
@@ -84,8 +129,8 @@ pub(super) struct SweepCounter<'p, K: Key, T> {
     /// a caller outside it. Owned by the counter, so that their caches serve its puzzle only.
     propagators: Vec<Mutex<Propagator>>,
     cancel: &'p AtomicBool,
-    /// What it did.
-    pub(super) stats: SweepStats,
+    /// What it did, live.
+    stats: &'p SweepStats,
 }
 
 impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
@@ -97,6 +142,7 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
         transposed: bool,
         memo_bytes: usize,
         cancel: &'p AtomicBool,
+        stats: &'p SweepStats,
     ) -> Result<Self, SweepError> {
         let automaton = |id: LineId| {
             let known: Vec<Cell> = match id {
@@ -141,7 +187,7 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
                 .map(|_| Mutex::new(Propagator::with_line_cache()))
                 .collect(),
             cancel,
-            stats: SweepStats::default(),
+            stats,
         })
     }
 
@@ -152,17 +198,21 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
 
     /// Counts the solutions that extend `root`, the grid the counter was built from.
     pub(super) fn count(&self, root: &Grid) -> Result<T, SweepError> {
+        self.stats.restart();
         let mut crossing = K::blank(self.crossing.len());
         for (t, line) in self.crossing.iter().enumerate() {
             if line.start() == DEAD {
+                self.stats.finish(0, true, 0.0);
                 return Ok(T::zero());
             }
             crossing.set(&self.layout, t, line.start());
         }
         let Some(first) = self.swept.first() else {
+            self.stats.finish(0, true, 1.0);
             return Ok(T::one());
         };
         if first.start() == DEAD {
+            self.stats.finish(0, true, 0.0);
             return Ok(T::zero());
         }
         let start = Frontier {
@@ -170,7 +220,7 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
             swept: first.start(),
             crossing,
         };
-        self.count_node(root, start)
+        self.count_node(root, start, 0)
     }
 
     /// The calling thread's propagator.
@@ -226,20 +276,24 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
         Some(at)
     }
 
-    /// The number of completions of `grid` (propagated, consistent with `at`).
-    fn count_node(&self, grid: &Grid, at: Frontier<K>) -> Result<T, SweepError> {
+    /// The number of completions of `grid` (propagated, consistent with `at`), a node
+    /// `depth` branchings below the root.
+    fn count_node(&self, grid: &Grid, at: Frontier<K>, depth: u32) -> Result<T, SweepError> {
         if self.cancel.load(Ordering::Relaxed) {
             return Err(SweepError::Cancelled);
         }
         let Some(at) = self.advance(grid, at) else {
+            self.stats.finish(depth, true, 0.0);
             return Ok(T::zero());
         };
         if at.done == self.swept.len() * self.crossing.len() {
+            self.stats.finish(depth, true, 1.0);
             return Ok(T::one());
         }
         let key = (at.done as u32, at.swept, at.crossing.clone());
         if let Some(hit) = self.memo.get(&key) {
             self.stats.memo_hits.fetch_add(1, Ordering::Relaxed);
+            self.stats.finish(depth, true, hit.approx());
             return Ok(hit.clone());
         }
         self.stats.branched.fetch_add(1, Ordering::Relaxed);
@@ -252,14 +306,16 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
                 .propagate_cell(self.puzzle, &mut child, row, col)
                 .is_ok();
             if consistent {
-                self.count_node(&child, at.clone())
+                self.count_node(&child, at.clone(), depth + 1)
             } else {
+                self.stats.finish(depth + 1, true, 0.0);
                 Ok(T::zero())
             }
         };
         let (filled, empty) = rayon::join(|| branch(true), || branch(false));
         let mut total = filled?;
         total.add(&empty?)?;
+        self.stats.finish(depth, false, 0.0);
         if self.entries.fetch_add(1, Ordering::Relaxed) >= self.max_entries {
             return Err(SweepError::MemoFull);
         }

@@ -20,6 +20,8 @@ pub trait Tally: Clone + Send + Sync + 'static {
     fn mul(&self, other: &Self) -> Result<Self, Overflow>;
     /// The value as an arbitrary-precision integer.
     fn to_big(&self) -> BigUint;
+    /// The value as the nearest `f64` (infinite beyond its range), for progress displays.
+    fn approx(&self) -> f64;
 }
 
 impl Tally for u128 {
@@ -43,6 +45,9 @@ impl Tally for u128 {
     fn to_big(&self) -> BigUint {
         BigUint::from(*self)
     }
+    fn approx(&self) -> f64 {
+        *self as f64
+    }
 }
 
 impl Tally for BigUint {
@@ -65,6 +70,9 @@ impl Tally for BigUint {
     }
     fn to_big(&self) -> BigUint {
         self.clone()
+    }
+    fn approx(&self) -> f64 {
+        num_traits::ToPrimitive::to_f64(self).unwrap_or(f64::INFINITY)
     }
 }
 

@@ -15,7 +15,8 @@ fn count_with(puzzle: &Puzzle, max_profiles: usize, sweep_memory: usize) -> Exac
         max_profiles,
         sweep_memory,
     };
-    count_exact(puzzle, limits, &AtomicBool::new(false), |_| {}).expect("counts")
+    let progress = CountProgress::default();
+    count_exact(puzzle, limits, &AtomicBool::new(false), &progress).expect("counts")
 }
 
 fn profile_count(puzzle: &Puzzle) -> BigUint {
@@ -33,9 +34,9 @@ fn sweep_count(puzzle: &Puzzle) -> BigUint {
         return BigUint::ZERO;
     };
     let cancel = AtomicBool::new(false);
-    let (count, _) = count_by_sweep::<BigUint>(puzzle, &root, false, DEFAULT_SWEEP_MEMORY, &cancel)
-        .expect("counts");
-    count
+    let stats = SweepStats::default();
+    count_by_sweep::<BigUint>(puzzle, &root, false, DEFAULT_SWEEP_MEMORY, &cancel, &stats)
+        .expect("counts")
 }
 
 fn component_count(puzzle: &Puzzle) -> BigUint {
@@ -147,27 +148,59 @@ fn a_raised_cancel_flag_stops_the_count() {
             max_profiles,
             sweep_memory,
         };
-        let error = count_exact(&permutations(9), limits, &AtomicBool::new(true), |_| {})
+        let progress = CountProgress::default();
+        let error = count_exact(&permutations(9), limits, &AtomicBool::new(true), &progress)
             .expect_err("cancelled");
         assert_eq!(error, CountError::Cancelled);
     }
 }
 
 #[test]
-fn progress_reports_every_layer() {
-    let mut layers = Vec::new();
-    let result = count_exact(
-        &permutations(6),
-        CountLimits::default(),
-        &AtomicBool::new(false),
-        |p| layers.push((p.done, p.total, p.profiles)),
-    )
-    .expect("counts");
+fn progress_shows_the_last_layer_of_the_profiles() {
+    let progress = CountProgress::default();
+    let limits = CountLimits::default();
+    let result =
+        count_exact(&permutations(6), limits, &AtomicBool::new(false), &progress).expect("counts");
     assert_eq!(result.count, BigUint::from(720u32));
-    // After k rows, the profile is the set of columns used: C(6, k) of them.
-    let profiles: Vec<usize> = layers.iter().map(|&(_, _, p)| p).collect();
-    assert_eq!(profiles, [6, 15, 20, 15, 6, 1]);
-    assert!(layers.iter().all(|&(_, total, _)| total == 6));
+    let at_end = progress.snapshot();
+    assert_eq!(at_end.phase, CountPhase::Profiles);
+    assert_eq!(
+        (at_end.lines_fixed, at_end.lines, at_end.profiles),
+        (6, 6, 1)
+    );
+}
+
+#[test]
+fn a_finished_sweep_has_explored_everything_and_counted_every_solution() {
+    // 8! solutions: the sweep (profiles off) branches deeply and reuses its memo.
+    let limits = CountLimits {
+        max_profiles: 0,
+        ..CountLimits::default()
+    };
+    let progress = CountProgress::default();
+    let result =
+        count_exact(&permutations(8), limits, &AtomicBool::new(false), &progress).expect("counts");
+    assert!(matches!(result.method, ExactMethod::Sweep { .. }));
+    assert_eq!(result.count, factorial(8));
+    let at_end = progress.snapshot();
+    assert_eq!(at_end.phase, CountPhase::Sweep);
+    assert_eq!(at_end.sweep_explored, 1.0);
+    assert_eq!(at_end.sweep_counted, 40320.0);
+    assert!(at_end.sweep_nodes.0 > 0 && at_end.sweep_nodes.1 > 0);
+}
+
+#[test]
+fn a_cancelled_sweep_reports_a_partial_count() {
+    let limits = CountLimits {
+        max_profiles: 0,
+        ..CountLimits::default()
+    };
+    let progress = CountProgress::default();
+    let cancel = AtomicBool::new(true);
+    count_exact(&permutations(8), limits, &cancel, &progress).expect_err("cancelled");
+    let at_end = progress.snapshot();
+    assert!(at_end.sweep_explored < 1.0);
+    assert!(at_end.sweep_counted < 40320.0);
 }
 
 fn picture(max: usize) -> impl Strategy<Value = (usize, usize, Vec<bool>)> {
@@ -221,12 +254,16 @@ proptest! {
         let cancel = AtomicBool::new(false);
         let expected = enumerated(&puzzle);
         for transposed in [false, true] {
-            let packed = SweepCounter::<u64, u128>::new(&puzzle, &root, transposed, 1 << 20, &cancel)
+            let stats = SweepStats::default();
+            let packed = SweepCounter::<u64, u128>::new(&puzzle, &root, transposed, 1 << 20, &cancel, &stats)
                 .expect("short lines")
                 .count(&root)
                 .expect("counts");
+            // The live counters end at the whole tree and the whole count.
+            prop_assert_eq!(stats.explored(), 1.0);
+            prop_assert_eq!(stats.counted(), packed as f64);
             let boxed =
-                SweepCounter::<Box<[u16]>, BigUint>::new(&puzzle, &root, transposed, 1 << 20, &cancel)
+                SweepCounter::<Box<[u16]>, BigUint>::new(&puzzle, &root, transposed, 1 << 20, &cancel, &stats)
                     .expect("short lines")
                     .count(&root)
                     .expect("counts");

@@ -9,6 +9,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use nonoenum::count::{CountPhase, CountProgress, CountSnapshot};
 use nonoenum::search::SearchStats;
 
 /// Ticks per full bar.
@@ -72,6 +73,33 @@ impl Progress {
         }
     }
 
+    /// Progress lines for counting without enumerating (`count --progress` with `decompose`):
+    /// one a second, terminal or not, and one more when the count ends.
+    pub(crate) fn exact_lines(label: &str, progress: Arc<CountProgress>) -> Progress {
+        let done = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&done);
+        let label = label.to_string();
+        let thread = std::thread::spawn(move || {
+            let start = Instant::now();
+            loop {
+                std::thread::park_timeout(Duration::from_secs(1));
+                let last = flag.load(Ordering::Relaxed);
+                let elapsed = start.elapsed().as_secs_f64();
+                eprintln!(
+                    "{label}: {}, {elapsed:.1} s",
+                    exact_line(&progress.snapshot())
+                );
+                if last {
+                    break;
+                }
+            }
+        });
+        Progress {
+            done,
+            thread: Some(thread),
+        }
+    }
+
     /// Stops and clears the display.
     pub(crate) fn finish(mut self) {
         self.stop();
@@ -107,4 +135,34 @@ fn redraw(bar: &ProgressBar, stats: &SearchStats, done: &AtomicBool) {
         std::thread::park_timeout(Duration::from_millis(100));
     }
     bar.finish_and_clear();
+}
+
+/// What an exact count is doing, in words.
+fn exact_line(s: &CountSnapshot) -> String {
+    match s.phase {
+        CountPhase::Root => "decompose: probing the root".to_string(),
+        CountPhase::Profiles => format!(
+            "decompose: {}/{} lines fixed, {} profiles",
+            s.lines_fixed, s.lines, s.profiles
+        ),
+        CountPhase::Sweep => {
+            // Sums of whole numbers are exact in an f64 up to 2^53.
+            let counted = if s.sweep_counted < 9e15 {
+                format!("{:.0}", s.sweep_counted)
+            } else {
+                format!("about {:.4e}", s.sweep_counted)
+            };
+            format!(
+                "decompose: sweep {:.2}% explored, {counted} solutions counted so far, \
+                 {} nodes branched, {} from the memo",
+                100.0 * s.sweep_explored,
+                s.sweep_nodes.0,
+                s.sweep_nodes.1
+            )
+        }
+        CountPhase::Components => format!(
+            "decompose: components, {} counted by branching, {} from the cache",
+            s.component_nodes.0, s.component_nodes.1
+        ),
+    }
 }

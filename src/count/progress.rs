@@ -1,0 +1,93 @@
+//! Live counters of an exact count, which another thread may read while the count runs (for
+//! `count --progress`): which method is at work, and how far it has got.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
+
+use super::components::ComponentStats;
+use super::sweep::SweepStats;
+
+/// The method an exact count is running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountPhase {
+    /// Propagating and probing the root grid.
+    Root,
+    /// The dynamic program over profiles.
+    Profiles,
+    /// The propagated sweep.
+    Sweep,
+    /// Components and their cache.
+    Components,
+}
+
+/// Where an exact count stands; share it with a display thread and pass it to
+/// [`super::count_exact`].
+#[derive(Debug, Default)]
+pub struct CountProgress {
+    phase: AtomicU8,
+    lines_fixed: AtomicUsize,
+    lines: AtomicUsize,
+    profiles: AtomicUsize,
+    /// The sweep's counters.
+    pub sweep: SweepStats,
+    /// The component counter's counters.
+    pub components: ComponentStats,
+}
+
+/// A copy of [`CountProgress`] at one moment.
+#[derive(Clone, Copy, Debug)]
+pub struct CountSnapshot {
+    /// The method at work.
+    pub phase: CountPhase,
+    /// Profiles: lines fixed so far, of `lines`.
+    pub lines_fixed: usize,
+    /// Profiles: lines to fix in all.
+    pub lines: usize,
+    /// Profiles: distinct profiles in the last layer.
+    pub profiles: usize,
+    /// Sweep: nodes branched, and nodes whose count came from the memo.
+    pub sweep_nodes: (u64, u64),
+    /// Sweep: the fraction of its tree finished, in `[0, 1]`.
+    pub sweep_explored: f64,
+    /// Sweep: solutions counted in finished subtrees (about).
+    pub sweep_counted: f64,
+    /// Components: counted by branching, and taken from the cache.
+    pub component_nodes: (u64, u64),
+}
+
+impl CountProgress {
+    /// Records the method now at work.
+    pub(super) fn enter(&self, phase: CountPhase) {
+        self.phase.store(phase as u8, Ordering::Relaxed);
+    }
+
+    /// Records a layer of the profiles' dynamic program.
+    pub(super) fn layer(&self, lines_fixed: usize, lines: usize, profiles: usize) {
+        self.lines_fixed.store(lines_fixed, Ordering::Relaxed);
+        self.lines.store(lines, Ordering::Relaxed);
+        self.profiles.store(profiles, Ordering::Relaxed);
+    }
+
+    /// The counters now.
+    pub fn snapshot(&self) -> CountSnapshot {
+        let load = |n: &AtomicU64| n.load(Ordering::Relaxed);
+        let phase = match self.phase.load(Ordering::Relaxed) {
+            p if p == CountPhase::Profiles as u8 => CountPhase::Profiles,
+            p if p == CountPhase::Sweep as u8 => CountPhase::Sweep,
+            p if p == CountPhase::Components as u8 => CountPhase::Components,
+            _ => CountPhase::Root,
+        };
+        CountSnapshot {
+            phase,
+            lines_fixed: self.lines_fixed.load(Ordering::Relaxed),
+            lines: self.lines.load(Ordering::Relaxed),
+            profiles: self.profiles.load(Ordering::Relaxed),
+            sweep_nodes: (load(&self.sweep.branched), load(&self.sweep.memo_hits)),
+            sweep_explored: self.sweep.explored(),
+            sweep_counted: self.sweep.counted(),
+            component_nodes: (
+                load(&self.components.branched),
+                load(&self.components.cache_hits),
+            ),
+        }
+    }
+}
