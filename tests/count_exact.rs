@@ -161,11 +161,12 @@ fn stats_and_progress_say_how_it_was_counted() {
     assert!(err.contains("counted by a sweep row by row"), "{err}");
     // Separate squares fall apart into components: the sweep leaves them to components.
     let (code, _, err) = run(
-        &["count", "--stats", "--max-profiles", "0"],
+        &["count", "--stats", "--progress", "--max-profiles", "0"],
         &squares(tmp.path(), 1, 5),
     );
     assert_eq!(code, 0);
     assert!(err.contains("counted by components"), "{err}");
+    assert!(err.contains("decompose: components, "), "{err}");
     let (code, _, err) = run(
         &[
             "count",
