@@ -47,35 +47,30 @@ impl Progress {
     /// Plain progress lines on standard error, one a second, terminal or not (`count
     /// --progress`): the partial count and how much of the tree is explored.
     pub(crate) fn lines(label: &str, stats: Arc<SearchStats>) -> Progress {
-        let done = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&done);
-        let label = label.to_string();
-        let thread = std::thread::spawn(move || {
-            let start = Instant::now();
-            loop {
-                std::thread::park_timeout(Duration::from_secs(1));
-                if flag.load(Ordering::Relaxed) {
-                    break;
-                }
-                let s = stats.snapshot();
-                eprintln!(
-                    "{label}: enumerate: {} solutions so far, {:.2}% of the tree explored, {} nodes, {:.1} s",
-                    s.solutions,
-                    100.0 * s.explored,
-                    s.nodes,
-                    start.elapsed().as_secs_f64()
-                );
-            }
-        });
-        Progress {
-            done,
-            thread: Some(thread),
-        }
+        Progress::every_second(label, false, move || {
+            let s = stats.snapshot();
+            format!(
+                "enumerate: {} solutions so far, {:.2}% of the tree explored, {} nodes",
+                s.solutions,
+                100.0 * s.explored,
+                s.nodes
+            )
+        })
     }
 
     /// Progress lines for counting without enumerating (`count --progress` with `decompose`):
     /// one a second, terminal or not, and one more when the count ends.
     pub(crate) fn exact_lines(label: &str, progress: Arc<CountProgress>) -> Progress {
+        Progress::every_second(label, true, move || exact_line(&progress.snapshot()))
+    }
+
+    /// Prints `label: LINE, ELAPSED s` on standard error every second from a thread of its own,
+    /// and once more when stopped if `last_line`.
+    fn every_second(
+        label: &str,
+        last_line: bool,
+        line: impl Fn() -> String + Send + 'static,
+    ) -> Progress {
         let done = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&done);
         let label = label.to_string();
@@ -83,13 +78,13 @@ impl Progress {
             let start = Instant::now();
             loop {
                 std::thread::park_timeout(Duration::from_secs(1));
-                let last = flag.load(Ordering::Relaxed);
+                let stopping = flag.load(Ordering::Relaxed);
+                if stopping && !last_line {
+                    break;
+                }
                 let elapsed = start.elapsed().as_secs_f64();
-                eprintln!(
-                    "{label}: {}, {elapsed:.1} s",
-                    exact_line(&progress.snapshot())
-                );
-                if last {
+                eprintln!("{label}: {}, {elapsed:.1} s", line());
+                if stopping {
                     break;
                 }
             }
