@@ -172,14 +172,15 @@ fn progress_shows_the_last_layer_of_the_profiles() {
 
 #[test]
 fn a_finished_sweep_has_explored_everything_and_counted_every_solution() {
-    // 8! solutions: the sweep (profiles off) branches deeply and reuses its memo.
-    let limits = CountLimits {
-        max_profiles: 0,
-        ..CountLimits::default()
-    };
+    // 8! solutions: the sweep branches deeply and reuses its memo.
     let progress = CountProgress::default();
-    let result =
-        count_exact(&permutations(8), limits, &AtomicBool::new(false), &progress).expect("counts");
+    let result = count_exact(
+        &permutations(8),
+        sweep_first(),
+        &AtomicBool::new(false),
+        &progress,
+    )
+    .expect("counts");
     assert!(matches!(result.method, ExactMethod::Sweep { .. }));
     assert_eq!(result.count, factorial(8));
     let at_end = progress.snapshot();
@@ -191,16 +192,22 @@ fn a_finished_sweep_has_explored_everything_and_counted_every_solution() {
 
 #[test]
 fn a_cancelled_sweep_reports_a_partial_count() {
-    let limits = CountLimits {
-        max_profiles: 0,
-        ..CountLimits::default()
-    };
     let progress = CountProgress::default();
     let cancel = AtomicBool::new(true);
-    count_exact(&permutations(8), limits, &cancel, &progress).expect_err("cancelled");
+    count_exact(&permutations(8), sweep_first(), &cancel, &progress).expect_err("cancelled");
     let at_end = progress.snapshot();
     assert!(at_end.sweep_explored < 1.0);
     assert!(at_end.sweep_counted < 40320.0);
+    // Cancelled before its first node, the sweep has finished nothing.
+    assert_eq!((at_end.sweep_explored, at_end.sweep_counted), (0.0, 0.0));
+}
+
+/// Limits that skip the profiles, so that the sweep counts.
+fn sweep_first() -> CountLimits {
+    CountLimits {
+        max_profiles: 0,
+        ..CountLimits::default()
+    }
 }
 
 fn picture(max: usize) -> impl Strategy<Value = (usize, usize, Vec<bool>)> {
