@@ -218,6 +218,8 @@ fn run(
                 ordered: state.ordered,
                 // A checkpointed run explores whole parts: restarts would only repeat work.
                 restarts: false,
+                // Blocking clauses would make counting a part slow: parts enumerate.
+                learning: false,
             },
         )
         .with_cancel_flag(Arc::clone(&options.cancel.any));

@@ -186,6 +186,9 @@ pub(crate) struct CommonArgs {
     /// explored almost whole before the first solution (see the README).
     #[arg(long)]
     pub restarts: bool,
+    /// Search with clause learning: one thread that learns why branches fail (see the README).
+    #[arg(long)]
+    pub learn: bool,
     /// Print search statistics to standard error after each puzzle.
     #[arg(long)]
     pub(crate) stats: bool,
@@ -242,6 +245,8 @@ pub(crate) struct Settings {
     pub(crate) probing: bool,
     /// Whether `solve` and `list` restart the search for the first solution (`--restarts`).
     pub(crate) restarts: bool,
+    /// Whether to search with clause learning (`--learn`).
+    pub(crate) learning: bool,
     /// Whether to print statistics.
     pub(crate) stats: bool,
     /// Whether to keep standard error quiet.
@@ -349,6 +354,7 @@ impl TryFrom<CommonArgs> for Settings {
             givens: args.givens,
             probing: !args.no_probe,
             restarts: args.restarts,
+            learning: args.learn,
             stats: args.stats,
             quiet: args.quiet,
             json,

@@ -264,6 +264,7 @@ fn run_puzzles(
             ordered: settings.ordered && !matches!(mode, Mode::Count(_)),
             // Restarts speed up finding a first solution; a count explores the whole tree.
             restarts: settings.restarts && !matches!(mode, Mode::Count(_)),
+            learning: settings.learning,
         };
         if options.ordered && matches!(puzzle, AnyPuzzle::Color(_)) {
             bail!("{label}: --ordered is for black-and-white puzzles (not yet for colour)");

@@ -154,6 +154,21 @@ impl Grid {
         self.unknown -= 1;
     }
 
+    /// Makes a known cell unknown again (a search undoing a decision).
+    pub(crate) fn clear_cell(&mut self, row: usize, col: usize) {
+        debug_assert_ne!(self.cell(row, col), Cell::Unknown);
+        let (rf, re, _) = self.offsets(LineId::Row(row));
+        let (cf, ce, _) = self.offsets(LineId::Col(col));
+        let (row_bit, col_bit) = (!(1u64 << (col % 64)), !(1u64 << (row % 64)));
+        for at in [rf, re] {
+            self.bits[at + col / 64] &= row_bit;
+        }
+        for at in [cf, ce] {
+            self.bits[at + row / 64] &= col_bit;
+        }
+        self.unknown += 1;
+    }
+
     /// The first unknown cell in row-major order, if any.
     pub fn first_unknown(&self) -> Option<(usize, usize)> {
         (0..self.height).find_map(|r| {

@@ -22,6 +22,7 @@ pub mod color;
 pub mod count;
 pub mod format;
 pub mod grid;
+pub mod learn;
 pub mod line;
 pub mod propagate;
 pub mod puzzle;

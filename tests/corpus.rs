@@ -64,6 +64,7 @@ fn count(puzzle: &Puzzle, (threads, probing): Config) -> u64 {
             probing,
             ordered: false,
             restarts: true,
+            learning: false,
         },
     )
     .count()
@@ -87,6 +88,7 @@ fn check_count(what: &str, puzzle: &Puzzle, expected: u64, configs: &[Config]) {
         probing: configs.iter().any(|&(_, probing)| probing),
         ordered: false,
         restarts: true,
+        learning: false,
     };
     let (grids, outcome) = Solver::new(puzzle, options)
         .find(expected + 1)
@@ -373,6 +375,7 @@ fn tournament_taai2011_first_20() {
             probing: true,
             ordered: false,
             restarts: true,
+            learning: false,
         };
         let (grids, outcome) = Solver::new(puzzle, options)
             .find(2)

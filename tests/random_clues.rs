@@ -104,6 +104,7 @@ fn check(puzzle: &Puzzle, expected: u64, threads: usize, probing: bool) -> Resul
         probing,
         ordered: false,
         restarts: true,
+        learning: false,
     };
     let outcome = Solver::new(puzzle, options.clone())
         .count()
@@ -114,18 +115,27 @@ fn check(puzzle: &Puzzle, expected: u64, threads: usize, probing: bool) -> Resul
             outcome.solutions
         ));
     }
-    // `solve` looks for two solutions: none, one (`unique`) or two (`multiple`).
-    let (found, outcome) = Solver::new(puzzle, options)
-        .find(2)
-        .map_err(|e| e.to_string())?;
-    let verdict = found.len() as u64;
-    if verdict != expected.min(2) || (verdict < 2 && !outcome.exhausted) {
-        return Err(format!("solve found {verdict} (brute force {expected})"));
-    }
-    for grid in &found {
-        puzzle
-            .check_grid(&grid.to_cells())
-            .map_err(|e| format!("a solution breaks a clue: {e}"))?;
+    // `solve` looks for two solutions: none, one (`unique`) or two (`multiple`), with the
+    // probing search and with the learning one.
+    for learning in [false, true] {
+        let options = SolverOptions {
+            learning,
+            ..options.clone()
+        };
+        let (found, outcome) = Solver::new(puzzle, options)
+            .find(2)
+            .map_err(|e| e.to_string())?;
+        let verdict = found.len() as u64;
+        if verdict != expected.min(2) || (verdict < 2 && !outcome.exhausted) {
+            return Err(format!(
+                "solve (learning: {learning}) found {verdict} (brute force {expected})"
+            ));
+        }
+        for grid in &found {
+            puzzle
+                .check_grid(&grid.to_cells())
+                .map_err(|e| format!("a solution breaks a clue: {e}"))?;
+        }
     }
     Ok(())
 }
@@ -268,6 +278,7 @@ fn puzzles_only_the_search_refutes_have_no_solution() {
             probing,
             ordered: false,
             restarts: false,
+            learning: false,
         };
         let root = Solver::new(&puzzle, options(false)).root().expect("runs");
         let root = root.expect("line propagation does not refute the root");

@@ -51,6 +51,7 @@ fn solutions(puzzle: &Puzzle, threads: usize, probing: bool) -> Vec<Vec<bool>> {
         probing,
         ordered: false,
         restarts: true,
+        learning: false,
     };
     let mut found = Vec::new();
     let outcome = Solver::new(puzzle, options)
@@ -110,6 +111,7 @@ fn thread_counts_agree_on_a_permutation_puzzle() {
                     probing,
                     ordered: false,
                     restarts: true,
+                    learning: false,
                 },
             )
             .count()

@@ -46,6 +46,7 @@ fn solutions(puzzle: &ColorPuzzle, threads: usize, probing: bool) -> Vec<Vec<u8>
             probing,
             ordered: false,
             restarts: false,
+            learning: false,
         },
     );
     let mut found = Vec::new();

@@ -46,6 +46,9 @@ pub struct SolverOptions {
     /// the README); once a solution is found the search goes on as without restarts, so
     /// counts and lists are the same. Ignored with `ordered`.
     pub restarts: bool,
+    /// Search with clause learning ([`crate::learn`]) instead of probing: one thread, no
+    /// `ordered` or `restarts` (default `false`).
+    pub learning: bool,
 }
 
 impl Default for SolverOptions {
@@ -55,6 +58,7 @@ impl Default for SolverOptions {
             probing: true,
             ordered: false,
             restarts: false,
+            learning: false,
         }
     }
 }
@@ -187,7 +191,7 @@ impl<'p> Solver<'p> {
             return Ok(self.outcome(0, true, start));
         };
         let threads = self.thread_count();
-        let pool = (threads > 1)
+        let pool = (threads > 1 && !self.options.learning)
             .then(|| self.build_pool(threads))
             .transpose()?;
         let stack = stack_size(self.puzzle);
@@ -196,6 +200,7 @@ impl<'p> Solver<'p> {
             .buffer_budget
             .unwrap_or_else(|| ordered::default_budget(self.puzzle.height(), self.puzzle.width()));
         let restarts = (self.options.restarts && !ordered).then_some(self.restart_unit);
+        let learning = self.options.learning;
         let (tx, rx) = crossbeam_channel::bounded(CHANNEL_CAPACITY);
         let stop = AtomicBool::new(false);
         let cx = SearchCx {
@@ -214,6 +219,23 @@ impl<'p> Solver<'p> {
                 .name("nonoenum-search".into())
                 .stack_size(stack)
                 .spawn_scoped(scope, move || match (pool, restarts) {
+                    _ if learning => {
+                        let outcome = crate::learn::learn_search_until(
+                            cx.puzzle,
+                            &root,
+                            || cx.stopped(),
+                            |grid| {
+                                cx.stats.add_solution();
+                                cx.send(grid.clone());
+                                if cx.stopped() {
+                                    Flow::Stop
+                                } else {
+                                    Flow::Continue
+                                }
+                            },
+                        );
+                        cx.stats.add_learning(&outcome.stats);
+                    }
                     (None, Some(unit)) => with_restarts(&cx, root, unit, |cx, root| {
                         cx.explore::<Sequential>(root, 0, None);
                     }),

@@ -19,6 +19,8 @@ pub struct SearchStats {
     probe_fixed: AtomicU64,
     probes_reused: AtomicU64,
     restarts: AtomicU64,
+    conflicts: AtomicU64,
+    backjumps: AtomicU64,
     cache_lookups: AtomicU64,
     cache_hits: AtomicU64,
     explored: AtomicU64,
@@ -43,6 +45,10 @@ pub struct StatsSnapshot {
     pub probes_reused: u64,
     /// Attempts abandoned by a search with restarts (see [`crate::SolverOptions::restarts`]).
     pub restarts: u64,
+    /// Conflicts a learning search met (each one learned a clause); see [`crate::learn`].
+    pub conflicts: u64,
+    /// Jumps of a learning search back over more than one decision level.
+    pub backjumps: u64,
     /// Line solves looked up in the line-result cache ([`crate::line::LineCache`]).
     pub cache_lookups: u64,
     /// Line solves the cache answered.
@@ -88,6 +94,16 @@ impl SearchStats {
         }
     }
 
+    /// Adds the counters of a learning search: its decisions count as nodes.
+    pub(crate) fn add_learning(&self, learned: &crate::learn::LearnStats) {
+        let _ = self.nodes.fetch_add(learned.decisions, Relaxed);
+        let _ = self
+            .line_solves
+            .fetch_add(learned.line_solves + learned.explain_solves, Relaxed);
+        let _ = self.conflicts.fetch_add(learned.conflicts, Relaxed);
+        let _ = self.backjumps.fetch_add(learned.backjumps, Relaxed);
+    }
+
     /// Records the time spent preparing the root.
     pub(crate) fn set_root_time(&self, time: std::time::Duration) {
         self.root_nanos.store(nanos(time), Relaxed);
@@ -123,6 +139,8 @@ impl SearchStats {
             probe_fixed: self.probe_fixed.load(Relaxed),
             probes_reused: self.probes_reused.load(Relaxed),
             restarts: self.restarts.load(Relaxed),
+            conflicts: self.conflicts.load(Relaxed),
+            backjumps: self.backjumps.load(Relaxed),
             cache_lookups: self.cache_lookups.load(Relaxed),
             cache_hits: self.cache_hits.load(Relaxed),
             root_seconds: self.root_nanos.load(Relaxed) as f64 * 1e-9,

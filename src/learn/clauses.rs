@@ -1,0 +1,140 @@
+//! The clauses a learning search adds: learned ones (implied by the clues, so they never cut a
+//! solution) and blocking ones (each excludes one solution already reported), watched by two
+//! literals each.
+//!
+//! Clauses live one after another in one arena of `u32`s, a three-word header (length, literal
+//! block distance, flags) then the literals, so that visiting a clause touches one cache line
+//! or two; a clause is named by the offset of its header. A clause is watched by its first two
+//! literals and needs looking at only when one of them becomes false. A watch also carries a
+//! *blocker*, another literal of the clause: when the blocker is true the clause is satisfied
+//! and is skipped without being read. Deleting clauses compacts the arena, which renames the
+//! clauses that remain.
+
+use std::collections::HashMap;
+
+use super::assign::{Lit, negated};
+
+const HEADER: usize = 3;
+const PERMANENT: u32 = 1;
+const DELETED: u32 = 2;
+
+/// A clause watching a literal.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Watch {
+    pub(super) clause: u32,
+    pub(super) blocker: Lit,
+}
+
+/// Every clause, and for each literal the clauses to look at when it becomes false.
+#[derive(Debug, Default)]
+pub(super) struct ClauseDb {
+    arena: Vec<u32>,
+    pub(super) watches: Vec<Vec<Watch>>,
+    /// Clauses in the database now (not deleted).
+    pub(super) live: usize,
+}
+
+impl ClauseDb {
+    /// An empty database for `cells` cells.
+    pub(super) fn new(cells: usize) -> Self {
+        ClauseDb {
+            watches: vec![Vec::new(); 2 * cells],
+            ..Self::default()
+        }
+    }
+
+    /// The literals of a clause.
+    pub(super) fn lits(&self, clause: u32) -> &[Lit] {
+        let at = clause as usize;
+        let len = self.arena[at] as usize;
+        &self.arena[at + HEADER..at + HEADER + len]
+    }
+
+    /// The literals of a clause, to reorder.
+    pub(super) fn lits_mut(&mut self, clause: u32) -> &mut [Lit] {
+        let at = clause as usize;
+        let len = self.arena[at] as usize;
+        &mut self.arena[at + HEADER..at + HEADER + len]
+    }
+
+    /// Adds a clause of at least two literals, watched by its first two; returns its name.
+    pub(super) fn add(&mut self, lits: &[Lit], lbd: u32, permanent: bool) -> u32 {
+        debug_assert!(lits.len() >= 2);
+        let clause = u32::try_from(self.arena.len()).expect("clause arena below 4 G words");
+        self.arena.push(lits.len() as u32);
+        self.arena.push(lbd);
+        self.arena.push(if permanent { PERMANENT } else { 0 });
+        self.arena.extend_from_slice(lits);
+        self.watch(clause);
+        self.live += 1;
+        clause
+    }
+
+    fn watch(&mut self, clause: u32) {
+        let (first, second) = (self.lits(clause)[0], self.lits(clause)[1]);
+        self.watches[first as usize].push(Watch {
+            clause,
+            blocker: second,
+        });
+        self.watches[second as usize].push(Watch {
+            clause,
+            blocker: first,
+        });
+    }
+
+    /// The clauses in the arena, in order.
+    fn clauses(&self) -> impl Iterator<Item = u32> + '_ {
+        let mut at = 0;
+        std::iter::from_fn(move || {
+            (at < self.arena.len()).then(|| {
+                let clause = at as u32;
+                at += HEADER + self.arena[at] as usize;
+                clause
+            })
+        })
+    }
+
+    /// Deletes about half of the learned clauses, those of highest literal block distance,
+    /// keeping clauses of distance 2 or less, blocking clauses and those `locked` says are
+    /// reasons now. Returns how many were deleted, and the new names of the clauses kept.
+    pub(super) fn reduce(&mut self, locked: impl Fn(u32) -> bool) -> (usize, HashMap<u32, u32>) {
+        let mut candidates: Vec<u32> = self
+            .clauses()
+            .filter(|&c| {
+                let at = c as usize;
+                self.arena[at + 2] == 0 && self.arena[at + 1] > 2 && !locked(c)
+            })
+            .collect();
+        // Highest distance first; among equals, the older clause (lower offset) goes first.
+        candidates.sort_by_key(|&c| (std::cmp::Reverse(self.arena[c as usize + 1]), c));
+        let doomed = candidates.len() / 2;
+        for &c in &candidates[..doomed] {
+            self.arena[c as usize + 2] |= DELETED;
+        }
+        let mut renamed = HashMap::new();
+        let mut arena = Vec::with_capacity(self.arena.len());
+        for c in self.clauses() {
+            let at = c as usize;
+            if self.arena[at + 2] & DELETED == 0 {
+                let _ = renamed.insert(c, arena.len() as u32);
+                arena.extend_from_slice(&self.arena[at..at + HEADER + self.arena[at] as usize]);
+            }
+        }
+        self.arena = arena;
+        for list in &mut self.watches {
+            list.clear();
+        }
+        let kept: Vec<u32> = self.clauses().collect();
+        for c in kept {
+            self.watch(c);
+        }
+        self.live -= doomed;
+        (doomed, renamed)
+    }
+
+    /// Appends to `out` the literals that make a clause's implied literal (`lits[0]`) true, as
+    /// true literals: the negations of its other literals.
+    pub(super) fn antecedents(&self, clause: u32, out: &mut Vec<Lit>) {
+        out.extend(self.lits(clause)[1..].iter().map(|&l| negated(l)));
+    }
+}

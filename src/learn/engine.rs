@@ -1,0 +1,630 @@
+//! The learning search loop: propagate, and on a conflict learn a clause and jump back; at a
+//! fixpoint decide a cell; at a complete grid report it and block it.
+
+use std::collections::VecDeque;
+
+use super::LearnStats;
+use super::assign::{Assignment, Lit, Reason, cell_of, lit, negated, says_filled};
+use super::clauses::ClauseDb;
+use super::explain::{Deduction, Explainer, Known};
+use super::order::Order;
+use crate::grid::{Cell, Grid};
+use crate::line::{BitLineSolver, LineSolver};
+use crate::puzzle::{LineId, Puzzle};
+use crate::search::Flow;
+
+/// A conflict: a line with no placement, or a clause with every literal false.
+#[derive(Clone, Copy, Debug)]
+enum Conflict {
+    Line(LineId),
+    Clause(u32),
+}
+
+/// Conflicts between restarts: this unit times the Luby sequence.
+const RESTART_UNIT: u64 = 100;
+/// Conflicts before the first clause-database reduction, and the growth of the interval.
+const FIRST_REDUCE: u64 = 2000;
+const REDUCE_STEP: u64 = 300;
+
+/// The state of one learning search.
+pub(super) struct Engine<'p> {
+    puzzle: &'p Puzzle,
+    a: Assignment,
+    db: ClauseDb,
+    order: Order,
+    explainer: Explainer,
+    solver: BitLineSolver,
+    out_filled: Vec<u64>,
+    out_empty: Vec<u64>,
+    queue: VecDeque<LineId>,
+    queued: Vec<bool>,
+    /// Trail position up to which clauses have been propagated.
+    clause_head: usize,
+    seen: Vec<bool>,
+    scratch: Vec<Lit>,
+    known: Vec<Known>,
+    /// The explanation of each line-forced cell, once a conflict has asked for it; valid while
+    /// `explained` (until the cell is unset).
+    explanations: Vec<Vec<Lit>>,
+    explained: Vec<bool>,
+    pub(super) stats: LearnStats,
+}
+
+impl<'p> Engine<'p> {
+    /// A search whose level 0 is `root` (a grid at a propagation fixpoint).
+    pub(super) fn new(puzzle: &'p Puzzle, root: &Grid) -> Self {
+        let (height, width) = (puzzle.height(), puzzle.width());
+        let mut a = Assignment::new(height, width);
+        for row in 0..height {
+            for col in 0..width {
+                let filled = match root.cell(row, col) {
+                    Cell::Unknown => continue,
+                    Cell::Filled => true,
+                    Cell::Empty => false,
+                };
+                a.assign(lit((row * width + col) as u32, filled), Reason::Root);
+            }
+        }
+        let cells = a.cells();
+        // Root cells stay in the heap: decisions skip cells that are already set.
+        let order = Order::new(cells);
+        let clause_head = a.trail.len();
+        let mut engine = Engine {
+            puzzle,
+            a,
+            db: ClauseDb::new(cells),
+            order,
+            explainer: Explainer::default(),
+            solver: BitLineSolver::default(),
+            out_filled: Vec::new(),
+            out_empty: Vec::new(),
+            queue: VecDeque::new(),
+            queued: vec![false; height + width],
+            clause_head,
+            seen: vec![false; cells],
+            scratch: Vec::new(),
+            known: Vec::new(),
+            explanations: vec![Vec::new(); cells],
+            explained: vec![false; cells],
+            stats: LearnStats::default(),
+        };
+        // The root should be a fixpoint already; solving every line once makes sure.
+        for row in 0..height {
+            engine.enqueue(LineId::Row(row));
+        }
+        for col in 0..width {
+            engine.enqueue(LineId::Col(col));
+        }
+        engine
+    }
+
+    /// Searches until every solution has been reported (returns `true`), `on_solution` says
+    /// stop or `stopped()` is true (returns `false`).
+    pub(super) fn run(
+        &mut self,
+        stopped: impl Fn() -> bool,
+        mut on_solution: impl FnMut(&Grid) -> Flow,
+    ) -> bool {
+        let mut restarts = 0u32;
+        let mut conflicts_left = luby(restarts) * RESTART_UNIT;
+        let mut next_reduce = FIRST_REDUCE;
+        let mut reduces = 0u64;
+        loop {
+            if let Some(conflict) = self.propagate() {
+                self.stats.conflicts += 1;
+                if self.stats.conflicts.is_multiple_of(64) && stopped() {
+                    return false;
+                }
+                if !self.resolve(conflict) {
+                    return true;
+                }
+                self.order.decay();
+                conflicts_left = conflicts_left.saturating_sub(1);
+                if self.stats.conflicts >= next_reduce {
+                    reduces += 1;
+                    next_reduce = self.stats.conflicts + FIRST_REDUCE + reduces * REDUCE_STEP;
+                    self.reduce();
+                }
+                continue;
+            }
+            if self.a.is_complete() {
+                self.stats.solutions += 1;
+                if on_solution(&self.a.grid) == Flow::Stop {
+                    return false;
+                }
+                if !self.block_solution() {
+                    return true;
+                }
+                continue;
+            }
+            if conflicts_left == 0 {
+                restarts += 1;
+                self.stats.restarts += 1;
+                conflicts_left = luby(restarts) * RESTART_UNIT;
+                self.backtrack(0);
+                continue;
+            }
+            if self.stats.decisions.is_multiple_of(256) && stopped() {
+                return false;
+            }
+            self.decide();
+        }
+    }
+
+    /// Line-solver calls made while explaining.
+    pub(super) fn explainer_solves(&self) -> u64 {
+        self.explainer.line_solves
+    }
+
+    fn decide(&mut self) {
+        let cell = loop {
+            let cell = self
+                .order
+                .pop()
+                .expect("an incomplete assignment has an unknown cell in the heap");
+            if self.a.is_unknown(cell) {
+                break cell;
+            }
+        };
+        self.stats.decisions += 1;
+        let filled = self.order.phase[cell as usize];
+        self.a.decide(lit(cell, filled));
+        self.enqueue_cell(cell);
+    }
+
+    /// Sets `lit` and queues its row and column.
+    fn assign(&mut self, l: Lit, reason: Reason) {
+        self.a.assign(l, reason);
+        self.enqueue_cell(cell_of(l));
+    }
+
+    fn enqueue_cell(&mut self, cell: u32) {
+        let width = self.a.width;
+        let (row, col) = (cell as usize / width, cell as usize % width);
+        self.enqueue(LineId::Row(row));
+        self.enqueue(LineId::Col(col));
+    }
+
+    fn enqueue(&mut self, line: LineId) {
+        let index = self.line_index(line);
+        if !self.queued[index] {
+            self.queued[index] = true;
+            self.queue.push_back(line);
+        }
+    }
+
+    fn line_index(&self, line: LineId) -> usize {
+        match line {
+            LineId::Row(r) => r,
+            LineId::Col(c) => self.puzzle.height() + c,
+        }
+    }
+
+    fn clear_queue(&mut self) {
+        for line in self.queue.drain(..) {
+            let index = match line {
+                LineId::Row(r) => r,
+                LineId::Col(c) => self.puzzle.height() + c,
+            };
+            self.queued[index] = false;
+        }
+    }
+
+    /// Propagates clauses and lines to a fixpoint; returns the conflict if one is found.
+    fn propagate(&mut self) -> Option<Conflict> {
+        loop {
+            while self.clause_head < self.a.trail.len() {
+                let l = self.a.trail[self.clause_head];
+                self.clause_head += 1;
+                if let Some(clause) = self.propagate_clauses(l) {
+                    self.clear_queue();
+                    return Some(Conflict::Clause(clause));
+                }
+            }
+            let line = self.queue.pop_front()?;
+            let index = self.line_index(line);
+            self.queued[index] = false;
+            if !self.solve_line(line) {
+                self.clear_queue();
+                return Some(Conflict::Line(line));
+            }
+        }
+    }
+
+    /// Solves one line and sets what it fixes; `false` if the line has no placement.
+    fn solve_line(&mut self, line: LineId) -> bool {
+        self.stats.line_solves += 1;
+        let len = self.a.grid.line_len(line);
+        let (filled, empty) = self.a.grid.line(line);
+        let words = filled.len();
+        self.out_filled.resize(words, 0);
+        self.out_empty.resize(words, 0);
+        let clue = self.puzzle.clue(line).blocks();
+        if self
+            .solver
+            .solve(
+                clue,
+                len,
+                filled,
+                empty,
+                &mut self.out_filled,
+                &mut self.out_empty,
+            )
+            .is_err()
+        {
+            return false;
+        }
+        let mark = self.a.trail.len() as u32;
+        let (filled, empty) = self.a.grid.line(line);
+        let mut fixed = Vec::new();
+        for w in 0..words {
+            for (mut bits, value) in [
+                (self.out_filled[w] & !filled[w], true),
+                (self.out_empty[w] & !empty[w], false),
+            ] {
+                while bits != 0 {
+                    fixed.push((w * 64 + bits.trailing_zeros() as usize, value));
+                    bits &= bits - 1;
+                }
+            }
+        }
+        for (i, value) in fixed {
+            let cell = self.a.line_cell(line, i);
+            self.assign(lit(cell, value), Reason::Line { line, mark });
+        }
+        true
+    }
+
+    /// Visits the clauses watching the literal that `l` (just made true) made false.
+    fn propagate_clauses(&mut self, l: Lit) -> Option<u32> {
+        let false_lit = negated(l);
+        let mut watches = std::mem::take(&mut self.db.watches[false_lit as usize]);
+        let (mut read, mut write) = (0, 0);
+        let mut conflict = None;
+        while read < watches.len() {
+            let watch = watches[read];
+            read += 1;
+            if self.a.is_true(watch.blocker) {
+                watches[write] = watch;
+                write += 1;
+                continue;
+            }
+            let clause = self.db.lits_mut(watch.clause);
+            if clause[0] == false_lit {
+                clause.swap(0, 1);
+            }
+            let first = clause[0];
+            if first != watch.blocker && self.a.is_true(first) {
+                watches[write] = super::clauses::Watch {
+                    clause: watch.clause,
+                    blocker: first,
+                };
+                write += 1;
+                continue;
+            }
+            let a = &self.a;
+            let replacement = (2..clause.len()).find(|&k| !a.is_false(clause[k]));
+            if let Some(k) = replacement {
+                clause.swap(1, k);
+                let new_watch = clause[1];
+                self.db.watches[new_watch as usize].push(super::clauses::Watch {
+                    clause: watch.clause,
+                    blocker: first,
+                });
+                continue;
+            }
+            watches[write] = watch;
+            write += 1;
+            if self.a.is_false(first) {
+                conflict = Some(watch.clause);
+                while read < watches.len() {
+                    watches[write] = watches[read];
+                    write += 1;
+                    read += 1;
+                }
+                break;
+            }
+            self.assign(first, Reason::Clause(watch.clause));
+        }
+        watches.truncate(write);
+        self.db.watches[false_lit as usize] = watches;
+        conflict
+    }
+
+    /// Appends to `out` the true literals that forced `cell` (none for decisions and root
+    /// cells).
+    fn antecedents(&mut self, cell: u32, out: &mut Vec<Lit>) {
+        match self.a.reason[cell as usize] {
+            Reason::Root | Reason::Decision => {}
+            Reason::Clause(clause) => self.db.antecedents(clause, out),
+            Reason::Line { .. } if self.explained[cell as usize] => {
+                out.extend_from_slice(&self.explanations[cell as usize]);
+            }
+            Reason::Line { line, mark } => {
+                let target = self.a.true_lit(cell);
+                let index = self.index_in_line(line, cell);
+                let deduction = Deduction::Forces {
+                    index,
+                    filled: says_filled(target),
+                };
+                let start = out.len();
+                self.explain_line(line, mark, Some(cell), deduction, out);
+                let saved = &mut self.explanations[cell as usize];
+                saved.clear();
+                saved.extend_from_slice(&out[start..]);
+                self.explained[cell as usize] = true;
+            }
+        }
+    }
+
+    fn index_in_line(&self, line: LineId, cell: u32) -> u32 {
+        let width = self.a.width as u32;
+        match line {
+            LineId::Row(_) => cell % width,
+            LineId::Col(_) => cell / width,
+        }
+    }
+
+    /// Appends to `out` the true literals of a minimal explanation of `deduction` in `line`
+    /// from the cells set before trail position `mark` (other than `except`).
+    fn explain_line(
+        &mut self,
+        line: LineId,
+        mark: u32,
+        except: Option<u32>,
+        deduction: Deduction,
+        out: &mut Vec<Lit>,
+    ) {
+        let len = self.a.grid.line_len(line);
+        self.known.clear();
+        for i in 0..len {
+            let cell = self.a.line_cell(line, i);
+            if self.a.is_unknown(cell)
+                || Some(cell) == except
+                || self.a.position[cell as usize] >= mark
+            {
+                continue;
+            }
+            self.known.push(Known {
+                index: i as u32,
+                filled: says_filled(self.a.true_lit(cell)),
+                root: self.a.level[cell as usize] == 0,
+                position: self.a.position[cell as usize],
+            });
+        }
+        let clue = self.puzzle.clue(line).blocks();
+        let kept = self
+            .explainer
+            .explain(clue, len, &mut self.known, deduction);
+        for k in kept {
+            let cell = self.a.line_cell(line, k.index as usize);
+            out.push(lit(cell, k.filled));
+        }
+    }
+
+    /// The true literals that together contradict.
+    fn conflict_lits(&mut self, conflict: Conflict, out: &mut Vec<Lit>) {
+        match conflict {
+            Conflict::Clause(clause) => {
+                let lits = self.db.lits(clause);
+                out.extend(lits.iter().map(|&l| negated(l)));
+            }
+            Conflict::Line(line) => {
+                let mark = self.a.trail.len() as u32;
+                self.explain_line(line, mark, None, Deduction::Contradiction, out);
+            }
+        }
+    }
+
+    /// Learns from a conflict and jumps back; `false` if the conflict holds at level 0 (no
+    /// solution is left).
+    fn resolve(&mut self, conflict: Conflict) -> bool {
+        let mut lits = std::mem::take(&mut self.scratch);
+        lits.clear();
+        self.conflict_lits(conflict, &mut lits);
+        // The conflict may involve no literal of the current level (a blocking clause, say):
+        // it then arose at the highest level among its literals.
+        let top = lits
+            .iter()
+            .map(|&l| self.a.level[cell_of(l) as usize])
+            .max()
+            .unwrap_or(0);
+        if top == 0 {
+            self.scratch = lits;
+            return false;
+        }
+        self.backtrack(top);
+        let (learnt, jump) = self.analyze(&mut lits);
+        self.scratch = lits;
+        if jump + 1 < self.a.decision_level() {
+            self.stats.backjumps += 1;
+        }
+        self.backtrack(jump);
+        self.stats.learned += 1;
+        if learnt.len() == 1 {
+            self.assign(learnt[0], Reason::Root);
+        } else {
+            let lbd = self.lbd(&learnt);
+            let asserted = learnt[0];
+            let clause = self.db.add(&learnt, lbd, false);
+            self.assign(asserted, Reason::Clause(clause));
+        }
+        true
+    }
+
+    /// First-UIP analysis of the conflict whose true literals are `lits` (which it uses as a
+    /// buffer): returns the learned clause, its asserting literal first and a literal of the
+    /// jump level second, and the level to jump back to.
+    fn analyze(&mut self, lits: &mut Vec<Lit>) -> (Vec<Lit>, u32) {
+        let level = self.a.decision_level();
+        let mut learnt: Vec<Lit> = vec![0];
+        let mut pending = 0usize;
+        let mut at = self.a.trail.len();
+        let uip = loop {
+            for &l in lits.iter() {
+                let cell = cell_of(l);
+                let c = cell as usize;
+                if self.seen[c] || self.a.level[c] == 0 {
+                    continue;
+                }
+                self.seen[c] = true;
+                self.order.bump(cell);
+                if self.a.level[c] == level {
+                    pending += 1;
+                } else {
+                    learnt.push(negated(l));
+                }
+            }
+            let next = loop {
+                at -= 1;
+                let l = self.a.trail[at];
+                if self.seen[cell_of(l) as usize] {
+                    break l;
+                }
+            };
+            self.seen[cell_of(next) as usize] = false;
+            pending -= 1;
+            if pending == 0 {
+                break next;
+            }
+            lits.clear();
+            self.antecedents(cell_of(next), lits);
+        };
+        learnt[0] = negated(uip);
+        self.minimize(&mut learnt, lits);
+        for &l in &learnt[1..] {
+            self.seen[cell_of(l) as usize] = false;
+        }
+        // The literal of the highest level after the asserting one goes second (it is watched).
+        let mut jump = 0;
+        for i in 1..learnt.len() {
+            let level = self.a.level[cell_of(learnt[i]) as usize];
+            if level > jump {
+                jump = level;
+                learnt.swap(1, i);
+            }
+        }
+        (learnt, jump)
+    }
+
+    /// Drops from `learnt` each literal (after the first) whose cell was forced by cells all
+    /// already in the clause or at level 0. `seen` marks the clause's cells.
+    fn minimize(&mut self, learnt: &mut Vec<Lit>, buffer: &mut Vec<Lit>) {
+        let mut keep = 1;
+        for i in 1..learnt.len() {
+            let l = learnt[i];
+            let cell = cell_of(l);
+            let redundant = self.a.reason[cell as usize] != Reason::Decision && {
+                buffer.clear();
+                self.antecedents(cell, buffer);
+                buffer.iter().all(|&a| {
+                    let c = cell_of(a) as usize;
+                    self.seen[c] || self.a.level[c] == 0
+                })
+            };
+            if redundant {
+                self.seen[cell as usize] = false;
+            } else {
+                learnt[keep] = l;
+                keep += 1;
+            }
+        }
+        self.stats.minimized += (learnt.len() - keep) as u64;
+        learnt.truncate(keep);
+    }
+
+    /// The number of distinct decision levels among a clause's literals.
+    fn lbd(&self, clause: &[Lit]) -> u32 {
+        let mut levels: Vec<u32> = clause
+            .iter()
+            .map(|&l| self.a.level[cell_of(l) as usize])
+            .collect();
+        levels.sort_unstable();
+        levels.dedup();
+        levels.len() as u32
+    }
+
+    /// Excludes the complete assignment just reported, by a clause that no decision of its
+    /// path can stay; `false` if it had no decisions (it was the last solution).
+    fn block_solution(&mut self) -> bool {
+        let level = self.a.decision_level();
+        if level == 0 {
+            return false;
+        }
+        let mut blocking: Vec<Lit> = self.a.decisions().map(negated).collect();
+        blocking.reverse();
+        self.backtrack(level - 1);
+        let asserted = blocking[0];
+        if blocking.len() == 1 {
+            self.assign(asserted, Reason::Root);
+        } else {
+            let lbd = blocking.len() as u32;
+            let clause = self.db.add(&blocking, lbd, true);
+            self.assign(asserted, Reason::Clause(clause));
+        }
+        true
+    }
+
+    /// Deletes half of the learned clauses (see [`ClauseDb::reduce`]), keeping the reasons of
+    /// the cells set now.
+    fn reduce(&mut self) {
+        let a = &self.a;
+        let reasons: std::collections::HashSet<u32> = a
+            .trail
+            .iter()
+            .filter_map(|&l| match a.reason[cell_of(l) as usize] {
+                Reason::Clause(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        let (deleted, renamed) = self.db.reduce(|c| reasons.contains(&c));
+        self.stats.deleted += deleted as u64;
+        for &l in &self.a.trail {
+            let reason = &mut self.a.reason[cell_of(l) as usize];
+            if let Reason::Clause(c) = reason {
+                *c = renamed[c];
+            }
+        }
+    }
+
+    /// Undoes every level above `level`, saving phases and returning cells to the heap.
+    fn backtrack(&mut self, level: u32) {
+        if level >= self.a.decision_level() {
+            return;
+        }
+        let order = &mut self.order;
+        let explained = &mut self.explained;
+        self.a.backtrack(level, |l| {
+            let cell = cell_of(l);
+            explained[cell as usize] = false;
+            order.phase[cell as usize] = says_filled(l);
+            order.insert(cell);
+        });
+        self.clause_head = self.clause_head.min(self.a.trail.len());
+        self.clear_queue();
+    }
+}
+
+/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ... (index from 0).
+fn luby(index: u32) -> u64 {
+    let mut i = u64::from(index) + 1;
+    loop {
+        // The smallest k with i <= 2^k - 1.
+        let k = 64 - i.leading_zeros() as u64;
+        if i == (1 << k) - 1 {
+            return 1 << (k - 1);
+        }
+        i -= (1 << (k - 1)) - 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::luby;
+
+    #[test]
+    fn luby_sequence_starts_as_published() {
+        let first: Vec<u64> = (0..15).map(luby).collect();
+        assert_eq!(first, vec![1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+}

@@ -1,0 +1,125 @@
+//! Explanations of line deductions: which known cells of a line force a cell, or make the
+//! line impossible.
+//!
+//! All known cells of the line would do, but short explanations make short learned clauses,
+//! which prune far more. The explainer starts from every known cell and drops them one at a
+//! time, latest first, keeping each drop after which the line solver still makes the same
+//! deduction. Cells known at level 0 cost nothing in a clause and stay. The result is
+//! minimal (no single cell can be dropped) and prefers cells set early, which keeps learned
+//! clauses at low decision levels.
+
+use crate::line::{BitLineSolver, LineSolver, bit, set_bit};
+
+/// A known cell of the line being explained.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Known {
+    /// Index of the cell in the line.
+    pub(super) index: u32,
+    pub(super) filled: bool,
+    /// Known at level 0: free, always kept.
+    pub(super) root: bool,
+    /// Trail position: later cells are tried first.
+    pub(super) position: u32,
+}
+
+/// What an explanation must keep true.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Deduction {
+    /// The line has no placement.
+    Contradiction,
+    /// Cell `index` of the line has value `filled`.
+    Forces { index: u32, filled: bool },
+}
+
+/// Buffers for explaining, one per search.
+#[derive(Debug, Default)]
+pub(super) struct Explainer {
+    solver: BitLineSolver,
+    filled: Vec<u64>,
+    empty: Vec<u64>,
+    out_filled: Vec<u64>,
+    out_empty: Vec<u64>,
+    kept: Vec<Known>,
+    /// Line-solver calls made while explaining.
+    pub(super) line_solves: u64,
+}
+
+impl Explainer {
+    /// Shrinks `known` (the cells a line's deduction was made from) to a minimal subset from
+    /// which the line solver still makes `deduction`; returns the non-root cells kept.
+    pub(super) fn explain(
+        &mut self,
+        clue: &[u32],
+        len: usize,
+        known: &mut [Known],
+        deduction: Deduction,
+    ) -> &[Known] {
+        let words = len.div_ceil(64).max(1);
+        for v in [
+            &mut self.filled,
+            &mut self.empty,
+            &mut self.out_filled,
+            &mut self.out_empty,
+        ] {
+            v.clear();
+            v.resize(words, 0);
+        }
+        for k in known.iter() {
+            let plane = if k.filled {
+                &mut self.filled
+            } else {
+                &mut self.empty
+            };
+            set_bit(plane, k.index as usize);
+        }
+        known.sort_unstable_by_key(|k| std::cmp::Reverse(k.position));
+        self.kept.clear();
+        for k in known.iter() {
+            if k.root {
+                continue;
+            }
+            let (w, mask) = (k.index as usize / 64, 1u64 << (k.index % 64));
+            let plane = if k.filled {
+                &mut self.filled
+            } else {
+                &mut self.empty
+            };
+            plane[w] &= !mask;
+            if !self.still_holds(clue, len, deduction) {
+                let plane = if k.filled {
+                    &mut self.filled
+                } else {
+                    &mut self.empty
+                };
+                plane[w] |= mask;
+                self.kept.push(*k);
+            }
+        }
+        &self.kept
+    }
+
+    /// Whether the line solver makes `deduction` from the cells now in `filled`/`empty`.
+    fn still_holds(&mut self, clue: &[u32], len: usize, deduction: Deduction) -> bool {
+        self.line_solves += 1;
+        let result = self.solver.solve(
+            clue,
+            len,
+            &self.filled,
+            &self.empty,
+            &mut self.out_filled,
+            &mut self.out_empty,
+        );
+        match (deduction, result) {
+            (Deduction::Contradiction, result) => result.is_err(),
+            (Deduction::Forces { .. }, Err(_)) => true,
+            (Deduction::Forces { index, filled }, Ok(())) => {
+                let plane = if filled {
+                    &self.out_filled
+                } else {
+                    &self.out_empty
+                };
+                bit(plane, index as usize)
+            }
+        }
+    }
+}

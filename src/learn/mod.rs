@@ -1,0 +1,102 @@
+//! A search that learns from its conflicts (CDCL with lazily explained line propagation),
+//! for deciding hard puzzles: the first solution, and whether there is a second.
+//!
+//! The probing search of [`crate::search`] forgets why a subtree failed, so it fails the same
+//! way again elsewhere. This search keeps a trail of set cells with the reason of each: a
+//! decision, a learned clause, or a line whose clue forced the cell from the line's cells set
+//! before it. When a line has no placement, the conflict is traced back through those reasons
+//! to the first unique implication point, giving a clause over a few cells that can never all
+//! hold together; the search jumps back to where the clause forces a cell, and the clause
+//! prunes every later part of the tree where the same cause would appear.
+//!
+//! A line's reason is computed only when a conflict needs it (lazy explanation), and shrunk to
+//! a minimal set of the line's cells by the [`explain`] module: short reasons make short
+//! clauses. Decisions follow VSIDS activities with saved phases; restarts follow the Luby
+//! sequence; half the learned clauses are deleted from time to time, by literal block
+//! distance.
+//!
+//! Learned clauses follow from the clues, so no solution is ever cut. To go on after a
+//! solution, the search adds a *blocking* clause: the negation of the decisions that led to
+//! it (propagation from those decisions gives that grid and no other, so every other solution
+//! breaks one of them). Blocking clauses are never deleted, so each solution is reported once
+//! and, when the search ends with a conflict at level 0, every solution has been reported.
+//! That makes this search right for finding a few solutions, not for counting millions.
+
+mod assign;
+mod clauses;
+mod engine;
+mod explain;
+mod order;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
+use crate::search::Flow;
+
+/// Counters of a learning search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LearnStats {
+    /// Cells chosen by the search.
+    pub decisions: u64,
+    /// Conflicts met (each one learns a clause or ends the search).
+    pub conflicts: u64,
+    /// Conflicts after which the search jumped back over more than one level.
+    pub backjumps: u64,
+    /// Clauses learned.
+    pub learned: u64,
+    /// Literals dropped from learned clauses by minimisation.
+    pub minimized: u64,
+    /// Learned clauses deleted by database reductions.
+    pub deleted: u64,
+    /// Restarts.
+    pub restarts: u64,
+    /// Line-solver calls made by propagation.
+    pub line_solves: u64,
+    /// Line-solver calls made while explaining deductions.
+    pub explain_solves: u64,
+    /// Solutions reported.
+    pub solutions: u64,
+}
+
+/// The result of a learning search.
+#[derive(Clone, Copy, Debug)]
+pub struct LearnOutcome {
+    /// `true` when the search proved that no solution is left besides those reported.
+    pub exhausted: bool,
+    /// The counters at the end.
+    pub stats: LearnStats,
+}
+
+/// Searches `puzzle` from `root` (a grid at a propagation fixpoint: the givens applied and
+/// propagated, as [`crate::Solver::root`] makes it), calling `on_solution` with each solution
+/// until it says stop, every solution has been reported, or `cancel` is set.
+pub fn learn_search(
+    puzzle: &Puzzle,
+    root: &Grid,
+    cancel: &AtomicBool,
+    on_solution: impl FnMut(&Grid) -> Flow,
+) -> LearnOutcome {
+    learn_search_until(puzzle, root, || cancel.load(Ordering::Relaxed), on_solution)
+}
+
+/// [`learn_search`] that polls `stopped` (every 64 conflicts and 256 decisions) instead of
+/// one flag.
+pub(crate) fn learn_search_until(
+    puzzle: &Puzzle,
+    root: &Grid,
+    stopped: impl Fn() -> bool,
+    on_solution: impl FnMut(&Grid) -> Flow,
+) -> LearnOutcome {
+    let mut engine = engine::Engine::new(puzzle, root);
+    let exhausted = engine.run(stopped, on_solution);
+    let mut stats = engine.stats;
+    stats.explain_solves = engine.explainer_solves();
+    if std::env::var_os("NONOENUM_LEARN_DEBUG").is_some() {
+        eprintln!("{stats:?}");
+    }
+    LearnOutcome { exhausted, stats }
+}
+
+#[cfg(test)]
+mod tests;

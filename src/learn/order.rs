@@ -1,0 +1,149 @@
+//! The decision order: VSIDS activities in an indexed binary max-heap, with saved phases.
+//!
+//! Cells that took part in recent conflicts are bumped; all activities decay by growing the
+//! bump step, so recent conflicts weigh most. A decision takes the unassigned cell of highest
+//! activity and gives it the value it last had (phase saving), empty at first.
+
+/// Activities of the cells and the heap of unassigned ones.
+#[derive(Debug)]
+pub(super) struct Order {
+    activity: Vec<f64>,
+    /// Cells in the heap, a max-heap on activity.
+    heap: Vec<u32>,
+    /// Each cell's index in `heap`, or `NOT_IN_HEAP`.
+    slot: Vec<u32>,
+    step: f64,
+    /// The value each cell last had (`true`: filled).
+    pub(super) phase: Vec<bool>,
+}
+
+const NOT_IN_HEAP: u32 = u32::MAX;
+/// Activities are rescaled when one grows past this.
+const RESCALE_ABOVE: f64 = 1e100;
+/// The bump step grows by `1 / DECAY` at every conflict.
+const DECAY: f64 = 0.95;
+
+impl Order {
+    /// Every one of `cells` cells in the heap with activity 0.
+    pub(super) fn new(cells: usize) -> Self {
+        Order {
+            activity: vec![0.0; cells],
+            heap: (0..cells as u32).collect(),
+            slot: (0..cells as u32).collect(),
+            step: 1.0,
+            phase: vec![false; cells],
+        }
+    }
+
+    /// Puts `cell` back into the heap (it became unassigned).
+    pub(super) fn insert(&mut self, cell: u32) {
+        if self.slot[cell as usize] == NOT_IN_HEAP {
+            self.slot[cell as usize] = self.heap.len() as u32;
+            self.heap.push(cell);
+            self.sift_up(self.heap.len() - 1);
+        }
+    }
+
+    /// Removes and returns the cell of highest activity.
+    pub(super) fn pop(&mut self) -> Option<u32> {
+        let top = *self.heap.first()?;
+        let last = self.heap.pop()?;
+        self.slot[top as usize] = NOT_IN_HEAP;
+        if !self.heap.is_empty() {
+            self.heap[0] = last;
+            self.slot[last as usize] = 0;
+            self.sift_down(0);
+        }
+        Some(top)
+    }
+
+    /// Raises the activity of a cell that took part in a conflict.
+    pub(super) fn bump(&mut self, cell: u32) {
+        let a = &mut self.activity[cell as usize];
+        *a += self.step;
+        if *a > RESCALE_ABOVE {
+            for a in &mut self.activity {
+                *a /= RESCALE_ABOVE;
+            }
+            self.step /= RESCALE_ABOVE;
+        }
+        let at = self.slot[cell as usize];
+        if at != NOT_IN_HEAP {
+            self.sift_up(at as usize);
+        }
+    }
+
+    /// Ages every activity (by growing the step of later bumps).
+    pub(super) fn decay(&mut self) {
+        self.step /= DECAY;
+    }
+
+    fn sift_up(&mut self, mut at: usize) {
+        let cell = self.heap[at];
+        let key = self.activity[cell as usize];
+        while at > 0 {
+            let parent = (at - 1) / 2;
+            let above = self.heap[parent];
+            if self.activity[above as usize] >= key {
+                break;
+            }
+            self.heap[at] = above;
+            self.slot[above as usize] = at as u32;
+            at = parent;
+        }
+        self.heap[at] = cell;
+        self.slot[cell as usize] = at as u32;
+    }
+
+    fn sift_down(&mut self, mut at: usize) {
+        let cell = self.heap[at];
+        let key = self.activity[cell as usize];
+        loop {
+            let left = 2 * at + 1;
+            if left >= self.heap.len() {
+                break;
+            }
+            let right = left + 1;
+            let child = if right < self.heap.len()
+                && self.activity[self.heap[right] as usize]
+                    > self.activity[self.heap[left] as usize]
+            {
+                right
+            } else {
+                left
+            };
+            let below = self.heap[child];
+            if self.activity[below as usize] <= key {
+                break;
+            }
+            self.heap[at] = below;
+            self.slot[below as usize] = at as u32;
+            at = child;
+        }
+        self.heap[at] = cell;
+        self.slot[cell as usize] = at as u32;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pops_by_activity_and_reinserts() {
+        let mut order = Order::new(5);
+        order.bump(3);
+        order.bump(3);
+        order.bump(1);
+        assert_eq!(order.pop(), Some(3));
+        assert_eq!(order.pop(), Some(1));
+        order.insert(3);
+        order.insert(3);
+        assert_eq!(order.pop(), Some(3));
+        let rest: Vec<u32> = std::iter::from_fn(|| order.pop()).collect();
+        let mut sorted = rest.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, vec![0, 2, 4]);
+        assert_eq!(order.pop(), None);
+    }
+}
