@@ -153,7 +153,7 @@ fn solves(c: &mut Criterion) {
                 probing: true,
                 ordered: false,
                 restarts: true,
-                learning: false,
+                engine: Default::default(),
             };
             let answer = task.run(&puzzle, &options);
             task.check(name, &puzzle, &answer);

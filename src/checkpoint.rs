@@ -219,7 +219,7 @@ fn run(
                 // A checkpointed run explores whole parts: restarts would only repeat work.
                 restarts: false,
                 // Blocking clauses would make counting a part slow: parts enumerate.
-                learning: false,
+                engine: Default::default(),
             },
         )
         .with_cancel_flag(Arc::clone(&options.cancel.any));

@@ -157,6 +157,19 @@ pub(crate) enum CountMethod {
     Decompose,
 }
 
+/// The `--engine` choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum EngineChoice {
+    /// `both` for searches that stop after a few solutions, with two threads or more.
+    Auto,
+    /// The probing search.
+    Probe,
+    /// The learning search, on one thread.
+    Learn,
+    /// Both searches at once.
+    Both,
+}
+
 /// Options every command takes.
 #[derive(Debug, Args)]
 pub(crate) struct CommonArgs {
@@ -186,9 +199,12 @@ pub(crate) struct CommonArgs {
     /// explored almost whole before the first solution (see the README).
     #[arg(long)]
     pub restarts: bool,
-    /// Search with clause learning: one thread that learns why branches fail (see the README).
-    #[arg(long)]
-    pub learn: bool,
+    /// Which search runs on black-and-white puzzles: `probe` (probing at every node, on every
+    /// thread), `learn` (clause learning, one thread), `both` (learning on one thread, probing
+    /// on the others; the first to finish wins) or `auto`: `both` for `solve` and `list --limit`
+    /// with two threads or more, `probe` otherwise.
+    #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
+    pub(crate) engine: EngineChoice,
     /// Print search statistics to standard error after each puzzle.
     #[arg(long)]
     pub(crate) stats: bool,
@@ -245,8 +261,8 @@ pub(crate) struct Settings {
     pub(crate) probing: bool,
     /// Whether `solve` and `list` restart the search for the first solution (`--restarts`).
     pub(crate) restarts: bool,
-    /// Whether to search with clause learning (`--learn`).
-    pub(crate) learning: bool,
+    /// Which search to run (`--engine`).
+    pub(crate) engine: EngineChoice,
     /// Whether to print statistics.
     pub(crate) stats: bool,
     /// Whether to keep standard error quiet.
@@ -354,7 +370,7 @@ impl TryFrom<CommonArgs> for Settings {
             givens: args.givens,
             probing: !args.no_probe,
             restarts: args.restarts,
-            learning: args.learn,
+            engine: args.engine,
             stats: args.stats,
             quiet: args.quiet,
             json,

@@ -10,9 +10,9 @@ use anyhow::{Context, bail};
 use nonoenum::color::ColorSolver;
 use nonoenum::count::BigUint;
 use nonoenum::split::{clue_checksum, givens_checksum};
-use nonoenum::{AnyPuzzle, Flow, Outcome, Solver, SolverOptions};
+use nonoenum::{AnyPuzzle, Engine, Flow, Outcome, Solver, SolverOptions};
 
-use crate::cli::{Cli, Command, Settings};
+use crate::cli::{Cli, Command, EngineChoice, Settings};
 use crate::exact::Counted;
 use crate::output::json::{JsonLine, RunResult, picture_rows, write_line};
 use crate::output::progress::Progress;
@@ -264,7 +264,7 @@ fn run_puzzles(
             ordered: settings.ordered && !matches!(mode, Mode::Count(_)),
             // Restarts speed up finding a first solution; a count explores the whole tree.
             restarts: settings.restarts && !matches!(mode, Mode::Count(_)),
-            learning: settings.learning,
+            engine: engine_for(settings, mode),
         };
         if options.ordered && matches!(puzzle, AnyPuzzle::Color(_)) {
             bail!("{label}: --ordered is for black-and-white puzzles (not yet for colour)");
@@ -681,6 +681,37 @@ impl Run<'_> {
         Ok((outcome, no_solution))
     }
 }
+
+/// The search `--engine` asks for: `auto` races both searches when the run stops after a few
+/// solutions (`solve`, `list` with a limit of at most [`RACE_LIMIT`]) and two threads or more
+/// are available; a count, a long list or one thread runs the probing search.
+fn engine_for(settings: &Settings, mode: Mode) -> Engine {
+    match settings.engine {
+        EngineChoice::Probe => Engine::Probe,
+        EngineChoice::Learn => Engine::Learn,
+        EngineChoice::Both => Engine::Both,
+        EngineChoice::Auto => {
+            let threads = match settings.threads {
+                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                n => n,
+            };
+            let bounded = match mode {
+                Mode::Solve => true,
+                Mode::List { limit } => limit.is_some_and(|n| n <= RACE_LIMIT),
+                Mode::Count(_) => false,
+            };
+            if bounded && threads >= 2 && !settings.ordered {
+                Engine::Both
+            } else {
+                Engine::Probe
+            }
+        }
+    }
+}
+
+/// The most solutions `list --limit` may ask for with `--engine auto` to race both searches
+/// (their collector keeps every solution reported, to report each once).
+const RACE_LIMIT: u64 = 10_000;
 
 /// A search of either kind of puzzle.
 enum AnySolver<'p> {

@@ -96,7 +96,7 @@ pub(crate) fn make(
         probing: true,
         ordered: false,
         restarts: false,
-        learning: false,
+        engine: Default::default(),
     };
     let (w, h) = (picture.width, picture.height);
     let mut varying = vec![false; w * h];

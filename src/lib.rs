@@ -32,4 +32,6 @@ pub mod split;
 pub use color::{AnyPuzzle, ColorGrid, ColorPuzzle, ColorSolver};
 pub use grid::{Cell, Grid};
 pub use puzzle::{Clue, Given, LineId, Puzzle, PuzzleError};
-pub use search::{Flow, Outcome, SearchStats, SolveError, Solver, SolverOptions, StatsSnapshot};
+pub use search::{
+    Engine, Flow, Outcome, SearchStats, SolveError, Solver, SolverOptions, StatsSnapshot,
+};

@@ -113,7 +113,7 @@ fn olsak_examples_read_and_solve() {
                     probing: true,
                     ordered: false,
                     restarts: true,
-                    learning: false,
+                    engine: Default::default(),
                 };
                 let outcome = match &puzzles[0] {
                     AnyPuzzle::Bw(p) => Solver::new(p, options).find(2).map(|r| r.1),
@@ -225,7 +225,7 @@ fn other_formats_read_from_the_corpus() {
             probing: true,
             ordered: false,
             restarts: true,
-            learning: false,
+            engine: Default::default(),
         };
         let found = match &puzzles[0] {
             AnyPuzzle::Bw(p) => Solver::new(p, options).find(2).map(|r| r.1),

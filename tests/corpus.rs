@@ -64,7 +64,7 @@ fn count(puzzle: &Puzzle, (threads, probing): Config) -> u64 {
             probing,
             ordered: false,
             restarts: true,
-            learning: false,
+            engine: Default::default(),
         },
     )
     .count()
@@ -88,7 +88,7 @@ fn check_count(what: &str, puzzle: &Puzzle, expected: u64, configs: &[Config]) {
         probing: configs.iter().any(|&(_, probing)| probing),
         ordered: false,
         restarts: true,
-        learning: false,
+        engine: Default::default(),
     };
     let (grids, outcome) = Solver::new(puzzle, options)
         .find(expected + 1)
@@ -375,7 +375,7 @@ fn tournament_taai2011_first_20() {
             probing: true,
             ordered: false,
             restarts: true,
-            learning: false,
+            engine: Default::default(),
         };
         let (grids, outcome) = Solver::new(puzzle, options)
             .find(2)

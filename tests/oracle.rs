@@ -103,7 +103,7 @@ fn counts_agree_with_the_oracle_on_random_pictures() {
                     probing: true,
                     ordered: false,
                     restarts: true,
-                    learning: false,
+                    engine: Default::default(),
                 },
             )
             .count()

@@ -7,7 +7,7 @@
 
 use std::process::Command;
 
-use nonoenum::{Clue, Puzzle, Solver, SolverOptions};
+use nonoenum::{Clue, Engine, Puzzle, Solver, SolverOptions};
 use proptest::prelude::*;
 
 const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
@@ -104,7 +104,7 @@ fn check(puzzle: &Puzzle, expected: u64, threads: usize, probing: bool) -> Resul
         probing,
         ordered: false,
         restarts: true,
-        learning: false,
+        engine: Default::default(),
     };
     let outcome = Solver::new(puzzle, options.clone())
         .count()
@@ -115,11 +115,11 @@ fn check(puzzle: &Puzzle, expected: u64, threads: usize, probing: bool) -> Resul
             outcome.solutions
         ));
     }
-    // `solve` looks for two solutions: none, one (`unique`) or two (`multiple`), with the
-    // probing search and with the learning one.
-    for learning in [false, true] {
+    // `solve` looks for two solutions: none, one (`unique`) or two (`multiple`), with each
+    // search and with both racing.
+    for engine in [Engine::Probe, Engine::Learn, Engine::Both] {
         let options = SolverOptions {
-            learning,
+            engine,
             ..options.clone()
         };
         let (found, outcome) = Solver::new(puzzle, options)
@@ -128,7 +128,7 @@ fn check(puzzle: &Puzzle, expected: u64, threads: usize, probing: bool) -> Resul
         let verdict = found.len() as u64;
         if verdict != expected.min(2) || (verdict < 2 && !outcome.exhausted) {
             return Err(format!(
-                "solve (learning: {learning}) found {verdict} (brute force {expected})"
+                "solve ({engine:?}) found {verdict} (brute force {expected})"
             ));
         }
         for grid in &found {
@@ -278,7 +278,7 @@ fn puzzles_only_the_search_refutes_have_no_solution() {
             probing,
             ordered: false,
             restarts: false,
-            learning: false,
+            engine: Default::default(),
         };
         let root = Solver::new(&puzzle, options(false)).root().expect("runs");
         let root = root.expect("line propagation does not refute the root");

@@ -51,7 +51,7 @@ fn solutions(puzzle: &Puzzle, threads: usize, probing: bool) -> Vec<Vec<bool>> {
         probing,
         ordered: false,
         restarts: true,
-        learning: false,
+        engine: Default::default(),
     };
     let mut found = Vec::new();
     let outcome = Solver::new(puzzle, options)
@@ -111,7 +111,7 @@ fn thread_counts_agree_on_a_permutation_puzzle() {
                     probing,
                     ordered: false,
                     restarts: true,
-                    learning: false,
+                    engine: Default::default(),
                 },
             )
             .count()

@@ -46,7 +46,7 @@ fn solutions(puzzle: &ColorPuzzle, threads: usize, probing: bool) -> Vec<Vec<u8>
             probing,
             ordered: false,
             restarts: false,
-            learning: false,
+            engine: Default::default(),
         },
     );
     let mut found = Vec::new();

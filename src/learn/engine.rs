@@ -9,7 +9,7 @@ use super::clauses::ClauseDb;
 use super::explain::{Deduction, Explainer, Known};
 use super::order::Order;
 use crate::grid::{Cell, Grid};
-use crate::line::{BitLineSolver, LineSolver};
+use crate::line::{BitLineSolver, LineCache, LineSolver};
 use crate::puzzle::{LineId, Puzzle};
 use crate::search::Flow;
 
@@ -34,6 +34,8 @@ pub(super) struct Engine<'p> {
     order: Order,
     explainer: Explainer,
     solver: BitLineSolver,
+    /// Results of one-word lines: line states recur after every jump back.
+    cache: LineCache,
     out_filled: Vec<u64>,
     out_empty: Vec<u64>,
     queue: VecDeque<LineId>,
@@ -76,6 +78,11 @@ impl<'p> Engine<'p> {
             order,
             explainer: Explainer::default(),
             solver: BitLineSolver::default(),
+            cache: {
+                let mut cache = LineCache::default();
+                cache.configure(height + width, height.max(width));
+                cache
+            },
             out_filled: Vec::new(),
             out_empty: Vec::new(),
             queue: VecDeque::new(),
@@ -154,6 +161,11 @@ impl<'p> Engine<'p> {
     /// Line-solver calls made while explaining.
     pub(super) fn explainer_solves(&self) -> u64 {
         self.explainer.line_solves
+    }
+
+    /// Lookups in the line-result cache, and hits.
+    pub(super) fn cache_counts(&self) -> (u64, u64) {
+        (self.cache.lookups, self.cache.hits)
     }
 
     fn decide(&mut self) {
@@ -235,23 +247,32 @@ impl<'p> Engine<'p> {
     fn solve_line(&mut self, line: LineId) -> bool {
         self.stats.line_solves += 1;
         let len = self.a.grid.line_len(line);
+        let index = self.line_index(line);
         let (filled, empty) = self.a.grid.line(line);
         let words = filled.len();
         self.out_filled.resize(words, 0);
         self.out_empty.resize(words, 0);
         let clue = self.puzzle.clue(line).blocks();
-        if self
-            .solver
-            .solve(
-                clue,
-                len,
-                filled,
-                empty,
-                &mut self.out_filled,
-                &mut self.out_empty,
-            )
-            .is_err()
-        {
+        let mut solve = |out_filled: &mut [u64], out_empty: &mut [u64]| {
+            self.solver
+                .solve(clue, len, filled, empty, out_filled, out_empty)
+        };
+        let solved = if words == 1 {
+            let (f, e) = (filled[0], empty[0]);
+            let result = match self.cache.get(index as u32, f, e) {
+                Some(result) => result,
+                None => {
+                    let result = solve(&mut self.out_filled, &mut self.out_empty)
+                        .map(|()| (self.out_filled[0], self.out_empty[0]));
+                    self.cache.put(index as u32, f, e, result);
+                    result
+                }
+            };
+            result.map(|(f, e)| (self.out_filled[0], self.out_empty[0]) = (f, e))
+        } else {
+            solve(&mut self.out_filled, &mut self.out_empty)
+        };
+        if solved.is_err() {
             return false;
         }
         let mark = self.a.trail.len() as u32;
@@ -393,9 +414,14 @@ impl<'p> Engine<'p> {
             });
         }
         let clue = self.puzzle.clue(line).blocks();
-        let kept = self
-            .explainer
-            .explain(clue, len, &mut self.known, deduction);
+        let index = self.line_index(line) as u32;
+        let kept = self.explainer.explain(
+            clue,
+            len,
+            (&mut self.cache, index),
+            &mut self.known,
+            deduction,
+        );
         for k in kept {
             let cell = self.a.line_cell(line, k.index as usize);
             out.push(lit(cell, k.filled));

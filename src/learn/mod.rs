@@ -55,6 +55,10 @@ pub struct LearnStats {
     pub line_solves: u64,
     /// Line-solver calls made while explaining deductions.
     pub explain_solves: u64,
+    /// Line solves (of both kinds) looked up in the line-result cache.
+    pub cache_lookups: u64,
+    /// Lookups the cache answered.
+    pub cache_hits: u64,
     /// Solutions reported.
     pub solutions: u64,
 }
@@ -92,9 +96,7 @@ pub(crate) fn learn_search_until(
     let exhausted = engine.run(stopped, on_solution);
     let mut stats = engine.stats;
     stats.explain_solves = engine.explainer_solves();
-    if std::env::var_os("NONOENUM_LEARN_DEBUG").is_some() {
-        eprintln!("{stats:?}");
-    }
+    (stats.cache_lookups, stats.cache_hits) = engine.cache_counts();
     LearnOutcome { exhausted, stats }
 }
 

@@ -53,6 +53,25 @@ fn assert_same_solutions(puzzle: &Puzzle) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Both searches racing, listing every solution: each is reported once, and the run ends
+/// exhausted with the same set as the probing search alone.
+fn assert_race_lists_every_solution_once(puzzle: &Puzzle) -> Result<(), TestCaseError> {
+    let options = SolverOptions {
+        threads: 2,
+        engine: crate::search::Engine::Both,
+        ..SolverOptions::default()
+    };
+    let (grids, outcome) = Solver::new(puzzle, options)
+        .find(u64::MAX)
+        .expect("search runs");
+    prop_assert!(outcome.exhausted);
+    prop_assert_eq!(outcome.solutions, grids.len() as u64);
+    let rendered: BTreeSet<String> = grids.iter().map(Grid::render).collect();
+    prop_assert_eq!(rendered.len(), grids.len(), "a solution was reported twice");
+    prop_assert_eq!(rendered, enumerated(puzzle));
+    Ok(())
+}
+
 fn picture(max: usize) -> impl Strategy<Value = Puzzle> {
     (1..=max, 1..=max).prop_flat_map(|(h, w)| {
         proptest::collection::vec(proptest::bool::weighted(0.45), h * w)
@@ -91,6 +110,11 @@ proptest! {
     #[test]
     fn finds_every_solution_of_random_clues_once(puzzle in clues(7)) {
         assert_same_solutions(&puzzle)?;
+    }
+
+    #[test]
+    fn racing_searches_report_each_solution_once(puzzle in picture(9)) {
+        assert_race_lists_every_solution_once(&puzzle)?;
     }
 }
 

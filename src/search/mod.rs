@@ -11,6 +11,7 @@ mod restart;
 mod stats;
 mod tree;
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -46,9 +47,25 @@ pub struct SolverOptions {
     /// the README); once a solution is found the search goes on as without restarts, so
     /// counts and lists are the same. Ignored with `ordered`.
     pub restarts: bool,
-    /// Search with clause learning ([`crate::learn`]) instead of probing: one thread, no
-    /// `ordered` or `restarts` (default `false`).
-    pub learning: bool,
+    /// Which search runs (default [`Engine::Probe`]).
+    pub engine: Engine,
+}
+
+/// Which search runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// The probing search alone, on every thread (the default).
+    #[default]
+    Probe,
+    /// The learning search of [`crate::learn`] alone, on one thread. `ordered` and `restarts`
+    /// do not apply.
+    Learn,
+    /// Both at once, each exploring in its own way: the learning search on one thread, the
+    /// probing search on the others (on one thread if only one is asked for). The first to
+    /// finish ends the run, and a solution both find is reported once. For runs that stop
+    /// after a few solutions: the collector remembers every solution reported. `ordered`
+    /// turns it off.
+    Both,
 }
 
 impl Default for SolverOptions {
@@ -58,7 +75,7 @@ impl Default for SolverOptions {
             probing: true,
             ordered: false,
             restarts: false,
-            learning: false,
+            engine: Engine::Probe,
         }
     }
 }
@@ -191,16 +208,24 @@ impl<'p> Solver<'p> {
             return Ok(self.outcome(0, true, start));
         };
         let threads = self.thread_count();
-        let pool = (threads > 1 && !self.options.learning)
-            .then(|| self.build_pool(threads))
+        let ordered = self.options.ordered;
+        let engine = match self.options.engine {
+            Engine::Both if ordered => Engine::Probe,
+            engine => engine,
+        };
+        let probe_threads = match engine {
+            Engine::Probe => threads,
+            Engine::Learn => 0,
+            Engine::Both => threads.saturating_sub(1).max(1),
+        };
+        let pool = (probe_threads > 1)
+            .then(|| self.build_pool(probe_threads))
             .transpose()?;
         let stack = stack_size(self.puzzle);
-        let ordered = self.options.ordered;
         let budget = self
             .buffer_budget
             .unwrap_or_else(|| ordered::default_budget(self.puzzle.height(), self.puzzle.width()));
         let restarts = (self.options.restarts && !ordered).then_some(self.restart_unit);
-        let learning = self.options.learning;
         let (tx, rx) = crossbeam_channel::bounded(CHANNEL_CAPACITY);
         let stop = AtomicBool::new(false);
         let cx = SearchCx {
@@ -212,49 +237,61 @@ impl<'p> Solver<'p> {
             attempt: None,
             solutions: tx,
         };
+        let learner_cx = (engine != Engine::Probe).then(|| SearchCx {
+            solutions: cx.solutions.clone(),
+            ..cx
+        });
+        let cx = (probe_threads > 0).then_some(cx);
+        // With both searches, the first to finish its whole tree ends the other.
+        let racing = engine == Engine::Both;
+        let mut reported: Option<HashSet<Box<[u64]>>> = racing.then(HashSet::new);
         let mut received = 0u64;
         let mut stopped_by_collector = false;
         std::thread::scope(|scope| -> Result<(), SolveError> {
-            let search = std::thread::Builder::new()
-                .name("nonoenum-search".into())
-                .stack_size(stack)
-                .spawn_scoped(scope, move || match (pool, restarts) {
-                    _ if learning => {
-                        let outcome = crate::learn::learn_search_until(
-                            cx.puzzle,
-                            &root,
-                            || cx.stopped(),
-                            |grid| {
-                                cx.stats.add_solution();
-                                cx.send(grid.clone());
-                                if cx.stopped() {
-                                    Flow::Stop
-                                } else {
-                                    Flow::Continue
+            let spawn = |name: &str, work| spawn_search(scope, name, stack, threads, work);
+            let learner = learner_cx
+                .map(|cx| spawn("nonoenum-learn", Box::new(move || learn(&cx, racing))))
+                .transpose()?;
+            let search = cx
+                .map(|cx| {
+                    spawn(
+                        "nonoenum-search",
+                        Box::new(move || {
+                            match (pool, restarts) {
+                                (None, Some(unit)) => with_restarts(&cx, root, unit, |cx, root| {
+                                    cx.explore::<Sequential>(root, 0, None);
+                                }),
+                                (None, None) => cx.explore::<Sequential>(root, 0, None),
+                                (Some(pool), _) if ordered => pool.install(|| {
+                                    Ordered::new(&cx, budget).explore(
+                                        root,
+                                        0,
+                                        None,
+                                        &Route::default(),
+                                    );
+                                }),
+                                (Some(pool), Some(unit)) => pool.install(|| {
+                                    with_restarts(&cx, root, unit, |cx, root| {
+                                        cx.explore::<Parallel>(root, 0, None);
+                                    });
+                                }),
+                                (Some(pool), None) => {
+                                    pool.install(|| cx.explore::<Parallel>(root, 0, None));
                                 }
-                            },
-                        );
-                        cx.stats.add_learning(&outcome.stats);
-                    }
-                    (None, Some(unit)) => with_restarts(&cx, root, unit, |cx, root| {
-                        cx.explore::<Sequential>(root, 0, None);
-                    }),
-                    (None, None) => cx.explore::<Sequential>(root, 0, None),
-                    (Some(pool), _) if ordered => pool.install(|| {
-                        Ordered::new(&cx, budget).explore(root, 0, None, &Route::default());
-                    }),
-                    (Some(pool), Some(unit)) => pool.install(|| {
-                        with_restarts(&cx, root, unit, |cx, root| {
-                            cx.explore::<Parallel>(root, 0, None);
-                        });
-                    }),
-                    (Some(pool), None) => pool.install(|| cx.explore::<Parallel>(root, 0, None)),
+                            }
+                            if racing && !cx.stopped() {
+                                cx.stop.store(true, Ordering::Relaxed);
+                            }
+                        }),
+                    )
                 })
-                .map_err(|e| SolveError::Threads {
-                    threads,
-                    reason: e.to_string(),
-                })?;
+                .transpose()?;
             for grid in &rx {
+                if let Some(reported) = &mut reported
+                    && !reported.insert(grid.row_planes().0.into())
+                {
+                    continue;
+                }
                 received += 1;
                 if on_solution(&grid) == Flow::Stop {
                     stopped_by_collector = true;
@@ -263,8 +300,10 @@ impl<'p> Solver<'p> {
                 }
             }
             drop(rx);
-            if let Err(panic) = search.join() {
-                std::panic::resume_unwind(panic);
+            for thread in [learner, search].into_iter().flatten() {
+                if let Err(panic) = thread.join() {
+                    std::panic::resume_unwind(panic);
+                }
             }
             Ok(())
         })?;
@@ -320,6 +359,57 @@ impl<'p> Solver<'p> {
             stats: self.stats.snapshot(),
             elapsed: start.elapsed(),
         }
+    }
+}
+
+/// A thread of the search scope (a search thread needs a deep stack).
+fn spawn_search<'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    name: &str,
+    stack: usize,
+    threads: usize,
+    work: Box<dyn FnOnce() + Send + 'scope>,
+) -> Result<std::thread::ScopedJoinHandle<'scope, ()>, SolveError> {
+    std::thread::Builder::new()
+        .name(name.into())
+        .stack_size(stack)
+        .spawn_scoped(scope, work)
+        .map_err(|e| SolveError::Threads {
+            threads,
+            reason: e.to_string(),
+        })
+}
+
+/// Runs the learning search from the probed root, sending its solutions. When `racing`, a
+/// finished search ends the run (the probing search beside it stops).
+fn learn(cx: &SearchCx<'_>, racing: bool) {
+    let root = match crate::count::probed_root(cx.puzzle) {
+        Ok(Some(root)) => root,
+        // The puzzle was checked, so only "no solution" is left.
+        Ok(None) | Err(_) => {
+            if racing && !cx.stopped() {
+                cx.stop.store(true, Ordering::Relaxed);
+            }
+            return;
+        }
+    };
+    let outcome = crate::learn::learn_search_until(
+        cx.puzzle,
+        &root,
+        || cx.stopped(),
+        |grid| {
+            cx.stats.add_solution();
+            cx.send(grid.clone());
+            if cx.stopped() {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            }
+        },
+    );
+    cx.stats.add_learning(&outcome.stats);
+    if racing && outcome.exhausted {
+        cx.stop.store(true, Ordering::Relaxed);
     }
 }
 

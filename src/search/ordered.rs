@@ -308,7 +308,7 @@ mod tests {
             probing: true,
             ordered: true,
             restarts: false,
-            learning: false,
+            engine: Default::default(),
         };
         let mut solver = Solver::new(puzzle, options);
         if let Some(budget) = budget {
@@ -373,7 +373,7 @@ mod tests {
                 probing: true,
                 ordered: true,
                 restarts: false,
-                learning: false,
+                engine: Default::default(),
             };
             let solver = Solver::new(&puzzle, options).with_buffer_budget(budget.unwrap_or(64));
             let cancel = solver.cancel_flag();

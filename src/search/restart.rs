@@ -152,7 +152,7 @@ mod tests {
         let options = SolverOptions {
             threads,
             restarts: unit.is_some(),
-            learning: false,
+            engine: Default::default(),
             ..SolverOptions::default()
         };
         let solver = Solver::new(puzzle, options).with_restart_unit(unit.unwrap_or(NODE_UNIT));

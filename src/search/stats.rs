@@ -102,6 +102,7 @@ impl SearchStats {
             .fetch_add(learned.line_solves + learned.explain_solves, Relaxed);
         let _ = self.conflicts.fetch_add(learned.conflicts, Relaxed);
         let _ = self.backjumps.fetch_add(learned.backjumps, Relaxed);
+        self.add_cache(learned.cache_lookups, learned.cache_hits);
     }
 
     /// Records the time spent preparing the root.
