@@ -3,7 +3,8 @@
 //! The pipeline: a [`Puzzle`] (read by [`format`]) becomes a [`Grid`] of cells; [`propagate`]
 //! runs the exact [`line`] solver on every line until nothing changes; [`search`] branches on a
 //! cell chosen by [`choose`], in parallel with rayon, and every solution streams through a
-//! bounded channel to one collector.
+//! bounded channel to one collector. For runs that stop after a few solutions, [`learn`]'s
+//! clause-learning search can race the probing search ([`Engine::Both`]).
 //!
 //! ```
 //! use nonoenum::{Clue, Puzzle, Solver, SolverOptions};

@@ -189,6 +189,64 @@ fn list_prints_every_solution_once() {
 }
 
 #[test]
+fn every_engine_gives_the_same_verdicts_and_lists() {
+    let (_dir, none) = temp_file("none.txt", NO_SOLUTION);
+    let none = none.display().to_string();
+    let text = permutation_puzzle(4);
+    let (_dir4, perm4) = temp_file("perm4.txt", &text);
+    let perm4 = perm4.display().to_string();
+    let perm = parse_one(&text);
+    let ambiguous = bundled("ambiguous.txt");
+    let ambiguous_puzzle = parse_one(&std::fs::read_to_string(&ambiguous).expect("the puzzle"));
+    for engine in ["auto", "probe", "learn", "both"] {
+        for threads in ["1", "2"] {
+            let run = |args: &[&str]| {
+                let mut cmd = nonoenum(args);
+                let _ = cmd.args(["-q", "--engine", engine, "-t", threads]);
+                cmd
+            };
+            let what = format!("--engine {engine} -t {threads}");
+            let _ = run(&["solve", &bundled("heart.txt")])
+                .assert()
+                .code(0)
+                .stdout(format!("{HEART}unique\n"));
+            let _ = run(&["solve", &none])
+                .assert()
+                .code(1)
+                .stdout("no solution\n");
+            let stdout = stdout_of(&mut run(&["solve", &ambiguous]));
+            assert!(stdout.ends_with("\nmultiple\n"), "{what}: {stdout}");
+            // Every solution once, with a limit above the count and without one.
+            for limit in [&["--limit", "100"][..], &[]] {
+                let mut cmd = run(&["list", &perm4]);
+                let _ = cmd.args(limit);
+                assert_eq!(check_listed(&stdout_of(&mut cmd), &perm), 24, "{what}");
+                let mut cmd = run(&["list", &ambiguous]);
+                let _ = cmd.args(limit);
+                let listed = check_listed(&stdout_of(&mut cmd), &ambiguous_puzzle);
+                assert_eq!(listed, 11, "{what} {limit:?}");
+            }
+            let mut cmd = run(&["list", "--limit", "3", &perm4]);
+            assert_eq!(check_listed(&stdout_of(&mut cmd), &perm), 3, "{what}");
+        }
+    }
+    let _ = nonoenum([
+        "solve",
+        "--engine",
+        "learn",
+        "--stats",
+        &bundled("heart.txt"),
+    ])
+    .assert()
+    .code(0)
+    .stderr(contains("conflicts learned from").and(contains("backjumps")));
+    let _ = nonoenum(["solve", "--engine", "fast", &bundled("heart.txt")])
+        .assert()
+        .code(2)
+        .stderr(contains("fast").and(contains("learn")));
+}
+
+#[test]
 fn list_limit_stops_early() {
     let text = permutation_puzzle(4);
     let (_dir, path) = temp_file("perm4.txt", &text);
@@ -638,6 +696,7 @@ fn help_mentions_every_option() {
         "--puzzle",
         "--givens",
         "--no-probe",
+        "--engine",
         "--stats",
         "--json",
         "--time-limit",
