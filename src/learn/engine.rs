@@ -106,10 +106,10 @@ impl<'p> Engine<'p> {
     }
 
     /// Searches until every solution has been reported (returns `true`), `on_solution` says
-    /// stop or `stopped()` is true (returns `false`).
+    /// stop or `stopped(&self.snapshot())` is true (returns `false`).
     pub(super) fn run(
         &mut self,
-        stopped: impl Fn() -> bool,
+        mut stopped: impl FnMut(&LearnStats) -> bool,
         mut on_solution: impl FnMut(&Grid) -> Flow,
     ) -> bool {
         let mut restarts = 0u32;
@@ -119,7 +119,7 @@ impl<'p> Engine<'p> {
         loop {
             if let Some(conflict) = self.propagate() {
                 self.stats.conflicts += 1;
-                if self.stats.conflicts.is_multiple_of(64) && stopped() {
+                if self.stats.conflicts.is_multiple_of(64) && stopped(&self.snapshot()) {
                     return false;
                 }
                 if !self.resolve(conflict) {
@@ -151,21 +151,21 @@ impl<'p> Engine<'p> {
                 self.backtrack(0);
                 continue;
             }
-            if self.stats.decisions.is_multiple_of(256) && stopped() {
+            if self.stats.decisions.is_multiple_of(256) && stopped(&self.snapshot()) {
                 return false;
             }
             self.decide();
         }
     }
 
-    /// Line-solver calls made while explaining.
-    pub(super) fn explainer_solves(&self) -> u64 {
-        self.explainer.line_solves
-    }
-
-    /// Lookups in the line-result cache, and hits.
-    pub(super) fn cache_counts(&self) -> (u64, u64) {
-        (self.cache.lookups, self.cache.hits)
+    /// The counters so far.
+    pub(super) fn snapshot(&self) -> LearnStats {
+        LearnStats {
+            explain_solves: self.explainer.line_solves,
+            cache_lookups: self.cache.lookups,
+            cache_hits: self.cache.hits,
+            ..self.stats
+        }
     }
 
     fn decide(&mut self) {

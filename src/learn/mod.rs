@@ -63,6 +63,26 @@ pub struct LearnStats {
     pub solutions: u64,
 }
 
+impl LearnStats {
+    /// What the counters gained since `earlier` (a snapshot of the same search).
+    pub fn since(&self, earlier: &LearnStats) -> LearnStats {
+        LearnStats {
+            decisions: self.decisions - earlier.decisions,
+            conflicts: self.conflicts - earlier.conflicts,
+            backjumps: self.backjumps - earlier.backjumps,
+            learned: self.learned - earlier.learned,
+            minimized: self.minimized - earlier.minimized,
+            deleted: self.deleted - earlier.deleted,
+            restarts: self.restarts - earlier.restarts,
+            line_solves: self.line_solves - earlier.line_solves,
+            explain_solves: self.explain_solves - earlier.explain_solves,
+            cache_lookups: self.cache_lookups - earlier.cache_lookups,
+            cache_hits: self.cache_hits - earlier.cache_hits,
+            solutions: self.solutions - earlier.solutions,
+        }
+    }
+}
+
 /// The result of a learning search.
 #[derive(Clone, Copy, Debug)]
 pub struct LearnOutcome {
@@ -81,23 +101,28 @@ pub fn learn_search(
     cancel: &AtomicBool,
     on_solution: impl FnMut(&Grid) -> Flow,
 ) -> LearnOutcome {
-    learn_search_until(puzzle, root, || cancel.load(Ordering::Relaxed), on_solution)
+    learn_search_until(
+        puzzle,
+        root,
+        |_| cancel.load(Ordering::Relaxed),
+        on_solution,
+    )
 }
 
-/// [`learn_search`] that polls `stopped` (every 64 conflicts and 256 decisions) instead of
-/// one flag.
+/// [`learn_search`] that calls `stopped` with the counters so far (every 64 conflicts and 256
+/// decisions) instead of reading one flag: it stops when `stopped` says so.
 pub(crate) fn learn_search_until(
     puzzle: &Puzzle,
     root: &Grid,
-    stopped: impl Fn() -> bool,
+    stopped: impl FnMut(&LearnStats) -> bool,
     on_solution: impl FnMut(&Grid) -> Flow,
 ) -> LearnOutcome {
     let mut engine = engine::Engine::new(puzzle, root);
     let exhausted = engine.run(stopped, on_solution);
-    let mut stats = engine.stats;
-    stats.explain_solves = engine.explainer_solves();
-    (stats.cache_lookups, stats.cache_hits) = engine.cache_counts();
-    LearnOutcome { exhausted, stats }
+    LearnOutcome {
+        exhausted,
+        stats: engine.snapshot(),
+    }
 }
 
 #[cfg(test)]

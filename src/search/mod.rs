@@ -393,10 +393,19 @@ fn learn(cx: &SearchCx<'_>, racing: bool) {
             return;
         }
     };
+    // The live counters follow the search: each poll adds what it did since the last.
+    let mut reported = crate::learn::LearnStats::default();
+    let mut report = |now: &crate::learn::LearnStats| {
+        cx.stats.add_learning(&now.since(&reported));
+        reported = *now;
+    };
     let outcome = crate::learn::learn_search_until(
         cx.puzzle,
         &root,
-        || cx.stopped(),
+        |now| {
+            report(now);
+            cx.stopped()
+        },
         |grid| {
             cx.stats.add_solution();
             cx.send(grid.clone());
@@ -407,7 +416,7 @@ fn learn(cx: &SearchCx<'_>, racing: bool) {
             }
         },
     );
-    cx.stats.add_learning(&outcome.stats);
+    report(&outcome.stats);
     if racing && outcome.exhausted {
         cx.stop.store(true, Ordering::Relaxed);
     }
