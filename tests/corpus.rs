@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use nonoenum::format::{read_givens, read_puzzles, tournament};
-use nonoenum::{Clue, Puzzle, Solver, SolverOptions};
+use nonoenum::{Clue, Engine, Puzzle, Solver, SolverOptions};
 
 /// The bundled puzzles.
 const BUNDLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");
@@ -83,13 +83,35 @@ fn check_count(what: &str, puzzle: &Puzzle, expected: u64, configs: &[Config]) {
     if expected > 1000 {
         return;
     }
+    // Listed by each search (and both racing), every solution once, the same set each time.
+    let mut listed: Option<HashSet<Vec<bool>>> = None;
+    for engine in [Engine::Probe, Engine::Learn, Engine::Both] {
+        let seen = list_all(what, puzzle, expected, configs, engine);
+        if let Some(first) = &listed {
+            assert!(first == &seen, "{what}: {engine:?} lists other solutions");
+        }
+        listed = Some(seen);
+    }
+}
+
+/// Lists every solution of a puzzle with `engine` and checks that there are `expected`, that
+/// each fits the clues and the givens, that none repeats, and that the designer's goal
+/// picture (of a `.non` file) is among them; returns them.
+fn list_all(
+    what: &str,
+    puzzle: &Puzzle,
+    expected: u64,
+    configs: &[Config],
+    engine: Engine,
+) -> HashSet<Vec<bool>> {
     let options = SolverOptions {
         threads: 2,
         probing: configs.iter().any(|&(_, probing)| probing),
         ordered: false,
         restarts: true,
-        engine: Default::default(),
+        engine,
     };
+    let what = format!("{what} ({engine:?})");
     let (grids, outcome) = Solver::new(puzzle, options)
         .find(expected + 1)
         .expect("the search runs");
@@ -116,6 +138,7 @@ fn check_count(what: &str, puzzle: &Puzzle, expected: u64, configs: &[Config]) {
             "{what}: the designer's goal is not listed"
         );
     }
+    seen
 }
 
 /// Checks every puzzle of a file against its expected count (one per puzzle, in file order).
