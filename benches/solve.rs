@@ -6,6 +6,9 @@
 //! once and its answer checked: the number of solutions, whether the search ran to the end, and
 //! that every solution found satisfies every clue.
 //!
+//! The `learn/` groups time the learning search alone (one thread) and racing the probing
+//! search (all cores) on puzzles that the probing search finds hard.
+//!
 //! Run with `cargo bench --bench solve` (add a filter such as `-- perm8` to run one case).
 
 use std::hint::black_box;
@@ -14,7 +17,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_main};
 use nonoenum::format::read_puzzles;
-use nonoenum::{Cell, Grid, Outcome, Puzzle, Solver, SolverOptions};
+use nonoenum::{Cell, Engine, Grid, Outcome, Puzzle, Solver, SolverOptions};
 
 /// The shared puzzle corpus.
 const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/puzzles");
@@ -123,6 +126,21 @@ const CASES: &[(&str, &str, Task)] = &[
     ),
 ];
 
+/// Cases for the learning search, alone on one thread and racing the probing search on all
+/// cores: puzzles the probing search takes seconds or more to decide.
+const LEARN_CASES: &[(&str, &str, Task)] = &[
+    (
+        "webpbn-08098",
+        "survey/bw-non/webpbn-08098.non",
+        Task::FindTwo { found: 1 },
+    ),
+    (
+        "webpbn-09892",
+        "survey/bw-non/webpbn-09892.non",
+        Task::FindTwo { found: 2 },
+    ),
+];
+
 /// Reads the first puzzle of a corpus file.
 fn load(relative: &str) -> Puzzle {
     let path = Path::new(PUZZLES).join(relative);
@@ -172,6 +190,34 @@ fn solves(c: &mut Criterion) {
     }
 }
 
+fn learns(c: &mut Criterion) {
+    for &(name, file, task) in LEARN_CASES {
+        let puzzle = load(file);
+        let mut group = c.benchmark_group(format!("learn/{name}"));
+        group.sample_size(10);
+        group.sampling_mode(SamplingMode::Flat);
+        for (engine, threads, label) in [
+            (Engine::Learn, 1, "learn,threads=1"),
+            (Engine::Both, 0, "both,threads=all"),
+        ] {
+            let options = SolverOptions {
+                threads,
+                engine,
+                ..SolverOptions::default()
+            };
+            let answer = task.run(&puzzle, &options);
+            task.check(name, &puzzle, &answer);
+            group.measurement_time((answer.1.elapsed * 12).max(Duration::from_secs(2)));
+            group.bench_with_input(
+                BenchmarkId::new(task.name(), label),
+                &options,
+                |b, options| b.iter(|| black_box(task.run(black_box(&puzzle), options))),
+            );
+        }
+        group.finish();
+    }
+}
+
 /// Runs every case, or nothing when the shared corpus is missing.
 fn benches() {
     if !Path::new(PUZZLES).is_dir() {
@@ -182,6 +228,7 @@ fn benches() {
         .warm_up_time(Duration::from_millis(500))
         .configure_from_args();
     solves(&mut c);
+    learns(&mut c);
 }
 
 criterion_main!(benches);
