@@ -358,6 +358,11 @@ impl TryFrom<CommonArgs> for Settings {
         {
             bail!("--output-format svg and png write image files: give --output-dir DIR");
         }
+        if args.ordered && args.engine == EngineChoice::Learn {
+            bail!(
+                "--ordered prints solutions in the order of the probing search: it does not go with --engine learn"
+            );
+        }
         let stdin = std::path::Path::new("-");
         if args.file == stdin && args.givens.as_deref() == Some(stdin) {
             bail!("standard input (`-`) can hold the puzzle or the givens, not both");

@@ -240,6 +240,16 @@ fn every_engine_gives_the_same_verdicts_and_lists() {
     .assert()
     .code(0)
     .stderr(contains("conflicts learned from").and(contains("backjumps")));
+    let _ = nonoenum([
+        "list",
+        "--engine",
+        "learn",
+        "--ordered",
+        &bundled("heart.txt"),
+    ])
+    .assert()
+    .code(2)
+    .stderr(contains("--ordered").and(contains("--engine learn")));
     let _ = nonoenum(["solve", "--engine", "fast", &bundled("heart.txt")])
         .assert()
         .code(2)
