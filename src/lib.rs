@@ -29,6 +29,8 @@ pub mod propagate;
 pub mod puzzle;
 pub mod search;
 pub mod split;
+#[cfg(test)]
+mod test_strategies;
 
 pub use color::{AnyPuzzle, ColorGrid, ColorPuzzle, ColorSolver};
 pub use grid::{Cell, Grid};

@@ -5,6 +5,8 @@ use std::sync::atomic::AtomicBool;
 
 use proptest::prelude::*;
 
+use crate::test_strategies::random_clues;
+
 use super::*;
 use crate::puzzle::Clue;
 use crate::search::{Solver, SolverOptions};
@@ -220,26 +222,6 @@ fn picture(max: usize) -> impl Strategy<Value = (usize, usize, Vec<bool>)> {
     })
 }
 
-/// Random clues (most of them contradictory) for a small grid.
-fn clues(max: usize) -> impl Strategy<Value = Puzzle> {
-    let line = |len: usize| {
-        proptest::collection::vec(1u32..=3, 0..=len.div_ceil(2)).prop_filter_map(
-            "fits",
-            move |blocks| {
-                let need = blocks.iter().sum::<u32>() as usize + blocks.len().saturating_sub(1);
-                (need <= len).then_some(Clue(blocks))
-            },
-        )
-    };
-    (2..=max, 2..=max).prop_flat_map(move |(h, w)| {
-        (
-            proptest::collection::vec(line(w), h),
-            proptest::collection::vec(line(h), w),
-        )
-            .prop_filter_map("valid", |(rows, cols)| Puzzle::new(rows, cols).ok())
-    })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
@@ -280,7 +262,7 @@ proptest! {
     }
 
     #[test]
-    fn every_method_counts_random_clues_exactly(puzzle in clues(6)) {
+    fn every_method_counts_random_clues_exactly(puzzle in random_clues(6)) {
         let expected = enumerated(&puzzle);
         prop_assert_eq!(profile_count(&puzzle), expected.clone());
         prop_assert_eq!(sweep_count(&puzzle), expected.clone());

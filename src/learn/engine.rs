@@ -6,10 +6,10 @@ use std::collections::VecDeque;
 use super::LearnStats;
 use super::assign::{Assignment, Lit, Reason, cell_of, lit, negated, says_filled};
 use super::clauses::ClauseDb;
-use super::explain::{Deduction, Explainer, Known};
+use super::explain::{Deduction, Explainer, Known, solve_cached};
 use super::order::Order;
 use crate::grid::{Cell, Grid};
-use crate::line::{BitLineSolver, LineCache, LineSolver};
+use crate::line::{BitLineSolver, LineCache};
 use crate::puzzle::{LineId, Puzzle};
 use crate::search::Flow;
 
@@ -253,25 +253,14 @@ impl<'p> Engine<'p> {
         self.out_filled.resize(words, 0);
         self.out_empty.resize(words, 0);
         let clue = self.puzzle.clue(line).blocks();
-        let mut solve = |out_filled: &mut [u64], out_empty: &mut [u64]| {
-            self.solver
-                .solve(clue, len, filled, empty, out_filled, out_empty)
-        };
-        let solved = if words == 1 {
-            let (f, e) = (filled[0], empty[0]);
-            let result = match self.cache.get(index as u32, f, e) {
-                Some(result) => result,
-                None => {
-                    let result = solve(&mut self.out_filled, &mut self.out_empty)
-                        .map(|()| (self.out_filled[0], self.out_empty[0]));
-                    self.cache.put(index as u32, f, e, result);
-                    result
-                }
-            };
-            result.map(|(f, e)| (self.out_filled[0], self.out_empty[0]) = (f, e))
-        } else {
-            solve(&mut self.out_filled, &mut self.out_empty)
-        };
+        let solved = solve_cached(
+            &mut self.solver,
+            (&mut self.cache, index as u32),
+            clue,
+            len,
+            (filled, empty),
+            (&mut self.out_filled, &mut self.out_empty),
+        );
         if solved.is_err() {
             return false;
         }

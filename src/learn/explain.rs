@@ -8,7 +8,7 @@
 //! minimal (no single cell can be dropped) and prefers cells set early, which keeps learned
 //! clauses at low decision levels.
 
-use crate::line::{BitLineSolver, LineCache, LineSolver, bit, set_bit};
+use crate::line::{BitLineSolver, Contradiction, LineCache, LineSolver, bit, set_bit};
 
 /// A known cell of the line being explained.
 #[derive(Clone, Copy, Debug)]
@@ -129,34 +129,14 @@ impl Explainer {
         deduction: Deduction,
     ) -> bool {
         self.line_solves += 1;
-        let result = if self.filled.len() == 1 {
-            let (f, e) = (self.filled[0], self.empty[0]);
-            let result = cache.get(line, f, e).unwrap_or_else(|| {
-                let result = self
-                    .solver
-                    .solve(
-                        clue,
-                        len,
-                        &self.filled,
-                        &self.empty,
-                        &mut self.out_filled,
-                        &mut self.out_empty,
-                    )
-                    .map(|()| (self.out_filled[0], self.out_empty[0]));
-                cache.put(line, f, e, result);
-                result
-            });
-            result.map(|(f, e)| (self.out_filled[0], self.out_empty[0]) = (f, e))
-        } else {
-            self.solver.solve(
-                clue,
-                len,
-                &self.filled,
-                &self.empty,
-                &mut self.out_filled,
-                &mut self.out_empty,
-            )
-        };
+        let result = solve_cached(
+            &mut self.solver,
+            (cache, line),
+            clue,
+            len,
+            (&self.filled, &self.empty),
+            (&mut self.out_filled, &mut self.out_empty),
+        );
         match (deduction, result) {
             (Deduction::Contradiction, result) => result.is_err(),
             (Deduction::Forces { .. }, Err(_)) => true,
@@ -170,4 +150,28 @@ impl Explainer {
             }
         }
     }
+}
+
+/// Solves a line with `solver`, looking one-word lines up in `cache` (line `line`) first and
+/// storing what it computes. Same contract as [`LineSolver::solve`].
+pub(super) fn solve_cached(
+    solver: &mut BitLineSolver,
+    (cache, line): (&mut LineCache, u32),
+    clue: &[u32],
+    len: usize,
+    (filled, empty): (&[u64], &[u64]),
+    (out_filled, out_empty): (&mut [u64], &mut [u64]),
+) -> Result<(), Contradiction> {
+    if filled.len() != 1 {
+        return solver.solve(clue, len, filled, empty, out_filled, out_empty);
+    }
+    let (f, e) = (filled[0], empty[0]);
+    let result = cache.get(line, f, e).unwrap_or_else(|| {
+        let result = solver
+            .solve(clue, len, filled, empty, out_filled, out_empty)
+            .map(|()| (out_filled[0], out_empty[0]));
+        cache.put(line, f, e, result);
+        result
+    });
+    result.map(|(f, e)| (out_filled[0], out_empty[0]) = (f, e))
 }

@@ -6,6 +6,8 @@ use std::sync::atomic::AtomicBool;
 
 use proptest::prelude::*;
 
+use crate::test_strategies::random_clues;
+
 use super::*;
 use crate::puzzle::Clue;
 use crate::search::{Solver, SolverOptions};
@@ -79,26 +81,6 @@ fn picture(max: usize) -> impl Strategy<Value = Puzzle> {
     })
 }
 
-/// Random clues (most of them contradictory) for a small grid.
-fn clues(max: usize) -> impl Strategy<Value = Puzzle> {
-    let line = |len: usize| {
-        proptest::collection::vec(1u32..=3, 0..=len.div_ceil(2)).prop_filter_map(
-            "fits",
-            move |blocks| {
-                let need = blocks.iter().sum::<u32>() as usize + blocks.len().saturating_sub(1);
-                (need <= len).then_some(Clue(blocks))
-            },
-        )
-    };
-    (2..=max, 2..=max).prop_flat_map(move |(h, w)| {
-        (
-            proptest::collection::vec(line(w), h),
-            proptest::collection::vec(line(h), w),
-        )
-            .prop_filter_map("valid", |(rows, cols)| Puzzle::new(rows, cols).ok())
-    })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -108,7 +90,7 @@ proptest! {
     }
 
     #[test]
-    fn finds_every_solution_of_random_clues_once(puzzle in clues(7)) {
+    fn finds_every_solution_of_random_clues_once(puzzle in random_clues(7)) {
         assert_same_solutions(&puzzle)?;
     }
 
