@@ -285,7 +285,11 @@ impl<'p> Solver<'p> {
                         }),
                     )
                 })
-                .transpose()?;
+                .transpose()
+                .inspect_err(|_| {
+                    // The learner may be running: it must not outlive a failed start.
+                    stop.store(true, Ordering::Relaxed);
+                })?;
             for grid in &rx {
                 if let Some(reported) = &mut reported
                     && !reported.insert(grid.row_planes().0.into())
