@@ -268,21 +268,20 @@ impl<'p> Engine<'p> {
         }
         let mark = self.a.trail.len() as u32;
         let (filled, empty) = self.a.grid.line(line);
-        let mut fixed = Vec::new();
+        // Keep only the cells this solve fixed, then set them (no allocation on this hot path).
         for w in 0..words {
-            for (mut bits, value) in [
-                (self.out_filled[w] & !filled[w], true),
-                (self.out_empty[w] & !empty[w], false),
-            ] {
+            self.out_filled[w] &= !filled[w];
+            self.out_empty[w] &= !empty[w];
+        }
+        for w in 0..words {
+            for (mut bits, value) in [(self.out_filled[w], true), (self.out_empty[w], false)] {
                 while bits != 0 {
-                    fixed.push((w * 64 + bits.trailing_zeros() as usize, value));
+                    let i = w * 64 + bits.trailing_zeros() as usize;
+                    let cell = self.a.line_cell(line, i);
+                    self.assign(lit(cell, value), Reason::Line { line, mark });
                     bits &= bits - 1;
                 }
             }
-        }
-        for (i, value) in fixed {
-            let cell = self.a.line_cell(line, i);
-            self.assign(lit(cell, value), Reason::Line { line, mark });
         }
         true
     }
