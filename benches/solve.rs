@@ -160,20 +160,20 @@ fn thread_settings() -> Vec<(usize, String)> {
     settings
 }
 
-fn solves(c: &mut Criterion) {
-    for &(name, file, task) in CASES {
+/// Benchmarks each case under each of `settings` (a label and the options), in groups named
+/// `PREFIX/CASE`, after solving it once and checking the answer.
+fn bench_cases(
+    c: &mut Criterion,
+    prefix: &str,
+    cases: &[(&str, &str, Task)],
+    settings: &[(String, SolverOptions)],
+) {
+    for &(name, file, task) in cases {
         let puzzle = load(file);
-        let mut group = c.benchmark_group(format!("solve/{name}"));
+        let mut group = c.benchmark_group(format!("{prefix}/{name}"));
         group.sample_size(10);
-        for (threads, label) in thread_settings() {
-            let options = SolverOptions {
-                threads,
-                probing: true,
-                ordered: false,
-                restarts: true,
-                engine: Default::default(),
-            };
-            let answer = task.run(&puzzle, &options);
+        for (label, options) in settings {
+            let answer = task.run(&puzzle, options);
             task.check(name, &puzzle, &answer);
             // Flat sampling: ten samples of the same number of solves (at least one each), so
             // slow cases need about ten solves, not the 55 of criterion's linear sampling.
@@ -182,7 +182,7 @@ fn solves(c: &mut Criterion) {
             group.measurement_time((once * 12).max(Duration::from_secs(2)));
             group.bench_with_input(
                 BenchmarkId::new(task.name(), label),
-                &options,
+                options,
                 |b, options| b.iter(|| black_box(task.run(black_box(&puzzle), options))),
             );
         }
@@ -190,32 +190,34 @@ fn solves(c: &mut Criterion) {
     }
 }
 
-fn learns(c: &mut Criterion) {
-    for &(name, file, task) in LEARN_CASES {
-        let puzzle = load(file);
-        let mut group = c.benchmark_group(format!("learn/{name}"));
-        group.sample_size(10);
-        group.sampling_mode(SamplingMode::Flat);
-        for (engine, threads, label) in [
-            (Engine::Learn, 1, "learn,threads=1"),
-            (Engine::Both, 0, "both,threads=all"),
-        ] {
+fn solves(c: &mut Criterion) {
+    let settings: Vec<(String, SolverOptions)> = thread_settings()
+        .into_iter()
+        .map(|(threads, label)| {
             let options = SolverOptions {
                 threads,
-                engine,
-                ..SolverOptions::default()
+                probing: true,
+                ordered: false,
+                restarts: true,
+                engine: Engine::Probe,
             };
-            let answer = task.run(&puzzle, &options);
-            task.check(name, &puzzle, &answer);
-            group.measurement_time((answer.1.elapsed * 12).max(Duration::from_secs(2)));
-            group.bench_with_input(
-                BenchmarkId::new(task.name(), label),
-                &options,
-                |b, options| b.iter(|| black_box(task.run(black_box(&puzzle), options))),
-            );
-        }
-        group.finish();
-    }
+            (label, options)
+        })
+        .collect();
+    bench_cases(c, "solve", CASES, &settings);
+}
+
+fn learns(c: &mut Criterion) {
+    let with = |engine, threads| SolverOptions {
+        threads,
+        engine,
+        ..SolverOptions::default()
+    };
+    let settings = [
+        ("learn,threads=1".to_string(), with(Engine::Learn, 1)),
+        ("both,threads=all".to_string(), with(Engine::Both, 0)),
+    ];
+    bench_cases(c, "learn", LEARN_CASES, &settings);
 }
 
 /// Runs every case, or nothing when the shared corpus is missing.
