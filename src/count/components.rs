@@ -202,8 +202,6 @@ fn unknown_cells(grid: &Grid) -> Vec<(u32, u32)> {
 /// One component: its unknown cells and the segments they lie in.
 struct Part {
     cells: Vec<(u32, u32)>,
-    /// The cell to branch on: the middle unknown cell of the segment with the most of them.
-    branch: (u32, u32),
     /// `(line index, segment)`, sorted.
     segments: Vec<(u32, Segment)>,
 }
@@ -271,6 +269,11 @@ impl Components {
             );
             k.min(segs.len().saturating_sub(1))
         };
+        // Each line's segments numbered densely, so that a segment is an index.
+        let mut first_slot = vec![0usize; h + w + 1];
+        for (line, segs) in rows.iter().chain(&cols).enumerate() {
+            first_slot[line + 1] = first_slot[line] + segs.as_ref().map_or(0, Vec::len);
+        }
         // Union-find over cells, joined through the first cell seen in each segment.
         let mut parent: Vec<usize> = (0..cells.len()).collect();
         fn root(parent: &mut [usize], mut x: usize) -> usize {
@@ -280,32 +283,34 @@ impl Components {
             }
             x
         }
-        let mut first_in: rustc_hash::FxHashMap<(u32, usize), usize> = Default::default();
+        let mut first_in = vec![usize::MAX; first_slot[h + w]];
         let mut cell_segments = Vec::with_capacity(cells.len());
         for (i, &(r, c)) in cells.iter().enumerate() {
             let row_seg = segment_of(rows[r as usize].as_deref().unwrap_or(&[]), c);
             let col_seg = segment_of(cols[c as usize].as_deref().unwrap_or(&[]), r);
             let keys = [(r, row_seg), (h as u32 + c, col_seg)];
-            for key in keys {
-                let other = *first_in.entry(key).or_insert(i);
-                let (a, b) = (root(&mut parent, i), root(&mut parent, other));
+            for (line, k) in keys {
+                let slot = &mut first_in[first_slot[line as usize] + k];
+                if *slot == usize::MAX {
+                    *slot = i;
+                }
+                let (a, b) = (root(&mut parent, i), root(&mut parent, *slot));
                 parent[a] = b;
             }
             cell_segments.push(keys);
         }
-        let mut index_of_root: rustc_hash::FxHashMap<usize, usize> = Default::default();
+        let mut part_of_root = vec![usize::MAX; cells.len()];
         let mut parts: Vec<Part> = Vec::new();
         for (i, &cell) in cells.iter().enumerate() {
             let r = root(&mut parent, i);
-            let at = *index_of_root.entry(r).or_insert_with(|| {
+            if part_of_root[r] == usize::MAX {
+                part_of_root[r] = parts.len();
                 parts.push(Part {
                     cells: Vec::new(),
-                    branch: cell,
                     segments: Vec::new(),
                 });
-                parts.len() - 1
-            });
-            let part = &mut parts[at];
+            }
+            let part = &mut parts[part_of_root[r]];
             part.cells.push(cell);
             for (line, k) in cell_segments[i] {
                 let segs = if line < h as u32 {
@@ -319,27 +324,6 @@ impl Components {
             }
         }
         for part in &mut parts {
-            // The segment most cells of the part lie in, and its middle cell.
-            let mut tally: rustc_hash::FxHashMap<(u32, u32), Vec<(u32, u32)>> = Default::default();
-            for &(line, seg) in &part.segments {
-                tally.entry((line, seg.start)).or_default();
-            }
-            for &(r, c) in &part.cells {
-                for (line, at) in [(r, c), (h as u32 + c, r)] {
-                    if let Some((_, seg)) = part
-                        .segments
-                        .iter()
-                        .find(|(l, s)| *l == line && s.start <= at && at <= s.last)
-                    {
-                        tally.entry((line, seg.start)).or_default().push((r, c));
-                    }
-                }
-            }
-            if let Some(cells) = tally.values().max_by_key(|cells| cells.len())
-                && !cells.is_empty()
-            {
-                part.branch = cells[cells.len() / 2];
-            }
             part.segments
                 .sort_unstable_by_key(|&(line, seg)| (line, seg.start));
             part.segments.dedup();
