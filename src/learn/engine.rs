@@ -10,6 +10,7 @@ use super::assign::{Assignment, Lit, Reason, cell_of, lit, negated, says_filled}
 use super::clauses::ClauseDb;
 use super::explain::{Explainer, Known, solve_cached};
 use super::order::Order;
+use super::schedule::Schedule;
 use crate::grid::{Cell, Grid};
 use crate::line::{BitLineSolver, LineCache};
 use crate::puzzle::{LineId, Puzzle};
@@ -21,12 +22,6 @@ enum Conflict {
     Line(LineId),
     Clause(u32),
 }
-
-/// Conflicts between restarts: this unit times the Luby sequence.
-const RESTART_UNIT: u64 = 100;
-/// Conflicts before the first clause-database reduction, and the growth of the interval.
-const FIRST_REDUCE: u64 = 2000;
-const REDUCE_STEP: u64 = 300;
 
 /// The state of one learning search.
 pub(super) struct Engine<'p> {
@@ -114,10 +109,7 @@ impl<'p> Engine<'p> {
         mut stopped: impl FnMut(&LearnStats) -> bool,
         mut on_solution: impl FnMut(&Grid) -> Flow,
     ) -> bool {
-        let mut restarts = 0u32;
-        let mut conflicts_left = luby(restarts) * RESTART_UNIT;
-        let mut next_reduce = FIRST_REDUCE;
-        let mut reduces = 0u64;
+        let mut schedule = Schedule::default();
         loop {
             if let Some(conflict) = self.propagate() {
                 self.stats.conflicts += 1;
@@ -128,10 +120,7 @@ impl<'p> Engine<'p> {
                     return true;
                 }
                 self.order.decay();
-                conflicts_left = conflicts_left.saturating_sub(1);
-                if self.stats.conflicts >= next_reduce {
-                    reduces += 1;
-                    next_reduce = self.stats.conflicts + FIRST_REDUCE + reduces * REDUCE_STEP;
+                if schedule.conflict(self.stats.conflicts) {
                     self.reduce();
                 }
                 continue;
@@ -146,10 +135,8 @@ impl<'p> Engine<'p> {
                 }
                 continue;
             }
-            if conflicts_left == 0 {
-                restarts += 1;
+            if schedule.restart_due() {
                 self.stats.restarts += 1;
-                conflicts_left = luby(restarts) * RESTART_UNIT;
                 self.backtrack(0);
                 continue;
             }
@@ -400,29 +387,5 @@ impl<'p> Engine<'p> {
         });
         self.clause_head = self.clause_head.min(self.a.trail.len());
         self.clear_queue();
-    }
-}
-
-/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ... (index from 0).
-fn luby(index: u32) -> u64 {
-    let mut i = u64::from(index) + 1;
-    loop {
-        // The smallest k with i <= 2^k - 1.
-        let k = 64 - i.leading_zeros() as u64;
-        if i == (1 << k) - 1 {
-            return 1 << (k - 1);
-        }
-        i -= (1 << (k - 1)) - 1;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::luby;
-
-    #[test]
-    fn luby_sequence_starts_as_published() {
-        let first: Vec<u64> = (0..15).map(luby).collect();
-        assert_eq!(first, vec![1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
     }
 }

@@ -22,11 +22,13 @@
 //! and, when the search ends with a conflict at level 0, every solution has been reported.
 //! That makes this search right for finding a few solutions, not for counting millions.
 
+mod analysis;
 mod assign;
 mod clauses;
 mod engine;
 mod explain;
 mod order;
+mod schedule;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -1,15 +1,47 @@
-//! Conflict analysis: explaining why cells were forced, tracing a conflict back to its first
-//! unique implication point, minimising the learned clause, and jumping back.
+//! Conflict analysis for black and white: explaining why cells were forced (the trail and
+//! reasons that [`crate::learn::analysis`] traces back to the first unique implication point),
+//! learning the clause and jumping back.
 
 use super::{Conflict, Engine};
-use crate::learn::assign::{Lit, Reason, cell_of, lit, negated, says_filled};
+use crate::learn::analysis::{self, Implications, Learned};
+use crate::learn::assign::{Lit, Reason, lit, negated, says_filled};
 use crate::learn::explain::{Deduction, Known};
 use crate::puzzle::LineId;
+
+impl Implications for Engine<'_> {
+    fn decision_level(&self) -> u32 {
+        self.a.decision_level()
+    }
+
+    fn level(&self, cell: u32) -> u32 {
+        self.a.level[cell as usize]
+    }
+
+    fn trail(&self) -> &[Lit] {
+        &self.a.trail
+    }
+
+    fn is_decision(&self, cell: u32) -> bool {
+        self.a.reason[cell as usize] == Reason::Decision
+    }
+
+    fn antecedents(&mut self, cell: u32, out: &mut Vec<Lit>) {
+        self.cell_antecedents(cell, out);
+    }
+
+    fn bump(&mut self, cell: u32) {
+        self.order.bump(cell);
+    }
+
+    fn seen(&mut self) -> &mut [bool] {
+        &mut self.seen
+    }
+}
 
 impl Engine<'_> {
     /// Appends to `out` the true literals that forced `cell` (none for decisions and root
     /// cells).
-    fn antecedents(&mut self, cell: u32, out: &mut Vec<Lit>) {
+    fn cell_antecedents(&mut self, cell: u32, out: &mut Vec<Lit>) {
         match self.a.reason[cell as usize] {
             Reason::Root | Reason::Decision => {}
             Reason::Clause(clause) => self.db.antecedents(clause, out),
@@ -105,18 +137,19 @@ impl Engine<'_> {
         self.conflict_lits(conflict, &mut lits);
         // The conflict may involve no literal of the current level (a blocking clause, say):
         // it then arose at the highest level among its literals.
-        let top = lits
-            .iter()
-            .map(|&l| self.a.level[cell_of(l) as usize])
-            .max()
-            .unwrap_or(0);
+        let top = analysis::top_level(self, &lits);
         if top == 0 {
             self.scratch = lits;
             return false;
         }
         self.backtrack(top);
-        let (learnt, jump) = self.analyze(&mut lits);
+        let Learned {
+            clause: learnt,
+            jump,
+            minimized,
+        } = analysis::analyze(self, &mut lits);
         self.scratch = lits;
+        self.stats.minimized += minimized as u64;
         if jump + 1 < self.a.decision_level() {
             self.stats.backjumps += 1;
         }
@@ -125,103 +158,11 @@ impl Engine<'_> {
         if learnt.len() == 1 {
             self.assign(learnt[0], Reason::Root);
         } else {
-            let lbd = self.lbd(&learnt);
+            let lbd = analysis::lbd(self, &learnt);
             let asserted = learnt[0];
             let clause = self.db.add(&learnt, lbd, false);
             self.assign(asserted, Reason::Clause(clause));
         }
         true
-    }
-
-    /// First-UIP analysis of the conflict whose true literals are `lits` (which it uses as a
-    /// buffer): returns the learned clause, its asserting literal first and a literal of the
-    /// jump level second, and the level to jump back to.
-    fn analyze(&mut self, lits: &mut Vec<Lit>) -> (Vec<Lit>, u32) {
-        let level = self.a.decision_level();
-        let mut learnt: Vec<Lit> = vec![0];
-        let mut pending = 0usize;
-        let mut at = self.a.trail.len();
-        let uip = loop {
-            for &l in lits.iter() {
-                let cell = cell_of(l);
-                let c = cell as usize;
-                if self.seen[c] || self.a.level[c] == 0 {
-                    continue;
-                }
-                self.seen[c] = true;
-                self.order.bump(cell);
-                if self.a.level[c] == level {
-                    pending += 1;
-                } else {
-                    learnt.push(negated(l));
-                }
-            }
-            let next = loop {
-                at -= 1;
-                let l = self.a.trail[at];
-                if self.seen[cell_of(l) as usize] {
-                    break l;
-                }
-            };
-            self.seen[cell_of(next) as usize] = false;
-            pending -= 1;
-            if pending == 0 {
-                break next;
-            }
-            lits.clear();
-            self.antecedents(cell_of(next), lits);
-        };
-        learnt[0] = negated(uip);
-        self.minimize(&mut learnt, lits);
-        for &l in &learnt[1..] {
-            self.seen[cell_of(l) as usize] = false;
-        }
-        // The literal of the highest level after the asserting one goes second (it is watched).
-        let mut jump = 0;
-        for i in 1..learnt.len() {
-            let level = self.a.level[cell_of(learnt[i]) as usize];
-            if level > jump {
-                jump = level;
-                learnt.swap(1, i);
-            }
-        }
-        (learnt, jump)
-    }
-
-    /// Drops from `learnt` each literal (after the first) whose cell was forced by cells all
-    /// already in the clause or at level 0. `seen` marks the clause's cells.
-    fn minimize(&mut self, learnt: &mut Vec<Lit>, buffer: &mut Vec<Lit>) {
-        let mut keep = 1;
-        for i in 1..learnt.len() {
-            let l = learnt[i];
-            let cell = cell_of(l);
-            let redundant = self.a.reason[cell as usize] != Reason::Decision && {
-                buffer.clear();
-                self.antecedents(cell, buffer);
-                buffer.iter().all(|&a| {
-                    let c = cell_of(a) as usize;
-                    self.seen[c] || self.a.level[c] == 0
-                })
-            };
-            if redundant {
-                self.seen[cell as usize] = false;
-            } else {
-                learnt[keep] = l;
-                keep += 1;
-            }
-        }
-        self.stats.minimized += (learnt.len() - keep) as u64;
-        learnt.truncate(keep);
-    }
-
-    /// The number of distinct decision levels among a clause's literals.
-    fn lbd(&self, clause: &[Lit]) -> u32 {
-        let mut levels: Vec<u32> = clause
-            .iter()
-            .map(|&l| self.a.level[cell_of(l) as usize])
-            .collect();
-        levels.sort_unstable();
-        levels.dedup();
-        levels.len() as u32
     }
 }

@@ -1,0 +1,134 @@
+//! First-UIP conflict analysis and clause minimisation, shared by the black-and-white and the
+//! colour learning searches: both keep a trail of true literals (`2 * variable + value`) with
+//! a level and a reason per variable, and differ only in what a variable is and how a reason
+//! is explained.
+
+use super::assign::{Lit, cell_of as var_of, negated};
+
+/// What conflict analysis needs from a search: its trail, levels and reasons.
+pub(super) trait Implications {
+    /// The current decision level.
+    fn decision_level(&self) -> u32;
+    /// The level at which `var` was set.
+    fn level(&self, var: u32) -> u32;
+    /// The true literals, oldest first.
+    fn trail(&self) -> &[Lit];
+    /// Whether `var` was set by a decision.
+    fn is_decision(&self, var: u32) -> bool;
+    /// Appends to `out` the true literals that forced `var` (none for decisions and root
+    /// variables).
+    fn antecedents(&mut self, var: u32, out: &mut Vec<Lit>);
+    /// Raises the decision activity of `var`.
+    fn bump(&mut self, var: u32);
+    /// Marks of the variables in the clause being built, one per variable, all `false`
+    /// between analyses.
+    fn seen(&mut self) -> &mut [bool];
+}
+
+/// A clause learned from a conflict.
+pub(super) struct Learned {
+    /// The clause, its asserting literal first and a literal of the jump level second.
+    pub(super) clause: Vec<Lit>,
+    /// The level to jump back to, where the clause forces its first literal.
+    pub(super) jump: u32,
+    /// Literals dropped by minimisation.
+    pub(super) minimized: usize,
+}
+
+/// First-UIP analysis of the conflict whose true literals are `lits` (all set, the latest at
+/// the current level; `lits` serves as a buffer afterwards).
+pub(super) fn analyze(e: &mut impl Implications, lits: &mut Vec<Lit>) -> Learned {
+    let level = e.decision_level();
+    let mut clause: Vec<Lit> = vec![0];
+    let mut pending = 0usize;
+    let mut at = e.trail().len();
+    let uip = loop {
+        for &l in lits.iter() {
+            let var = var_of(l);
+            if e.seen()[var as usize] || e.level(var) == 0 {
+                continue;
+            }
+            e.seen()[var as usize] = true;
+            e.bump(var);
+            if e.level(var) == level {
+                pending += 1;
+            } else {
+                clause.push(negated(l));
+            }
+        }
+        let next = loop {
+            at -= 1;
+            let l = e.trail()[at];
+            if e.seen()[var_of(l) as usize] {
+                break l;
+            }
+        };
+        e.seen()[var_of(next) as usize] = false;
+        pending -= 1;
+        if pending == 0 {
+            break next;
+        }
+        lits.clear();
+        e.antecedents(var_of(next), lits);
+    };
+    clause[0] = negated(uip);
+    let minimized = minimize(e, &mut clause, lits);
+    for &l in &clause[1..] {
+        e.seen()[var_of(l) as usize] = false;
+    }
+    // The literal of the highest level after the asserting one goes second (it is watched).
+    let mut jump = 0;
+    for i in 1..clause.len() {
+        let level = e.level(var_of(clause[i]));
+        if level > jump {
+            jump = level;
+            clause.swap(1, i);
+        }
+    }
+    Learned {
+        clause,
+        jump,
+        minimized,
+    }
+}
+
+/// Drops from `clause` each literal (after the first) whose variable was forced by variables
+/// all already in the clause or at level 0; returns how many it dropped. `seen` marks the
+/// clause's variables.
+fn minimize(e: &mut impl Implications, clause: &mut Vec<Lit>, buffer: &mut Vec<Lit>) -> usize {
+    let mut keep = 1;
+    for i in 1..clause.len() {
+        let l = clause[i];
+        let var = var_of(l);
+        let redundant = !e.is_decision(var) && {
+            buffer.clear();
+            e.antecedents(var, buffer);
+            buffer.iter().all(|&a| {
+                let v = var_of(a);
+                e.seen()[v as usize] || e.level(v) == 0
+            })
+        };
+        if redundant {
+            e.seen()[var as usize] = false;
+        } else {
+            clause[keep] = l;
+            keep += 1;
+        }
+    }
+    let dropped = clause.len() - keep;
+    clause.truncate(keep);
+    dropped
+}
+
+/// The number of distinct decision levels among a clause's literals.
+pub(super) fn lbd(e: &impl Implications, clause: &[Lit]) -> u32 {
+    let mut levels: Vec<u32> = clause.iter().map(|&l| e.level(var_of(l))).collect();
+    levels.sort_unstable();
+    levels.dedup();
+    levels.len() as u32
+}
+
+/// The highest level among the variables of `lits` (0 for none).
+pub(super) fn top_level(e: &impl Implications, lits: &[Lit]) -> u32 {
+    lits.iter().map(|&l| e.level(var_of(l))).max().unwrap_or(0)
+}

@@ -1,0 +1,94 @@
+//! When a learning search restarts and when it thins its learned clauses: restarts after a
+//! number of conflicts that follows the Luby sequence; reductions at growing intervals.
+
+/// Conflicts between restarts: this unit times the Luby sequence.
+const RESTART_UNIT: u64 = 100;
+/// Conflicts before the first clause-database reduction, and the growth of the interval.
+const FIRST_REDUCE: u64 = 2000;
+const REDUCE_STEP: u64 = 300;
+
+/// The restart and reduction schedule of one search.
+#[derive(Debug)]
+pub(super) struct Schedule {
+    restarts: u32,
+    conflicts_left: u64,
+    next_reduce: u64,
+    reduces: u64,
+}
+
+impl Default for Schedule {
+    fn default() -> Self {
+        Schedule {
+            restarts: 0,
+            conflicts_left: luby(0) * RESTART_UNIT,
+            next_reduce: FIRST_REDUCE,
+            reduces: 0,
+        }
+    }
+}
+
+impl Schedule {
+    /// Counts a conflict (the search's `conflicts`-th); `true` when the learned clauses are
+    /// due for a reduction.
+    pub(super) fn conflict(&mut self, conflicts: u64) -> bool {
+        self.conflicts_left = self.conflicts_left.saturating_sub(1);
+        if conflicts < self.next_reduce {
+            return false;
+        }
+        self.reduces += 1;
+        self.next_reduce = conflicts + FIRST_REDUCE + self.reduces * REDUCE_STEP;
+        true
+    }
+
+    /// `true` (and the next interval starts) when enough conflicts have passed since the
+    /// last restart.
+    pub(super) fn restart_due(&mut self) -> bool {
+        if self.conflicts_left > 0 {
+            return false;
+        }
+        self.restarts += 1;
+        self.conflicts_left = luby(self.restarts) * RESTART_UNIT;
+        true
+    }
+}
+
+/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ... (index from 0).
+fn luby(index: u32) -> u64 {
+    let mut i = u64::from(index) + 1;
+    loop {
+        // The smallest k with i <= 2^k - 1.
+        let k = 64 - i.leading_zeros() as u64;
+        if i == (1 << k) - 1 {
+            return 1 << (k - 1);
+        }
+        i -= (1 << (k - 1)) - 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn luby_sequence_starts_as_published() {
+        let first: Vec<u64> = (0..15).map(luby).collect();
+        assert_eq!(first, vec![1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+
+    #[test]
+    fn restarts_and_reductions_come_when_due() {
+        let mut schedule = Schedule::default();
+        let mut restarts = Vec::new();
+        let mut reductions = Vec::new();
+        for conflicts in 1..=5000u64 {
+            if schedule.conflict(conflicts) {
+                reductions.push(conflicts);
+            }
+            if schedule.restart_due() {
+                restarts.push(conflicts);
+            }
+        }
+        assert_eq!(&restarts[..4], &[100, 200, 400, 500]);
+        assert_eq!(reductions, vec![2000, 4300]);
+    }
+}
