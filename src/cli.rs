@@ -199,10 +199,10 @@ pub(crate) struct CommonArgs {
     /// explored almost whole before the first solution (see the README).
     #[arg(long)]
     pub restarts: bool,
-    /// Which search runs on black-and-white puzzles: `probe` (probing at every node, on every
-    /// thread), `learn` (clause learning, one thread), `both` (learning on one thread, probing
-    /// on the others; the first to finish wins) or `auto`: `both` for `solve` and `list --limit`
-    /// with two threads or more, `probe` otherwise.
+    /// Which search runs: `probe` (probing at every node, on every thread), `learn` (clause
+    /// learning, one thread), `both` (learning on one thread, probing on the others, or on
+    /// every thread for colour puzzles; the first to finish wins) or `auto`: `both` for `solve`
+    /// and `list --limit` with two threads or more, `probe` otherwise.
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
     pub(crate) engine: EngineChoice,
     /// Print search statistics to standard error after each puzzle.

@@ -1,7 +1,7 @@
 //! Command-line tests: what `nonoenum solve`, `count` and `list` print, their exit codes, every
 //! input format and option, and a one-line message naming the file and line for bad input.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -254,6 +254,56 @@ fn every_engine_gives_the_same_verdicts_and_lists() {
         .assert()
         .code(2)
         .stderr(contains("fast").and(contains("learn")));
+}
+
+/// A colour puzzle with 4 solutions: a red diagonal in the top-left 2x2 square and a blue one
+/// in the bottom-right square, each either way round.
+const TWO_COLOUR_DIAGONALS: &str = "\
+#d
+   0:   #FFFFFF   white
+   r:*  #FF0000   red
+   u:@  #0000FF   blue
+: rows
+1r
+1r
+1u
+1u
+: columns
+1r
+1r
+1u
+1u
+";
+
+#[test]
+fn every_engine_lists_the_same_colour_solutions() {
+    let (_dir, path) = temp_file("diagonals.g", TWO_COLOUR_DIAGONALS);
+    let path = path.display().to_string();
+    let grids = |stdout: &str| -> BTreeSet<String> {
+        let grids: Vec<String> = stdout.trim_end().split("\n\n").map(String::from).collect();
+        let distinct: BTreeSet<String> = grids.iter().cloned().collect();
+        assert_eq!(distinct.len(), grids.len(), "listed twice: {stdout}");
+        distinct
+    };
+    let expected = grids(&stdout_of(&mut nonoenum([
+        "list", "-q", "--engine", "probe", "-t", "1", &path,
+    ])));
+    assert_eq!(expected.len(), 4);
+    assert!(expected.contains("*...\n.*..\n..@.\n...@"), "{expected:?}");
+    for engine in ["auto", "probe", "learn", "both"] {
+        for threads in ["1", "2"] {
+            let what = format!("--engine {engine} -t {threads}");
+            let common = ["-q", "--engine", engine, "-t", threads, &path];
+            let listed = grids(&stdout_of(&mut nonoenum(["list"].iter().chain(&common))));
+            assert_eq!(listed, expected, "{what}");
+            let stdout = stdout_of(&mut nonoenum(["solve"].iter().chain(&common)));
+            assert!(stdout.ends_with("\nmultiple\n"), "{what}: {stdout}");
+            let stdout = stdout_of(&mut nonoenum(
+                ["list", "--limit", "3"].iter().chain(&common),
+            ));
+            assert_eq!(grids(&stdout).len(), 3, "{what}");
+        }
+    }
 }
 
 #[test]

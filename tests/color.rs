@@ -296,3 +296,46 @@ fn colour_counts_agree_across_threads() {
         .success()
         .stdout(predicates::str::is_match("^[.rb]{2}\n[.rb]{2}\n[.rb]{2}\n$").expect("regex"));
 }
+
+/// The 18 colour puzzles of the survey, decided by the race of the learning and the probing
+/// search on 2 threads: each solution found satisfies the clues, and the verdicts are those of
+/// the probing search alone (which decides all but #672 Web within seconds). The slowest
+/// (#672, #2498, #3149, #4445) run in release builds only.
+#[test]
+fn colour_survey_verdicts_with_the_learning_search() {
+    let Some(dir) = shared_dir("survey/olsak-g") else {
+        return;
+    };
+    let unique = [47, 220, 1503, 2073, 2257, 2814, 2817, 4364, 4940];
+    let multiple = [672, 2498, 2684, 2984, 3149, 3620, 4445, 4809, 5193];
+    let slow = [672, 2498, 3149, 4445];
+    for id in unique.iter().chain(&multiple) {
+        if cfg!(debug_assertions) && slow.contains(id) {
+            eprintln!("skipping colour survey #{id} in a debug build");
+            continue;
+        }
+        let path = dir.join(format!("webpbn-color-{id:05}.g"));
+        let AnyPuzzle::Color(puzzle) = &load(&path)[0] else {
+            panic!("#{id} is a colour puzzle")
+        };
+        let options = SolverOptions {
+            threads: 2,
+            engine: nonoenum::Engine::Both,
+            ..SolverOptions::default()
+        };
+        let (found, outcome) = ColorSolver::new(puzzle, options)
+            .find(2)
+            .expect("the search runs");
+        for grid in &found {
+            puzzle
+                .check_grid(&grid.to_colors())
+                .unwrap_or_else(|e| panic!("#{id}: {e}"));
+        }
+        let expected = if unique.contains(id) { 1 } else { 2 };
+        assert_eq!(found.len(), expected, "#{id}");
+        assert!(outcome.exhausted || expected == 2, "#{id}: uniqueness proven");
+        if found.len() == 2 {
+            assert_ne!(found[0], found[1], "#{id}");
+        }
+    }
+}

@@ -11,6 +11,8 @@
 //! ([`super::ColorPropagator`]) calls [`ColorLineCache::configure`] whenever it is handed
 //! another puzzle.
 
+use super::line::ColorLineSolver;
+use super::puzzle::Block;
 use crate::line::Contradiction;
 
 /// The table's size in bytes, at most (its regions are powers of two).
@@ -26,7 +28,7 @@ const REFUTED: u8 = 2;
 
 /// The cache (see the module documentation).
 #[derive(Clone, Debug, Default)]
-pub(super) struct ColorLineCache {
+pub(crate) struct ColorLineCache {
     table: Vec<u8>,
     /// Bytes per packed cell: 1, 2, 4 or 8.
     cell_bytes: usize,
@@ -37,9 +39,9 @@ pub(super) struct ColorLineCache {
     /// The packed key of the last lookup.
     key: Vec<u8>,
     /// Lookups, for statistics.
-    pub(super) lookups: u64,
+    pub(crate) lookups: u64,
     /// Lookups answered from the table.
-    pub(super) hits: u64,
+    pub(crate) hits: u64,
 }
 
 /// Where a missed lookup's result belongs: hand it to [`ColorLineCache::store`].
@@ -51,7 +53,7 @@ pub(super) struct Miss {
 impl ColorLineCache {
     /// Empties the table and sizes it for a puzzle of `lines` lines, the longest of `longest`
     /// cells, whose cells are subsets of `colors`.
-    pub(super) fn configure(&mut self, lines: usize, longest: usize, colors: u64) {
+    pub(crate) fn configure(&mut self, lines: usize, longest: usize, colors: u64) {
         let bits = u64::BITS - colors.leading_zeros();
         self.cell_bytes = match bits {
             0..=8 => 1,
@@ -125,6 +127,26 @@ impl ColorLineCache {
         }
         Self::unpack(self.cell_bytes, &entry[1 + n..], out);
         Ok(Ok(()))
+    }
+
+    /// Solves `line` (cells `cells`, clue `clue`) with `solver` into `out`, answering from the
+    /// table when it can and storing what it computes.
+    pub(crate) fn solve(
+        &mut self,
+        solver: &mut ColorLineSolver,
+        line: usize,
+        clue: &[Block],
+        cells: &[u64],
+        out: &mut [u64],
+    ) -> Result<(), Contradiction> {
+        match self.lookup(line, cells, out) {
+            Ok(result) => result,
+            Err(miss) => {
+                let result = solver.solve(clue, cells, out);
+                self.store(miss, result.map(|()| &*out));
+                result
+            }
+        }
     }
 
     /// Stores the result of the line whose lookup just missed: the solved cells, or the

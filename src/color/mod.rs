@@ -22,7 +22,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod cache;
+pub(crate) mod cache;
 mod choose;
 mod grid;
 mod line;

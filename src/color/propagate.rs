@@ -154,17 +154,13 @@ impl ColorPropagator {
         self.line_out.resize(self.line_in.len(), 0);
         let clue = puzzle.clue(line).blocks();
         match &mut self.cache {
-            Some((cache, _)) => {
-                let index = line_index(grid, line);
-                match cache.lookup(index, &self.line_in, &mut self.line_out) {
-                    Ok(result) => result?,
-                    Err(miss) => {
-                        let result = self.solver.solve(clue, &self.line_in, &mut self.line_out);
-                        cache.store(miss, result.map(|()| &self.line_out[..]));
-                        result?;
-                    }
-                }
-            }
+            Some((cache, _)) => cache.solve(
+                &mut self.solver,
+                line_index(grid, line),
+                clue,
+                &self.line_in,
+                &mut self.line_out,
+            )?,
             None => self.solver.solve(clue, &self.line_in, &mut self.line_out)?,
         }
         for i in 0..self.line_in.len() {

@@ -2,6 +2,7 @@
 //! branches, split into rayon tasks, every solution streamed through a bounded channel to one
 //! collector — the same semantics as the black-and-white [`crate::Solver`].
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -13,7 +14,9 @@ use super::grid::ColorGrid;
 use super::memo::ColorMemo;
 use super::propagate::ColorPropagator;
 use super::puzzle::ColorPuzzle;
-use crate::search::{Flow, Outcome, SearchStats, SolveError, SolverOptions};
+use crate::learn::LearnStats;
+use crate::learn::color::color_learn_search_until;
+use crate::search::{Engine, Flow, Outcome, SearchStats, SolveError, SolverOptions, spawn_search};
 
 /// Capacity of the solution channel.
 const CHANNEL_CAPACITY: usize = 256;
@@ -95,12 +98,22 @@ impl<'p> ColorSolver<'p> {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n,
         };
+        let engine = self.options.engine;
+        let probe_threads = match engine {
+            Engine::Probe => threads,
+            Engine::Learn => 0,
+            // The learner runs as one thread more. On one thread the colour probing search
+            // fails where two threads decide at once (#4445 Pinup: over 30 s against 0.4 s:
+            // the second thread takes the root's other child); in black and white, taking a
+            // thread from the probing search costs less than adding one (icga2017).
+            Engine::Both => threads,
+        };
         let cells = self.puzzle.height() * self.puzzle.width();
         let stack = (cells * 1024).clamp(64 << 20, 1 << 30);
-        let pool = (threads > 1)
+        let pool = (probe_threads > 1)
             .then(|| {
                 rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
+                    .num_threads(probe_threads)
                     .stack_size(stack)
                     .thread_name(|i| format!("nonoenum-color-{i}"))
                     .build()
@@ -121,21 +134,54 @@ impl<'p> ColorSolver<'p> {
             cancel: &self.cancel,
             solutions: tx,
         };
+        // With both searches, the first to finish its whole tree ends the other, and the
+        // collector drops the solutions the second one finds again.
+        let racing = engine == Engine::Both;
+        let learner_cx = (engine != Engine::Probe).then(|| Cx {
+            solutions: cx.solutions.clone(),
+            ..cx
+        });
+        let cx = (probe_threads > 0).then_some(cx);
+        let mut reported: Option<HashSet<Box<[u64]>>> = racing.then(HashSet::new);
         let mut received = 0u64;
         let mut stopped = false;
         std::thread::scope(|scope| -> Result<(), SolveError> {
-            let search = std::thread::Builder::new()
-                .name("nonoenum-color-search".into())
-                .stack_size(stack)
-                .spawn_scoped(scope, move || match pool {
-                    None => cx.explore(root, 0, None),
-                    Some(pool) => pool.install(|| cx.explore(root, 0, None)),
+            let spawn = |name: &str, work| spawn_search(scope, name, stack, threads, work);
+            let learner_root = root.clone();
+            let learner = learner_cx
+                .map(|cx| {
+                    spawn(
+                        "nonoenum-color-learn",
+                        Box::new(move || cx.learn(&learner_root, racing)),
+                    )
                 })
-                .map_err(|e| SolveError::Threads {
-                    threads,
-                    reason: e.to_string(),
+                .transpose()?;
+            let search = cx
+                .map(|cx| {
+                    spawn(
+                        "nonoenum-color-search",
+                        Box::new(move || {
+                            match pool {
+                                None => cx.explore(root, 0, None),
+                                Some(pool) => pool.install(|| cx.explore(root, 0, None)),
+                            }
+                            if racing && !cx.stopped() {
+                                cx.stop.store(true, Ordering::Relaxed);
+                            }
+                        }),
+                    )
+                })
+                .transpose()
+                .inspect_err(|_| {
+                    // The learner may be running: it must not outlive a failed start.
+                    stop.store(true, Ordering::Relaxed);
                 })?;
             for grid in &rx {
+                if let Some(reported) = &mut reported
+                    && !reported.insert(grid.cells().into())
+                {
+                    continue;
+                }
                 received += 1;
                 if on_solution(&grid) == Flow::Stop {
                     stopped = true;
@@ -144,8 +190,10 @@ impl<'p> ColorSolver<'p> {
                 }
             }
             drop(rx);
-            if let Err(panic) = search.join() {
-                std::panic::resume_unwind(panic);
+            for thread in [learner, search].into_iter().flatten() {
+                if let Err(panic) = thread.join() {
+                    std::panic::resume_unwind(panic);
+                }
             }
             Ok(())
         })?;
@@ -253,6 +301,37 @@ impl Cx<'_> {
                     b();
                 }
             }
+        }
+    }
+
+    /// Runs the learning search from `root`, sending its solutions. When `racing`, a finished
+    /// search ends the run (the probing search beside it stops).
+    fn learn(&self, root: &ColorGrid, racing: bool) {
+        // The live counters follow the search: each poll adds what it did since the last.
+        let mut reported = LearnStats::default();
+        let mut report = |now: &LearnStats| {
+            self.stats.add_learning(&now.since(&reported));
+            reported = *now;
+        };
+        let outcome = color_learn_search_until(
+            self.puzzle,
+            root,
+            |now| {
+                report(now);
+                self.stopped()
+            },
+            |grid| {
+                self.stats.add_solution();
+                if self.solutions.send(grid.clone()).is_err() || self.stopped() {
+                    Flow::Stop
+                } else {
+                    Flow::Continue
+                }
+            },
+        );
+        report(&outcome.stats);
+        if racing && outcome.exhausted {
+            self.stop.store(true, Ordering::Relaxed);
         }
     }
 

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::search::{Flow, SolverOptions};
+use crate::search::{Engine, Flow, SolverOptions};
 
 fn palette(n: usize) -> Vec<Color> {
     let mut colors = vec![Color::new("white", [255; 3], '.')];
@@ -39,6 +39,16 @@ fn brute_force_count(puzzle: &ColorPuzzle) -> u64 {
 }
 
 fn solutions(puzzle: &ColorPuzzle, threads: usize, probing: bool) -> Vec<Vec<u8>> {
+    solutions_by(puzzle, threads, probing, Engine::Probe)
+}
+
+/// Every solution `engine` reports, sorted; the run must end exhausted, each reported once.
+fn solutions_by(
+    puzzle: &ColorPuzzle,
+    threads: usize,
+    probing: bool,
+    engine: Engine,
+) -> Vec<Vec<u8>> {
     let solver = ColorSolver::new(
         puzzle,
         SolverOptions {
@@ -46,7 +56,7 @@ fn solutions(puzzle: &ColorPuzzle, threads: usize, probing: bool) -> Vec<Vec<u8>
             probing,
             ordered: false,
             restarts: false,
-            engine: Default::default(),
+            engine,
         },
     );
     let mut found = Vec::new();
@@ -85,6 +95,8 @@ proptest! {
         }
         prop_assert_eq!(&solutions(&puzzle, 2, true), &found);
         prop_assert_eq!(&solutions(&puzzle, 2, false), &found);
+        prop_assert_eq!(&solutions_by(&puzzle, 1, true, Engine::Learn), &found);
+        prop_assert_eq!(&solutions_by(&puzzle, 2, true, Engine::Both), &found);
     }
 
     /// On pictures small enough to try every colouring, the count is exact.
@@ -99,6 +111,8 @@ proptest! {
         let puzzle = ColorPuzzle::from_picture(palette(colors.into()), h, w, &cells)?;
         let count = solutions(&puzzle, 1, true).len() as u64;
         prop_assert_eq!(count, brute_force_count(&puzzle));
+        let learned = solutions_by(&puzzle, 1, true, Engine::Learn).len() as u64;
+        prop_assert_eq!(learned, count);
     }
 }
 
@@ -145,5 +159,6 @@ fn many_colours_work() {
     let n = 41;
     let cells: Vec<u8> = (1..n as u8).collect();
     let puzzle = ColorPuzzle::from_picture(palette(n), 1, n - 1, &cells).unwrap();
-    assert_eq!(solutions(&puzzle, 1, true), vec![cells]);
+    assert_eq!(solutions(&puzzle, 1, true), vec![cells.clone()]);
+    assert_eq!(solutions_by(&puzzle, 1, true, Engine::Learn), vec![cells]);
 }

@@ -25,6 +25,7 @@
 mod analysis;
 mod assign;
 mod clauses;
+pub(crate) mod color;
 mod engine;
 mod explain;
 mod order;

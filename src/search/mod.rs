@@ -61,7 +61,8 @@ pub enum Engine {
     /// do not apply.
     Learn,
     /// Both at once, each exploring in its own way: the learning search on one thread, the
-    /// probing search on the others (on one thread if only one is asked for). The first to
+    /// probing search on the others (on one thread if only one is asked for; colour puzzles:
+    /// on every thread, the learning search being one more). The first to
     /// finish ends the run, and a solution both find is reported once. For runs that stop
     /// after a few solutions: the collector remembers every solution reported. `ordered`
     /// turns it off.
@@ -367,7 +368,7 @@ impl<'p> Solver<'p> {
 }
 
 /// A thread of the search scope (a search thread needs a deep stack).
-fn spawn_search<'scope>(
+pub(crate) fn spawn_search<'scope>(
     scope: &'scope std::thread::Scope<'scope, '_>,
     name: &str,
     stack: usize,
