@@ -333,7 +333,10 @@ fn colour_survey_verdicts_with_the_learning_search() {
         }
         let expected = if unique.contains(id) { 1 } else { 2 };
         assert_eq!(found.len(), expected, "#{id}");
-        assert!(outcome.exhausted || expected == 2, "#{id}: uniqueness proven");
+        assert!(
+            outcome.exhausted || expected == 2,
+            "#{id}: uniqueness proven"
+        );
         if found.len() == 2 {
             assert_ne!(found[0], found[1], "#{id}");
         }

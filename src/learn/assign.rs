@@ -5,6 +5,7 @@
 //! the value `l & 1`. The trail lists the true literals in the order they were set; a
 //! decision level starts at each decision.
 
+use super::clauses::value_of;
 use crate::grid::Grid;
 use crate::puzzle::LineId;
 
@@ -44,8 +45,8 @@ pub(super) enum Reason {
     Clause(u32),
 }
 
+// The value table's entries (see [`value_of`]; 1 is empty).
 const UNKNOWN: u8 = 0;
-const EMPTY: u8 = 1;
 const FILLED: u8 = 2;
 
 /// The cells' values with their levels, trail positions and reasons.
@@ -99,16 +100,6 @@ impl Assignment {
         self.value[cell as usize] == UNKNOWN
     }
 
-    /// Whether `lit` is true.
-    pub(super) fn is_true(&self, lit: Lit) -> bool {
-        self.value[cell_of(lit) as usize] == if says_filled(lit) { FILLED } else { EMPTY }
-    }
-
-    /// Whether `lit` is false (its cell has the other value).
-    pub(super) fn is_false(&self, lit: Lit) -> bool {
-        self.value[cell_of(lit) as usize] == if says_filled(lit) { EMPTY } else { FILLED }
-    }
-
     /// The true literal of an assigned cell.
     pub(super) fn true_lit(&self, cell: u32) -> Lit {
         lit(cell, self.value[cell as usize] == FILLED)
@@ -121,11 +112,23 @@ impl Assignment {
 
     /// Makes `lit` true (its cell must be unknown) at the current level.
     pub(super) fn assign(&mut self, lit: Lit, reason: Reason) {
+        debug_assert_eq!(self.value[cell_of(lit) as usize], UNKNOWN);
+        self.value[cell_of(lit) as usize] = value_of(lit);
+        self.record(lit, reason);
+    }
+
+    /// The cells' values, one byte each: 0 unknown, 1 empty, 2 filled (see [`value_of`]).
+    pub(super) fn values_mut(&mut self) -> &mut [u8] {
+        &mut self.value
+    }
+
+    /// Completes the assignment of `lit`, whose value is already in the value table (as
+    /// [`ClauseDb::propagate`](super::clauses::ClauseDb::propagate) leaves it).
+    pub(super) fn record(&mut self, lit: Lit, reason: Reason) {
         let cell = cell_of(lit);
         let at = cell as usize;
-        debug_assert_eq!(self.value[at], UNKNOWN);
+        debug_assert_eq!(self.value[at], value_of(lit));
         let filled = says_filled(lit);
-        self.value[at] = if filled { FILLED } else { EMPTY };
         self.level[at] = self.decision_level();
         self.position[at] = self.trail.len() as u32;
         self.reason[at] = reason;

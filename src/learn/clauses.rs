@@ -18,6 +18,22 @@ const HEADER: usize = 3;
 const PERMANENT: u32 = 1;
 const DELETED: u32 = 2;
 
+/// The value-table entry of a variable whose literal `lit` is true: both searches keep one
+/// byte per variable, 0 while it is unknown, else `1 + value`.
+pub(super) fn value_of(lit: Lit) -> u8 {
+    1 + (lit & 1) as u8
+}
+
+/// Whether `lit` is true in `values`.
+fn is_true(values: &[u8], lit: Lit) -> bool {
+    values[(lit >> 1) as usize] == value_of(lit)
+}
+
+/// Whether `lit` is false in `values`.
+fn is_false(values: &[u8], lit: Lit) -> bool {
+    values[(lit >> 1) as usize] == value_of(lit ^ 1)
+}
+
 /// A clause watching a literal.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Watch {
@@ -130,6 +146,71 @@ impl ClauseDb {
         }
         self.live -= doomed;
         (doomed, renamed)
+    }
+
+    /// Visits the clauses watching `false_lit`, which just became false, in an assignment
+    /// whose values are `values` (see [`value_of`]). A clause left with one literal that is not
+    /// false, an unknown one, implies it: its value goes into `values` at once, so that the
+    /// clauses visited after it see it, and `(literal, clause)` onto `implied`, for the caller
+    /// to finish those assignments in that order. Returns a clause whose literals are all
+    /// false, if it meets one.
+    pub(super) fn propagate(
+        &mut self,
+        false_lit: Lit,
+        values: &mut [u8],
+        implied: &mut Vec<(Lit, u32)>,
+    ) -> Option<u32> {
+        let mut watches = std::mem::take(&mut self.watches[false_lit as usize]);
+        let (mut read, mut write) = (0, 0);
+        let mut conflict = None;
+        while read < watches.len() {
+            let watch = watches[read];
+            read += 1;
+            if is_true(values, watch.blocker) {
+                watches[write] = watch;
+                write += 1;
+                continue;
+            }
+            let clause = self.lits_mut(watch.clause);
+            if clause[0] == false_lit {
+                clause.swap(0, 1);
+            }
+            let first = clause[0];
+            if first != watch.blocker && is_true(values, first) {
+                watches[write] = Watch {
+                    clause: watch.clause,
+                    blocker: first,
+                };
+                write += 1;
+                continue;
+            }
+            let replacement = (2..clause.len()).find(|&k| !is_false(values, clause[k]));
+            if let Some(k) = replacement {
+                clause.swap(1, k);
+                let new_watch = clause[1];
+                self.watches[new_watch as usize].push(Watch {
+                    clause: watch.clause,
+                    blocker: first,
+                });
+                continue;
+            }
+            watches[write] = watch;
+            write += 1;
+            if is_false(values, first) {
+                conflict = Some(watch.clause);
+                while read < watches.len() {
+                    watches[write] = watches[read];
+                    write += 1;
+                    read += 1;
+                }
+                break;
+            }
+            values[(first >> 1) as usize] = value_of(first);
+            implied.push((first, watch.clause));
+        }
+        watches.truncate(write);
+        self.watches[false_lit as usize] = watches;
+        conflict
     }
 
     /// Appends to `out` the literals that make a clause's implied literal (`lits[0]`) true, as

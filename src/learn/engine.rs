@@ -41,6 +41,8 @@ pub(super) struct Engine<'p> {
     clause_head: usize,
     seen: Vec<bool>,
     scratch: Vec<Lit>,
+    /// Literals implied by clauses, with their clauses.
+    implied: Vec<(Lit, u32)>,
     known: Vec<Known>,
     /// The explanation of each line-forced cell, once a conflict has asked for it; valid while
     /// `explained` (until the cell is unset).
@@ -87,6 +89,7 @@ impl<'p> Engine<'p> {
             clause_head,
             seen: vec![false; cells],
             scratch: Vec::new(),
+            implied: Vec::new(),
             known: Vec::new(),
             explanations: vec![Vec::new(); cells],
             explained: vec![false; cells],
@@ -273,59 +276,19 @@ impl<'p> Engine<'p> {
         true
     }
 
-    /// Visits the clauses watching the literal that `l` (just made true) made false.
+    /// Propagates the clauses watching the literal that `l` (just made true) made false;
+    /// returns a clause whose literals are all false, if there is one.
     fn propagate_clauses(&mut self, l: Lit) -> Option<u32> {
-        let false_lit = negated(l);
-        let mut watches = std::mem::take(&mut self.db.watches[false_lit as usize]);
-        let (mut read, mut write) = (0, 0);
-        let mut conflict = None;
-        while read < watches.len() {
-            let watch = watches[read];
-            read += 1;
-            if self.a.is_true(watch.blocker) {
-                watches[write] = watch;
-                write += 1;
-                continue;
-            }
-            let clause = self.db.lits_mut(watch.clause);
-            if clause[0] == false_lit {
-                clause.swap(0, 1);
-            }
-            let first = clause[0];
-            if first != watch.blocker && self.a.is_true(first) {
-                watches[write] = super::clauses::Watch {
-                    clause: watch.clause,
-                    blocker: first,
-                };
-                write += 1;
-                continue;
-            }
-            let a = &self.a;
-            let replacement = (2..clause.len()).find(|&k| !a.is_false(clause[k]));
-            if let Some(k) = replacement {
-                clause.swap(1, k);
-                let new_watch = clause[1];
-                self.db.watches[new_watch as usize].push(super::clauses::Watch {
-                    clause: watch.clause,
-                    blocker: first,
-                });
-                continue;
-            }
-            watches[write] = watch;
-            write += 1;
-            if self.a.is_false(first) {
-                conflict = Some(watch.clause);
-                while read < watches.len() {
-                    watches[write] = watches[read];
-                    write += 1;
-                    read += 1;
-                }
-                break;
-            }
-            self.assign(first, Reason::Clause(watch.clause));
+        let mut implied = std::mem::take(&mut self.implied);
+        implied.clear();
+        let conflict = self
+            .db
+            .propagate(negated(l), self.a.values_mut(), &mut implied);
+        for &(l, clause) in &implied {
+            self.a.record(l, Reason::Clause(clause));
+            self.enqueue_cell(cell_of(l));
         }
-        watches.truncate(write);
-        self.db.watches[false_lit as usize] = watches;
+        self.implied = implied;
         conflict
     }
 

@@ -8,6 +8,7 @@
 //! ([`ColorReason::Cell`]).
 
 use super::super::assign::{Lit, cell_of as var_of};
+use super::super::clauses::value_of;
 use crate::puzzle::LineId;
 
 /// Why a variable has its value.
@@ -27,6 +28,7 @@ pub(super) enum ColorReason {
     Cell,
 }
 
+// The value table's entries (see [`value_of`]).
 const UNKNOWN: u8 = 0;
 const FALSE: u8 = 1;
 const TRUE: u8 = 2;
@@ -112,11 +114,6 @@ impl ColorAssignment {
         self.value[var as usize] == TRUE
     }
 
-    /// Whether `lit` is true.
-    pub(super) fn is_true(&self, lit: Lit) -> bool {
-        self.value[var_of(lit) as usize] == if lit & 1 == 1 { TRUE } else { FALSE }
-    }
-
     /// Whether `lit` is false.
     pub(super) fn is_false(&self, lit: Lit) -> bool {
         self.value[var_of(lit) as usize] == if lit & 1 == 1 { FALSE } else { TRUE }
@@ -129,15 +126,26 @@ impl ColorAssignment {
 
     /// Makes `lit` true (its variable must be unknown) at the current level.
     pub(super) fn assign(&mut self, lit: Lit, reason: ColorReason) {
+        debug_assert_eq!(self.value[var_of(lit) as usize], UNKNOWN);
+        self.value[var_of(lit) as usize] = value_of(lit);
+        self.record(lit, reason);
+    }
+
+    /// The variables' values, one byte each: 0 unknown, 1 false, 2 true (see [`value_of`]).
+    pub(super) fn values_mut(&mut self) -> &mut [u8] {
+        &mut self.value
+    }
+
+    /// Completes the assignment of `lit`, whose value is already in the value table (as
+    /// clause propagation leaves it).
+    pub(super) fn record(&mut self, lit: Lit, reason: ColorReason) {
         let var = var_of(lit);
         let at = var as usize;
-        debug_assert_eq!(self.value[at], UNKNOWN);
+        debug_assert_eq!(self.value[at], value_of(lit));
         let (cell, color) = self.cell_color(var);
         if lit & 1 == 1 {
-            self.value[at] = TRUE;
             self.chosen[cell] = color as u8;
         } else {
-            self.value[at] = FALSE;
             self.sets[cell] &= !(1u64 << color);
         }
         self.level[at] = self.decision_level();

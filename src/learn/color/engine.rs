@@ -11,7 +11,7 @@ use crate::color::{ColorGrid, ColorLineSolver, ColorPuzzle};
 use crate::learn::LearnStats;
 use crate::learn::analysis::{self, Implications, Learned};
 use crate::learn::assign::{Lit, cell_of as var_of, lit, negated};
-use crate::learn::clauses::{ClauseDb, Watch};
+use crate::learn::clauses::ClauseDb;
 use crate::learn::order::Order;
 use crate::learn::schedule::Schedule;
 use crate::puzzle::LineId;
@@ -44,6 +44,8 @@ pub(super) struct ColorEngine<'p> {
     head: usize,
     seen: Vec<bool>,
     scratch: Vec<Lit>,
+    /// Literals implied by clauses, with their clauses.
+    implied: Vec<(Lit, u32)>,
     facts: Vec<Fact>,
     /// The explanation of each line-ruled-out variable, once a conflict has asked for it;
     /// valid while `explained` (until the variable is unset).
@@ -89,6 +91,7 @@ impl<'p> ColorEngine<'p> {
             head,
             seen: vec![false; vars],
             scratch: Vec::new(),
+            implied: Vec::new(),
             facts: Vec::new(),
             explanations: vec![Vec::new(); vars],
             explained: vec![false; vars],
@@ -321,59 +324,19 @@ impl<'p> ColorEngine<'p> {
         true
     }
 
-    /// Visits the clauses watching the literal that `l` (just made true) made false.
+    /// Propagates the clauses watching the literal that `l` (just made true) made false;
+    /// returns a clause whose literals are all false, if there is one.
     fn propagate_clauses(&mut self, l: Lit) -> Option<u32> {
-        let false_lit = negated(l);
-        let mut watches = std::mem::take(&mut self.db.watches[false_lit as usize]);
-        let (mut read, mut write) = (0, 0);
-        let mut conflict = None;
-        while read < watches.len() {
-            let watch = watches[read];
-            read += 1;
-            if self.a.is_true(watch.blocker) {
-                watches[write] = watch;
-                write += 1;
-                continue;
-            }
-            let clause = self.db.lits_mut(watch.clause);
-            if clause[0] == false_lit {
-                clause.swap(0, 1);
-            }
-            let first = clause[0];
-            if first != watch.blocker && self.a.is_true(first) {
-                watches[write] = Watch {
-                    clause: watch.clause,
-                    blocker: first,
-                };
-                write += 1;
-                continue;
-            }
-            let a = &self.a;
-            let replacement = (2..clause.len()).find(|&k| !a.is_false(clause[k]));
-            if let Some(k) = replacement {
-                clause.swap(1, k);
-                let new_watch = clause[1];
-                self.db.watches[new_watch as usize].push(Watch {
-                    clause: watch.clause,
-                    blocker: first,
-                });
-                continue;
-            }
-            watches[write] = watch;
-            write += 1;
-            if self.a.is_false(first) {
-                conflict = Some(watch.clause);
-                while read < watches.len() {
-                    watches[write] = watches[read];
-                    write += 1;
-                    read += 1;
-                }
-                break;
-            }
-            self.assign(first, ColorReason::Clause(watch.clause));
+        let mut implied = std::mem::take(&mut self.implied);
+        implied.clear();
+        let conflict = self
+            .db
+            .propagate(negated(l), self.a.values_mut(), &mut implied);
+        for &(l, clause) in &implied {
+            self.a.record(l, ColorReason::Clause(clause));
+            self.lines_changed(l);
         }
-        watches.truncate(write);
-        self.db.watches[false_lit as usize] = watches;
+        self.implied = implied;
         conflict
     }
 
