@@ -10,7 +10,7 @@ use super::assign::{Assignment, Lit, Reason, cell_of, lit, negated, says_filled}
 use super::clauses::ClauseDb;
 use super::explain::{Explainer, Known, solve_cached};
 use super::order::Order;
-use super::schedule::Schedule;
+use super::schedule::Cdcl;
 use crate::grid::{Cell, Grid};
 use crate::line::{BitLineSolver, LineCache};
 use crate::puzzle::{LineId, Puzzle};
@@ -18,7 +18,7 @@ use crate::search::Flow;
 
 /// A conflict: a line with no placement, or a clause with every literal false.
 #[derive(Clone, Copy, Debug)]
-enum Conflict {
+pub(super) enum Conflict {
     Line(LineId),
     Clause(u32),
 }
@@ -103,51 +103,6 @@ impl<'p> Engine<'p> {
             engine.enqueue(LineId::Col(col));
         }
         engine
-    }
-
-    /// Searches until every solution has been reported (returns `true`), `on_solution` says
-    /// stop or `stopped(&self.snapshot())` is true (returns `false`).
-    pub(super) fn run(
-        &mut self,
-        mut stopped: impl FnMut(&LearnStats) -> bool,
-        mut on_solution: impl FnMut(&Grid) -> Flow,
-    ) -> bool {
-        let mut schedule = Schedule::default();
-        loop {
-            if let Some(conflict) = self.propagate() {
-                self.stats.conflicts += 1;
-                if self.stats.conflicts.is_multiple_of(64) && stopped(&self.snapshot()) {
-                    return false;
-                }
-                if !self.resolve(conflict) {
-                    return true;
-                }
-                self.order.decay();
-                if schedule.conflict(self.stats.conflicts) {
-                    self.reduce();
-                }
-                continue;
-            }
-            if self.a.is_complete() {
-                self.stats.solutions += 1;
-                if on_solution(&self.a.grid) == Flow::Stop {
-                    return false;
-                }
-                if !self.block_solution() {
-                    return true;
-                }
-                continue;
-            }
-            if schedule.restart_due() {
-                self.stats.restarts += 1;
-                self.backtrack(0);
-                continue;
-            }
-            if self.stats.decisions.is_multiple_of(256) && stopped(&self.snapshot()) {
-                return false;
-            }
-            self.decide();
-        }
     }
 
     /// The counters so far.
@@ -350,5 +305,54 @@ impl<'p> Engine<'p> {
         });
         self.clause_head = self.clause_head.min(self.a.trail.len());
         self.clear_queue();
+    }
+}
+
+impl Cdcl for Engine<'_> {
+    type Conflict = Conflict;
+    type Solution = Grid;
+
+    fn propagate(&mut self) -> Option<Conflict> {
+        Engine::propagate(self)
+    }
+
+    fn resolve(&mut self, conflict: Conflict) -> bool {
+        Engine::resolve(self, conflict)
+    }
+
+    fn is_complete(&self) -> bool {
+        self.a.is_complete()
+    }
+
+    fn report(&self, on_solution: &mut impl FnMut(&Grid) -> Flow) -> Flow {
+        on_solution(&self.a.grid)
+    }
+
+    fn block_solution(&mut self) -> bool {
+        Engine::block_solution(self)
+    }
+
+    fn decay(&mut self) {
+        self.order.decay();
+    }
+
+    fn reduce(&mut self) {
+        Engine::reduce(self)
+    }
+
+    fn restart(&mut self) {
+        self.backtrack(0);
+    }
+
+    fn decide(&mut self) {
+        Engine::decide(self)
+    }
+
+    fn stats(&mut self) -> &mut LearnStats {
+        &mut self.stats
+    }
+
+    fn snapshot(&self) -> LearnStats {
+        Engine::snapshot(self)
     }
 }

@@ -121,7 +121,7 @@ pub(crate) fn learn_search_until(
     on_solution: impl FnMut(&Grid) -> Flow,
 ) -> LearnOutcome {
     let mut engine = engine::Engine::new(puzzle, root);
-    let exhausted = engine.run(stopped, on_solution);
+    let exhausted = schedule::run(&mut engine, stopped, on_solution);
     LearnOutcome {
         exhausted,
         stats: engine.snapshot(),

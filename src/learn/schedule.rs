@@ -1,5 +1,86 @@
-//! When a learning search restarts and when it thins its learned clauses: restarts after a
-//! number of conflicts that follows the Luby sequence; reductions at growing intervals.
+//! The loop both learning searches run, and when they restart and thin their learned clauses:
+//! restarts after a number of conflicts that follows the Luby sequence; reductions at growing
+//! intervals.
+
+use super::LearnStats;
+use crate::search::Flow;
+
+/// What the search loop asks of a learning search.
+pub(super) trait Cdcl {
+    /// A conflict found by propagation.
+    type Conflict;
+    /// A solution as reported.
+    type Solution;
+    /// Propagates to a fixpoint; returns the conflict if one is found.
+    fn propagate(&mut self) -> Option<Self::Conflict>;
+    /// Learns from a conflict and jumps back; `false` if no solution is left.
+    fn resolve(&mut self, conflict: Self::Conflict) -> bool;
+    /// Whether every variable has a value (after a conflict-free propagation: a solution).
+    fn is_complete(&self) -> bool;
+    /// Calls `on_solution` with the complete assignment.
+    fn report(&self, on_solution: &mut impl FnMut(&Self::Solution) -> Flow) -> Flow;
+    /// Excludes the solution just reported; `false` if it was the last.
+    fn block_solution(&mut self) -> bool;
+    /// Ages decision activities after a conflict.
+    fn decay(&mut self);
+    /// Deletes about half of the learned clauses.
+    fn reduce(&mut self);
+    /// Undoes every decision.
+    fn restart(&mut self);
+    /// Decides an unknown variable.
+    fn decide(&mut self);
+    /// The counters the loop updates.
+    fn stats(&mut self) -> &mut LearnStats;
+    /// The counters so far, as reported.
+    fn snapshot(&self) -> LearnStats;
+}
+
+/// Searches until every solution has been reported (returns `true`), `on_solution` says stop
+/// or `stopped` (called with the counters every 64 conflicts and 256 decisions) says so
+/// (returns `false`).
+pub(super) fn run<E: Cdcl>(
+    e: &mut E,
+    mut stopped: impl FnMut(&LearnStats) -> bool,
+    mut on_solution: impl FnMut(&E::Solution) -> Flow,
+) -> bool {
+    let mut schedule = Schedule::default();
+    loop {
+        if let Some(conflict) = e.propagate() {
+            e.stats().conflicts += 1;
+            let conflicts = e.stats().conflicts;
+            if conflicts.is_multiple_of(64) && stopped(&e.snapshot()) {
+                return false;
+            }
+            if !e.resolve(conflict) {
+                return true;
+            }
+            e.decay();
+            if schedule.conflict(conflicts) {
+                e.reduce();
+            }
+            continue;
+        }
+        if e.is_complete() {
+            e.stats().solutions += 1;
+            if e.report(&mut on_solution) == Flow::Stop {
+                return false;
+            }
+            if !e.block_solution() {
+                return true;
+            }
+            continue;
+        }
+        if schedule.restart_due() {
+            e.stats().restarts += 1;
+            e.restart();
+            continue;
+        }
+        if e.stats().decisions.is_multiple_of(256) && stopped(&e.snapshot()) {
+            return false;
+        }
+        e.decide();
+    }
+}
 
 /// Conflicts between restarts: this unit times the Luby sequence.
 const RESTART_UNIT: u64 = 100;

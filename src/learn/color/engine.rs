@@ -13,14 +13,14 @@ use crate::learn::analysis::{self, Implications, Learned};
 use crate::learn::assign::{Lit, cell_of as var_of, lit, negated};
 use crate::learn::clauses::ClauseDb;
 use crate::learn::order::Order;
-use crate::learn::schedule::Schedule;
+use crate::learn::schedule::Cdcl;
 use crate::puzzle::LineId;
 use crate::search::Flow;
 
 /// A conflict: a line with no placement, a clause with every literal false, or a cell with no
 /// colour left or two.
 #[derive(Clone, Copy, Debug)]
-enum Conflict {
+pub(super) enum Conflict {
     Line(LineId),
     Clause(u32),
     Cell(usize),
@@ -104,51 +104,6 @@ impl<'p> ColorEngine<'p> {
             engine.enqueue(LineId::Col(col));
         }
         engine
-    }
-
-    /// Searches until every solution has been reported (returns `true`), `on_solution` says
-    /// stop or `stopped(&self.snapshot())` is true (returns `false`).
-    pub(super) fn run(
-        &mut self,
-        mut stopped: impl FnMut(&LearnStats) -> bool,
-        mut on_solution: impl FnMut(&ColorGrid) -> Flow,
-    ) -> bool {
-        let mut schedule = Schedule::default();
-        loop {
-            if let Some(conflict) = self.propagate() {
-                self.stats.conflicts += 1;
-                if self.stats.conflicts.is_multiple_of(64) && stopped(&self.snapshot()) {
-                    return false;
-                }
-                if !self.resolve(conflict) {
-                    return true;
-                }
-                self.order.decay();
-                if schedule.conflict(self.stats.conflicts) {
-                    self.reduce();
-                }
-                continue;
-            }
-            if self.a.is_complete() {
-                self.stats.solutions += 1;
-                if on_solution(&self.grid()) == Flow::Stop {
-                    return false;
-                }
-                if !self.block_solution() {
-                    return true;
-                }
-                continue;
-            }
-            if schedule.restart_due() {
-                self.stats.restarts += 1;
-                self.backtrack(0);
-                continue;
-            }
-            if self.stats.decisions.is_multiple_of(256) && stopped(&self.snapshot()) {
-                return false;
-            }
-            self.decide();
-        }
     }
 
     /// The counters so far.
@@ -568,5 +523,54 @@ impl Implications for ColorEngine<'_> {
 
     fn seen(&mut self) -> &mut [bool] {
         &mut self.seen
+    }
+}
+
+impl Cdcl for ColorEngine<'_> {
+    type Conflict = Conflict;
+    type Solution = ColorGrid;
+
+    fn propagate(&mut self) -> Option<Conflict> {
+        ColorEngine::propagate(self)
+    }
+
+    fn resolve(&mut self, conflict: Conflict) -> bool {
+        ColorEngine::resolve(self, conflict)
+    }
+
+    fn is_complete(&self) -> bool {
+        self.a.is_complete()
+    }
+
+    fn report(&self, on_solution: &mut impl FnMut(&ColorGrid) -> Flow) -> Flow {
+        on_solution(&self.grid())
+    }
+
+    fn block_solution(&mut self) -> bool {
+        ColorEngine::block_solution(self)
+    }
+
+    fn decay(&mut self) {
+        self.order.decay();
+    }
+
+    fn reduce(&mut self) {
+        ColorEngine::reduce(self)
+    }
+
+    fn restart(&mut self) {
+        self.backtrack(0);
+    }
+
+    fn decide(&mut self) {
+        ColorEngine::decide(self)
+    }
+
+    fn stats(&mut self) -> &mut LearnStats {
+        &mut self.stats
+    }
+
+    fn snapshot(&self) -> LearnStats {
+        ColorEngine::snapshot(self)
     }
 }

@@ -29,7 +29,7 @@ pub(crate) fn color_learn_search_until(
     on_solution: impl FnMut(&ColorGrid) -> Flow,
 ) -> LearnOutcome {
     let mut engine = engine::ColorEngine::new(puzzle, root);
-    let exhausted = engine.run(stopped, on_solution);
+    let exhausted = super::schedule::run(&mut engine, stopped, on_solution);
     LearnOutcome {
         exhausted,
         stats: engine.snapshot(),
