@@ -38,6 +38,11 @@ pub(crate) enum Command {
         /// takes over (default 1024; 0: skip the sweep).
         #[arg(long, value_name = "MIB")]
         sweep_memory: Option<usize>,
+        /// Let the sweep fill its memo before components take over, instead of racing the
+        /// two (the first to finish wins): slower on some puzzles, but the same method, the
+        /// same --stats and the same progress lines on every run.
+        #[arg(long)]
+        no_race: bool,
         /// Print progress lines on standard error every second (partial counts, layers),
         /// also when it is not a terminal.
         #[arg(long)]

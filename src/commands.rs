@@ -125,6 +125,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             method,
             max_profiles,
             sweep_memory,
+            no_race,
             progress,
             per_cell,
             common,
@@ -132,6 +133,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let limits = crate::exact::LimitOptions {
                 max_profiles,
                 sweep_memory_mib: sweep_memory,
+                no_race,
             };
             let exact = crate::exact::ExactSettings::new(method, limits, progress, per_cell)?;
             if per_cell && common.checkpoint.is_some() {

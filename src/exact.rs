@@ -20,6 +20,8 @@ pub(crate) struct LimitOptions {
     pub(crate) max_profiles: Option<usize>,
     /// `--sweep-memory`, in MiB.
     pub(crate) sweep_memory_mib: Option<usize>,
+    /// `--no-race`.
+    pub(crate) no_race: bool,
 }
 
 impl LimitOptions {
@@ -29,6 +31,8 @@ impl LimitOptions {
             Some("--max-profiles")
         } else if self.sweep_memory_mib.is_some() {
             Some("--sweep-memory")
+        } else if self.no_race {
+            Some("--no-race")
         } else {
             None
         }
@@ -107,6 +111,7 @@ impl ExactSettings {
                 .limits
                 .sweep_memory_mib
                 .map_or(defaults.sweep_memory, |mib| mib.saturating_mul(1 << 20)),
+            race: !self.limits.no_race,
         }
     }
 }

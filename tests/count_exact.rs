@@ -128,6 +128,7 @@ fn every_method_gives_the_same_counts() {
             ],
             &["count", "-q", "--method", "decompose", "-t", "1"],
             &["count", "-q", "--max-profiles", "0", "-t", "1"],
+            &["count", "-q", "--max-profiles", "0", "--no-race"],
         ] {
             let (code, out, err) = run(args, puzzle);
             assert_eq!(code, 0, "{err}");
@@ -143,9 +144,10 @@ fn stats_and_progress_say_how_it_was_counted() {
     assert_eq!(code, 0);
     assert!(err.contains("counted by profiles"), "{err}");
     assert!(err.contains("decompose: 9/9 lines fixed"), "{err}");
-    // The sweep's last progress line has the whole tree explored and every solution counted.
+    // The sweep alone: its last progress line has the whole tree explored and every solution
+    // counted.
     let (code, _, err) = run(
-        &["count", "--progress", "--max-profiles", "0"],
+        &["count", "--progress", "--max-profiles", "0", "--no-race"],
         &perm(tmp.path(), 6),
     );
     assert_eq!(code, 0);
@@ -154,11 +156,25 @@ fn stats_and_progress_say_how_it_was_counted() {
         "{err}"
     );
     let (code, _, err) = run(
-        &["count", "--stats", "--max-profiles", "0"],
+        &["count", "--stats", "--max-profiles", "0", "--no-race"],
         &perm(tmp.path(), 6),
     );
     assert_eq!(code, 0);
     assert!(err.contains("counted by a sweep row by row"), "{err}");
+    // Raced, either may win; the progress lines show both.
+    let (code, out, err) = run(
+        &["count", "--stats", "--progress", "--max-profiles", "0"],
+        &perm(tmp.path(), 6),
+    );
+    assert_eq!((code, out.trim_end()), (0, "720"));
+    assert!(
+        err.contains("decompose, two methods racing: sweep ") && err.contains("; components, "),
+        "{err}"
+    );
+    assert!(
+        err.contains("counted by a sweep row by row") || err.contains("counted by components"),
+        "{err}"
+    );
     // Separate squares fall apart into components: the sweep leaves them to components.
     let (code, _, err) = run(
         &["count", "--stats", "--progress", "--max-profiles", "0"],

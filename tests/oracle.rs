@@ -114,12 +114,19 @@ fn counts_agree_with_the_oracle_on_random_pictures() {
                 "{rows}x{cols} density {density} seed {seed}, {threads} threads, vs {engine}"
             );
         }
-        // Counting without enumerating: by profiles, by the sweep and by components alone.
-        let methods = [(DEFAULT_MAX_PROFILES, 0), (0, DEFAULT_SWEEP_MEMORY), (0, 0)];
-        for (max_profiles, sweep_memory) in methods {
+        // Counting without enumerating: by profiles, by the sweep and by components alone,
+        // and by the sweep racing components.
+        let methods = [
+            (DEFAULT_MAX_PROFILES, 0, false),
+            (0, DEFAULT_SWEEP_MEMORY, false),
+            (0, 0, false),
+            (0, DEFAULT_SWEEP_MEMORY, true),
+        ];
+        for (max_profiles, sweep_memory, race) in methods {
             let limits = CountLimits {
                 max_profiles,
                 sweep_memory,
+                race,
             };
             let counted = count_exact(
                 &puzzle,

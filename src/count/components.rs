@@ -10,12 +10,13 @@
 //! 128-bit digest of that problem, in a table all threads share.
 
 use std::hash::{BuildHasher, Hash, Hasher};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use dashmap::DashMap;
 use rustc_hash::FxBuildHasher;
 
 use super::segments::{Segment, segments};
+use super::stop::Stop;
 use super::tally::{Overflow, Tally};
 use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_probing_among};
 use crate::grid::{Cell, Grid};
@@ -55,19 +56,19 @@ pub struct ComponentStats {
 pub struct ComponentCounter<'p, T> {
     puzzle: &'p Puzzle,
     cache: DashMap<u128, T, FxBuildHasher>,
-    cancel: &'p AtomicBool,
+    stop: Stop<'p>,
     /// What it did.
     stats: &'p ComponentStats,
 }
 
 impl<'p, T: Tally> ComponentCounter<'p, T> {
-    /// A counter for `puzzle`, stopping when `cancel` is raised, keeping its counters in
-    /// `stats`.
-    pub fn new(puzzle: &'p Puzzle, cancel: &'p AtomicBool, stats: &'p ComponentStats) -> Self {
+    /// A counter for `puzzle`, stopping when `stop` is raised (a cancel flag, or a [`Stop`]),
+    /// keeping its counters in `stats`.
+    pub fn new(puzzle: &'p Puzzle, stop: impl Into<Stop<'p>>, stats: &'p ComponentStats) -> Self {
         ComponentCounter {
             puzzle,
             cache: DashMap::with_hasher(FxBuildHasher),
-            cancel,
+            stop: stop.into(),
             stats,
         }
     }
@@ -121,7 +122,7 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
         part: &Part,
         memo: Option<&SealedMemo>,
     ) -> Result<T, ComponentError> {
-        if self.cancel.load(Ordering::Relaxed) {
+        if self.stop.raised() {
             return Err(ComponentError::Cancelled);
         }
         let key = part.digest(grid);

@@ -19,6 +19,7 @@ mod key;
 mod profile;
 mod progress;
 mod segments;
+mod stop;
 mod sweep;
 mod tally;
 
@@ -28,6 +29,7 @@ pub use components::{ComponentCounter, ComponentError, ComponentStats};
 pub use num_bigint::BigUint;
 pub use profile::{LayerProgress, Orientation, ProfileError, ProfileProblem};
 pub use progress::{CountPhase, CountProgress, CountSnapshot};
+pub use stop::Stop;
 use sweep::SweepCounter;
 pub use sweep::{SweepError, SweepStats};
 pub use tally::{Overflow, Tally};
@@ -52,6 +54,9 @@ pub struct CountLimits {
     pub max_profiles: usize,
     /// About the most bytes the sweep's memo may take.
     pub sweep_memory: usize,
+    /// Whether the sweep and components race (the first to finish wins) rather than take
+    /// turns (components when the sweep's memo is full).
+    pub race: bool,
 }
 
 impl Default for CountLimits {
@@ -59,6 +64,7 @@ impl Default for CountLimits {
         CountLimits {
             max_profiles: DEFAULT_MAX_PROFILES,
             sweep_memory: DEFAULT_SWEEP_MEMORY,
+            race: true,
         }
     }
 }
@@ -206,50 +212,73 @@ pub fn count_exact(
     // independent parts it cuts through: leave a grid that falls apart to components.
     let whole = components::largest_component(puzzle, &root)
         .is_some_and(|(unknown, largest)| 2 * largest >= unknown);
-    if limits.sweep_memory > 0 && whole {
-        progress.enter(CountPhase::Sweep);
-        let transposed = orientation.transposed;
-        let memory = limits.sweep_memory;
-        let stats = &progress.sweep;
-        let swept = match count_by_sweep::<u128>(puzzle, &root, transposed, memory, cancel, stats) {
+    let components_method = |stats: &ComponentStats| ExactMethod::Components {
+        branched: load(&stats.branched),
+        cache_hits: load(&stats.cache_hits),
+        probes: load(&stats.probes),
+    };
+    let transposed = orientation.transposed;
+    let sweep_method = |stats: &SweepStats| ExactMethod::Sweep {
+        transposed,
+        branched: load(&stats.branched),
+        memo_hits: load(&stats.memo_hits),
+    };
+    let sweep = |stop: Stop| {
+        let (stats, memory) = (&progress.sweep, limits.sweep_memory);
+        match count_by_sweep::<u128>(puzzle, &root, transposed, memory, stop, stats) {
             Err(SweepError::Overflow) => {
-                count_by_sweep::<BigUint>(puzzle, &root, transposed, memory, cancel, stats)
+                count_by_sweep::<BigUint>(puzzle, &root, transposed, memory, stop, stats)
             }
             other => other.map(|n| n.to_big()),
+        }
+    };
+    let done = |count, method| ExactCount {
+        count,
+        method,
+        unknown_cells,
+    };
+    if limits.sweep_memory > 0 && whole && limits.race {
+        // Neither the sweep nor components is reliably the faster (the sweep counts some
+        // random pictures a hundred times faster, and fills its memo with dead ends on
+        // others), and neither can tell early: race them, the first to finish stopping the
+        // other.
+        progress.enter(CountPhase::Race);
+        let (sweep_done, components_done) = (AtomicBool::new(false), AtomicBool::new(false));
+        let finish = |done: &AtomicBool| done.store(true, std::sync::atomic::Ordering::Relaxed);
+        let (swept, by_components) = rayon::join(
+            || {
+                let swept = sweep(Stop::new(cancel, Some(&components_done)));
+                if swept.is_ok() {
+                    finish(&sweep_done);
+                }
+                swept
+            },
+            || {
+                let stop = Stop::new(cancel, Some(&sweep_done));
+                let counted = count_by_components(puzzle, &root, stop, &progress.components);
+                if counted.is_ok() {
+                    finish(&components_done);
+                }
+                counted
+            },
+        );
+        return match (swept, by_components) {
+            (Ok(count), _) => Ok(done(count, sweep_method(&progress.sweep))),
+            (_, Ok(count)) => Ok(done(count, components_method(&progress.components))),
+            (_, Err(e)) => Err(e),
         };
-        match swept {
-            Ok(count) => {
-                return Ok(ExactCount {
-                    count,
-                    method: ExactMethod::Sweep {
-                        transposed,
-                        branched: load(&stats.branched),
-                        memo_hits: load(&stats.memo_hits),
-                    },
-                    unknown_cells,
-                });
-            }
+    }
+    if limits.sweep_memory > 0 && whole {
+        progress.enter(CountPhase::Sweep);
+        match sweep(Stop::from(cancel)) {
+            Ok(count) => return Ok(done(count, sweep_method(&progress.sweep))),
             Err(SweepError::Cancelled) => return Err(CountError::Cancelled),
             Err(SweepError::MemoFull | SweepError::LineTooLong | SweepError::Overflow) => {}
         }
     }
     progress.enter(CountPhase::Components);
-    let stats = &progress.components;
-    let count = match count_by_components::<u128>(puzzle, &root, cancel, stats) {
-        Err(ComponentError::Overflow) => {
-            count_by_components::<BigUint>(puzzle, &root, cancel, stats)?
-        }
-        other => other?.to_big(),
-    };
-    Ok(ExactCount {
-        count,
-        method: ExactMethod::Components {
-            branched: load(&stats.branched),
-            cache_hits: load(&stats.cache_hits),
-            probes: load(&stats.probes),
-        },
-        unknown_cells,
-    })
+    let count = count_by_components(puzzle, &root, Stop::from(cancel), &progress.components)?;
+    Ok(done(count, components_method(&progress.components)))
 }
 
 impl From<ComponentError> for CountError {
@@ -262,14 +291,20 @@ impl From<ComponentError> for CountError {
     }
 }
 
-/// Counts the completions of `root` (a probed grid of `puzzle`) by components.
-fn count_by_components<T: Tally>(
+/// Counts the completions of `root` (a probed grid of `puzzle`) by components, in `u128` and
+/// again in big integers if that overflows.
+fn count_by_components(
     puzzle: &Puzzle,
     root: &Grid,
-    cancel: &AtomicBool,
+    stop: Stop,
     stats: &ComponentStats,
-) -> Result<T, ComponentError> {
-    ComponentCounter::<T>::new(puzzle, cancel, stats).count(root)
+) -> Result<BigUint, CountError> {
+    match ComponentCounter::<u128>::new(puzzle, stop, stats).count(root) {
+        Err(ComponentError::Overflow) => {
+            Ok(ComponentCounter::<BigUint>::new(puzzle, stop, stats).count(root)?)
+        }
+        other => Ok(other?.to_big()),
+    }
 }
 
 /// Counts the completions of `root` (a probed grid of `puzzle`) by a sweep (column by column
@@ -279,18 +314,18 @@ fn count_by_sweep<T: Tally>(
     root: &Grid,
     transposed: bool,
     memory: usize,
-    cancel: &AtomicBool,
+    stop: Stop,
     stats: &SweepStats,
 ) -> Result<T, SweepError> {
-    let narrow = SweepCounter::<u64, T>::new(puzzle, root, transposed, memory, cancel, stats)?;
+    let narrow = SweepCounter::<u64, T>::new(puzzle, root, transposed, memory, stop, stats)?;
     if narrow.fits() {
         return narrow.count(root);
     }
-    let wide = SweepCounter::<u128, T>::new(puzzle, root, transposed, memory, cancel, stats)?;
+    let wide = SweepCounter::<u128, T>::new(puzzle, root, transposed, memory, stop, stats)?;
     if wide.fits() {
         return wide.count(root);
     }
-    SweepCounter::<Box<[u16]>, T>::new(puzzle, root, transposed, memory, cancel, stats)?.count(root)
+    SweepCounter::<Box<[u16]>, T>::new(puzzle, root, transposed, memory, stop, stats)?.count(root)
 }
 
 /// Counts the completions of `root` (a probed grid of `puzzle`) by profiles walked as

@@ -17,6 +17,8 @@ pub enum CountPhase {
     Sweep,
     /// Components and their cache.
     Components,
+    /// The sweep and components at once, the first to finish winning.
+    Race,
 }
 
 /// Where an exact count stands; share it with a display thread and pass it to
@@ -74,6 +76,7 @@ impl CountProgress {
             p if p == CountPhase::Profiles as u8 => CountPhase::Profiles,
             p if p == CountPhase::Sweep as u8 => CountPhase::Sweep,
             p if p == CountPhase::Components as u8 => CountPhase::Components,
+            p if p == CountPhase::Race as u8 => CountPhase::Race,
             _ => CountPhase::Root,
         };
         CountSnapshot {

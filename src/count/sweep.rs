@@ -12,13 +12,14 @@
 //! of them.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use dashmap::DashMap;
 use rustc_hash::FxBuildHasher;
 
 use super::dfa::{DEAD, LineDfa};
 use super::key::{Key, Layout};
+use super::stop::Stop;
 use super::tally::{Overflow, Tally};
 use crate::grid::{Cell, Grid};
 use crate::propagate::Propagator;
@@ -128,7 +129,7 @@ pub(super) struct SweepCounter<'p, K: Key, T> {
     /// A propagator (buffers and line-result cache) for each thread of the pool, and one for
     /// a caller outside it. Owned by the counter, so that their caches serve its puzzle only.
     propagators: Vec<Mutex<Propagator>>,
-    cancel: &'p AtomicBool,
+    stop: Stop<'p>,
     /// What it did, live.
     stats: &'p SweepStats,
 }
@@ -141,7 +142,7 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
         root: &Grid,
         transposed: bool,
         memo_bytes: usize,
-        cancel: &'p AtomicBool,
+        stop: impl Into<Stop<'p>>,
         stats: &'p SweepStats,
     ) -> Result<Self, SweepError> {
         let automaton = |id: LineId| {
@@ -186,7 +187,7 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
             propagators: (0..=rayon::current_num_threads())
                 .map(|_| Mutex::new(Propagator::with_line_cache()))
                 .collect(),
-            cancel,
+            stop: stop.into(),
             stats,
         })
     }
@@ -279,7 +280,7 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
     /// The number of completions of `grid` (propagated, consistent with `at`), a node
     /// `depth` branchings below the root.
     fn count_node(&self, grid: &Grid, at: Frontier<K>, depth: u32) -> Result<T, SweepError> {
-        if self.cancel.load(Ordering::Relaxed) {
+        if self.stop.raised() {
             return Err(SweepError::Cancelled);
         }
         let Some(at) = self.advance(grid, at) else {

@@ -11,11 +11,12 @@ use super::*;
 use crate::puzzle::Clue;
 use crate::search::{Solver, SolverOptions};
 
-/// Counts with only the methods whose limits are not 0.
+/// Counts with only the methods whose limits are not 0, taking turns (no race).
 fn count_with(puzzle: &Puzzle, max_profiles: usize, sweep_memory: usize) -> ExactCount {
     let limits = CountLimits {
         max_profiles,
         sweep_memory,
+        race: false,
     };
     let progress = CountProgress::default();
     count_exact(puzzle, limits, &AtomicBool::new(false), &progress).expect("counts")
@@ -37,7 +38,8 @@ fn sweep_count(puzzle: &Puzzle) -> BigUint {
     };
     let cancel = AtomicBool::new(false);
     let stats = SweepStats::default();
-    count_by_sweep::<BigUint>(puzzle, &root, false, DEFAULT_SWEEP_MEMORY, &cancel, &stats)
+    let stop = Stop::from(&cancel);
+    count_by_sweep::<BigUint>(puzzle, &root, false, DEFAULT_SWEEP_MEMORY, stop, &stats)
         .expect("counts")
 }
 
@@ -149,6 +151,7 @@ fn a_raised_cancel_flag_stops_the_count() {
         let limits = CountLimits {
             max_profiles,
             sweep_memory,
+            race: false,
         };
         let progress = CountProgress::default();
         let error = count_exact(&permutations(9), limits, &AtomicBool::new(true), &progress)
@@ -204,12 +207,62 @@ fn a_cancelled_sweep_reports_a_partial_count() {
     assert_eq!((at_end.sweep_explored, at_end.sweep_counted), (0.0, 0.0));
 }
 
-/// Limits that skip the profiles, so that the sweep counts.
+/// Limits that skip the profiles, so that the sweep counts (alone, not raced).
 fn sweep_first() -> CountLimits {
     CountLimits {
         max_profiles: 0,
+        race: false,
         ..CountLimits::default()
     }
+}
+
+/// The sweep and components racing (where the grid does not fall apart), on `threads`
+/// threads, and the phase the count ended in.
+fn raced_with_phase(puzzle: &Puzzle, threads: usize) -> (ExactCount, CountPhase) {
+    let limits = CountLimits {
+        max_profiles: 0,
+        ..CountLimits::default()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("pool");
+    let progress = CountProgress::default();
+    let counted = pool
+        .install(|| count_exact(puzzle, limits, &AtomicBool::new(false), &progress))
+        .expect("counts");
+    (counted, progress.snapshot().phase)
+}
+
+fn raced(puzzle: &Puzzle, threads: usize) -> ExactCount {
+    raced_with_phase(puzzle, threads).0
+}
+
+#[test]
+fn the_race_of_the_sweep_and_components_counts_exactly() {
+    for threads in [1, 2, 4] {
+        for n in 2..=7 {
+            let (counted, phase) = raced_with_phase(&permutations(n), threads);
+            assert_eq!(phase, CountPhase::Race);
+            assert!(matches!(
+                counted.method,
+                ExactMethod::Sweep { .. } | ExactMethod::Components { .. }
+            ));
+            assert_eq!(counted.count, factorial(n as u32), "n = {n}");
+        }
+    }
+}
+
+#[test]
+fn a_cancelled_race_is_cancelled() {
+    let limits = CountLimits {
+        max_profiles: 0,
+        ..CountLimits::default()
+    };
+    let progress = CountProgress::default();
+    let cancel = AtomicBool::new(true);
+    let error = count_exact(&permutations(8), limits, &cancel, &progress).expect_err("cancelled");
+    assert_eq!(error, CountError::Cancelled);
 }
 
 fn picture(max: usize) -> impl Strategy<Value = (usize, usize, Vec<bool>)> {
@@ -231,6 +284,7 @@ proptest! {
         let expected = enumerated(&puzzle);
         prop_assert_eq!(profile_count(&puzzle), expected.clone());
         prop_assert_eq!(sweep_count(&puzzle), expected.clone());
+        prop_assert_eq!(raced(&puzzle, 2).count, expected.clone());
         prop_assert_eq!(component_count(&puzzle), expected);
     }
 

@@ -140,24 +140,37 @@ fn exact_line(s: &CountSnapshot) -> String {
             "decompose: {}/{} lines fixed, {} profiles",
             s.lines_fixed, s.lines, s.profiles
         ),
-        CountPhase::Sweep => {
-            // Sums of whole numbers are exact in an f64 up to 2^53.
-            let counted = if s.sweep_counted < 9e15 {
-                format!("{:.0}", s.sweep_counted)
-            } else {
-                format!("about {:.4e}", s.sweep_counted)
-            };
-            format!(
-                "decompose: sweep {:.2}% explored, {counted} solutions counted so far, \
-                 {} nodes branched, {} from the memo",
-                100.0 * s.sweep_explored,
-                s.sweep_nodes.0,
-                s.sweep_nodes.1
-            )
-        }
-        CountPhase::Components => format!(
-            "decompose: components, {} counted by branching, {} from the cache",
-            s.component_nodes.0, s.component_nodes.1
+        CountPhase::Sweep => format!("decompose: {}", sweep_words(s)),
+        CountPhase::Components => format!("decompose: {}", component_words(s)),
+        CountPhase::Race => format!(
+            "decompose, two methods racing: {}; {}",
+            sweep_words(s),
+            component_words(s)
         ),
     }
+}
+
+/// How far the sweep has got, in words.
+fn sweep_words(s: &CountSnapshot) -> String {
+    // Sums of whole numbers are exact in an f64 up to 2^53.
+    let counted = if s.sweep_counted < 9e15 {
+        format!("{:.0}", s.sweep_counted)
+    } else {
+        format!("about {:.4e}", s.sweep_counted)
+    };
+    format!(
+        "sweep {:.2}% explored, {counted} solutions counted so far, \
+         {} nodes branched, {} from the memo",
+        100.0 * s.sweep_explored,
+        s.sweep_nodes.0,
+        s.sweep_nodes.1
+    )
+}
+
+/// How far the component counter has got, in words.
+fn component_words(s: &CountSnapshot) -> String {
+    format!(
+        "components, {} counted by branching, {} from the cache",
+        s.component_nodes.0, s.component_nodes.1
+    )
 }
