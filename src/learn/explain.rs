@@ -6,9 +6,11 @@
 //! time, latest first, keeping each drop after which the line solver still makes the same
 //! deduction. Cells known at level 0 cost nothing in a clause and stay. The result is
 //! minimal (no single cell can be dropped) and prefers cells set early, which keeps learned
-//! clauses at low decision levels.
+//! clauses at low decision levels. As the line solver is exact, each check only asks whether
+//! the line still has a placement with the deduced cell the other way: the forward half of the
+//! bit-parallel solver, a third of a whole solve (or a cached result).
 
-use crate::line::{BitLineSolver, Contradiction, LineCache, LineSolver, bit, set_bit};
+use crate::line::{BitLineSolver, Contradiction, LineCache, LineSolver, set_bit};
 
 /// A known cell of the line being explained.
 #[derive(Clone, Copy, Debug)]
@@ -37,8 +39,6 @@ pub(super) struct Explainer {
     solver: BitLineSolver,
     filled: Vec<u64>,
     empty: Vec<u64>,
-    out_filled: Vec<u64>,
-    out_empty: Vec<u64>,
     kept: Vec<Known>,
     /// Line-solver calls made while explaining.
     pub(super) line_solves: u64,
@@ -57,12 +57,7 @@ impl Explainer {
         deduction: Deduction,
     ) -> &[Known] {
         let words = len.div_ceil(64).max(1);
-        for v in [
-            &mut self.filled,
-            &mut self.empty,
-            &mut self.out_filled,
-            &mut self.out_empty,
-        ] {
+        for v in [&mut self.filled, &mut self.empty] {
             v.clear();
             v.resize(words, 0);
         }
@@ -120,7 +115,10 @@ impl Explainer {
         }
     }
 
-    /// Whether the line solver makes `deduction` from the cells now in `filled`/`empty`.
+    /// Whether the line solver makes `deduction` from the cells now in `filled`/`empty`: as
+    /// the line solver is exact, whether no placement has the deduced cell the other way (or
+    /// none at all). One-word lines are looked up in `cache` first; otherwise only that
+    /// feasibility is computed, not the whole line.
     fn still_holds(
         &mut self,
         clue: &[u32],
@@ -129,24 +127,33 @@ impl Explainer {
         deduction: Deduction,
     ) -> bool {
         self.line_solves += 1;
-        let result = solve_cached(
-            &mut self.solver,
-            (cache, line),
-            clue,
-            len,
-            (&self.filled, &self.empty),
-            (&mut self.out_filled, &mut self.out_empty),
-        );
-        match (deduction, result) {
-            (Deduction::Contradiction, result) => result.is_err(),
-            (Deduction::Forces { .. }, Err(_)) => true,
-            (Deduction::Forces { index, filled }, Ok(())) => {
-                let plane = if filled {
-                    &self.out_filled
-                } else {
-                    &self.out_empty
+        if let ([f], [e]) = (&self.filled[..], &self.empty[..])
+            && let Some(cached) = cache.get(line, *f, *e)
+        {
+            return match (deduction, cached) {
+                (_, Err(_)) => true,
+                (Deduction::Contradiction, Ok(_)) => false,
+                (Deduction::Forces { index, filled }, Ok((f, e))) => {
+                    let plane = if filled { f } else { e };
+                    plane >> index & 1 == 1
+                }
+            };
+        }
+        match deduction {
+            Deduction::Contradiction => !self.solver.feasible(clue, len, &self.filled, &self.empty),
+            Deduction::Forces { index, filled } => {
+                // Put the deduced cell the other way, ask, and take it out again.
+                let other = Known {
+                    index,
+                    filled: !filled,
+                    root: false,
+                    position: 0,
                 };
-                bit(plane, index as usize)
+                let one = std::slice::from_ref(&other);
+                self.toggle(one, true);
+                let feasible = self.solver.feasible(clue, len, &self.filled, &self.empty);
+                self.toggle(one, false);
+                !feasible
             }
         }
     }

@@ -89,6 +89,27 @@ impl BitLineSolver {
     pub fn new() -> Self {
         Self::default()
     }
+
+    /// Whether some placement of `clue` in a line of `len` cells agrees with the known cells
+    /// (`filled`, `empty`, as for [`LineSolver::solve`]): the forward half of a solve, about a
+    /// third of its work. `solve` errs exactly when this is false.
+    pub fn feasible(&mut self, clue: &[u32], len: usize, filled: &[u64], empty: &[u64]) -> bool {
+        if len == 0 || clue.contains(&0) || len > MAX_LEN_U128 {
+            let words = len.div_ceil(64).max(1);
+            let (mut out_filled, mut out_empty) = (vec![0; words], vec![0; words]);
+            return self
+                .long_lines
+                .solve(clue, len, filled, empty, &mut out_filled, &mut out_empty)
+                .is_ok();
+        }
+        if len <= MAX_LEN_U64 {
+            self.narrow.feasible(clue, len, filled[0], empty[0])
+        } else {
+            let join =
+                |w: &[u64]| u128::from(w[0]) | u128::from(w.get(1).copied().unwrap_or(0)) << 64;
+            self.wide.feasible(clue, len, join(filled), join(empty))
+        }
+    }
 }
 
 impl LineSolver for BitLineSolver {
@@ -173,6 +194,16 @@ fn run_right<W: Word>(seeds: W, open: W) -> W {
 }
 
 impl<W: Word> Buffers<W> {
+    /// Whether a line of `len <= W::BITS - 2` cells has a placement.
+    fn feasible(&mut self, clue: &[u32], len: usize, filled: W, empty: W) -> bool {
+        let cells = low_bits::<W>(len);
+        let edge = W::ONE << len as u32;
+        let can_fill = cells & !empty;
+        let can_empty = (cells & !filled) | edge;
+        forward(&mut self.ready, &mut self.fwd, clue, can_fill, can_empty);
+        self.fwd[clue.len()] & edge != W::ZERO
+    }
+
     /// Solves a line of `len <= W::BITS - 2` cells; returns (filled, empty) afterwards.
     fn solve(
         &mut self,

@@ -170,7 +170,10 @@ proptest! {
         let dp = run(&mut DpLineSolver::new(), &clue, &line);
         prop_assert_eq!(&dp, &naive, "dp: clue {:?} line {}", clue, line);
         let bits = run(&mut BitLineSolver::new(), &clue, &line);
-        prop_assert_eq!(bits, naive, "bits: clue {:?} line {}", clue, line);
+        prop_assert_eq!(bits, naive.clone(), "bits: clue {:?} line {}", clue, line);
+        let (len, filled, empty) = parse(&line);
+        let feasible = BitLineSolver::new().feasible(&clue, len, &filled, &empty);
+        prop_assert_eq!(feasible, naive.is_ok(), "feasible: clue {:?} line {}", clue, line);
     }
 }
 
@@ -203,6 +206,9 @@ proptest! {
     fn bit_solver_equals_dp_on_long_lines((clue, line) in long_line_and_clue()) {
         let dp = run(&mut DpLineSolver::new(), &clue, &line);
         let bits = run(&mut BitLineSolver::new(), &clue, &line);
-        prop_assert_eq!(bits, dp, "clue {:?} line {}", clue, line);
+        prop_assert_eq!(bits, dp.clone(), "clue {:?} line {}", clue, line);
+        let (len, filled, empty) = parse(&line);
+        let feasible = BitLineSolver::new().feasible(&clue, len, &filled, &empty);
+        prop_assert_eq!(feasible, dp.is_ok(), "feasible: clue {:?} line {}", clue, line);
     }
 }
