@@ -15,12 +15,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use dashmap::DashMap;
 use rustc_hash::FxBuildHasher;
 
-use super::segments::{Segment, segments};
+use super::segments::{Segment, segments_of_bits};
 use super::stop::Stop;
 use super::tally::{Overflow, Tally};
 use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_probing_among};
 use crate::grid::{Cell, Grid};
-use crate::line::Contradiction;
+use crate::line::{BitLineSolver, Contradiction};
 use crate::propagate::Propagator;
 use crate::puzzle::{LineId, Puzzle};
 
@@ -247,17 +247,23 @@ impl Components {
         // The segments of every line through the cells.
         let mut rows: Vec<Option<Vec<Segment>>> = vec![None; h];
         let mut cols: Vec<Option<Vec<Segment>>> = vec![None; w];
+        let (mut solver, mut starts) = (BitLineSolver::new(), Vec::new());
         for &(r, c) in cells {
             for (line, slot) in [
                 (LineId::Row(r as usize), &mut rows[r as usize]),
                 (LineId::Col(c as usize), &mut cols[c as usize]),
             ] {
                 if slot.is_none() {
-                    let known: Vec<Cell> = match line {
-                        LineId::Row(r) => (0..w).map(|c| grid.cell(r, c)).collect(),
-                        LineId::Col(c) => (0..h).map(|r| grid.cell(r, c)).collect(),
-                    };
-                    *slot = Some(segments(puzzle.clue(line).blocks(), &known)?);
+                    let blocks = puzzle.clue(line).blocks();
+                    let len = grid.line_len(line);
+                    let known = grid.line(line);
+                    *slot = Some(segments_of_bits(
+                        &mut solver,
+                        &mut starts,
+                        blocks,
+                        len,
+                        known,
+                    )?);
                 }
             }
         }

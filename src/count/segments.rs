@@ -5,6 +5,7 @@
 //! *segment* is a maximal run of blocks whose spans chain together, with the cells they cover.
 
 use crate::grid::Cell;
+use crate::line::BitLineSolver;
 
 /// One independent piece of a line: blocks `first..end` of its clue, within cells
 /// `start..=last`.
@@ -32,23 +33,59 @@ pub(super) fn segments(blocks: &[u32], known: &[Cell]) -> Option<Vec<Segment>> {
     for (start, &len) in right.iter_mut().zip(blocks) {
         *start = n - *start - len as usize;
     }
+    Some(chain(
+        blocks,
+        left.iter().zip(&right).map(|(&l, &r)| (l as u32, r as u32)),
+    ))
+}
+
+/// [`segments`] of a line given as bitsets (`filled`, `empty`, as [`crate::Grid::line`]
+/// gives them), by the bit-parallel line solver's earliest and latest start of each block
+/// where it handles the line: a few word operations per block instead of a table of
+/// (block, cell). `starts` is a buffer.
+pub(super) fn segments_of_bits(
+    solver: &mut BitLineSolver,
+    starts: &mut Vec<(u32, u32)>,
+    blocks: &[u32],
+    len: usize,
+    (filled, empty): (&[u64], &[u64]),
+) -> Option<Vec<Segment>> {
+    match solver.block_starts(blocks, len, filled, empty, starts) {
+        Some(Ok(())) => Some(chain(blocks, starts.iter().copied())),
+        Some(Err(_)) => None,
+        None => {
+            let bit = |plane: &[u64], i: usize| plane[i / 64] >> (i % 64) & 1 == 1;
+            let known: Vec<Cell> = (0..len)
+                .map(|i| match (bit(filled, i), bit(empty, i)) {
+                    (true, _) => Cell::Filled,
+                    (_, true) => Cell::Empty,
+                    _ => Cell::Unknown,
+                })
+                .collect();
+            segments(blocks, &known)
+        }
+    }
+}
+
+/// Chains blocks into segments, given each block's earliest and latest start.
+fn chain(blocks: &[u32], starts: impl Iterator<Item = (u32, u32)>) -> Vec<Segment> {
     let mut out: Vec<Segment> = Vec::new();
-    for (j, &len) in blocks.iter().enumerate() {
-        let (first_cell, last_cell) = (left[j], right[j] + len as usize - 1);
+    for ((j, &len), (left, right)) in blocks.iter().enumerate().zip(starts) {
+        let (first_cell, last_cell) = (left, right + len - 1);
         match out.last_mut() {
-            Some(seg) if first_cell <= seg.last as usize + 1 => {
+            Some(seg) if first_cell <= seg.last + 1 => {
                 seg.end = j as u32 + 1;
-                seg.last = seg.last.max(last_cell as u32);
+                seg.last = seg.last.max(last_cell);
             }
             _ => out.push(Segment {
                 first: j as u32,
                 end: j as u32 + 1,
-                start: first_cell as u32,
-                last: last_cell as u32,
+                start: first_cell,
+                last: last_cell,
             }),
         }
     }
-    Some(out)
+    out
 }
 
 /// The left-most placement (start of each block) agreeing with the known cells.
@@ -140,5 +177,54 @@ mod tests {
         assert_eq!(segments(&[2, 2], &cells("?????")).expect("valid").len(), 2);
         assert_eq!(segments(&[], &cells("...")).expect("valid"), []);
         assert_eq!(segments(&[3], &cells("?.?")), None);
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The bit-parallel path finds the same segments as the table, on lines of every
+        /// length the solver handles and past it.
+        #[test]
+        fn both_ways_find_the_same_segments(
+            (picture, reveal, flip) in (1usize..=140).prop_flat_map(|len| (
+                proptest::collection::vec(proptest::bool::weighted(0.5), len),
+                proptest::collection::vec(0u8..4, len),
+                proptest::option::of(0..len),
+            ))
+        ) {
+            let blocks = crate::puzzle::blocks_of(picture.iter().copied());
+            let mut known: Vec<Cell> = picture
+                .iter()
+                .zip(&reveal)
+                .map(|(&p, &r)| match (r, p) {
+                    (0, true) => Cell::Filled,
+                    (0, false) => Cell::Empty,
+                    _ => Cell::Unknown,
+                })
+                .collect();
+            if let Some(i) = flip {
+                known[i] = if picture[i] { Cell::Empty } else { Cell::Filled };
+            }
+            let len = known.len();
+            let words = len.div_ceil(64);
+            let (mut filled, mut empty) = (vec![0u64; words], vec![0u64; words]);
+            for (i, c) in known.iter().enumerate() {
+                match c {
+                    Cell::Filled => filled[i / 64] |= 1 << (i % 64),
+                    Cell::Empty => empty[i / 64] |= 1 << (i % 64),
+                    Cell::Unknown => {}
+                }
+            }
+            let by_bits = segments_of_bits(
+                &mut BitLineSolver::new(),
+                &mut Vec::new(),
+                &blocks,
+                len,
+                (&filled, &empty),
+            );
+            prop_assert_eq!(by_bits, segments(&blocks, &known));
+        }
     }
 }

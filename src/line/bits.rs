@@ -38,6 +38,8 @@ trait Word:
     const BITS: u32;
     fn wrapping_add(self, other: Self) -> Self;
     fn reverse_bits(self) -> Self;
+    fn trailing_zeros(self) -> u32;
+    fn leading_zeros(self) -> u32;
 }
 
 macro_rules! impl_word {
@@ -53,6 +55,14 @@ macro_rules! impl_word {
             #[inline]
             fn reverse_bits(self) -> Self {
                 <$t>::reverse_bits(self)
+            }
+            #[inline]
+            fn trailing_zeros(self) -> u32 {
+                <$t>::trailing_zeros(self)
+            }
+            #[inline]
+            fn leading_zeros(self) -> u32 {
+                <$t>::leading_zeros(self)
             }
         }
     };
@@ -109,6 +119,33 @@ impl BitLineSolver {
                 |w: &[u64]| u128::from(w[0]) | u128::from(w.get(1).copied().unwrap_or(0)) << 64;
             self.wide.feasible(clue, len, join(filled), join(empty))
         }
+    }
+
+    /// For each block of `clue`, its earliest and latest start over the placements that agree
+    /// with the known cells, pushed to `out`; `Some(Err)` if there is no such placement. `None`
+    /// for lines this solver hands to the plain dynamic program (over 126 cells, or with a
+    /// block of length 0): the caller computes those its own way.
+    pub fn block_starts(
+        &mut self,
+        clue: &[u32],
+        len: usize,
+        filled: &[u64],
+        empty: &[u64],
+        out: &mut Vec<(u32, u32)>,
+    ) -> Option<Result<(), Contradiction>> {
+        out.clear();
+        if len == 0 || clue.contains(&0) || len > MAX_LEN_U128 {
+            return None;
+        }
+        Some(if len <= MAX_LEN_U64 {
+            self.narrow
+                .block_starts(clue, len, filled[0], empty[0], out)
+        } else {
+            let join =
+                |w: &[u64]| u128::from(w[0]) | u128::from(w.get(1).copied().unwrap_or(0)) << 64;
+            self.wide
+                .block_starts(clue, len, join(filled), join(empty), out)
+        })
     }
 }
 
@@ -212,6 +249,59 @@ impl<W: Word> Buffers<W> {
         filled: W,
         empty: W,
     ) -> Result<(W, W), Contradiction> {
+        let line = self.both_passes(clue, len, filled, empty)?;
+        let mut fillable = W::ZERO;
+        let mut emptyable = W::ZERO;
+        for (j, &block) in clue.iter().enumerate() {
+            fillable = fillable | smear(self.valid_starts(&line, j, block), block);
+        }
+        for j in 0..=clue.len() {
+            emptyable = emptyable | (self.fwd[j] & (self.bwd[j] >> 1));
+        }
+        emptyable = emptyable & line.can_empty & line.cells;
+        Ok((line.cells & !emptyable, line.cells & !fillable))
+    }
+
+    /// Each block's earliest and latest valid start, pushed to `out`.
+    fn block_starts(
+        &mut self,
+        clue: &[u32],
+        len: usize,
+        filled: W,
+        empty: W,
+        out: &mut Vec<(u32, u32)>,
+    ) -> Result<(), Contradiction> {
+        let line = self.both_passes(clue, len, filled, empty)?;
+        for (j, &block) in clue.iter().enumerate() {
+            let starts = self.valid_starts(&line, j, block);
+            if starts == W::ZERO {
+                return Err(Contradiction);
+            }
+            out.push((
+                starts.trailing_zeros(),
+                W::BITS - 1 - starts.leading_zeros(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The starts of block `j` (of length `block`) in some placement of the whole clue, after
+    /// [`Self::both_passes`].
+    #[inline]
+    fn valid_starts(&self, line: &Passes<W>, j: usize, block: u32) -> W {
+        // The cell after the block is empty and the rest holds blocks `j + 1..`.
+        let separated_after = line.can_empty & (self.bwd[j + 1] >> 1);
+        self.ready[j] & run_starts(line.can_fill, block) & (separated_after >> block)
+    }
+
+    /// The forward and backward passes: `fwd`/`ready` and `bwd` filled, or the contradiction.
+    fn both_passes(
+        &mut self,
+        clue: &[u32],
+        len: usize,
+        filled: W,
+        empty: W,
+    ) -> Result<Passes<W>, Contradiction> {
         let n = len as u32;
         let cells = low_bits::<W>(len);
         let edge = W::ONE << n;
@@ -243,21 +333,20 @@ impl<W: Word> Buffers<W> {
         }
         // After the last block, the virtual empty cell may serve as its separator.
         self.bwd[k] = self.bwd[k] | (edge << 1);
-
-        let mut fillable = W::ZERO;
-        let mut emptyable = W::ZERO;
-        for (j, &block) in clue.iter().enumerate() {
-            // The cell after the block is empty and the rest holds blocks `j + 1..`.
-            let separated_after = can_empty & (self.bwd[j + 1] >> 1);
-            let starts = self.ready[j] & run_starts(can_fill, block) & (separated_after >> block);
-            fillable = fillable | smear(starts, block);
-        }
-        for j in 0..=k {
-            emptyable = emptyable | (self.fwd[j] & (self.bwd[j] >> 1));
-        }
-        emptyable = emptyable & can_empty & cells;
-        Ok((cells & !emptyable, cells & !fillable))
+        Ok(Passes {
+            cells,
+            can_fill,
+            can_empty,
+        })
     }
+}
+
+/// What the passes of one solve leave besides the sets: the line's cells, those that can be
+/// filled, and those that can be empty (with the virtual one at the end).
+struct Passes<W> {
+    cells: W,
+    can_fill: W,
+    can_empty: W,
 }
 
 /// Fills, for `j` in `0..=clue.len()`, `reach[j]` with the positions `p` such that exactly the
