@@ -171,7 +171,18 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
                 elapsed,
             })
         }
-        Err(CountError::Cancelled) => Ok(Counted::Cancelled { elapsed }),
+        Err(CountError::Cancelled) => {
+            if job.stats && !job.quiet {
+                // Say how far it got, as the last progress line would.
+                eprintln!(
+                    "stats {}: {:.3} s, stopped before the count was known; {}",
+                    job.label,
+                    elapsed.as_secs_f64(),
+                    crate::output::progress::exact_line(&progress.snapshot())
+                );
+            }
+            Ok(Counted::Cancelled { elapsed })
+        }
         Err(e) => bail!("{}: {e}", job.label),
     }
 }

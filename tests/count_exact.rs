@@ -220,6 +220,23 @@ fn a_time_limit_leaves_no_count_marked_as_such() {
         assert_eq!(out, "incomplete: no count yet (time limit reached)\n");
         assert!(err.contains("time limit reached"), "{err}");
     }
+    // --stats still says how far the count got.
+    let (code, _, err) = run(
+        &[
+            "count",
+            "--stats",
+            "--max-profiles",
+            "0",
+            "--time-limit",
+            "0.5",
+        ],
+        &puzzle,
+    );
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains("stopped before the count was known; decompose, two methods racing: sweep "),
+        "{err}"
+    );
 }
 
 #[test]

@@ -133,7 +133,7 @@ fn redraw(bar: &ProgressBar, stats: &SearchStats, done: &AtomicBool) {
 }
 
 /// What an exact count is doing, in words.
-fn exact_line(s: &CountSnapshot) -> String {
+pub(crate) fn exact_line(s: &CountSnapshot) -> String {
     match s.phase {
         CountPhase::Root => "decompose: probing the root".to_string(),
         CountPhase::Profiles => format!(
