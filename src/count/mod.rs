@@ -7,11 +7,13 @@
 //! entry; it suits puzzles whose ambiguity runs through every line, such as permutations. When
 //! a layer outgrows its limit, a sweep (`sweep.rs`) decides the cells in that fixed order, each
 //! branch propagated, and memoises the count of every node under the classes it leaves, so that
-//! equal residual problems meet while dead ends die early. When its memo outgrows its limit, or
-//! when no component holds half the unknown cells, [`ComponentCounter`] takes over: it splits the unknown cells into
-//! independent components (lines fall apart into independent segments), counts each by
-//! branching with probing, and caches the count of every residual problem, as exact model
-//! counters do. Counts are kept in `u128` and redone in [`BigUint`] if they outgrow it.
+//! equal residual problems meet while dead ends die early. [`ComponentCounter`] races it (the
+//! first to finish stops the other; [`Stop`]), goes on alone when the sweep's memo outgrows its
+//! limit, and counts alone when no component holds half the unknown cells: it splits the
+//! unknown cells into independent components (lines fall apart into independent segments),
+//! counts each by branching with probing, and caches the count of every residual problem, as
+//! exact model counters do. Counts are kept in `u128` and redone in [`BigUint`] if they
+//! outgrow it.
 
 mod components;
 pub mod dfa;
