@@ -11,6 +11,7 @@
 
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 use dashmap::DashMap;
 use rustc_hash::FxBuildHasher;
@@ -59,6 +60,9 @@ pub struct ComponentCounter<'p, T> {
     stop: Stop<'p>,
     /// What it did.
     stats: &'p ComponentStats,
+    /// A propagator (buffers and line-result cache) for each thread of the pool, and one for
+    /// a caller outside it, owned by the counter so that their caches serve its puzzle only.
+    propagators: Vec<Mutex<Propagator>>,
 }
 
 impl<'p, T: Tally> ComponentCounter<'p, T> {
@@ -70,6 +74,9 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
             cache: DashMap::with_hasher(FxBuildHasher),
             stop: stop.into(),
             stats,
+            propagators: (0..=rayon::current_num_threads())
+                .map(|_| Mutex::new(Propagator::with_line_cache()))
+                .collect(),
         }
     }
 
@@ -132,12 +139,13 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
         }
         self.stats.branched.fetch_add(1, Ordering::Relaxed);
         let mut grid = grid.clone();
-        let mut prop = Propagator::new();
         let mut probes = ProbeCounts::default();
+        // The guard is dropped before the branches run, which may be stolen onto this
+        // thread and ask for its propagator again.
         let choice = choose_probing_among(
             self.puzzle,
             &mut grid,
-            &mut prop,
+            &mut self.propagator(),
             &mut probes,
             memo,
             Some(&part.cells),
@@ -175,6 +183,20 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
         };
         self.cache.insert(key, total.clone());
         Ok(total)
+    }
+}
+
+impl<T> ComponentCounter<'_, T> {
+    /// The calling thread's propagator.
+    fn propagator(&self) -> MutexGuard<'_, Propagator> {
+        let slot = rayon::current_thread_index()
+            .unwrap_or(usize::MAX)
+            .min(self.propagators.len() - 1);
+        // A thread that panicked while holding it left nothing half done that matters: the
+        // propagator resets its buffers at each call.
+        self.propagators[slot]
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
