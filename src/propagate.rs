@@ -41,9 +41,10 @@ impl Propagator {
     /// [`LineCache`]). The cache is cleared whenever the propagator is handed a puzzle at
     /// another address, so a puzzle must not be changed, or replaced at the same address,
     /// while such a propagator serves it. Crate-private for that reason: only the search's
-    /// per-thread propagators use it, on threads that serve one search, and the sweep counter,
-    /// which owns its propagators for one count (a thread-local one outlived its puzzle in
-    /// the global pool, and a new puzzle at the same address met a stale cache).
+    /// per-thread propagators use it, on threads that serve one search, and the exact
+    /// counters, which own their propagators for one count (`count::propagators`; a
+    /// thread-local one outlived its puzzle in the global pool, and a new puzzle at the same
+    /// address met a stale cache).
     pub(crate) fn with_line_cache() -> Self {
         Propagator {
             cache: Some((Box::default(), 0)),

@@ -11,18 +11,17 @@
 
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard};
 
 use dashmap::DashMap;
 use rustc_hash::FxBuildHasher;
 
+use super::propagators::ThreadPropagators;
 use super::segments::{Segment, segments_of_bits};
 use super::stop::Stop;
 use super::tally::{Overflow, Tally};
 use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_probing_among};
 use crate::grid::{Cell, Grid};
 use crate::line::{BitLineSolver, Contradiction};
-use crate::propagate::Propagator;
 use crate::puzzle::{LineId, Puzzle};
 
 /// Why a component count stopped.
@@ -62,7 +61,7 @@ pub struct ComponentCounter<'p, T> {
     stats: &'p ComponentStats,
     /// A propagator (buffers and line-result cache) for each thread of the pool, and one for
     /// a caller outside it, owned by the counter so that their caches serve its puzzle only.
-    propagators: Vec<Mutex<Propagator>>,
+    propagators: ThreadPropagators,
 }
 
 impl<'p, T: Tally> ComponentCounter<'p, T> {
@@ -74,9 +73,7 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
             cache: DashMap::with_hasher(FxBuildHasher),
             stop: stop.into(),
             stats,
-            propagators: (0..=rayon::current_num_threads())
-                .map(|_| Mutex::new(Propagator::with_line_cache()))
-                .collect(),
+            propagators: ThreadPropagators::new(),
         }
     }
 
@@ -145,7 +142,7 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
         let choice = choose_probing_among(
             self.puzzle,
             &mut grid,
-            &mut self.propagator(),
+            &mut self.propagators.get(),
             &mut probes,
             memo,
             Some(&part.cells),
@@ -183,20 +180,6 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
         };
         self.cache.insert(key, total.clone());
         Ok(total)
-    }
-}
-
-impl<T> ComponentCounter<'_, T> {
-    /// The calling thread's propagator.
-    fn propagator(&self) -> MutexGuard<'_, Propagator> {
-        let slot = rayon::current_thread_index()
-            .unwrap_or(usize::MAX)
-            .min(self.propagators.len() - 1);
-        // A thread that panicked while holding it left nothing half done that matters: the
-        // propagator resets its buffers at each call.
-        self.propagators[slot]
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 

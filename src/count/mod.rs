@@ -20,6 +20,7 @@ pub mod dfa;
 mod key;
 mod profile;
 mod progress;
+mod propagators;
 mod segments;
 mod stop;
 mod sweep;

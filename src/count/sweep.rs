@@ -11,7 +11,6 @@
 //! never stores a residual problem that propagation refutes, which on random pictures is most
 //! of them.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use dashmap::DashMap;
@@ -19,10 +18,10 @@ use rustc_hash::FxBuildHasher;
 
 use super::dfa::{DEAD, LineDfa};
 use super::key::{Key, Layout};
+use super::propagators::ThreadPropagators;
 use super::stop::Stop;
 use super::tally::{Overflow, Tally};
 use crate::grid::{Cell, Grid};
-use crate::propagate::Propagator;
 use crate::puzzle::{LineId, Puzzle};
 
 /// Why a sweep count stopped.
@@ -128,7 +127,7 @@ pub(super) struct SweepCounter<'p, K: Key, T> {
     max_entries: usize,
     /// A propagator (buffers and line-result cache) for each thread of the pool, and one for
     /// a caller outside it. Owned by the counter, so that their caches serve its puzzle only.
-    propagators: Vec<Mutex<Propagator>>,
+    propagators: ThreadPropagators,
     stop: Stop<'p>,
     /// What it did, live.
     stats: &'p SweepStats,
@@ -184,9 +183,7 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
             memo: DashMap::with_hasher(FxBuildHasher),
             entries: AtomicUsize::new(0),
             max_entries,
-            propagators: (0..=rayon::current_num_threads())
-                .map(|_| Mutex::new(Propagator::with_line_cache()))
-                .collect(),
+            propagators: ThreadPropagators::new(),
             stop: stop.into(),
             stats,
         })
@@ -222,18 +219,6 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
             crossing,
         };
         self.count_node(root, start, 0)
-    }
-
-    /// The calling thread's propagator.
-    fn propagator(&self) -> std::sync::MutexGuard<'_, Propagator> {
-        let slot = rayon::current_thread_index()
-            .unwrap_or(usize::MAX)
-            .min(self.propagators.len() - 1);
-        // A thread that panicked while holding it left nothing half done that matters: the
-        // propagator resets its buffers at each call.
-        self.propagators[slot]
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The cell at `index` of the sweep order, as (row, column).
@@ -303,7 +288,8 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
             let mut child = grid.clone();
             child.set_unknown(row, col, filled);
             let consistent = self
-                .propagator()
+                .propagators
+                .get()
                 .propagate_cell(self.puzzle, &mut child, row, col)
                 .is_ok();
             if consistent {
