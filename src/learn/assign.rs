@@ -5,7 +5,7 @@
 //! the value `l & 1`. The trail lists the true literals in the order they were set; a
 //! decision level starts at each decision.
 
-use super::clauses::value_of;
+use super::clauses::{ClauseReason, value_of};
 use crate::grid::Grid;
 use crate::puzzle::LineId;
 
@@ -43,6 +43,21 @@ pub(super) enum Reason {
     Line { line: LineId, mark: u32 },
     /// Forced by a learned clause whose other literals are all false.
     Clause(u32),
+}
+
+impl ClauseReason for Reason {
+    const ROOT: Self = Reason::Root;
+
+    fn clause(clause: u32) -> Self {
+        Reason::Clause(clause)
+    }
+
+    fn clause_mut(&mut self) -> Option<&mut u32> {
+        match self {
+            Reason::Clause(c) => Some(c),
+            _ => None,
+        }
+    }
 }
 
 // The value table's entries (see [`value_of`]; 1 is empty).

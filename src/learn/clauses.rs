@@ -10,9 +10,20 @@
 //! and is skipped without being read. Deleting clauses compacts the arena, which renames the
 //! clauses that remain.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use super::assign::{Lit, negated};
+use super::assign::{Lit, cell_of as var_of, negated};
+
+/// A reason type (of either learning search) that can name a learned clause, so that the
+/// clause database can assert blocking clauses and keep reasons valid when it deletes.
+pub(super) trait ClauseReason {
+    /// Known at level 0.
+    const ROOT: Self;
+    /// Forced by learned clause `clause`.
+    fn clause(clause: u32) -> Self;
+    /// The learned clause this reason names, if it names one.
+    fn clause_mut(&mut self) -> Option<&mut u32>;
+}
 
 const HEADER: usize = 3;
 const PERMANENT: u32 = 1;
@@ -108,6 +119,38 @@ impl ClauseDb {
                 clause
             })
         })
+    }
+
+    /// Adds the clause that excludes a solution, `blocking` (its decisions negated, the latest
+    /// first), to assert once the search is one level back up; returns the reason to assert
+    /// its first literal with (the root, for a solution of one decision).
+    pub(super) fn add_blocking<R: ClauseReason>(&mut self, blocking: &[Lit]) -> R {
+        if blocking.len() == 1 {
+            R::ROOT
+        } else {
+            R::clause(self.add(blocking, blocking.len() as u32, true))
+        }
+    }
+
+    /// [`Self::reduce`], keeping the clauses that are reasons of the literals on `trail`
+    /// (`reasons` indexed by variable) and renaming those reasons; returns how many clauses
+    /// were deleted.
+    pub(super) fn reduce_keeping<R: ClauseReason>(
+        &mut self,
+        trail: &[Lit],
+        reasons: &mut [R],
+    ) -> usize {
+        let locked: HashSet<u32> = trail
+            .iter()
+            .filter_map(|&l| reasons[var_of(l) as usize].clause_mut().map(|c| *c))
+            .collect();
+        let (deleted, renamed) = self.reduce(|c| locked.contains(&c));
+        for &l in trail {
+            if let Some(c) = reasons[var_of(l) as usize].clause_mut() {
+                *c = renamed[c];
+            }
+        }
+        deleted
     }
 
     /// Deletes about half of the learned clauses, those of highest literal block distance,

@@ -257,37 +257,16 @@ impl<'p> Engine<'p> {
         let mut blocking: Vec<Lit> = self.a.decisions().map(negated).collect();
         blocking.reverse();
         self.backtrack(level - 1);
-        let asserted = blocking[0];
-        if blocking.len() == 1 {
-            self.assign(asserted, Reason::Root);
-        } else {
-            let lbd = blocking.len() as u32;
-            let clause = self.db.add(&blocking, lbd, true);
-            self.assign(asserted, Reason::Clause(clause));
-        }
+        let reason = self.db.add_blocking(&blocking);
+        self.assign(blocking[0], reason);
         true
     }
 
     /// Deletes half of the learned clauses (see [`ClauseDb::reduce`]), keeping the reasons of
     /// the cells set now.
     fn reduce(&mut self) {
-        let a = &self.a;
-        let reasons: std::collections::HashSet<u32> = a
-            .trail
-            .iter()
-            .filter_map(|&l| match a.reason[cell_of(l) as usize] {
-                Reason::Clause(c) => Some(c),
-                _ => None,
-            })
-            .collect();
-        let (deleted, renamed) = self.db.reduce(|c| reasons.contains(&c));
+        let deleted = self.db.reduce_keeping(&self.a.trail, &mut self.a.reason);
         self.stats.deleted += deleted as u64;
-        for &l in &self.a.trail {
-            let reason = &mut self.a.reason[cell_of(l) as usize];
-            if let Reason::Clause(c) = reason {
-                *c = renamed[c];
-            }
-        }
     }
 
     /// Undoes every level above `level`, saving phases and returning cells to the heap.

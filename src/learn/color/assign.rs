@@ -9,6 +9,7 @@
 
 use super::super::assign::{Lit, cell_of as var_of};
 use super::super::clauses::value_of;
+use crate::learn::clauses::ClauseReason;
 use crate::puzzle::LineId;
 
 /// Why a variable has its value.
@@ -26,6 +27,21 @@ pub(super) enum ColorReason {
     /// Forced by the cell having exactly one colour: false because another colour of the cell
     /// is true, or true because every other colour of the cell is false.
     Cell,
+}
+
+impl ClauseReason for ColorReason {
+    const ROOT: Self = ColorReason::Root;
+
+    fn clause(clause: u32) -> Self {
+        ColorReason::Clause(clause)
+    }
+
+    fn clause_mut(&mut self) -> Option<&mut u32> {
+        match self {
+            ColorReason::Clause(c) => Some(c),
+            _ => None,
+        }
+    }
 }
 
 // The value table's entries (see [`value_of`]).

@@ -305,35 +305,15 @@ impl<'p> ColorEngine<'p> {
         let mut blocking: Vec<Lit> = self.a.decisions().map(negated).collect();
         blocking.reverse();
         self.backtrack(level - 1);
-        let asserted = blocking[0];
-        if blocking.len() == 1 {
-            self.assign(asserted, ColorReason::Root);
-        } else {
-            let lbd = blocking.len() as u32;
-            let clause = self.db.add(&blocking, lbd, true);
-            self.assign(asserted, ColorReason::Clause(clause));
-        }
+        let reason = self.db.add_blocking(&blocking);
+        self.assign(blocking[0], reason);
         true
     }
 
     /// Deletes half of the learned clauses, keeping the reasons of the variables set now.
     fn reduce(&mut self) {
-        let a = &self.a;
-        let reasons: std::collections::HashSet<u32> = a
-            .trail
-            .iter()
-            .filter_map(|&l| match a.reason[var_of(l) as usize] {
-                ColorReason::Clause(c) => Some(c),
-                _ => None,
-            })
-            .collect();
-        let (deleted, renamed) = self.db.reduce(|c| reasons.contains(&c));
+        let deleted = self.db.reduce_keeping(&self.a.trail, &mut self.a.reason);
         self.stats.deleted += deleted as u64;
-        for &l in &self.a.trail {
-            if let ColorReason::Clause(c) = &mut self.a.reason[var_of(l) as usize] {
-                *c = renamed[c];
-            }
-        }
     }
 
     /// Undoes every level above `level`, saving phases and returning variables to the heap.
