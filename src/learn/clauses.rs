@@ -121,15 +121,27 @@ impl ClauseDb {
         })
     }
 
-    /// Adds the clause that excludes a solution, `blocking` (its decisions negated, the latest
-    /// first), to assert once the search is one level back up; returns the reason to assert
-    /// its first literal with (the root, for a solution of one decision).
-    pub(super) fn add_blocking<R: ClauseReason>(&mut self, blocking: &[Lit]) -> R {
-        if blocking.len() == 1 {
+    /// Adds `lits`, a clause whose first literal is to be asserted (all others false), and
+    /// returns the reason to assert it with: the root for a clause of one literal, which is
+    /// not stored, else the clause.
+    pub(super) fn add_asserting<R: ClauseReason>(
+        &mut self,
+        lits: &[Lit],
+        lbd: u32,
+        permanent: bool,
+    ) -> R {
+        if lits.len() == 1 {
             R::ROOT
         } else {
-            R::clause(self.add(blocking, blocking.len() as u32, true))
+            R::clause(self.add(lits, lbd, permanent))
         }
+    }
+
+    /// Adds the clause that excludes a solution, `blocking` (its decisions negated, the latest
+    /// first), to assert once the search is one level back up; returns the reason to assert
+    /// its first literal with. Kept for good, with the worst literal block distance.
+    pub(super) fn add_blocking<R: ClauseReason>(&mut self, blocking: &[Lit]) -> R {
+        self.add_asserting(blocking, blocking.len() as u32, true)
     }
 
     /// [`Self::reduce`], keeping the clauses that are reasons of the literals on `trail`

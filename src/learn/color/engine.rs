@@ -428,13 +428,9 @@ impl<'p> ColorEngine<'p> {
         }
         self.backtrack(jump);
         self.stats.learned += 1;
-        if clause.len() == 1 {
-            self.assign(clause[0], ColorReason::Root);
-        } else {
-            let lbd = analysis::lbd(self, &clause);
-            let id = self.db.add(&clause, lbd, false);
-            self.assign(clause[0], ColorReason::Clause(id));
-        }
+        let lbd = analysis::lbd(self, &clause);
+        let reason: ColorReason = self.db.add_asserting(&clause, lbd, false);
+        self.assign(clause[0], reason);
         true
     }
 }

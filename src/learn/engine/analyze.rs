@@ -155,14 +155,9 @@ impl Engine<'_> {
         }
         self.backtrack(jump);
         self.stats.learned += 1;
-        if learnt.len() == 1 {
-            self.assign(learnt[0], Reason::Root);
-        } else {
-            let lbd = analysis::lbd(self, &learnt);
-            let asserted = learnt[0];
-            let clause = self.db.add(&learnt, lbd, false);
-            self.assign(asserted, Reason::Clause(clause));
-        }
+        let lbd = analysis::lbd(self, &learnt);
+        let reason: Reason = self.db.add_asserting(&learnt, lbd, false);
+        self.assign(learnt[0], reason);
         true
     }
 }
