@@ -43,6 +43,11 @@ pub(crate) enum Command {
         /// same --stats and the same progress lines on every run.
         #[arg(long)]
         no_race: bool,
+        /// Count components without first checking, by a search that learns from its
+        /// conflicts, that each large residual problem has a completion (the checks prune the
+        /// dead subtrees that dominate random pictures; turning them off is for comparison).
+        #[arg(long)]
+        no_completion_checks: bool,
         /// Print progress lines on standard error every second (partial counts, layers),
         /// also when it is not a terminal.
         #[arg(long)]

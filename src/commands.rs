@@ -126,6 +126,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             max_profiles,
             sweep_memory,
             no_race,
+            no_completion_checks,
             progress,
             per_cell,
             common,
@@ -134,6 +135,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 max_profiles,
                 sweep_memory_mib: sweep_memory,
                 no_race,
+                no_completion_checks,
             };
             let exact = crate::exact::ExactSettings::new(method, limits, progress, per_cell)?;
             if per_cell && common.checkpoint.is_some() {

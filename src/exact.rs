@@ -22,6 +22,8 @@ pub(crate) struct LimitOptions {
     pub(crate) sweep_memory_mib: Option<usize>,
     /// `--no-race`.
     pub(crate) no_race: bool,
+    /// `--no-completion-checks`.
+    pub(crate) no_completion_checks: bool,
 }
 
 impl LimitOptions {
@@ -33,6 +35,8 @@ impl LimitOptions {
             Some("--sweep-memory")
         } else if self.no_race {
             Some("--no-race")
+        } else if self.no_completion_checks {
+            Some("--no-completion-checks")
         } else {
             None
         }
@@ -112,6 +116,7 @@ impl ExactSettings {
                 .sweep_memory_mib
                 .map_or(defaults.sweep_memory, |mib| mib.saturating_mul(1 << 20)),
             race: !self.limits.no_race,
+            completion_checks: !self.limits.no_completion_checks,
         }
     }
 }
@@ -217,9 +222,11 @@ fn print_stats(label: &str, counted: &ExactCount, elapsed: Duration) {
             branched,
             cache_hits,
             probes,
+            checks: [completed, impossible, undecided],
         } => format!(
             "components, {branched} counted by branching, {cache_hits} from the cache, \
-             {probes} probes"
+             {probes} probes, completion checks: {completed} completed, {impossible} \
+             impossible, {undecided} undecided"
         ),
     };
     eprintln!(

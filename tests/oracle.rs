@@ -127,6 +127,7 @@ fn counts_agree_with_the_oracle_on_random_pictures() {
                 max_profiles,
                 sweep_memory,
                 race,
+                completion_checks: true,
             };
             let counted = count_exact(
                 &puzzle,

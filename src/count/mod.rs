@@ -15,6 +15,7 @@
 //! exact model counters do. Counts are kept in `u128` and redone in [`BigUint`] if they
 //! outgrow it.
 
+mod checkers;
 mod components;
 pub mod dfa;
 mod key;
@@ -28,7 +29,7 @@ mod tally;
 
 use std::sync::atomic::AtomicBool;
 
-pub use components::{ComponentCounter, ComponentError, ComponentStats};
+pub use components::{CompletionChecks, ComponentCounter, ComponentError, ComponentStats};
 pub use num_bigint::BigUint;
 pub use profile::{LayerProgress, Orientation, ProfileError, ProfileProblem};
 pub use progress::{CountPhase, CountProgress, CountSnapshot};
@@ -60,6 +61,9 @@ pub struct CountLimits {
     /// Whether the sweep and components race (the first to finish wins) rather than take
     /// turns (components when the sweep's memo is full).
     pub race: bool,
+    /// Whether components check large residual problems for a completion before counting
+    /// them (see [`ComponentCounter::completion_checks`]).
+    pub completion_checks: bool,
 }
 
 impl Default for CountLimits {
@@ -68,6 +72,7 @@ impl Default for CountLimits {
             max_profiles: DEFAULT_MAX_PROFILES,
             sweep_memory: DEFAULT_SWEEP_MEMORY,
             race: true,
+            completion_checks: true,
         }
     }
 }
@@ -144,6 +149,8 @@ pub enum ExactMethod {
         cache_hits: u64,
         /// Probes run.
         probes: u64,
+        /// Completion checks that found a completion, proved there is none, and gave up.
+        checks: [u64; 3],
     },
 }
 
@@ -219,6 +226,11 @@ pub fn count_exact(
         branched: load(&stats.branched),
         cache_hits: load(&stats.cache_hits),
         probes: load(&stats.probes),
+        checks: [
+            load(&stats.checks_completed),
+            load(&stats.checks_impossible),
+            load(&stats.checks_undecided),
+        ],
     };
     let transposed = orientation.transposed;
     let sweep_method = |stats: &SweepStats| ExactMethod::Sweep {
@@ -258,7 +270,8 @@ pub fn count_exact(
             },
             || {
                 let stop = Stop::new(cancel, Some(&sweep_done));
-                let counted = count_by_components(puzzle, &root, stop, &progress.components);
+                let counted =
+                    count_by_components(puzzle, &root, limits, stop, &progress.components);
                 if counted.is_ok() {
                     finish(&components_done);
                 }
@@ -280,7 +293,13 @@ pub fn count_exact(
         }
     }
     progress.enter(CountPhase::Components);
-    let count = count_by_components(puzzle, &root, Stop::from(cancel), &progress.components)?;
+    let count = count_by_components(
+        puzzle,
+        &root,
+        limits,
+        Stop::from(cancel),
+        &progress.components,
+    )?;
     Ok(done(count, components_method(&progress.components)))
 }
 
@@ -299,13 +318,18 @@ impl From<ComponentError> for CountError {
 fn count_by_components(
     puzzle: &Puzzle,
     root: &Grid,
+    limits: CountLimits,
     stop: Stop,
     stats: &ComponentStats,
 ) -> Result<BigUint, CountError> {
-    match ComponentCounter::<u128>::new(puzzle, stop, stats).count(root) {
-        Err(ComponentError::Overflow) => {
-            Ok(ComponentCounter::<BigUint>::new(puzzle, stop, stats).count(root)?)
-        }
+    let checks = limits.completion_checks.then(CompletionChecks::default);
+    match ComponentCounter::<u128>::new(puzzle, stop, stats)
+        .completion_checks(checks)
+        .count(root)
+    {
+        Err(ComponentError::Overflow) => Ok(ComponentCounter::<BigUint>::new(puzzle, stop, stats)
+            .completion_checks(checks)
+            .count(root)?),
         other => Ok(other?.to_big()),
     }
 }

@@ -2,6 +2,7 @@
 //! fixpoint decide a cell; at a complete grid report it and block it.
 
 mod analyze;
+mod within;
 
 use std::collections::VecDeque;
 
@@ -15,6 +16,7 @@ use crate::grid::{Cell, Grid};
 use crate::line::{BitLineSolver, LineCache};
 use crate::puzzle::{LineId, Puzzle};
 use crate::search::Flow;
+pub(super) use within::Assumed;
 
 /// A conflict: a line with no placement, or a clause with every literal false.
 #[derive(Clone, Copy, Debug)]
@@ -49,6 +51,25 @@ pub(super) struct Engine<'p> {
     explanations: Vec<Vec<Lit>>,
     explained: Vec<bool>,
     pub(super) stats: LearnStats,
+    /// The level below which the search never goes back: 1 while a check of
+    /// [`within`] holds its assumptions there, else 0.
+    floor: u32,
+    /// The cells a check decides, when not all of them (see [`within`]).
+    scope: Option<Scope>,
+    /// Clauses of one literal learned above level 0 (under assumptions), to set at level 0.
+    units: Vec<Lit>,
+    /// The scope's membership flags between checks, all `false` (kept to save allocations).
+    scope_member: Vec<bool>,
+}
+
+/// The cells a scoped search may decide.
+#[derive(Debug, Default)]
+struct Scope {
+    cells: Vec<u32>,
+    /// One flag per cell of the grid.
+    member: Vec<bool>,
+    /// Unknown cells outside the scope taken off the decision heap, to put back afterwards.
+    set_aside: Vec<u32>,
 }
 
 impl<'p> Engine<'p> {
@@ -94,6 +115,10 @@ impl<'p> Engine<'p> {
             explanations: vec![Vec::new(); cells],
             explained: vec![false; cells],
             stats: LearnStats::default(),
+            floor: 0,
+            scope: None,
+            units: Vec::new(),
+            scope_member: Vec::new(),
         };
         // The root should be a fixpoint already; solving every line once makes sure.
         for row in 0..height {
@@ -121,8 +146,12 @@ impl<'p> Engine<'p> {
                 .order
                 .pop()
                 .expect("an incomplete assignment has an unknown cell in the heap");
-            if self.a.is_unknown(cell) {
-                break cell;
+            if !self.a.is_unknown(cell) {
+                continue;
+            }
+            match &mut self.scope {
+                Some(scope) if !scope.member[cell as usize] => scope.set_aside.push(cell),
+                _ => break cell,
             }
         };
         self.stats.decisions += 1;
@@ -300,7 +329,10 @@ impl Cdcl for Engine<'_> {
     }
 
     fn is_complete(&self) -> bool {
-        self.a.is_complete()
+        match &self.scope {
+            None => self.a.is_complete(),
+            Some(scope) => scope.cells.iter().all(|&cell| !self.a.is_unknown(cell)),
+        }
     }
 
     fn report(&self, on_solution: &mut impl FnMut(&Grid) -> Flow) -> Flow {
@@ -320,7 +352,7 @@ impl Cdcl for Engine<'_> {
     }
 
     fn restart(&mut self) {
-        self.backtrack(0);
+        self.backtrack(self.floor);
     }
 
     fn decide(&mut self) {

@@ -26,12 +26,15 @@ mod analysis;
 mod assign;
 mod clauses;
 pub(crate) mod color;
+mod completion;
 mod engine;
 mod explain;
 mod order;
 mod schedule;
 
 use std::sync::atomic::{AtomicBool, Ordering};
+
+pub use completion::{Completion, CompletionChecker};
 
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;

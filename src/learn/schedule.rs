@@ -40,10 +40,21 @@ pub(super) trait Cdcl {
 /// (returns `false`).
 pub(super) fn run<E: Cdcl>(
     e: &mut E,
+    stopped: impl FnMut(&LearnStats) -> bool,
+    on_solution: impl FnMut(&E::Solution) -> Flow,
+) -> bool {
+    run_on(e, &mut Schedule::default(), stopped, on_solution)
+}
+
+/// [`run`] on a schedule that outlives it: a search resumed many times (see
+/// [`super::CompletionChecker`]) keeps its restart and reduction intervals from one run to the
+/// next, as its conflict counter does.
+pub(super) fn run_on<E: Cdcl>(
+    e: &mut E,
+    schedule: &mut Schedule,
     mut stopped: impl FnMut(&LearnStats) -> bool,
     mut on_solution: impl FnMut(&E::Solution) -> Flow,
 ) -> bool {
-    let mut schedule = Schedule::default();
     loop {
         if let Some(conflict) = e.propagate() {
             e.stats().conflicts += 1;

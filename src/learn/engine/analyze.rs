@@ -130,7 +130,7 @@ impl Engine<'_> {
     }
 
     /// Learns from a conflict and jumps back; `false` if the conflict holds at level 0 (no
-    /// solution is left).
+    /// solution is left) or, in a check of [`super::within`], at the level of its assumptions.
     pub(super) fn resolve(&mut self, conflict: Conflict) -> bool {
         let mut lits = std::mem::take(&mut self.scratch);
         lits.clear();
@@ -138,7 +138,7 @@ impl Engine<'_> {
         // The conflict may involve no literal of the current level (a blocking clause, say):
         // it then arose at the highest level among its literals.
         let top = analysis::top_level(self, &lits);
-        if top == 0 {
+        if top <= self.floor {
             self.scratch = lits;
             return false;
         }
@@ -153,10 +153,16 @@ impl Engine<'_> {
         if jump + 1 < self.a.decision_level() {
             self.stats.backjumps += 1;
         }
+        // Never below the assumptions: a clause that would assert at a lower level asserts at
+        // theirs, and one of a single literal is also kept to assert at level 0 later.
+        let jump = jump.max(self.floor);
         self.backtrack(jump);
         self.stats.learned += 1;
         let lbd = analysis::lbd(self, &learnt);
         let reason: Reason = self.db.add_asserting(&learnt, lbd, false);
+        if learnt.len() == 1 && jump > 0 {
+            self.units.push(learnt[0]);
+        }
         self.assign(learnt[0], reason);
         true
     }
