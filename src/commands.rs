@@ -127,6 +127,8 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             sweep_memory,
             no_race,
             no_completion_checks,
+            backbone_after,
+            no_backbone,
             progress,
             per_cell,
             common,
@@ -136,6 +138,8 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 sweep_memory_mib: sweep_memory,
                 no_race,
                 no_completion_checks,
+                backbone_after,
+                no_backbone,
             };
             let exact = crate::exact::ExactSettings::new(method, limits, progress, per_cell)?;
             if per_cell && common.checkpoint.is_some() {

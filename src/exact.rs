@@ -24,6 +24,10 @@ pub(crate) struct LimitOptions {
     pub(crate) no_race: bool,
     /// `--no-completion-checks`.
     pub(crate) no_completion_checks: bool,
+    /// `--backbone-after`, in seconds.
+    pub(crate) backbone_after: Option<f64>,
+    /// `--no-backbone`.
+    pub(crate) no_backbone: bool,
 }
 
 impl LimitOptions {
@@ -37,6 +41,10 @@ impl LimitOptions {
             Some("--no-race")
         } else if self.no_completion_checks {
             Some("--no-completion-checks")
+        } else if self.backbone_after.is_some() {
+            Some("--backbone-after")
+        } else if self.no_backbone {
+            Some("--no-backbone")
         } else {
             None
         }
@@ -64,6 +72,14 @@ impl ExactSettings {
             && method == CountMethod::Enumerate
         {
             bail!("{option} is for --method decompose or auto");
+        }
+        if let Some(seconds) = limits.backbone_after {
+            if limits.no_backbone {
+                bail!("--backbone-after does not go with --no-backbone");
+            }
+            if Duration::try_from_secs_f64(seconds).is_err() {
+                bail!("--backbone-after must be a number of seconds, 0 or more, not {seconds}");
+            }
         }
         if per_cell && method == CountMethod::Decompose {
             bail!("--per-cell counts by enumerating the solutions: drop --method decompose");
@@ -117,6 +133,12 @@ impl ExactSettings {
                 .map_or(defaults.sweep_memory, |mib| mib.saturating_mul(1 << 20)),
             race: !self.limits.no_race,
             completion_checks: !self.limits.no_completion_checks,
+            backbone_after: match (self.limits.no_backbone, self.limits.backbone_after) {
+                (true, _) => None,
+                // Checked in `new`.
+                (false, Some(seconds)) => Duration::try_from_secs_f64(seconds).ok(),
+                (false, None) => defaults.backbone_after,
+            },
         }
     }
 }
@@ -210,12 +232,18 @@ fn print_stats(label: &str, counted: &ExactCount, elapsed: Duration) {
             transposed,
             branched,
             memo_hits,
+            backbone,
         } => format!(
-            "a sweep {}, {branched} nodes branched, {memo_hits} from the memo",
+            "a sweep {}, {branched} nodes branched, {memo_hits} from the memo{}",
             if transposed {
                 "column by column"
             } else {
                 "row by row"
+            },
+            if backbone > 0 {
+                format!(", after fixing {backbone} backbone cells")
+            } else {
+                String::new()
             }
         ),
         ExactMethod::Components {

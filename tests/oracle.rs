@@ -115,19 +115,23 @@ fn counts_agree_with_the_oracle_on_random_pictures() {
             );
         }
         // Counting without enumerating: by profiles, by the sweep and by components alone,
-        // and by the sweep racing components.
+        // by the sweep racing components, and by the sweep from the grid with its backbone
+        // fixed.
+        let at_once = Some(std::time::Duration::ZERO);
         let methods = [
-            (DEFAULT_MAX_PROFILES, 0, false),
-            (0, DEFAULT_SWEEP_MEMORY, false),
-            (0, 0, false),
-            (0, DEFAULT_SWEEP_MEMORY, true),
+            (DEFAULT_MAX_PROFILES, 0, false, None),
+            (0, DEFAULT_SWEEP_MEMORY, false, None),
+            (0, 0, false, None),
+            (0, DEFAULT_SWEEP_MEMORY, true, None),
+            (0, DEFAULT_SWEEP_MEMORY, false, at_once),
         ];
-        for (max_profiles, sweep_memory, race) in methods {
+        for (max_profiles, sweep_memory, race, backbone_after) in methods {
             let limits = CountLimits {
                 max_profiles,
                 sweep_memory,
                 race,
                 completion_checks: true,
+                backbone_after,
             };
             let counted = count_exact(
                 &puzzle,

@@ -309,7 +309,7 @@ pub(super) fn largest_component(puzzle: &Puzzle, grid: &Grid) -> Option<(usize, 
 }
 
 /// The unknown cells of a grid, row-major.
-fn unknown_cells(grid: &Grid) -> Vec<(u32, u32)> {
+pub(super) fn unknown_cells(grid: &Grid) -> Vec<(u32, u32)> {
     let mut cells = Vec::with_capacity(grid.unknown_count());
     for r in 0..grid.height() {
         for c in 0..grid.width() {

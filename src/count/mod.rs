@@ -15,6 +15,7 @@
 //! exact model counters do. Counts are kept in `u128` and redone in [`BigUint`] if they
 //! outgrow it.
 
+mod backbone;
 mod checkers;
 mod components;
 pub mod dfa;
@@ -28,7 +29,10 @@ mod sweep;
 mod tally;
 
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
+pub use backbone::BackboneStats;
+use backbone::{Backbone, fix_backbone};
 pub use components::{CompletionChecks, ComponentCounter, ComponentError, ComponentStats};
 pub use num_bigint::BigUint;
 pub use profile::{LayerProgress, Orientation, ProfileError, ProfileProblem};
@@ -50,6 +54,13 @@ pub const DEFAULT_MAX_PROFILES: usize = 1 << 18;
 /// Default limit on the sweep's memo, in bytes, before counting by components takes over.
 pub const DEFAULT_SWEEP_MEMORY: usize = 1 << 30;
 
+/// Default time the sweep runs on the probed root before it stops to fix the backbone and
+/// starts again (see [`CountLimits::backbone_after`]).
+pub const DEFAULT_BACKBONE_AFTER: Duration = Duration::from_secs(5);
+
+/// The most conflicts the learning search may spend on the backbone, in all.
+const BACKBONE_CONFLICTS: u64 = 1_000_000;
+
 /// How far each method of [`count_exact`] may grow before the next one takes over: profiles,
 /// then the sweep, then components (which have no limit). A limit of 0 skips its method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +75,11 @@ pub struct CountLimits {
     /// Whether components check large residual problems for a completion before counting
     /// them (see [`ComponentCounter::completion_checks`]).
     pub completion_checks: bool,
+    /// How long the sweep runs before it stops, fixes the backbone (the cells equal in every
+    /// solution, found by a learning search) and counts again from the reduced grid; `None`
+    /// never fixes it. The backbone costs seconds and helps only where the ambiguity lies in
+    /// regions of the picture, so it waits for a sweep that does not finish at once.
+    pub backbone_after: Option<Duration>,
 }
 
 impl Default for CountLimits {
@@ -73,6 +89,7 @@ impl Default for CountLimits {
             sweep_memory: DEFAULT_SWEEP_MEMORY,
             race: true,
             completion_checks: true,
+            backbone_after: Some(DEFAULT_BACKBONE_AFTER),
         }
     }
 }
@@ -140,6 +157,8 @@ pub enum ExactMethod {
         branched: u64,
         /// Nodes whose count came from the memo.
         memo_hits: u64,
+        /// Cells fixed as the backbone before the sweep that counted (0 if none).
+        backbone: u64,
     },
     /// Components and a cache of residual problems.
     Components {
@@ -237,14 +256,31 @@ pub fn count_exact(
         transposed,
         branched: load(&stats.branched),
         memo_hits: load(&stats.memo_hits),
+        backbone: load(&progress.backbone.fixed),
     };
-    let sweep = |stop: Stop| {
+    let sweep_from = |root: &Grid, stop: Stop| {
         let (stats, memory) = (&progress.sweep, limits.sweep_memory);
-        match count_by_sweep::<u128>(puzzle, &root, transposed, memory, stop, stats) {
+        match count_by_sweep::<u128>(puzzle, root, transposed, memory, stop, stats) {
             Err(SweepError::Overflow) => {
-                count_by_sweep::<BigUint>(puzzle, &root, transposed, memory, stop, stats)
+                count_by_sweep::<BigUint>(puzzle, root, transposed, memory, stop, stats)
             }
             other => other.map(|n| n.to_big()),
+        }
+    };
+    // A sweep that has not finished by the deadline starts again from the grid with its
+    // backbone fixed (its memo, keyed by the root's automata, cannot carry over).
+    let sweep = |stop: Stop| {
+        let Some(after) = limits.backbone_after else {
+            return sweep_from(&root, stop);
+        };
+        match sweep_from(&root, stop.with_deadline(Instant::now() + after)) {
+            Err(SweepError::Cancelled) if !stop.raised() => {}
+            other => return other,
+        }
+        match fix_backbone(puzzle, &root, BACKBONE_CONFLICTS, stop, &progress.backbone) {
+            Backbone::NoSolution => Ok(BigUint::ZERO),
+            Backbone::Reduced(_) if stop.raised() => Err(SweepError::Cancelled),
+            Backbone::Reduced(reduced) => sweep_from(&reduced, stop),
         }
     };
     let done = |count, method| ExactCount {

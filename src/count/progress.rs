@@ -3,6 +3,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
 
+use super::backbone::BackboneStats;
 use super::components::ComponentStats;
 use super::sweep::SweepStats;
 
@@ -33,6 +34,8 @@ pub struct CountProgress {
     pub sweep: SweepStats,
     /// The component counter's counters.
     pub components: ComponentStats,
+    /// The backbone search's counters.
+    pub backbone: BackboneStats,
 }
 
 /// A copy of [`CountProgress`] at one moment.
@@ -54,6 +57,8 @@ pub struct CountSnapshot {
     pub sweep_counted: f64,
     /// Components: counted by branching, and taken from the cache.
     pub component_nodes: (u64, u64),
+    /// Backbone: checks made, and cells fixed.
+    pub backbone: (u64, u64),
 }
 
 impl CountProgress {
@@ -91,6 +96,7 @@ impl CountProgress {
                 load(&self.components.branched),
                 load(&self.components.cache_hits),
             ),
+            backbone: (load(&self.backbone.checks), load(&self.backbone.fixed)),
         }
     }
 }

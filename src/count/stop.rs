@@ -1,19 +1,33 @@
 //! When an exact count must stop: its caller cancelled it, or a rival method counting the same
-//! puzzle at the same time has finished first.
+//! puzzle at the same time has finished first, or a method's own deadline has passed.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 /// The flags a counter polls; raising either stops it.
 #[derive(Clone, Copy, Debug)]
 pub struct Stop<'a> {
     cancel: &'a AtomicBool,
     rival_done: Option<&'a AtomicBool>,
+    deadline: Option<Instant>,
 }
 
 impl<'a> Stop<'a> {
     /// Stops when `cancel` is raised or, if given, when `rival_done` is.
     pub fn new(cancel: &'a AtomicBool, rival_done: Option<&'a AtomicBool>) -> Self {
-        Stop { cancel, rival_done }
+        Stop {
+            cancel,
+            rival_done,
+            deadline: None,
+        }
+    }
+
+    /// The same flags, and a deadline: it is raised from `deadline` on as well.
+    pub fn with_deadline(self, deadline: Instant) -> Self {
+        Stop {
+            deadline: Some(deadline),
+            ..self
+        }
     }
 
     /// Whether the counter must stop now.
@@ -22,6 +36,7 @@ impl<'a> Stop<'a> {
             || self
                 .rival_done
                 .is_some_and(|done| done.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|at| Instant::now() >= at)
     }
 }
 
@@ -45,5 +60,15 @@ mod tests {
         assert!(!alone.raised() && raced.raised());
         cancel.store(true, Ordering::Relaxed);
         assert!(alone.raised() && raced.raised());
+    }
+
+    #[test]
+    fn a_deadline_stops_once_it_has_passed() {
+        let cancel = AtomicBool::new(false);
+        let now = Instant::now();
+        let later = Stop::from(&cancel).with_deadline(now + std::time::Duration::from_secs(3600));
+        let passed = Stop::from(&cancel).with_deadline(now);
+        assert!(!later.raised());
+        assert!(passed.raised());
     }
 }

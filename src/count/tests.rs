@@ -18,6 +18,7 @@ fn count_with(puzzle: &Puzzle, max_profiles: usize, sweep_memory: usize) -> Exac
         sweep_memory,
         race: false,
         completion_checks: true,
+        backbone_after: None,
     };
     let progress = CountProgress::default();
     count_exact(puzzle, limits, &AtomicBool::new(false), &progress).expect("counts")
@@ -89,7 +90,7 @@ const CHECKING: [Option<CompletionChecks>; 3] = [
 ];
 
 /// A random picture of `h` x `w` cells, about 40% filled, from a fixed seed.
-fn seeded_picture(h: usize, w: usize, seed: u64) -> Puzzle {
+pub(super) fn seeded_picture(h: usize, w: usize, seed: u64) -> Puzzle {
     let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
     let cells: Vec<bool> = (0..h * w)
         .map(|_| {
@@ -235,6 +236,7 @@ fn a_raised_cancel_flag_stops_the_count() {
             sweep_memory,
             race: false,
             completion_checks: true,
+            backbone_after: Some(std::time::Duration::ZERO),
         };
         let progress = CountProgress::default();
         let error = count_exact(&permutations(9), limits, &AtomicBool::new(true), &progress)
@@ -336,6 +338,28 @@ fn the_race_of_the_sweep_and_components_counts_exactly() {
     }
 }
 
+/// A sweep stopped at its deadline starts again from the grid with its backbone fixed, and
+/// says so; the count is the same.
+#[test]
+fn the_sweep_fixes_the_backbone_at_its_deadline() {
+    let mut fixed = 0;
+    for seed in 2..=6 {
+        let puzzle = seeded_picture(12, 12, seed);
+        let limits = CountLimits {
+            backbone_after: Some(std::time::Duration::ZERO),
+            ..sweep_first()
+        };
+        let progress = CountProgress::default();
+        let counted =
+            count_exact(&puzzle, limits, &AtomicBool::new(false), &progress).expect("counts");
+        assert_eq!(counted.count, sweep_count(&puzzle), "seed {seed}");
+        if let ExactMethod::Sweep { backbone, .. } = counted.method {
+            fixed += backbone;
+        }
+    }
+    assert!(fixed > 0, "no backbone cell fixed beyond probing");
+}
+
 #[test]
 fn a_cancelled_race_is_cancelled() {
     let limits = CountLimits {
@@ -369,6 +393,19 @@ proptest! {
         prop_assert_eq!(sweep_count(&puzzle), expected.clone());
         prop_assert_eq!(raced(&puzzle, 2).count, expected.clone());
         prop_assert_eq!(component_count(&puzzle), expected);
+    }
+
+    #[test]
+    fn the_sweep_from_the_backbone_counts_what_enumeration_counts((h, w, cells) in picture(9)) {
+        let puzzle = Puzzle::from_picture(h, w, &cells).expect("valid");
+        let limits = CountLimits {
+            backbone_after: Some(std::time::Duration::ZERO),
+            ..sweep_first()
+        };
+        let progress = CountProgress::default();
+        let counted = count_exact(&puzzle, limits, &AtomicBool::new(false), &progress)
+            .expect("counts");
+        prop_assert_eq!(counted.count, enumerated(&puzzle));
     }
 
     #[test]

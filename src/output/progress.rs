@@ -158,8 +158,12 @@ fn sweep_words(s: &CountSnapshot) -> String {
     } else {
         format!("about {:.4e}", s.sweep_counted)
     };
+    let backbone = match s.backbone {
+        (0, _) => String::new(),
+        (checks, fixed) => format!(" (backbone: {fixed} cells fixed, {checks} checks)"),
+    };
     format!(
-        "sweep {:.2}% explored, {counted} solutions counted so far, \
+        "sweep{backbone} {:.2}% explored, {counted} solutions counted so far, \
          {} nodes branched, {} from the memo",
         100.0 * s.sweep_explored,
         s.sweep_nodes.0,
