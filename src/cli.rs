@@ -35,7 +35,8 @@ pub(crate) enum Command {
         #[arg(long, value_name = "N")]
         max_profiles: Option<usize>,
         /// The most memory, in MiB, the sweep's memo may take before counting by components
-        /// takes over (default 1024; 0: skip the sweep).
+        /// takes over (default: a quarter of the memory available, at least 1024; 0: skip the
+        /// sweep).
         #[arg(long, value_name = "MIB")]
         sweep_memory: Option<usize>,
         /// Let the sweep fill its memo before components take over, instead of racing the

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 use nonoenum::Puzzle;
 use nonoenum::count::{
-    BigUint, CountError, CountLimits, CountProgress, ExactCount, ExactMethod, count_exact,
+    BigUint, CountError, CountLimits, CountProgress, DEFAULT_SWEEP_MEMORY, ExactCount, ExactMethod,
+    count_exact,
 };
 
 use crate::cli::CountMethod;
@@ -130,7 +131,7 @@ impl ExactSettings {
             sweep_memory: self
                 .limits
                 .sweep_memory_mib
-                .map_or(defaults.sweep_memory, |mib| mib.saturating_mul(1 << 20)),
+                .map_or_else(default_sweep_memory, |mib| mib.saturating_mul(1 << 20)),
             race: !self.limits.no_race,
             completion_checks: !self.limits.no_completion_checks,
             backbone_after: match (self.limits.no_backbone, self.limits.backbone_after) {
@@ -141,6 +142,27 @@ impl ExactSettings {
             },
         }
     }
+}
+
+/// The sweep's memo limit when `--sweep-memory` is not given: a quarter of the memory the
+/// system has available now (Linux's `MemAvailable`), and at least the library's default,
+/// which is used where the system does not say. Lion (#2712) needs about 5 GiB.
+fn default_sweep_memory() -> usize {
+    let available = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|info| mem_available(&info));
+    available.map_or(DEFAULT_SWEEP_MEMORY, |bytes| {
+        (bytes / 4).max(DEFAULT_SWEEP_MEMORY)
+    })
+}
+
+/// `MemAvailable` of a `/proc/meminfo` text, in bytes.
+fn mem_available(meminfo: &str) -> Option<usize> {
+    let line = meminfo
+        .lines()
+        .find_map(|line| line.strip_prefix("MemAvailable:"))?;
+    let kib: usize = line.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    kib.checked_mul(1024)
 }
 
 /// One puzzle to count.
@@ -264,4 +286,18 @@ fn print_stats(label: &str, counted: &ExactCount, elapsed: Duration) {
         counted.count,
         counted.unknown_cells,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mem_available;
+
+    #[test]
+    fn available_memory_is_read_from_meminfo() {
+        let info =
+            "MemTotal:       24000000 kB\nMemFree:         1000 kB\nMemAvailable:   23000000 kB\n";
+        assert_eq!(mem_available(info), Some(23_000_000 * 1024));
+        assert_eq!(mem_available("MemTotal: 5 kB\n"), None);
+        assert_eq!(mem_available("MemAvailable: lots\n"), None);
+    }
 }

@@ -129,6 +129,16 @@ fn every_method_gives_the_same_counts() {
             &["count", "-q", "--method", "decompose", "-t", "1"],
             &["count", "-q", "--max-profiles", "0", "-t", "1"],
             &["count", "-q", "--max-profiles", "0", "--no-race"],
+            &[
+                "count",
+                "-q",
+                "--max-profiles",
+                "0",
+                "--no-race",
+                "--backbone-after",
+                "0",
+            ],
+            &["count", "-q", "--max-profiles", "0", "--no-backbone"],
         ] {
             let (code, out, err) = run(args, puzzle);
             assert_eq!(code, 0, "{err}");
@@ -161,6 +171,24 @@ fn stats_and_progress_say_how_it_was_counted() {
     );
     assert_eq!(code, 0);
     assert!(err.contains("counted by a sweep row by row"), "{err}");
+    // A sweep that fixes the backbone at once says how it went.
+    let (code, _, err) = run(
+        &[
+            "count",
+            "--progress",
+            "--max-profiles",
+            "0",
+            "--no-race",
+            "--backbone-after",
+            "0",
+        ],
+        &perm(tmp.path(), 6),
+    );
+    assert_eq!(code, 0);
+    assert!(
+        err.contains("decompose: sweep (backbone: 0 cells fixed, "),
+        "{err}"
+    );
     // Raced, either may win; the progress lines show both.
     let (code, out, err) = run(
         &["count", "--stats", "--progress", "--max-profiles", "0"],
@@ -267,6 +295,18 @@ fn options_that_do_not_go_together_are_refused() {
             "--checkpoint",
         ),
         (&["count", "--method", "guess"], "guess"),
+        (
+            &["count", "--method", "enumerate", "--backbone-after", "1"],
+            "--backbone-after",
+        ),
+        (
+            &["count", "--backbone-after", "1", "--no-backbone"],
+            "--no-backbone",
+        ),
+        (
+            &["count", "--backbone-after=-1"],
+            "--backbone-after must be a number of seconds, 0 or more, not -1",
+        ),
     ] {
         let (code, out, err) = run(args, &puzzle);
         assert_eq!((code, out.as_str()), (2, ""), "{args:?}");

@@ -7,7 +7,9 @@
 //! entry; it suits puzzles whose ambiguity runs through every line, such as permutations. When
 //! a layer outgrows its limit, a sweep (`sweep.rs`) decides the cells in that fixed order, each
 //! branch propagated, and memoises the count of every node under the classes it leaves, so that
-//! equal residual problems meet while dead ends die early. [`ComponentCounter`] races it (the
+//! equal residual problems meet while dead ends die early; a sweep that has not finished
+//! within seconds fixes the backbone (`backbone.rs`: the cells equal in every solution) and
+//! starts again from the smaller grid. [`ComponentCounter`] races it (the
 //! first to finish stops the other; [`Stop`]), goes on alone when the sweep's memo outgrows its
 //! limit, and counts alone when no component holds half the unknown cells: it splits the
 //! unknown cells into independent components (lines fall apart into independent segments),
