@@ -74,8 +74,10 @@ pub(super) fn fix_backbone(
         }
         let value = first.cell(row, col) == Cell::Filled;
         let mut other = grid.clone();
-        let in_backbone = if other.set(row, col, !value).is_err()
-            || propagator.propagate_all(puzzle, &mut other).is_err()
+        other.set_unknown(row, col, !value);
+        let in_backbone = if propagator
+            .propagate_cell(puzzle, &mut other, row, col)
+            .is_err()
         {
             true
         } else {
@@ -98,10 +100,12 @@ pub(super) fn fix_backbone(
         };
         if in_backbone {
             let mut fixed = grid.clone();
-            // The first solution extends `grid` and agrees with `value`, so neither can fail;
-            // if one did, the cells fixed so far would still be sound: keep them and stop.
-            if fixed.set(row, col, value).is_err()
-                || propagator.propagate_all(puzzle, &mut fixed).is_err()
+            fixed.set_unknown(row, col, value);
+            // The first solution extends `fixed`, so propagation cannot fail; if it did, the
+            // cells fixed so far would still be sound: keep them and stop.
+            if propagator
+                .propagate_cell(puzzle, &mut fixed, row, col)
+                .is_err()
             {
                 debug_assert!(false, "the backbone contradicts a solution");
                 break;
