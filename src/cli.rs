@@ -49,12 +49,14 @@ pub(crate) enum Command {
         /// dead subtrees that dominate random pictures; turning them off is for comparison).
         #[arg(long)]
         no_completion_checks: bool,
-        /// How long the sweep runs before it stops, fixes the backbone (the cells that are
-        /// equal in every solution, found by a search that learns from its conflicts) and
-        /// starts again from the smaller problem (default 5; 0: at once)
+        /// How long the sweep's trials from each side of the grid (a quarter each) run before
+        /// it stops, fixes the backbone (the cells that are equal in every solution, found by
+        /// a search that learns from its conflicts) and starts again from the smaller problem,
+        /// from the most promising side first (default 5; 0: at once)
         #[arg(long, value_name = "SECONDS")]
         backbone_after: Option<f64>,
-        /// Never fix the backbone: the sweep runs on the probed grid until it finishes
+        /// Never fix the backbone: the sweeps from each side take turns on the probed grid
+        /// until one finishes
         #[arg(long)]
         no_backbone: bool,
         /// Print progress lines on standard error every second (partial counts, layers),

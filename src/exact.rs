@@ -251,16 +251,17 @@ fn print_stats(label: &str, counted: &ExactCount, elapsed: Duration) {
             }
         ),
         ExactMethod::Sweep {
-            transposed,
+            orientation,
             branched,
             memo_hits,
             backbone,
         } => format!(
             "a sweep {}, {branched} nodes branched, {memo_hits} from the memo{}",
-            if transposed {
-                "column by column"
-            } else {
-                "row by row"
+            match (orientation.transposed, orientation.reversed) {
+                (false, false) => "row by row",
+                (false, true) => "row by row from the bottom",
+                (true, false) => "column by column",
+                (true, true) => "column by column from the right",
             },
             if backbone > 0 {
                 format!(", after fixing {backbone} backbone cells")

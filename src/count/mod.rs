@@ -9,7 +9,9 @@
 //! branch propagated, and memoises the count of every node under the classes it leaves, so that
 //! equal residual problems meet while dead ends die early; a sweep that has not finished
 //! within seconds fixes the backbone (`backbone.rs`: the cells equal in every solution) and
-//! starts again from the smaller grid. [`ComponentCounter`] races it (the
+//! starts again from the smaller grid. How long a sweep takes depends above all on the side of
+//! the grid it starts from, so sweeps from all four sides take turns (`turns.rs`), each
+//! keeping its memo between turns, the one that has counted most given the most time. [`ComponentCounter`] races it (the
 //! first to finish stops the other; [`Stop`]), goes on alone when the sweep's memo outgrows its
 //! limit, and counts alone when no component holds half the unknown cells: it splits the
 //! unknown cells into independent components (lines fall apart into independent segments),
@@ -29,9 +31,10 @@ mod segments;
 mod stop;
 mod sweep;
 mod tally;
+mod turns;
 
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub use backbone::BackboneStats;
 use backbone::{Backbone, fix_backbone};
@@ -40,9 +43,12 @@ pub use num_bigint::BigUint;
 pub use profile::{LayerProgress, Orientation, ProfileError, ProfileProblem};
 pub use progress::{CountPhase, CountProgress, CountSnapshot};
 pub use stop::Stop;
+use sweep::MemoBudget;
+#[cfg(test)]
 use sweep::SweepCounter;
 pub use sweep::{SweepError, SweepStats};
 pub use tally::{Overflow, Tally};
+use turns::{SideSweeps, Sides};
 
 use crate::choose::{Choice, ProbeCounts, choose_probing};
 use crate::grid::Grid;
@@ -56,12 +62,15 @@ pub const DEFAULT_MAX_PROFILES: usize = 1 << 18;
 /// Default limit on the sweep's memo, in bytes, before counting by components takes over.
 pub const DEFAULT_SWEEP_MEMORY: usize = 1 << 30;
 
-/// Default time the sweep runs on the probed root before it stops to fix the backbone and
-/// starts again (see [`CountLimits::backbone_after`]).
+/// Default time the sweep's trials from each side of the probed root take in all before it
+/// stops to fix the backbone and starts again (see [`CountLimits::backbone_after`]).
 pub const DEFAULT_BACKBONE_AFTER: Duration = Duration::from_secs(5);
 
 /// The most conflicts the learning search may spend on the backbone, in all.
 const BACKBONE_CONFLICTS: u64 = 1_000_000;
+
+/// The shortest trial of the sweep from one side.
+const MIN_TRIAL: Duration = Duration::from_millis(500);
 
 /// How far each method of [`count_exact`] may grow before the next one takes over: profiles,
 /// then the sweep, then components (which have no limit). A limit of 0 skips its method.
@@ -77,10 +86,12 @@ pub struct CountLimits {
     /// Whether components check large residual problems for a completion before counting
     /// them (see [`ComponentCounter::completion_checks`]).
     pub completion_checks: bool,
-    /// How long the sweep runs before it stops, fixes the backbone (the cells equal in every
-    /// solution, found by a learning search) and counts again from the reduced grid; `None`
-    /// never fixes it. The backbone costs seconds and helps only where the ambiguity lies in
-    /// regions of the picture, so it waits for a sweep that does not finish at once.
+    /// How long the sweep's trials (a quarter of it from each side of the grid, at least
+    /// half a second each) run before it stops, fixes the backbone (the cells equal in every
+    /// solution, found by a learning search) and counts again from the reduced grid, from the
+    /// side that went furthest first; 0 fixes the backbone before the trials; `None` never
+    /// fixes it. The backbone costs seconds and helps only where the ambiguity lies in
+    /// regions of the picture, so it waits for sweeps that do not finish at once.
     pub backbone_after: Option<Duration>,
 }
 
@@ -153,8 +164,8 @@ pub enum ExactMethod {
     },
     /// A propagated sweep with a memo of residual problems.
     Sweep {
-        /// The sweep went column by column.
-        transposed: bool,
+        /// The order the sweep that counted decided the lines in.
+        orientation: Orientation,
         /// Nodes counted by branching (memo misses).
         branched: u64,
         /// Nodes whose count came from the memo.
@@ -253,37 +264,65 @@ pub fn count_exact(
             load(&stats.checks_undecided),
         ],
     };
-    let transposed = orientation.transposed;
+    // The orientation of the sweep that counted, if one did.
+    let swept_as = std::sync::Mutex::new(orientation);
     let sweep_method = |stats: &SweepStats| ExactMethod::Sweep {
-        transposed,
+        orientation: *swept_as
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
         branched: load(&stats.branched),
         memo_hits: load(&stats.memo_hits),
         backbone: load(&progress.backbone.fixed),
     };
-    let sweep_from = |root: &Grid, stop: Stop| {
-        let (stats, memory) = (&progress.sweep, limits.sweep_memory);
-        match count_by_sweep::<u128>(puzzle, root, transposed, memory, stop, stats) {
-            Err(SweepError::Overflow) => {
-                count_by_sweep::<BigUint>(puzzle, root, transposed, memory, stop, stats)
-            }
-            other => other.map(|n| n.to_big()),
+    let budget = MemoBudget::new(limits.sweep_memory);
+    let sweep_progress = || (progress.sweep.counted(), progress.sweep.explored());
+    let sweep_by = |sweeps: &SideSweeps, side: Orientation, stop: Stop| {
+        let counted = sweeps.count(side, stop);
+        if counted.is_ok() {
+            *swept_as
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = side;
         }
+        counted
     };
-    // A sweep that has not finished by the deadline starts again from the grid with its
-    // backbone fixed (its memo, keyed by the root's automata, cannot carry over).
+    // Trials from each side, then the backbone (a sweep's memo, keyed by the automata of the
+    // grid it started from, cannot carry over), then turns, the most promising side first.
     let sweep = |stop: Stop| {
-        let Some(after) = limits.backbone_after else {
-            return sweep_from(&root, stop);
+        let mut sides = Sides::new(orientation);
+        let backbone = |grid: &Grid| match fix_backbone(
+            puzzle,
+            grid,
+            BACKBONE_CONFLICTS,
+            stop,
+            &progress.backbone,
+        ) {
+            Backbone::NoSolution => Err(Ok(BigUint::ZERO)),
+            Backbone::Reduced(_) if stop.raised() => Err(Err(SweepError::Cancelled)),
+            Backbone::Reduced(reduced) => Ok(reduced),
         };
-        match sweep_from(&root, stop.with_deadline(Instant::now() + after)) {
-            Err(SweepError::Cancelled) if !stop.raised() => {}
-            other => return other,
+        let trials = limits.backbone_after.unwrap_or(DEFAULT_BACKBONE_AFTER);
+        let mut grid = root.clone();
+        if trials.is_zero() {
+            grid = match backbone(&grid) {
+                Ok(reduced) => reduced,
+                Err(done) => return done,
+            };
         }
-        match fix_backbone(puzzle, &root, BACKBONE_CONFLICTS, stop, &progress.backbone) {
-            Backbone::NoSolution => Ok(BigUint::ZERO),
-            Backbone::Reduced(_) if stop.raised() => Err(SweepError::Cancelled),
-            Backbone::Reduced(reduced) => sweep_from(&reduced, stop),
+        let trial = (trials / 4).max(MIN_TRIAL);
+        let mut sweeps = SideSweeps::new(puzzle, grid, &budget, &progress.sweep);
+        let by = |side, stop| sweep_by(&sweeps, side, stop);
+        if let Some(done) = sides.round(trial, trial, stop, by, sweep_progress) {
+            return done;
         }
+        if limits.backbone_after.is_some_and(|after| !after.is_zero()) {
+            let reduced = match backbone(sweeps.grid()) {
+                Ok(reduced) => reduced,
+                Err(done) => return done,
+            };
+            sweeps = SideSweeps::new(puzzle, reduced, &budget, &progress.sweep);
+        }
+        let by = |side, stop| sweep_by(&sweeps, side, stop);
+        sides.take_turns(4 * trial, stop, by, sweep_progress)
     };
     let done = |count, method| ExactCount {
         count,
@@ -370,27 +409,6 @@ fn count_by_components(
             .count(root)?),
         other => Ok(other?.to_big()),
     }
-}
-
-/// Counts the completions of `root` (a probed grid of `puzzle`) by a sweep (column by column
-/// if `transposed`) whose memo takes about `memory` bytes at most.
-fn count_by_sweep<T: Tally>(
-    puzzle: &Puzzle,
-    root: &Grid,
-    transposed: bool,
-    memory: usize,
-    stop: Stop,
-    stats: &SweepStats,
-) -> Result<T, SweepError> {
-    let narrow = SweepCounter::<u64, T>::new(puzzle, root, transposed, memory, stop, stats)?;
-    if narrow.fits() {
-        return narrow.count(root);
-    }
-    let wide = SweepCounter::<u128, T>::new(puzzle, root, transposed, memory, stop, stats)?;
-    if wide.fits() {
-        return wide.count(root);
-    }
-    SweepCounter::<Box<[u16]>, T>::new(puzzle, root, transposed, memory, stop, stats)?.count(root)
 }
 
 /// Counts the completions of `root` (a probed grid of `puzzle`) by profiles walked as

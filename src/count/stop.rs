@@ -2,7 +2,7 @@
 //! puzzle at the same time has finished first, or a method's own deadline has passed.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The flags a counter polls; raising either stops it.
 #[derive(Clone, Copy, Debug)]
@@ -22,12 +22,19 @@ impl<'a> Stop<'a> {
         }
     }
 
-    /// The same flags, and a deadline: it is raised from `deadline` on as well.
+    /// The same flags, and a deadline: it is raised from `deadline` on as well (or from its
+    /// own deadline, if that is earlier).
     pub fn with_deadline(self, deadline: Instant) -> Self {
         Stop {
-            deadline: Some(deadline),
+            deadline: Some(self.deadline.map_or(deadline, |own| own.min(deadline))),
             ..self
         }
+    }
+
+    /// The time left until its deadline, if it has one.
+    pub fn time_left(&self) -> Option<Duration> {
+        self.deadline
+            .map(|at| at.saturating_duration_since(Instant::now()))
     }
 
     /// Whether the counter must stop now.
@@ -66,9 +73,21 @@ mod tests {
     fn a_deadline_stops_once_it_has_passed() {
         let cancel = AtomicBool::new(false);
         let now = Instant::now();
-        let later = Stop::from(&cancel).with_deadline(now + std::time::Duration::from_secs(3600));
+        let later = Stop::from(&cancel).with_deadline(now + Duration::from_secs(3600));
         let passed = Stop::from(&cancel).with_deadline(now);
         assert!(!later.raised());
         assert!(passed.raised());
+        // A later deadline does not put off an earlier one.
+        assert!(
+            passed
+                .with_deadline(now + Duration::from_secs(3600))
+                .raised()
+        );
+        assert!(
+            later
+                .time_left()
+                .is_some_and(|t| t > Duration::from_secs(3599))
+        );
+        assert_eq!(Stop::from(&cancel).time_left(), None);
     }
 }

@@ -18,11 +18,13 @@ use rustc_hash::FxBuildHasher;
 
 use super::dfa::{DEAD, LineDfa};
 use super::key::{Key, Layout};
+use super::profile::Orientation;
 use super::propagators::ThreadPropagators;
 use super::stop::Stop;
 use super::tally::{Overflow, Tally};
 use crate::grid::{Cell, Grid};
 use crate::puzzle::{LineId, Puzzle};
+use num_bigint::BigUint;
 
 /// Why a sweep count stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +99,40 @@ impl SweepStats {
     }
 }
 
+/// The memory the memos of sweeps may take in all.
+#[derive(Debug)]
+pub(super) struct MemoBudget {
+    /// Bytes taken.
+    taken: AtomicUsize,
+    /// The most bytes they may take.
+    limit: usize,
+}
+
+impl MemoBudget {
+    /// A budget of `limit` bytes.
+    pub(super) fn new(limit: usize) -> Self {
+        MemoBudget {
+            taken: AtomicUsize::new(0),
+            limit,
+        }
+    }
+
+    /// Takes `bytes` from the budget, or returns `false` if that would exceed it.
+    fn take(&self, bytes: usize) -> bool {
+        self.taken
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |taken| {
+                let after = taken.saturating_add(bytes);
+                (after <= self.limit).then_some(after)
+            })
+            .is_ok()
+    }
+
+    /// Gives `bytes` back.
+    fn give_back(&self, bytes: usize) {
+        self.taken.fetch_sub(bytes, Ordering::Relaxed);
+    }
+}
+
 /// Where a node of the sweep stands: cells decided so far and the classes they leave.
 #[derive(Clone, Debug)]
 struct Frontier<K> {
@@ -116,6 +152,8 @@ pub(super) struct SweepCounter<'p, K: Key, T> {
     puzzle: &'p Puzzle,
     /// The sweep goes column by column (the crossing lines are the rows).
     transposed: bool,
+    /// The sweep goes from the last line to the first (bottom to top, or right to left).
+    reversed: bool,
     /// The lines swept, in order, as automata with the root's known cells folded in.
     swept: Vec<LineDfa>,
     /// The crossing lines likewise.
@@ -124,46 +162,74 @@ pub(super) struct SweepCounter<'p, K: Key, T> {
     memo: DashMap<MemoKey<K>, T, FxBuildHasher>,
     /// Entries stored (or about to be).
     entries: AtomicUsize,
-    max_entries: usize,
+    /// About the memory one entry takes.
+    entry_bytes: usize,
+    /// The memory the memo may take, shared with other sweeps.
+    budget: &'p MemoBudget,
     /// A propagator (buffers and line-result cache) for each thread of the pool, and one for
     /// a caller outside it. Owned by the counter, so that their caches serve its puzzle only.
     propagators: ThreadPropagators,
-    stop: Stop<'p>,
     /// What it did, live.
     stats: &'p SweepStats,
 }
 
+impl<K: Key, T> Drop for SweepCounter<'_, K, T> {
+    fn drop(&mut self) {
+        self.budget
+            .give_back(self.entries.load(Ordering::Relaxed) * self.entry_bytes);
+    }
+}
+
 impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
-    /// A sweep of `puzzle` from `root` (a propagated grid), by rows or, if `transposed`, by
-    /// columns, whose memo takes about `memo_bytes` at most.
+    /// A sweep of `puzzle` from `root` (a propagated grid), line by line as `orientation`
+    /// says, whose memo takes its memory from `budget`.
     pub(super) fn new(
         puzzle: &'p Puzzle,
         root: &Grid,
-        transposed: bool,
-        memo_bytes: usize,
-        stop: impl Into<Stop<'p>>,
+        orientation: Orientation,
+        budget: &'p MemoBudget,
         stats: &'p SweepStats,
     ) -> Result<Self, SweepError> {
-        let automaton = |id: LineId| {
-            let known: Vec<Cell> = match id {
+        let Orientation {
+            transposed,
+            reversed,
+        } = orientation;
+        // A line's automaton reads its cells in the order the sweep decides them: the swept
+        // lines forwards, the crossing lines backwards when the sweep runs from the last line.
+        let automaton = |id: LineId, backwards: bool| {
+            let mut known: Vec<Cell> = match id {
                 LineId::Row(r) => (0..root.width()).map(|c| root.cell(r, c)).collect(),
                 LineId::Col(c) => (0..root.height()).map(|r| root.cell(r, c)).collect(),
             };
-            LineDfa::new(puzzle.clue(id).blocks(), &known).map_err(|_| SweepError::LineTooLong)
+            let mut blocks = puzzle.clue(id).blocks().to_vec();
+            if backwards {
+                known.reverse();
+                blocks.reverse();
+            }
+            LineDfa::new(&blocks, &known).map_err(|_| SweepError::LineTooLong)
         };
-        let rows = (0..root.height()).map(|r| automaton(LineId::Row(r)));
-        let cols = (0..root.width()).map(|c| automaton(LineId::Col(c)));
-        let (swept, crossing): (Vec<_>, Vec<_>) = if transposed {
+        let (swept_ids, crossing_ids): (Vec<LineId>, Vec<LineId>) = if transposed {
             (
-                cols.collect::<Result<_, _>>()?,
-                rows.collect::<Result<_, _>>()?,
+                (0..root.width()).map(LineId::Col).collect(),
+                (0..root.height()).map(LineId::Row).collect(),
             )
         } else {
             (
-                rows.collect::<Result<_, _>>()?,
-                cols.collect::<Result<_, _>>()?,
+                (0..root.height()).map(LineId::Row).collect(),
+                (0..root.width()).map(LineId::Col).collect(),
             )
         };
+        let mut swept = swept_ids
+            .iter()
+            .map(|&id| automaton(id, false))
+            .collect::<Result<Vec<_>, _>>()?;
+        if reversed {
+            swept.reverse();
+        }
+        let crossing = crossing_ids
+            .iter()
+            .map(|&id| automaton(id, reversed))
+            .collect::<Result<Vec<_>, _>>()?;
         let layout = Layout::new(&crossing);
         // An entry: the key and count, a control byte, the table's slack (half as much again
         // on average), and a boxed key's allocation.
@@ -173,18 +239,18 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
             16 + 2 * crossing.len()
         };
         let entry_bytes = 3 * (size_of::<(MemoKey<K>, T)>() + 1) / 2 + boxed;
-        let max_entries = memo_bytes / entry_bytes;
         Ok(SweepCounter {
             puzzle,
             transposed,
+            reversed,
             swept,
             crossing,
             layout,
             memo: DashMap::with_hasher(FxBuildHasher),
             entries: AtomicUsize::new(0),
-            max_entries,
+            entry_bytes,
+            budget,
             propagators: ThreadPropagators::new(),
-            stop: stop.into(),
             stats,
         })
     }
@@ -194,8 +260,9 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
         K::fits(&self.layout)
     }
 
-    /// Counts the solutions that extend `root`, the grid the counter was built from.
-    pub(super) fn count(&self, root: &Grid) -> Result<T, SweepError> {
+    /// Counts the solutions that extend `root`, the grid the counter was built from, until
+    /// `stop` is raised. The memo stays: counting again goes on where the last count stopped.
+    pub(super) fn count(&self, root: &Grid, stop: Stop) -> Result<T, SweepError> {
         self.stats.restart();
         let mut crossing = K::blank(self.crossing.len());
         for (t, line) in self.crossing.iter().enumerate() {
@@ -218,13 +285,16 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
             swept: first.start(),
             crossing,
         };
-        self.count_node(root, start, 0)
+        self.count_node(root, start, 0, &stop)
     }
 
     /// The cell at `index` of the sweep order, as (row, column).
     fn cell_at(&self, index: usize) -> (usize, usize) {
         let across = self.crossing.len();
-        let (line, pos) = (index / across, index % across);
+        let (mut line, pos) = (index / across, index % across);
+        if self.reversed {
+            line = self.swept.len() - 1 - line;
+        }
         if self.transposed {
             (pos, line)
         } else {
@@ -264,8 +334,14 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
 
     /// The number of completions of `grid` (propagated, consistent with `at`), a node
     /// `depth` branchings below the root.
-    fn count_node(&self, grid: &Grid, at: Frontier<K>, depth: u32) -> Result<T, SweepError> {
-        if self.stop.raised() {
+    fn count_node(
+        &self,
+        grid: &Grid,
+        at: Frontier<K>,
+        depth: u32,
+        stop: &Stop,
+    ) -> Result<T, SweepError> {
+        if stop.raised() {
             return Err(SweepError::Cancelled);
         }
         let Some(at) = self.advance(grid, at) else {
@@ -293,7 +369,7 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
                 .propagate_cell(self.puzzle, &mut child, row, col)
                 .is_ok();
             if consistent {
-                self.count_node(&child, at.clone(), depth + 1)
+                self.count_node(&child, at.clone(), depth + 1, stop)
             } else {
                 self.stats.finish(depth + 1, true, 0.0);
                 Ok(T::zero())
@@ -303,10 +379,51 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
         let mut total = filled?;
         total.add(&empty?)?;
         self.stats.finish(depth, false, 0.0);
-        if self.entries.fetch_add(1, Ordering::Relaxed) >= self.max_entries {
+        if !self.budget.take(self.entry_bytes) {
             return Err(SweepError::MemoFull);
         }
+        self.entries.fetch_add(1, Ordering::Relaxed);
         self.memo.insert(key, total.clone());
         Ok(total)
     }
+}
+
+/// A sweep of one grid that can count again, going on where it stopped, whatever its key and
+/// number types.
+pub(super) trait ResumableSweep: Send + Sync {
+    /// Counts the solutions that extend the grid the sweep was built from (`root`), until
+    /// `stop` is raised.
+    fn count_big(&self, root: &Grid, stop: Stop) -> Result<BigUint, SweepError>;
+}
+
+impl<K: Key, T: Tally> ResumableSweep for SweepCounter<'_, K, T> {
+    fn count_big(&self, root: &Grid, stop: Stop) -> Result<BigUint, SweepError> {
+        self.count(root, stop).map(|n| n.to_big())
+    }
+}
+
+/// A sweep of `puzzle` from `root` line by line as `orientation` says, with the narrowest key
+/// type that holds its classes and counts of type `T`.
+pub(super) fn new_sweep<'p, T: Tally>(
+    puzzle: &'p Puzzle,
+    root: &Grid,
+    orientation: Orientation,
+    budget: &'p MemoBudget,
+    stats: &'p SweepStats,
+) -> Result<Box<dyn ResumableSweep + 'p>, SweepError> {
+    let narrow = SweepCounter::<u64, T>::new(puzzle, root, orientation, budget, stats)?;
+    if narrow.fits() {
+        return Ok(Box::new(narrow));
+    }
+    let wide = SweepCounter::<u128, T>::new(puzzle, root, orientation, budget, stats)?;
+    if wide.fits() {
+        return Ok(Box::new(wide));
+    }
+    Ok(Box::new(SweepCounter::<Box<[u16]>, T>::new(
+        puzzle,
+        root,
+        orientation,
+        budget,
+        stats,
+    )?))
 }

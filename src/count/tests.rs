@@ -41,7 +41,10 @@ fn sweep_count(puzzle: &Puzzle) -> BigUint {
     let cancel = AtomicBool::new(false);
     let stats = SweepStats::default();
     let stop = Stop::from(&cancel);
-    count_by_sweep::<BigUint>(puzzle, &root, false, DEFAULT_SWEEP_MEMORY, stop, &stats)
+    let budget = MemoBudget::new(DEFAULT_SWEEP_MEMORY);
+    sweep::new_sweep::<BigUint>(puzzle, &root, Orientation::ALL[0], &budget, &stats)
+        .expect("short lines")
+        .count_big(&root, stop)
         .expect("counts")
 }
 
@@ -416,19 +419,20 @@ proptest! {
         };
         let cancel = AtomicBool::new(false);
         let expected = enumerated(&puzzle);
-        for transposed in [false, true] {
+        for orientation in Orientation::ALL {
             let stats = SweepStats::default();
-            let packed = SweepCounter::<u64, u128>::new(&puzzle, &root, transposed, 1 << 20, &cancel, &stats)
+            let budget = MemoBudget::new(1 << 20);
+            let packed = SweepCounter::<u64, u128>::new(&puzzle, &root, orientation, &budget, &stats)
                 .expect("short lines")
-                .count(&root)
+                .count(&root, Stop::from(&cancel))
                 .expect("counts");
             // The live counters end at the whole tree and the whole count.
             prop_assert_eq!(stats.explored(), 1.0);
             prop_assert_eq!(stats.counted(), packed as f64);
             let boxed =
-                SweepCounter::<Box<[u16]>, BigUint>::new(&puzzle, &root, transposed, 1 << 20, &cancel, &stats)
+                SweepCounter::<Box<[u16]>, BigUint>::new(&puzzle, &root, orientation, &budget, &stats)
                     .expect("short lines")
-                    .count(&root)
+                    .count(&root, Stop::from(&cancel))
                     .expect("counts");
             prop_assert_eq!(BigUint::from(packed), expected.clone());
             prop_assert_eq!(boxed, expected.clone());
@@ -475,5 +479,55 @@ proptest! {
         };
         let [first, rest @ ..] = Orientation::ALL.map(count);
         prop_assert!(rest.iter().all(|&n| n == first), "{first} vs {rest:?}");
+    }
+}
+
+/// A sweep stopped part way keeps its memo: counted again from any side, after any number of
+/// stops, it gives the same count, and a memo too small for two sweeps drops the other side.
+#[test]
+fn side_sweeps_go_on_where_they_stopped() {
+    use std::time::{Duration, Instant};
+    let mut stopped = 0;
+    for seed in 2..=4 {
+        let puzzle = seeded_picture(16, 16, seed);
+        let Some(root) = probed_root(&puzzle).expect("valid") else {
+            continue;
+        };
+        let expected = sweep_count(&puzzle);
+        let cancel = AtomicBool::new(false);
+        let stats = SweepStats::default();
+        let budget = MemoBudget::new(DEFAULT_SWEEP_MEMORY);
+        let sweeps = turns::SideSweeps::new(&puzzle, root, &budget, &stats);
+        for side in Orientation::ALL {
+            let mut stops = 0;
+            let counted = loop {
+                let soon =
+                    Stop::from(&cancel).with_deadline(Instant::now() + Duration::from_micros(100));
+                match sweeps.count(side, soon) {
+                    Err(SweepError::Cancelled) => stops += 1,
+                    other => break other.expect("counts"),
+                }
+            };
+            assert_eq!(
+                counted, expected,
+                "seed {seed}, {side:?} after {stops} stops"
+            );
+            stopped += stops;
+        }
+    }
+    assert!(stopped > 0, "no sweep was stopped part way");
+}
+
+#[test]
+fn side_sweeps_give_up_when_the_memo_is_full() {
+    let puzzle = permutations(8);
+    let root = probed_root(&puzzle).expect("valid").expect("a solution");
+    let cancel = AtomicBool::new(false);
+    let stats = SweepStats::default();
+    let budget = MemoBudget::new(4096);
+    let sweeps = turns::SideSweeps::new(&puzzle, root, &budget, &stats);
+    for side in Orientation::ALL {
+        let counted = sweeps.count(side, Stop::from(&cancel));
+        assert_eq!(counted, Err(SweepError::MemoFull), "{side:?}");
     }
 }

@@ -1,0 +1,331 @@
+//! Sweeps from each side of the grid in turn, the most promising first, with growing time
+//! limits, until one finishes.
+//!
+//! How long a sweep takes depends on the side it starts from far more than on anything one
+//! can see beforehand (on random 20x20 pictures, 2 s from one side and more than 30 s from
+//! the others), but a second of each shows it: the side that will finish first has usually
+//! counted ten to a hundred times as many solutions in finished subtrees by then. So the
+//! sides take turns in rounds, the one that has counted most (the fraction of its tree
+//! explored breaking ties, such as none counting anything) first and for four times as long
+//! as each of the others, and every round twice as long as the last. A sweep keeps its memo
+//! between turns ([`SideSweeps`]), so that a turn goes on where the side's last one stopped.
+
+use std::cmp::Ordering;
+use std::time::{Duration, Instant};
+
+use num_bigint::BigUint;
+
+use super::profile::Orientation;
+use super::stop::Stop;
+use super::sweep::{MemoBudget, ResumableSweep, SweepError, SweepStats, new_sweep};
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
+
+/// The sweeps of one grid from each side, kept between turns.
+pub(super) struct SideSweeps<'p> {
+    puzzle: &'p Puzzle,
+    /// The grid they count the completions of.
+    grid: Grid,
+    budget: &'p MemoBudget,
+    stats: &'p SweepStats,
+    /// The sweeps started so far, each with its side; none while one is counting.
+    sweeps: std::sync::Mutex<Vec<(Orientation, Box<dyn ResumableSweep + 'p>)>>,
+}
+
+impl<'p> SideSweeps<'p> {
+    /// No sweeps yet of `grid` (a probed grid of `puzzle`), whose memos take their memory
+    /// from `budget`, reporting to `stats`.
+    pub(super) fn new(
+        puzzle: &'p Puzzle,
+        grid: Grid,
+        budget: &'p MemoBudget,
+        stats: &'p SweepStats,
+    ) -> Self {
+        SideSweeps {
+            puzzle,
+            grid,
+            budget,
+            stats,
+            sweeps: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The grid they count.
+    pub(super) fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// Counts the completions by the sweep from `side`, going on where its last turn stopped,
+    /// until `stop` is raised. When its memo is full, the other sides' sweeps are dropped to
+    /// make room; when it is alone, it is dropped and [`SweepError::MemoFull`] returned.
+    pub(super) fn count(&self, side: Orientation, stop: Stop) -> Result<BigUint, SweepError> {
+        let mut sweeps = self
+            .sweeps
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut sweep = match sweeps.iter().position(|&(s, _)| s == side) {
+            Some(at) => sweeps.swap_remove(at).1,
+            None => new_sweep::<u128>(self.puzzle, &self.grid, side, self.budget, self.stats)?,
+        };
+        loop {
+            match sweep.count_big(&self.grid, stop) {
+                Err(SweepError::Overflow) => {
+                    drop(sweep);
+                    sweep = new_sweep::<BigUint>(
+                        self.puzzle,
+                        &self.grid,
+                        side,
+                        self.budget,
+                        self.stats,
+                    )?;
+                }
+                Err(SweepError::MemoFull) if !sweeps.is_empty() => sweeps.clear(),
+                Err(SweepError::MemoFull) => return Err(SweepError::MemoFull),
+                other => {
+                    sweeps.push((side, sweep));
+                    return other;
+                }
+            }
+        }
+    }
+}
+
+/// How far a sweep got before its turn ended: solutions counted in finished subtrees, and
+/// the fraction of its tree explored.
+pub(super) type Progress = (f64, f64);
+
+/// The sides a sweep may start from, in the order of their next turns.
+pub(super) struct Sides {
+    /// Each side and how far it got in its last turn.
+    sides: Vec<(Orientation, Progress)>,
+}
+
+impl Sides {
+    /// Every side, `first` first, then the others in the order of [`Orientation::ALL`].
+    pub(super) fn new(first: Orientation) -> Self {
+        let at = Orientation::ALL
+            .iter()
+            .position(|&o| o == first)
+            .unwrap_or(0);
+        let sides = (0..Orientation::ALL.len())
+            .map(|i| {
+                (
+                    Orientation::ALL[(at + i) % Orientation::ALL.len()],
+                    (0.0, 0.0),
+                )
+            })
+            .collect();
+        Sides { sides }
+    }
+
+    /// The sides in the order of their next turns.
+    #[cfg(test)]
+    fn order(&self) -> Vec<Orientation> {
+        self.sides.iter().map(|&(side, _)| side).collect()
+    }
+
+    /// One round: a sweep from each side in turn by `sweep` (which reports how far it got
+    /// through `progress`), the first stopped after `lead`, the others after `turn`. `None`
+    /// when every turn ended: the sides are then ordered by how far they got. The count when
+    /// one finished, or the error that stopped it; [`SweepError::MemoFull`] drops a side, and
+    /// is returned once it has dropped every side.
+    pub(super) fn round<'s>(
+        &mut self,
+        lead: Duration,
+        turn: Duration,
+        stop: Stop<'s>,
+        sweep: impl Fn(Orientation, Stop<'s>) -> Result<BigUint, SweepError>,
+        progress: impl Fn() -> Progress,
+    ) -> Option<Result<BigUint, SweepError>> {
+        let mut at = 0;
+        while at < self.sides.len() {
+            let side = self.sides[at].0;
+            let time = if at == 0 { lead } else { turn };
+            match sweep(side, stop.with_deadline(Instant::now() + time)) {
+                Err(SweepError::Cancelled) if !stop.raised() => {
+                    self.sides[at].1 = progress();
+                    at += 1;
+                }
+                Err(SweepError::MemoFull) if self.sides.len() > 1 => {
+                    self.sides.remove(at);
+                }
+                other => return Some(other),
+            }
+        }
+        // Stable: equal progress keeps the order of the round.
+        self.sides.sort_by(|(_, a), (_, b)| {
+            b.0.partial_cmp(&a.0)
+                .unwrap_or(Ordering::Equal)
+                .then(b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal))
+        });
+        None
+    }
+
+    /// Rounds of [`Self::round`], the first giving the leading side `lead` (at least
+    /// [`MIN_TURN`]) and each other a quarter of that, each next round twice as long, until
+    /// a sweep finishes or stops.
+    pub(super) fn take_turns<'s>(
+        &mut self,
+        lead: Duration,
+        stop: Stop<'s>,
+        sweep: impl Fn(Orientation, Stop<'s>) -> Result<BigUint, SweepError>,
+        progress: impl Fn() -> Progress,
+    ) -> Result<BigUint, SweepError> {
+        let mut lead = lead.max(MIN_TURN);
+        loop {
+            if let Some(done) = self.round(lead, lead / 4, stop, &sweep, &progress) {
+                return done;
+            }
+            lead = lead.saturating_mul(2);
+        }
+    }
+}
+
+/// The shortest turn [`Sides::take_turns`] gives.
+pub(super) const MIN_TURN: Duration = Duration::from_millis(250);
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::sync::atomic::AtomicBool;
+
+    use super::*;
+
+    /// What a stand-in sweep answers: the deadline passed, having got so far; or a result.
+    enum Answer {
+        Deadline(Progress),
+        Done(Result<u32, SweepError>),
+    }
+
+    /// The result of some rounds, the sides asked, in order, and the order for the next round.
+    type Outcome = (
+        Option<Result<BigUint, SweepError>>,
+        Vec<Orientation>,
+        Vec<Orientation>,
+    );
+
+    /// Runs `rounds` rounds of turns of a stand-in sweep that answers `answer(side, call)`
+    /// (calls numbered from 1), the sides starting at the third orientation; returns the
+    /// result, the sides asked, in order, and the order for the next round.
+    fn turns(
+        cancel: &AtomicBool,
+        rounds: usize,
+        answer: impl Fn(Orientation, usize) -> Answer,
+    ) -> Outcome {
+        let asked = RefCell::new(Vec::new());
+        let last = RefCell::new((0.0, 0.0));
+        let mut sides = Sides::new(Orientation::ALL[2]);
+        let sweep = |side: Orientation, _: Stop| {
+            asked.borrow_mut().push(side);
+            let call = asked.borrow().len();
+            match answer(side, call) {
+                Answer::Deadline(progress) => {
+                    *last.borrow_mut() = progress;
+                    Err(SweepError::Cancelled)
+                }
+                Answer::Done(result) => result.map(BigUint::from),
+            }
+        };
+        let mut result = None;
+        for _ in 0..rounds {
+            result = sides.round(MIN_TURN, MIN_TURN, Stop::from(cancel), sweep, || {
+                *last.borrow()
+            });
+            if result.is_some() {
+                break;
+            }
+        }
+        (result, asked.into_inner(), sides.order())
+    }
+
+    #[test]
+    fn every_side_gets_a_turn_until_one_finishes() {
+        let cancel = AtomicBool::new(false);
+        let (result, asked, _) = turns(&cancel, 3, |_, call| match call {
+            6 => Answer::Done(Ok(42)),
+            _ => Answer::Deadline((0.0, 0.0)),
+        });
+        assert_eq!(result, Some(Ok(BigUint::from(42u8))));
+        let [a, b, c, d] = Orientation::ALL;
+        assert_eq!(asked, [c, d, a, b, c, d]);
+    }
+
+    #[test]
+    fn the_side_that_counted_most_goes_first() {
+        let cancel = AtomicBool::new(false);
+        let [a, b, c, d] = Orientation::ALL;
+        // Counted 5 from a, 9 from b; c and d counted nothing, d explored more.
+        let progress = |side| match side {
+            s if s == a => (5.0, 0.1),
+            s if s == b => (9.0, 0.1),
+            s if s == c => (0.0, 0.2),
+            _ => (0.0, 0.3),
+        };
+        let (result, asked, order) = turns(&cancel, 1, |side, _| Answer::Deadline(progress(side)));
+        assert_eq!(result, None);
+        assert_eq!(asked, [c, d, a, b]);
+        assert_eq!(order, [b, a, d, c]);
+    }
+
+    #[test]
+    fn a_side_whose_memo_fills_drops_out() {
+        let cancel = AtomicBool::new(false);
+        let [a, b, c, d] = Orientation::ALL;
+        let (result, asked, _) = turns(&cancel, 3, |side, call| match () {
+            () if side == d => Answer::Done(Err(SweepError::MemoFull)),
+            () if call == 7 => Answer::Done(Ok(7)),
+            () => Answer::Deadline((0.0, 0.0)),
+        });
+        assert_eq!(result, Some(Ok(BigUint::from(7u8))));
+        assert_eq!(asked, [c, d, a, b, c, a, b]);
+    }
+
+    #[test]
+    fn the_sweep_gives_up_when_every_memo_fills() {
+        let cancel = AtomicBool::new(false);
+        let (result, asked, _) = turns(&cancel, 2, |_, _| Answer::Done(Err(SweepError::MemoFull)));
+        assert_eq!(result, Some(Err(SweepError::MemoFull)));
+        assert_eq!(asked.len(), 4);
+    }
+
+    #[test]
+    fn a_stopped_sweep_takes_no_more_turns() {
+        let cancel = AtomicBool::new(true);
+        let (result, asked, _) = turns(&cancel, 2, |_, _| Answer::Deadline((0.0, 0.0)));
+        assert_eq!(result, Some(Err(SweepError::Cancelled)));
+        assert_eq!(asked.len(), 1);
+    }
+
+    #[test]
+    fn the_lead_has_four_times_as_long_and_turns_double_each_round() {
+        let cancel = AtomicBool::new(false);
+        let given = RefCell::new(Vec::new());
+        let result = Sides::new(Orientation::ALL[0]).take_turns(
+            Duration::from_secs(4),
+            Stop::from(&cancel),
+            |_, stop| {
+                given.borrow_mut().push(stop.time_left());
+                if given.borrow().len() == 9 {
+                    Ok(BigUint::ZERO)
+                } else {
+                    Err(SweepError::Cancelled)
+                }
+            },
+            || (0.0, 0.0),
+        );
+        assert_eq!(result, Ok(BigUint::ZERO));
+        let secs: Vec<f64> = given
+            .into_inner()
+            .iter()
+            .map(|t| t.map_or(0.0, |t| t.as_secs_f64()))
+            .collect();
+        let lead = [4.0, 1.0, 1.0, 1.0];
+        for (at, &s) in secs.iter().enumerate() {
+            let turn = lead[at % 4] * [1.0, 2.0, 4.0][at / 4];
+            assert!(
+                turn - 0.1 <= s && s <= turn,
+                "turn {at}: {s} s, not {turn} s"
+            );
+        }
+    }
+}
