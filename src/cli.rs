@@ -59,6 +59,11 @@ pub(crate) enum Command {
         /// until one finishes
         #[arg(long)]
         no_backbone: bool,
+        /// Sweep from this side of the grid only, instead of letting sweeps from every side
+        /// take turns (the most promising first): for a puzzle one knows is swept fastest
+        /// from one side
+        #[arg(long, value_name = "SIDE")]
+        sweep_from: Option<SweepSide>,
         /// Print progress lines on standard error every second (partial counts, layers),
         /// also when it is not a terminal.
         #[arg(long)]
@@ -176,6 +181,19 @@ pub(crate) enum CountMethod {
     Enumerate,
     /// Count without visiting solutions: profiles, then components.
     Decompose,
+}
+
+/// The `--sweep-from` choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum SweepSide {
+    /// Row by row, from the top.
+    Top,
+    /// Row by row, from the bottom.
+    Bottom,
+    /// Column by column, from the left.
+    Left,
+    /// Column by column, from the right.
+    Right,
 }
 
 /// The `--engine` choices.

@@ -129,6 +129,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             no_completion_checks,
             backbone_after,
             no_backbone,
+            sweep_from,
             progress,
             per_cell,
             common,
@@ -140,6 +141,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 no_completion_checks,
                 backbone_after,
                 no_backbone,
+                sweep_from,
             };
             let exact = crate::exact::ExactSettings::new(method, limits, progress, per_cell)?;
             if per_cell && common.checkpoint.is_some() {

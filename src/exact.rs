@@ -8,10 +8,10 @@ use anyhow::bail;
 use nonoenum::Puzzle;
 use nonoenum::count::{
     BigUint, CountError, CountLimits, CountProgress, DEFAULT_SWEEP_MEMORY, ExactCount, ExactMethod,
-    count_exact,
+    Orientation, count_exact,
 };
 
-use crate::cli::CountMethod;
+use crate::cli::{CountMethod, SweepSide};
 use crate::output::progress::Progress;
 
 /// The limits given on the command line for counting without enumerating.
@@ -29,6 +29,8 @@ pub(crate) struct LimitOptions {
     pub(crate) backbone_after: Option<f64>,
     /// `--no-backbone`.
     pub(crate) no_backbone: bool,
+    /// `--sweep-from`.
+    pub(crate) sweep_from: Option<SweepSide>,
 }
 
 impl LimitOptions {
@@ -46,6 +48,8 @@ impl LimitOptions {
             Some("--backbone-after")
         } else if self.no_backbone {
             Some("--no-backbone")
+        } else if self.sweep_from.is_some() {
+            Some("--sweep-from")
         } else {
             None
         }
@@ -140,6 +144,12 @@ impl ExactSettings {
                 (false, Some(seconds)) => Duration::try_from_secs_f64(seconds).ok(),
                 (false, None) => defaults.backbone_after,
             },
+            sweep_from: self.limits.sweep_from.map(|side| match side {
+                SweepSide::Top => Orientation::ALL[0],
+                SweepSide::Bottom => Orientation::ALL[1],
+                SweepSide::Left => Orientation::ALL[2],
+                SweepSide::Right => Orientation::ALL[3],
+            }),
         }
     }
 }

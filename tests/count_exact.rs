@@ -139,6 +139,14 @@ fn every_method_gives_the_same_counts() {
                 "0",
             ],
             &["count", "-q", "--max-profiles", "0", "--no-backbone"],
+            &[
+                "count",
+                "-q",
+                "--max-profiles",
+                "0",
+                "--sweep-from",
+                "right",
+            ],
         ] {
             let (code, out, err) = run(args, puzzle);
             assert_eq!(code, 0, "{err}");
@@ -171,6 +179,24 @@ fn stats_and_progress_say_how_it_was_counted() {
     );
     assert_eq!(code, 0);
     assert!(err.contains("counted by a sweep row by row"), "{err}");
+    // From the side asked.
+    let (code, out, err) = run(
+        &[
+            "count",
+            "--stats",
+            "--max-profiles",
+            "0",
+            "--no-race",
+            "--sweep-from",
+            "bottom",
+        ],
+        &perm(tmp.path(), 6),
+    );
+    assert_eq!((code, out.trim_end()), (0, "720"));
+    assert!(
+        err.contains("counted by a sweep row by row from the bottom"),
+        "{err}"
+    );
     // A sweep that fixes the backbone at once says how it went.
     let (code, _, err) = run(
         &[
@@ -303,6 +329,11 @@ fn options_that_do_not_go_together_are_refused() {
             &["count", "--backbone-after", "1", "--no-backbone"],
             "--no-backbone",
         ),
+        (
+            &["count", "--method", "enumerate", "--sweep-from", "top"],
+            "--sweep-from",
+        ),
+        (&["count", "--sweep-from", "middle"], "middle"),
         (
             &["count", "--backbone-after=-1"],
             "--backbone-after must be a number of seconds, 0 or more, not -1",

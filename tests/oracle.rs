@@ -132,6 +132,7 @@ fn counts_agree_with_the_oracle_on_random_pictures() {
                 race,
                 completion_checks: true,
                 backbone_after,
+                sweep_from: None,
             };
             let counted = count_exact(
                 &puzzle,

@@ -93,6 +93,9 @@ pub struct CountLimits {
     /// fixes it. The backbone costs seconds and helps only where the ambiguity lies in
     /// regions of the picture, so it waits for sweeps that do not finish at once.
     pub backbone_after: Option<Duration>,
+    /// The only side the sweep starts from, or `None` to let sweeps from every side take
+    /// turns, the most promising first.
+    pub sweep_from: Option<Orientation>,
 }
 
 impl Default for CountLimits {
@@ -103,6 +106,7 @@ impl Default for CountLimits {
             race: true,
             completion_checks: true,
             backbone_after: Some(DEFAULT_BACKBONE_AFTER),
+            sweep_from: None,
         }
     }
 }
@@ -288,7 +292,9 @@ pub fn count_exact(
     // Trials from each side, then the backbone (a sweep's memo, keyed by the automata of the
     // grid it started from, cannot carry over), then turns, the most promising side first.
     let sweep = |stop: Stop| {
-        let mut sides = Sides::new(orientation);
+        let mut sides = limits
+            .sweep_from
+            .map_or_else(|| Sides::new(orientation), Sides::only);
         let backbone = |grid: &Grid| match fix_backbone(
             puzzle,
             grid,

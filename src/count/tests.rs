@@ -19,6 +19,7 @@ fn count_with(puzzle: &Puzzle, max_profiles: usize, sweep_memory: usize) -> Exac
         race: false,
         completion_checks: true,
         backbone_after: None,
+        sweep_from: None,
     };
     let progress = CountProgress::default();
     count_exact(puzzle, limits, &AtomicBool::new(false), &progress).expect("counts")
@@ -240,6 +241,7 @@ fn a_raised_cancel_flag_stops_the_count() {
             race: false,
             completion_checks: true,
             backbone_after: Some(std::time::Duration::ZERO),
+            sweep_from: None,
         };
         let progress = CountProgress::default();
         let error = count_exact(&permutations(9), limits, &AtomicBool::new(true), &progress)
@@ -529,5 +531,27 @@ fn side_sweeps_give_up_when_the_memo_is_full() {
     for side in Orientation::ALL {
         let counted = sweeps.count(side, Stop::from(&cancel));
         assert_eq!(counted, Err(SweepError::MemoFull), "{side:?}");
+    }
+}
+
+/// A sweep asked to start from one side counts from that side, and counts alike from each.
+#[test]
+fn the_sweep_starts_from_the_side_asked() {
+    for seed in 2..=4 {
+        let puzzle = seeded_picture(12, 12, seed);
+        let expected = sweep_count(&puzzle);
+        for side in Orientation::ALL {
+            let limits = CountLimits {
+                sweep_from: Some(side),
+                ..sweep_first()
+            };
+            let progress = CountProgress::default();
+            let counted =
+                count_exact(&puzzle, limits, &AtomicBool::new(false), &progress).expect("counts");
+            assert_eq!(counted.count, expected, "seed {seed}, {side:?}");
+            if let ExactMethod::Sweep { orientation, .. } = counted.method {
+                assert_eq!(orientation, side, "seed {seed}");
+            }
+        }
     }
 }

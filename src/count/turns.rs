@@ -118,6 +118,13 @@ impl Sides {
         Sides { sides }
     }
 
+    /// `side` alone.
+    pub(super) fn only(side: Orientation) -> Self {
+        Sides {
+            sides: vec![(side, (0.0, 0.0))],
+        }
+    }
+
     /// The sides in the order of their next turns.
     #[cfg(test)]
     fn order(&self) -> Vec<Orientation> {
