@@ -144,11 +144,9 @@ impl ExactSettings {
                 (false, Some(seconds)) => Duration::try_from_secs_f64(seconds).ok(),
                 (false, None) => defaults.backbone_after,
             },
-            sweep_from: self.limits.sweep_from.map(|side| match side {
-                SweepSide::Top => Orientation::ALL[0],
-                SweepSide::Bottom => Orientation::ALL[1],
-                SweepSide::Left => Orientation::ALL[2],
-                SweepSide::Right => Orientation::ALL[3],
+            sweep_from: self.limits.sweep_from.map(|side| Orientation {
+                transposed: matches!(side, SweepSide::Left | SweepSide::Right),
+                reversed: matches!(side, SweepSide::Bottom | SweepSide::Right),
             }),
         }
     }

@@ -180,23 +180,27 @@ fn stats_and_progress_say_how_it_was_counted() {
     assert_eq!(code, 0);
     assert!(err.contains("counted by a sweep row by row"), "{err}");
     // From the side asked.
-    let (code, out, err) = run(
-        &[
-            "count",
-            "--stats",
-            "--max-profiles",
-            "0",
-            "--no-race",
-            "--sweep-from",
-            "bottom",
-        ],
-        &perm(tmp.path(), 6),
-    );
-    assert_eq!((code, out.trim_end()), (0, "720"));
-    assert!(
-        err.contains("counted by a sweep row by row from the bottom"),
-        "{err}"
-    );
+    for (side, said) in [
+        ("top", "row by row,"),
+        ("bottom", "row by row from the bottom,"),
+        ("left", "column by column,"),
+        ("right", "column by column from the right,"),
+    ] {
+        let (code, out, err) = run(
+            &[
+                "count",
+                "--stats",
+                "--max-profiles",
+                "0",
+                "--no-race",
+                "--sweep-from",
+                side,
+            ],
+            &perm(tmp.path(), 6),
+        );
+        assert_eq!((code, out.trim_end()), (0, "720"), "{side}");
+        assert!(err.contains(&format!("counted by a sweep {said}")), "{err}");
+    }
     // A sweep that fixes the backbone at once says how it went.
     let (code, _, err) = run(
         &[
