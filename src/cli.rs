@@ -52,7 +52,7 @@ pub(crate) enum Command {
         /// How long the sweep's trials from each side of the grid (a quarter each) run before
         /// it stops, fixes the backbone (the cells that are equal in every solution, found by
         /// a search that learns from its conflicts) and starts again from the smaller problem,
-        /// from the most promising side first (default 5; 0: at once)
+        /// from the most promising side first (default 0: the backbone comes first)
         #[arg(long, value_name = "SECONDS")]
         backbone_after: Option<f64>,
         /// Never fix the backbone: the sweeps from each side take turns on the probed grid
