@@ -263,6 +263,7 @@ fn print_stats(label: &str, counted: &ExactCount, elapsed: Duration) {
             branched,
             memo_hits,
             backbone,
+            backbone_millis,
         } => format!(
             "a sweep {}, {branched} nodes branched, {memo_hits} from the memo{}",
             match (orientation.transposed, orientation.reversed) {
@@ -272,7 +273,10 @@ fn print_stats(label: &str, counted: &ExactCount, elapsed: Duration) {
                 (true, true) => "column by column from the right",
             },
             if backbone > 0 {
-                format!(", after fixing {backbone} backbone cells")
+                format!(
+                    ", after fixing {backbone} backbone cells in {:.3} s",
+                    backbone_millis as f64 / 1000.0
+                )
             } else {
                 String::new()
             }

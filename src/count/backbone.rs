@@ -3,13 +3,17 @@
 //! far fewer unknown cells than propagation and probing do, since what makes a cell certain
 //! there is the whole grid, not one line or one probe.
 //!
-//! One learning search ([`CompletionChecker`]) finds a solution `S`, then, cell by cell, asks
+//! A learning search ([`CompletionChecker`]) finds a solution `S`, then, cell by cell, asks
 //! for a solution that differs from `S` there. One that exists marks every cell where it
 //! differs as not in the backbone, so each such answer rules out many cells at once; a cell
 //! whose other value has no completion is fixed to its value in `S`, and the grid propagated,
-//! which fixes more. The checks share one search, so what it learns serves every later check.
+//! which fixes more. The cells are checked on every thread of the pool, each with a learning
+//! search of its own that serves all its later checks: a check is sound against any grid that
+//! fixes only backbone cells, so the threads share the grid and what they rule out, and which
+//! thread checks which cell changes what is found when, never what is fixed.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use super::components::unknown_cells;
 use super::stop::Stop;
@@ -25,6 +29,15 @@ pub struct BackboneStats {
     pub checks: AtomicU64,
     /// Cells found in the backbone and fixed, those propagation fixed after them included.
     pub fixed: AtomicU64,
+    /// Wall time spent, in nanoseconds.
+    pub nanos: AtomicU64,
+}
+
+impl BackboneStats {
+    /// Wall time spent, in milliseconds.
+    pub fn millis(&self) -> u64 {
+        self.nanos.load(Ordering::Relaxed) / 1_000_000
+    }
 }
 
 /// The result of a backbone search.
@@ -38,8 +51,9 @@ pub(super) enum Backbone {
 }
 
 /// Fixes the backbone cells of the unknown cells of `root` (a propagated grid of `puzzle`),
-/// spending at most `max_conflicts` conflicts of the learning search in all. Stops early,
-/// with the cells found so far, when `stop` is raised.
+/// on every thread of the current pool, spending at most `max_conflicts` conflicts of the
+/// learning searches per thread. Stops early, with the cells found so far, when `stop` is
+/// raised.
 pub(super) fn fix_backbone(
     puzzle: &Puzzle,
     root: &Grid,
@@ -47,75 +61,194 @@ pub(super) fn fix_backbone(
     stop: Stop<'_>,
     stats: &BackboneStats,
 ) -> Backbone {
+    let started = std::time::Instant::now();
+    let backbone = fix_backbone_cells(puzzle, root, max_conflicts, stop, stats);
+    let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+    stats.nanos.fetch_add(nanos, Ordering::Relaxed);
+    backbone
+}
+
+/// [`fix_backbone`], untimed.
+fn fix_backbone_cells(
+    puzzle: &Puzzle,
+    root: &Grid,
+    max_conflicts: u64,
+    stop: Stop<'_>,
+    stats: &BackboneStats,
+) -> Backbone {
     let mut checker = CompletionChecker::new(puzzle, root);
-    let conflicts_left =
-        |checker: &CompletionChecker| max_conflicts.saturating_sub(checker.stats().conflicts);
     let candidates = unknown_cells(root);
     stats.checks.fetch_add(1, Ordering::Relaxed);
-    let budget = conflicts_left(&checker);
-    let first = match checker.check(root, &candidates, budget, || stop.raised()) {
+    let first = match checker.check(root, &candidates, max_conflicts, || stop.raised()) {
         Completion::Found(solution) => solution,
         // Every unknown cell was checked, so no other cell's completion is assumed.
         Completion::Impossible => return Backbone::NoSolution,
         Completion::Unknown => return Backbone::Reduced(root.clone()),
     };
-    let width = root.width();
-    let mut varies = vec![false; root.height() * width];
-    let mut grid = root.clone();
-    let mut propagator = Propagator::new();
-    for (row, col) in candidates {
-        let (row, col) = (row as usize, col as usize);
-        if grid.cell(row, col) != Cell::Unknown || varies[row * width + col] {
-            continue;
+    // The threads' searches learn apart, so together they take more conflicts than one
+    // would: each thread gets the budget, so that running out takes about as long on any
+    // number of threads.
+    let workers = rayon::current_num_threads().clamp(1, candidates.len().max(1));
+    let checks = CellChecks {
+        puzzle,
+        root,
+        first,
+        candidates,
+        next: AtomicUsize::new(0),
+        spent: AtomicU64::new(checker.stats().conflicts),
+        max_conflicts: max_conflicts.saturating_mul(workers as u64),
+        out: AtomicBool::new(false),
+        stop,
+        stats,
+        shared: Mutex::new(Shared {
+            varies: vec![false; root.height() * root.width()],
+            grid: root.clone(),
+        }),
+        first_checker: Mutex::new(Some(checker)),
+    };
+    rayon::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|_| checks.run());
         }
-        let budget = conflicts_left(&checker);
-        if budget == 0 || stop.raised() {
-            break;
-        }
-        let value = first.cell(row, col) == Cell::Filled;
-        let mut other = grid.clone();
-        other.set_unknown(row, col, !value);
-        let in_backbone = if propagator
-            .propagate_cell(puzzle, &mut other, row, col)
-            .is_err()
-        {
-            true
-        } else {
-            stats.checks.fetch_add(1, Ordering::Relaxed);
-            let cells = unknown_cells(&other);
-            match checker.check(&other, &cells, budget, || stop.raised()) {
-                Completion::Found(solution) => {
-                    for r in 0..grid.height() {
-                        for c in 0..width {
-                            if solution.cell(r, c) != first.cell(r, c) {
-                                varies[r * width + c] = true;
-                            }
-                        }
-                    }
-                    false
+    });
+    Backbone::Reduced(lock(&checks.shared).grid.clone())
+}
+
+/// What the threads checking cells share, under a lock: the grid with the backbone cells found
+/// so far fixed, and which cells are known to vary.
+struct Shared {
+    grid: Grid,
+    /// Cells where some solution differs from the first one (row-major).
+    varies: Vec<bool>,
+}
+
+/// The checks of one backbone search, taken cell by cell by the threads.
+struct CellChecks<'a, 'p> {
+    puzzle: &'p Puzzle,
+    root: &'a Grid,
+    /// The first solution found: a cell is in the backbone iff no solution differs from it
+    /// there.
+    first: Grid,
+    /// The cells to check, in order.
+    candidates: Vec<(u32, u32)>,
+    /// The index of the next candidate to take.
+    next: AtomicUsize,
+    /// Conflicts spent by all the learning searches.
+    spent: AtomicU64,
+    /// The most conflicts they may spend in all.
+    max_conflicts: u64,
+    /// Raised when a check ran out of conflicts: the search stops with what it has.
+    out: AtomicBool,
+    stop: Stop<'a>,
+    stats: &'a BackboneStats,
+    shared: Mutex<Shared>,
+    /// The learning search that found the first solution, for the first thread to take it.
+    first_checker: Mutex<Option<CompletionChecker<'p>>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl CellChecks<'_, '_> {
+    /// Whether the checks are to stop.
+    fn stopped(&self) -> bool {
+        self.out.load(Ordering::Relaxed) || self.stop.raised()
+    }
+
+    /// Takes candidates and checks them until none is left or the search stops.
+    fn run(&self) {
+        let width = self.root.width();
+        let mut checker = None;
+        let mut propagator = Propagator::new();
+        while !self.stopped() {
+            let Some(&(row, col)) = self
+                .candidates
+                .get(self.next.fetch_add(1, Ordering::Relaxed))
+            else {
+                break;
+            };
+            let (row, col) = (row as usize, col as usize);
+            let mut other = {
+                let shared = lock(&self.shared);
+                if shared.grid.cell(row, col) != Cell::Unknown || shared.varies[row * width + col] {
+                    continue;
                 }
-                Completion::Impossible => true,
-                Completion::Unknown => break,
-            }
-        };
-        if in_backbone {
-            let mut fixed = grid.clone();
-            fixed.set_unknown(row, col, value);
-            // The first solution extends `fixed`, so propagation cannot fail; if it did, the
-            // cells fixed so far would still be sound: keep them and stop.
-            if propagator
-                .propagate_cell(puzzle, &mut fixed, row, col)
-                .is_err()
-            {
-                debug_assert!(false, "the backbone contradicts a solution");
+                shared.grid.clone()
+            };
+            let budget = self
+                .max_conflicts
+                .saturating_sub(self.spent.load(Ordering::Relaxed));
+            if budget == 0 {
+                self.out.store(true, Ordering::Relaxed);
                 break;
             }
-            let newly = grid.unknown_count() - fixed.unknown_count();
-            stats.fixed.fetch_add(newly as u64, Ordering::Relaxed);
-            grid = fixed;
+            let value = self.first.cell(row, col) == Cell::Filled;
+            other.set_unknown(row, col, !value);
+            let in_backbone = if propagator
+                .propagate_cell(self.puzzle, &mut other, row, col)
+                .is_err()
+            {
+                true
+            } else {
+                self.stats.checks.fetch_add(1, Ordering::Relaxed);
+                let checker = checker.get_or_insert_with(|| {
+                    lock(&self.first_checker)
+                        .take()
+                        .unwrap_or_else(|| CompletionChecker::new(self.puzzle, self.root))
+                });
+                let before = checker.stats().conflicts;
+                let cells = unknown_cells(&other);
+                let result = checker.check(&other, &cells, budget, || self.stopped());
+                let used = checker.stats().conflicts.saturating_sub(before);
+                self.spent.fetch_add(used, Ordering::Relaxed);
+                match result {
+                    Completion::Found(solution) => {
+                        let mut shared = lock(&self.shared);
+                        for r in 0..self.root.height() {
+                            for c in 0..width {
+                                if solution.cell(r, c) != self.first.cell(r, c) {
+                                    shared.varies[r * width + c] = true;
+                                }
+                            }
+                        }
+                        false
+                    }
+                    Completion::Impossible => true,
+                    Completion::Unknown => {
+                        self.out.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                }
+            };
+            if in_backbone {
+                self.fix(&mut propagator, row, col, value);
+            }
         }
     }
-    Backbone::Reduced(grid)
+
+    /// Fixes the backbone cell (`row`, `col`) to `value` in the shared grid and propagates.
+    fn fix(&self, propagator: &mut Propagator, row: usize, col: usize, value: bool) {
+        let mut shared = lock(&self.shared);
+        if shared.grid.cell(row, col) != Cell::Unknown {
+            return;
+        }
+        let mut fixed = shared.grid.clone();
+        fixed.set_unknown(row, col, value);
+        // The first solution extends `fixed`, so propagation cannot fail; if it did, the
+        // cells fixed so far would still be sound: keep them and stop.
+        if propagator
+            .propagate_cell(self.puzzle, &mut fixed, row, col)
+            .is_err()
+        {
+            debug_assert!(false, "the backbone contradicts a solution");
+            self.out.store(true, Ordering::Relaxed);
+            return;
+        }
+        let newly = shared.grid.unknown_count() - fixed.unknown_count();
+        self.stats.fixed.fetch_add(newly as u64, Ordering::Relaxed);
+        shared.grid = fixed;
+    }
 }
 
 #[cfg(test)]
@@ -178,21 +311,37 @@ mod tests {
         Ok(())
     }
 
+    /// The clues of random pictures of 0.4 density, `min` to `max` cells a side.
+    fn random_pictures(min: usize, max: usize) -> impl Strategy<Value = Puzzle> {
+        (min..=max, min..=max).prop_flat_map(|(h, w)| {
+            proptest::collection::vec(proptest::bool::weighted(0.4), h * w)
+                .prop_map(move |cells| Puzzle::from_picture(h, w, &cells).expect("valid"))
+        })
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
 
         #[test]
-        fn the_cells_fixed_are_the_backbone_of_random_pictures(
-            (h, w, cells) in (1..=9usize, 1..=9usize).prop_flat_map(|(h, w)| {
-                (Just(h), Just(w), proptest::collection::vec(proptest::bool::weighted(0.4), h * w))
-            })
-        ) {
-            fixes_exactly_the_backbone(&Puzzle::from_picture(h, w, &cells).expect("valid"))?;
+        fn the_cells_fixed_are_the_backbone_of_random_pictures(puzzle in random_pictures(1, 9)) {
+            fixes_exactly_the_backbone(&puzzle)?;
         }
 
         #[test]
         fn the_cells_fixed_are_the_backbone_of_random_clues(puzzle in random_clues(7)) {
             fixes_exactly_the_backbone(&puzzle)?;
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(100))]
+
+        /// Four threads check cells at once (on any machine: the pool is built with four),
+        /// and still fix exactly the backbone.
+        #[test]
+        fn four_threads_fix_exactly_the_backbone(puzzle in random_pictures(4, 10)) {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().expect("pool");
+            pool.install(|| fixes_exactly_the_backbone(&puzzle))?;
         }
     }
 

@@ -69,7 +69,7 @@ pub const DEFAULT_SWEEP_MEMORY: usize = 1 << 30;
 /// as quick after the backbone.
 pub const DEFAULT_BACKBONE_AFTER: Duration = Duration::ZERO;
 
-/// The most conflicts the learning search may spend on the backbone, in all.
+/// The most conflicts the learning searches may spend on the backbone, per thread.
 const BACKBONE_CONFLICTS: u64 = 1_000_000;
 
 /// The shortest trial of the sweep from one side.
@@ -178,6 +178,8 @@ pub enum ExactMethod {
         memo_hits: u64,
         /// Cells fixed as the backbone before the sweep that counted (0 if none).
         backbone: u64,
+        /// Wall time the backbone search took, in milliseconds.
+        backbone_millis: u64,
     },
     /// Components and a cache of residual problems.
     Components {
@@ -279,6 +281,7 @@ pub fn count_exact(
         branched: load(&stats.branched),
         memo_hits: load(&stats.memo_hits),
         backbone: load(&progress.backbone.fixed),
+        backbone_millis: progress.backbone.millis(),
     };
     let budget = MemoBudget::new(limits.sweep_memory);
     let sweep_progress = || (progress.sweep.counted(), progress.sweep.explored());
@@ -351,7 +354,8 @@ pub fn count_exact(
         progress.enter(CountPhase::Race);
         let (sweep_done, components_done) = (AtomicBool::new(false), AtomicBool::new(false));
         let finish = |done: &AtomicBool| done.store(true, std::sync::atomic::Ordering::Relaxed);
-        let (swept, by_components) = rayon::join(
+        let (swept, by_components) = race_apart(
+            puzzle,
             || {
                 let swept = sweep(Stop::new(cancel, Some(&components_done)));
                 if swept.is_ok() {
@@ -392,6 +396,45 @@ pub fn count_exact(
         &progress.components,
     )?;
     Ok(done(count, components_method(&progress.components)))
+}
+
+/// Runs `sweep` and `components` at once, each on its own pool of half the current pool's
+/// threads (the sweep gets the odd one), so that each keeps its share of the threads
+/// whatever its tasks are like: in one pool, the threads that steal the component counter's
+/// long tasks keep them, and on 4 to 8 threads the sweep, starved, took twice as long as on
+/// one. On one thread, or if a pool cannot be built, both run in the current pool
+/// (`rayon::join`: on one thread, the sweep first).
+fn race_apart<A, B, RA, RB>(puzzle: &Puzzle, sweep: A, components: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    let threads = rayon::current_num_threads();
+    let pool = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .stack_size(crate::search::stack_size(puzzle))
+            .build()
+            .ok()
+    };
+    let pools = if threads >= 2 {
+        pool(threads.div_ceil(2)).zip(pool(threads / 2))
+    } else {
+        None
+    };
+    let Some((sweep_pool, components_pool)) = pools else {
+        return rayon::join(sweep, components);
+    };
+    std::thread::scope(|scope| {
+        let swept = scope.spawn(|| sweep_pool.install(sweep));
+        let counted = components_pool.install(components);
+        let swept = swept
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (swept, counted)
+    })
 }
 
 impl From<ComponentError> for CountError {
