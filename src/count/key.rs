@@ -1,5 +1,6 @@
-//! Profiles as hash keys: one class per tracked line, packed into one or two machine words
-//! when the classes fit (no allocation, cheap hashing and comparison), else a boxed slice.
+//! Profiles as hash keys: one class per tracked line, packed into one, two, four or eight
+//! machine words when the classes fit (no allocation, cheap hashing and comparison), else a boxed
+//! slice.
 
 use std::hash::Hash;
 
@@ -75,6 +76,38 @@ macro_rules! packed_key {
 packed_key!(u64);
 packed_key!(u128);
 
+/// `N` words: 256 bits for four, enough for the classes of 30 to 50 lines of a random picture,
+/// 512 for eight. A class may straddle two words.
+impl<const N: usize> Key for [u64; N] {
+    const PACKED: bool = true;
+    fn fits(layout: &Layout) -> bool {
+        layout.bits as usize <= 64 * N
+    }
+    fn blank(_: usize) -> Self {
+        [0; N]
+    }
+    #[inline]
+    fn get(&self, layout: &Layout, t: usize) -> u16 {
+        let (word, offset) = (layout.shift[t] as usize / 64, layout.shift[t] % 64);
+        let mut bits = self[word] >> offset;
+        if offset > 0 && word + 1 < N {
+            bits |= self[word + 1] << (64 - offset);
+        }
+        bits as u16 & layout.mask[t] as u16
+    }
+    #[inline]
+    fn set(&mut self, layout: &Layout, t: usize, class: u16) {
+        let (word, offset) = (layout.shift[t] as usize / 64, layout.shift[t] % 64);
+        let mask = layout.mask[t] as u64;
+        let class = u64::from(class) & mask;
+        self[word] = self[word] & !(mask << offset) | class << offset;
+        if offset > 0 && word + 1 < N {
+            let high = 64 - offset;
+            self[word + 1] = self[word + 1] & !(mask >> high) | class >> high;
+        }
+    }
+}
+
 impl Key for Box<[u16]> {
     const PACKED: bool = false;
     fn fits(_: &Layout) -> bool {
@@ -124,6 +157,39 @@ mod tests {
         assert!(u64::fits(&layout));
         round_trip::<u64>(&layout, &classes);
         round_trip::<u128>(&layout, &classes);
+        round_trip::<[u64; 4]>(&layout, &classes);
+        round_trip::<[u64; 8]>(&layout, &classes);
         round_trip::<Box<[u16]>>(&layout, &classes);
+    }
+
+    /// Lines of 1 to 4 bits, more than two words' worth: some classes straddle the words of a
+    /// four-word key.
+    #[test]
+    fn classes_straddling_words_read_back() {
+        let clues: [&[u32]; 4] = [&[1], &[2, 2], &[1, 1, 1], &[1, 1, 1, 1, 1, 1, 1]];
+        let lines: Vec<LineDfa> = (0..48)
+            .map(|t| LineDfa::new(clues[t % 4], &[Cell::Unknown; 20]).expect("small"))
+            .collect();
+        let layout = Layout::new(&lines);
+        assert!(
+            !u128::fits(&layout) && <[u64; 4]>::fits(&layout),
+            "{}",
+            layout.bits
+        );
+        let straddles =
+            (0..lines.len()).any(|t| layout.shift[t] % 64 + layout.mask[t].count_ones() > 64);
+        assert!(straddles);
+        let widest = |l: &LineDfa| (0..=l.len()).map(|p| l.width_at(p)).max().unwrap_or(1);
+        let top: Vec<u16> = lines.iter().map(|l| widest(l) as u16 - 1).collect();
+        round_trip::<[u64; 4]>(&layout, &top);
+        for shift in 0..5 {
+            let classes: Vec<u16> = lines
+                .iter()
+                .enumerate()
+                .map(|(t, l)| ((t + shift) % widest(l)) as u16)
+                .collect();
+            round_trip::<[u64; 4]>(&layout, &classes);
+            round_trip::<[u64; 8]>(&layout, &classes);
+        }
     }
 }

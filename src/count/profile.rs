@@ -152,6 +152,10 @@ impl ProfileProblem {
             self.count_with::<u64, T>(&layout, max_profiles, cancel, progress)
         } else if u128::fits(&layout) {
             self.count_with::<u128, T>(&layout, max_profiles, cancel, progress)
+        } else if <[u64; 4]>::fits(&layout) {
+            self.count_with::<[u64; 4], T>(&layout, max_profiles, cancel, progress)
+        } else if <[u64; 8]>::fits(&layout) {
+            self.count_with::<[u64; 8], T>(&layout, max_profiles, cancel, progress)
         } else {
             self.count_with::<Box<[u16]>, T>(&layout, max_profiles, cancel, progress)
         }

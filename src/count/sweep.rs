@@ -419,6 +419,14 @@ pub(super) fn new_sweep<'p, T: Tally>(
     if wide.fits() {
         return Ok(Box::new(wide));
     }
+    let wider = SweepCounter::<[u64; 4], T>::new(puzzle, root, orientation, budget, stats)?;
+    if wider.fits() {
+        return Ok(Box::new(wider));
+    }
+    let widest = SweepCounter::<[u64; 8], T>::new(puzzle, root, orientation, budget, stats)?;
+    if widest.fits() {
+        return Ok(Box::new(widest));
+    }
     Ok(Box::new(SweepCounter::<Box<[u16]>, T>::new(
         puzzle,
         root,

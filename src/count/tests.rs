@@ -397,6 +397,20 @@ fn picture(max: usize) -> impl Strategy<Value = (usize, usize, Vec<bool>)> {
     })
 }
 
+/// The count of a sweep of `puzzle` from `root` with keys of type `K` and counts of type `T`.
+fn swept<K: key::Key, T: Tally>(
+    puzzle: &Puzzle,
+    root: &Grid,
+    orientation: Orientation,
+    stats: &SweepStats,
+) -> T {
+    let budget = MemoBudget::new(1 << 20);
+    SweepCounter::<K, T>::new(puzzle, root, orientation, &budget, stats)
+        .expect("short lines")
+        .count(root, Stop::from(&AtomicBool::new(false)))
+        .expect("counts")
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
@@ -429,25 +443,20 @@ proptest! {
         let Some(root) = probed_root(&puzzle).expect("valid") else {
             return Err(TestCaseError::fail("a picture has a solution"));
         };
-        let cancel = AtomicBool::new(false);
         let expected = enumerated(&puzzle);
         for orientation in Orientation::ALL {
             let stats = SweepStats::default();
-            let budget = MemoBudget::new(1 << 20);
-            let packed = SweepCounter::<u64, u128>::new(&puzzle, &root, orientation, &budget, &stats)
-                .expect("short lines")
-                .count(&root, Stop::from(&cancel))
-                .expect("counts");
+            let packed: u128 = swept::<u64, _>(&puzzle, &root, orientation, &stats);
             // The live counters end at the whole tree and the whole count.
             prop_assert_eq!(stats.explored(), 1.0);
             prop_assert_eq!(stats.counted(), packed as f64);
-            let boxed =
-                SweepCounter::<Box<[u16]>, BigUint>::new(&puzzle, &root, orientation, &budget, &stats)
-                    .expect("short lines")
-                    .count(&root, Stop::from(&cancel))
-                    .expect("counts");
             prop_assert_eq!(BigUint::from(packed), expected.clone());
+            let boxed: BigUint = swept::<Box<[u16]>, _>(&puzzle, &root, orientation, &stats);
             prop_assert_eq!(boxed, expected.clone());
+            let four_words: u128 = swept::<[u64; 4], _>(&puzzle, &root, orientation, &stats);
+            prop_assert_eq!(BigUint::from(four_words), expected.clone());
+            let eight_words: u128 = swept::<[u64; 8], _>(&puzzle, &root, orientation, &stats);
+            prop_assert_eq!(BigUint::from(eight_words), expected.clone());
         }
     }
 
