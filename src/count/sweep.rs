@@ -180,15 +180,23 @@ impl<K: Key, T> Drop for SweepCounter<'_, K, T> {
     }
 }
 
-impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
-    /// A sweep of `puzzle` from `root` (a propagated grid), line by line as `orientation`
-    /// says, whose memo takes its memory from `budget`.
+/// The automata of a sweep's lines, and the layout of its keys: what a [`SweepCounter`] is
+/// built from, whatever its key type.
+pub(super) struct SweepLines {
+    transposed: bool,
+    reversed: bool,
+    swept: Vec<LineDfa>,
+    crossing: Vec<LineDfa>,
+    layout: Layout,
+}
+
+impl SweepLines {
+    /// The lines of a sweep of `puzzle` from `root` (a propagated grid), line by line as
+    /// `orientation` says.
     pub(super) fn new(
-        puzzle: &'p Puzzle,
+        puzzle: &Puzzle,
         root: &Grid,
         orientation: Orientation,
-        budget: &'p MemoBudget,
-        stats: &'p SweepStats,
     ) -> Result<Self, SweepError> {
         let Orientation {
             transposed,
@@ -231,6 +239,46 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
             .map(|&id| automaton(id, reversed))
             .collect::<Result<Vec<_>, _>>()?;
         let layout = Layout::new(&crossing);
+        Ok(SweepLines {
+            transposed,
+            reversed,
+            swept,
+            crossing,
+            layout,
+        })
+    }
+}
+
+impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
+    /// A sweep of `puzzle` from `root` (a propagated grid), line by line as `orientation`
+    /// says, whose memo takes its memory from `budget`, with keys of type `K` (which must hold
+    /// its classes: [`new_sweep`] picks the type).
+    #[cfg(test)]
+    pub(super) fn new(
+        puzzle: &'p Puzzle,
+        root: &Grid,
+        orientation: Orientation,
+        budget: &'p MemoBudget,
+        stats: &'p SweepStats,
+    ) -> Result<Self, SweepError> {
+        let lines = SweepLines::new(puzzle, root, orientation)?;
+        Ok(Self::with_lines(puzzle, lines, budget, stats))
+    }
+
+    /// A sweep of `puzzle` over `lines`, whose memo takes its memory from `budget`.
+    pub(super) fn with_lines(
+        puzzle: &'p Puzzle,
+        lines: SweepLines,
+        budget: &'p MemoBudget,
+        stats: &'p SweepStats,
+    ) -> Self {
+        let SweepLines {
+            transposed,
+            reversed,
+            swept,
+            crossing,
+            layout,
+        } = lines;
         // An entry: the key and count, a control byte, the table's slack (half as much again
         // on average), and a boxed key's allocation.
         let boxed = if K::PACKED {
@@ -239,7 +287,7 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
             16 + 2 * crossing.len()
         };
         let entry_bytes = 3 * (size_of::<(MemoKey<K>, T)>() + 1) / 2 + boxed;
-        Ok(SweepCounter {
+        SweepCounter {
             puzzle,
             transposed,
             reversed,
@@ -252,12 +300,7 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
             budget,
             propagators: ThreadPropagators::new(),
             stats,
-        })
-    }
-
-    /// Whether keys of type `K` hold this sweep's classes.
-    pub(super) fn fits(&self) -> bool {
-        K::fits(&self.layout)
+        }
     }
 
     /// Counts the solutions that extend `root`, the grid the counter was built from, until
@@ -411,27 +454,27 @@ pub(super) fn new_sweep<'p, T: Tally>(
     budget: &'p MemoBudget,
     stats: &'p SweepStats,
 ) -> Result<Box<dyn ResumableSweep + 'p>, SweepError> {
-    let narrow = SweepCounter::<u64, T>::new(puzzle, root, orientation, budget, stats)?;
-    if narrow.fits() {
-        return Ok(Box::new(narrow));
+    fn typed<'p, K: Key, T: Tally>(
+        puzzle: &'p Puzzle,
+        lines: SweepLines,
+        budget: &'p MemoBudget,
+        stats: &'p SweepStats,
+    ) -> Box<dyn ResumableSweep + 'p> {
+        Box::new(SweepCounter::<K, T>::with_lines(
+            puzzle, lines, budget, stats,
+        ))
     }
-    let wide = SweepCounter::<u128, T>::new(puzzle, root, orientation, budget, stats)?;
-    if wide.fits() {
-        return Ok(Box::new(wide));
-    }
-    let wider = SweepCounter::<[u64; 4], T>::new(puzzle, root, orientation, budget, stats)?;
-    if wider.fits() {
-        return Ok(Box::new(wider));
-    }
-    let widest = SweepCounter::<[u64; 8], T>::new(puzzle, root, orientation, budget, stats)?;
-    if widest.fits() {
-        return Ok(Box::new(widest));
-    }
-    Ok(Box::new(SweepCounter::<Box<[u16]>, T>::new(
-        puzzle,
-        root,
-        orientation,
-        budget,
-        stats,
-    )?))
+    let lines = SweepLines::new(puzzle, root, orientation)?;
+    let layout = &lines.layout;
+    Ok(if u64::fits(layout) {
+        typed::<u64, T>(puzzle, lines, budget, stats)
+    } else if u128::fits(layout) {
+        typed::<u128, T>(puzzle, lines, budget, stats)
+    } else if <[u64; 4]>::fits(layout) {
+        typed::<[u64; 4], T>(puzzle, lines, budget, stats)
+    } else if <[u64; 8]>::fits(layout) {
+        typed::<[u64; 8], T>(puzzle, lines, budget, stats)
+    } else {
+        typed::<Box<[u16]>, T>(puzzle, lines, budget, stats)
+    })
 }
