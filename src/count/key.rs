@@ -126,6 +126,32 @@ impl Key for Box<[u16]> {
     }
 }
 
+/// Evaluates `$body` with `$key` standing for the narrowest key type that holds `$layout`:
+/// one, two, four or eight words, else a boxed slice.
+macro_rules! with_narrowest_key {
+    ($layout:expr, $key:ident => $body:expr) => {{
+        use $crate::count::key::Key as _;
+        let layout: &$crate::count::key::Layout = $layout;
+        if u64::fits(layout) {
+            type $key = u64;
+            $body
+        } else if u128::fits(layout) {
+            type $key = u128;
+            $body
+        } else if <[u64; 4]>::fits(layout) {
+            type $key = [u64; 4];
+            $body
+        } else if <[u64; 8]>::fits(layout) {
+            type $key = [u64; 8];
+            $body
+        } else {
+            type $key = Box<[u16]>;
+            $body
+        }
+    }};
+}
+pub(super) use with_narrowest_key;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,9 +9,10 @@
 //! branch propagated, and memoises the count of every node under the classes it leaves, so that
 //! equal residual problems meet while dead ends die early. The sweep starts from the grid
 //! with its backbone fixed (`backbone.rs`: the cells equal in every solution). How long a
-//! sweep takes depends above all on the side of the grid it starts from, so sweeps from all four sides take turns (`turns.rs`), each
-//! keeping its memo between turns, the one that has counted most given the most time. [`ComponentCounter`] races it (the
-//! first to finish stops the other; [`Stop`]), goes on alone when the sweep's memo outgrows its
+//! sweep takes depends above all on the side of the grid it starts from, so sweeps from all
+//! four sides take turns (`turns.rs`), each keeping its memo between turns, the one that has
+//! counted most given the most time. [`ComponentCounter`] races it (the first to finish stops
+//! the other; [`Stop`]), goes on alone when the sweep's memo outgrows its
 //! limit, and counts alone when no component holds half the unknown cells: it splits the
 //! unknown cells into independent components (lines fall apart into independent segments),
 //! counts each by branching with probing, and caches the count of every residual problem, as

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
 
 use super::dfa::{Class, DEAD, LineDfa};
-use super::key::{Key, Layout};
+use super::key::{Key, Layout, with_narrowest_key};
 use super::tally::{Overflow, Tally};
 use crate::grid::{Cell, Grid};
 use crate::puzzle::{LineId, Puzzle};
@@ -148,17 +148,9 @@ impl ProfileProblem {
         progress: impl FnMut(LayerProgress),
     ) -> Result<T, ProfileError> {
         let layout = Layout::new(&self.tracked);
-        if u64::fits(&layout) {
-            self.count_with::<u64, T>(&layout, max_profiles, cancel, progress)
-        } else if u128::fits(&layout) {
-            self.count_with::<u128, T>(&layout, max_profiles, cancel, progress)
-        } else if <[u64; 4]>::fits(&layout) {
-            self.count_with::<[u64; 4], T>(&layout, max_profiles, cancel, progress)
-        } else if <[u64; 8]>::fits(&layout) {
-            self.count_with::<[u64; 8], T>(&layout, max_profiles, cancel, progress)
-        } else {
-            self.count_with::<Box<[u16]>, T>(&layout, max_profiles, cancel, progress)
-        }
+        with_narrowest_key!(&layout, K => {
+            self.count_with::<K, T>(&layout, max_profiles, cancel, progress)
+        })
     }
 
     fn count_with<K: Key, T: Tally>(

@@ -17,7 +17,7 @@ use dashmap::DashMap;
 use rustc_hash::FxBuildHasher;
 
 use super::dfa::{DEAD, LineDfa};
-use super::key::{Key, Layout};
+use super::key::{Key, Layout, with_narrowest_key};
 use super::profile::Orientation;
 use super::propagators::ThreadPropagators;
 use super::stop::Stop;
@@ -465,16 +465,7 @@ pub(super) fn new_sweep<'p, T: Tally>(
         ))
     }
     let lines = SweepLines::new(puzzle, root, orientation)?;
-    let layout = &lines.layout;
-    Ok(if u64::fits(layout) {
-        typed::<u64, T>(puzzle, lines, budget, stats)
-    } else if u128::fits(layout) {
-        typed::<u128, T>(puzzle, lines, budget, stats)
-    } else if <[u64; 4]>::fits(layout) {
-        typed::<[u64; 4], T>(puzzle, lines, budget, stats)
-    } else if <[u64; 8]>::fits(layout) {
-        typed::<[u64; 8], T>(puzzle, lines, budget, stats)
-    } else {
-        typed::<Box<[u16]>, T>(puzzle, lines, budget, stats)
-    })
+    Ok(with_narrowest_key!(&lines.layout, K => {
+        typed::<K, T>(puzzle, lines, budget, stats)
+    }))
 }
