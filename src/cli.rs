@@ -70,7 +70,8 @@ pub(crate) enum Command {
         progress: bool,
         /// Also print, for each cell, in how many solutions it is filled (rows of numbers,
         /// before the count), to show where the solutions differ. Black-and-white puzzles;
-        /// counts by enumerating the solutions.
+        /// counts by profiles, keeping every layer (at most 8 times --max-profiles in all),
+        /// else by enumerating the solutions (`--method decompose`: never enumerates).
         #[arg(long)]
         per_cell: bool,
         #[command(flatten)]

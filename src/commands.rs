@@ -17,7 +17,7 @@ use crate::exact::Counted;
 use crate::output::json::{JsonLine, RunResult, picture_rows, write_line};
 use crate::output::progress::Progress;
 use crate::output::{Picture, print_stats, write_picture};
-use crate::per_cell::CellTally;
+use crate::per_cell::{CellTally, write_rows};
 
 /// `solve` found no solution for some puzzle.
 pub(crate) const EXIT_NO_SOLUTION: u8 = 1;
@@ -313,12 +313,16 @@ fn run_puzzles(
                     };
                     match crate::exact::count(&job, exact)? {
                         Counted::Enumerate => {}
-                        Counted::Done { count, elapsed } => {
-                            run.print_count(out, Some(count), elapsed)?;
+                        Counted::Done {
+                            count,
+                            per_cell,
+                            elapsed,
+                        } => {
+                            run.print_count(out, Some(count), per_cell, elapsed)?;
                             continue;
                         }
                         Counted::Cancelled { elapsed } => {
-                            run.print_count(out, None, elapsed)?;
+                            run.print_count(out, None, None, elapsed)?;
                             return cancelled(&cancel, settings, out);
                         }
                     }
@@ -550,6 +554,7 @@ impl Run<'_> {
         &self,
         out: &mut impl Write,
         count: Option<BigUint>,
+        per_cell: Option<Vec<Vec<BigUint>>>,
         elapsed: std::time::Duration,
     ) -> anyhow::Result<()> {
         let stop = count
@@ -569,10 +574,13 @@ impl Run<'_> {
                 count: count.unwrap_or_default(),
                 stopped: stop.map(|s| s.describe().to_string()),
                 seconds: elapsed.as_secs_f64(),
-                per_cell: None,
+                per_cell,
             };
             write_line(out, &JsonLine::Result(result))?;
         } else {
+            if let Some(rows) = &per_cell {
+                write_rows(out, rows)?;
+            }
             match (count, stop) {
                 (Some(count), _) => writeln!(out, "{count}")?,
                 (None, stop) => {

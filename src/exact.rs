@@ -8,7 +8,7 @@ use anyhow::bail;
 use nonoenum::Puzzle;
 use nonoenum::count::{
     BigUint, CountError, CountLimits, CountProgress, DEFAULT_SWEEP_MEMORY, ExactCount, ExactMethod,
-    Orientation, count_exact,
+    Orientation, count_exact, count_per_cell_by_profiles, probed_root,
 };
 
 use crate::cli::{CountMethod, SweepSide};
@@ -86,20 +86,12 @@ impl ExactSettings {
                 bail!("--backbone-after must be a number of seconds, 0 or more, not {seconds}");
             }
         }
-        if per_cell && method == CountMethod::Decompose {
-            bail!("--per-cell counts by enumerating the solutions: drop --method decompose");
-        }
         if let Some(option) = limits.given()
             && per_cell
+            && option != "--max-profiles"
         {
-            bail!("--per-cell counts by enumerating the solutions: drop {option}");
+            bail!("--per-cell counts by profiles or by enumerating the solutions: drop {option}");
         }
-        // Per-cell counts come from the solutions themselves: enumerate.
-        let method = if per_cell {
-            CountMethod::Enumerate
-        } else {
-            method
-        };
         Ok(ExactSettings {
             method,
             limits,
@@ -152,6 +144,70 @@ impl ExactSettings {
     }
 }
 
+/// How many times `--max-profiles` the layers of per-cell counts by profiles may hold together
+/// (they are all kept): about 2 million profiles by default, some 100 MB.
+const PER_CELL_LAYERS: usize = 8;
+
+/// `count --per-cell` without `--method enumerate`: by profiles, keeping every layer; when
+/// they need too many, `auto` enumerates and `decompose` gives up.
+fn count_per_cell(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Result<Counted> {
+    let start = Instant::now();
+    let limit = settings
+        .limits()
+        .max_profiles
+        .saturating_mul(PER_CELL_LAYERS);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(job.threads)
+        .stack_size(nonoenum::search::stack_size(job.puzzle))
+        .build()?;
+    let counted = match probed_root(job.puzzle)? {
+        None => Ok(no_solutions(job.puzzle)),
+        Some(root) => {
+            pool.install(|| count_per_cell_by_profiles(job.puzzle, &root, limit, job.cancel))
+        }
+    };
+    let elapsed = start.elapsed();
+    let say = |what: &str| {
+        if job.stats && !job.quiet {
+            eprintln!(
+                "stats {}: {:.3} s, {what}",
+                job.label,
+                elapsed.as_secs_f64()
+            );
+        }
+    };
+    match counted {
+        Ok((count, per_cell)) => {
+            say(&format!("{count} solutions, per cell by profiles"));
+            Ok(Counted::Done {
+                count,
+                per_cell: Some(per_cell),
+                elapsed,
+            })
+        }
+        Err(CountError::TooManyProfiles { .. }) if settings.method == CountMethod::Auto => {
+            say(&format!(
+                "per-cell counts by profiles need more than {limit} profiles: enumerating"
+            ));
+            Ok(Counted::Enumerate)
+        }
+        Err(CountError::TooManyProfiles { .. }) => bail!(
+            "{}: per-cell counts by profiles need more than {limit} profiles in all (they may \
+             hold {PER_CELL_LAYERS} times --max-profiles: raise it, or drop --method decompose \
+             to enumerate)",
+            job.label
+        ),
+        Err(CountError::Cancelled) => Ok(Counted::Cancelled { elapsed }),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// No solutions, and no cell filled in any.
+fn no_solutions(puzzle: &Puzzle) -> (BigUint, Vec<Vec<BigUint>>) {
+    let rows = vec![vec![BigUint::ZERO; puzzle.width()]; puzzle.height()];
+    (BigUint::ZERO, rows)
+}
+
 /// The sweep's memo limit when `--sweep-memory` is not given: a quarter of the memory the
 /// system has available now (Linux's `MemAvailable`), and at least the library's default,
 /// which is used where the system does not say. Lion (#2712) needs about 5 GiB.
@@ -187,8 +243,12 @@ pub(crate) struct ExactJob<'a> {
 
 /// What counting without enumerating gave.
 pub(crate) enum Counted {
-    /// The exact count.
-    Done { count: BigUint, elapsed: Duration },
+    /// The exact count, and the per-cell counts (row by row) when they were asked for.
+    Done {
+        count: BigUint,
+        per_cell: Option<Vec<Vec<BigUint>>>,
+        elapsed: Duration,
+    },
     /// Stopped by Ctrl-C or the time limit before the count was known.
     Cancelled { elapsed: Duration },
     /// `auto` decided to enumerate instead.
@@ -204,6 +264,9 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
             bail!("--max-solutions stops an enumeration: it does not go with --method decompose")
         }
         CountMethod::Auto | CountMethod::Decompose => {}
+    }
+    if settings.per_cell {
+        return count_per_cell(job, settings);
     }
     let start = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -225,6 +288,7 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
             }
             Ok(Counted::Done {
                 count: counted.count,
+                per_cell: None,
                 elapsed,
             })
         }

@@ -1,8 +1,10 @@
-//! `count --per-cell`: in how many solutions each cell is filled, tallied while the solutions
-//! are enumerated, so that a puzzle maker sees where the ambiguity lies.
+//! `count --per-cell`: in how many solutions each cell is filled, so that a puzzle maker sees
+//! where the ambiguity lies; tallied here while the solutions are enumerated, when the library
+//! does not count them by profiles.
 
 use std::io::{self, Write};
 
+use nonoenum::count::BigUint;
 use nonoenum::grid::{Cell, Grid};
 
 /// Per-cell counts of filled cells over the solutions seen so far.
@@ -33,22 +35,31 @@ impl CellTally {
     }
 
     /// The counts, row by row.
-    pub(crate) fn rows(&self) -> Vec<Vec<u64>> {
+    pub(crate) fn rows(&self) -> Vec<Vec<BigUint>> {
         self.filled
             .chunks(self.width)
-            .map(<[u64]>::to_vec)
+            .map(|row| row.iter().map(|&n| BigUint::from(n)).collect())
             .collect()
     }
 
-    /// Writes the counts as rows of right-aligned decimal numbers, one line a row.
+    /// Writes the counts as [`write_rows`] does.
     pub(crate) fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
-        let width = self.filled.iter().max().map_or(1, |&n| n.to_string().len());
-        for row in self.filled.chunks(self.width) {
-            let cells: Vec<String> = row.iter().map(|n| format!("{n:>width$}")).collect();
-            writeln!(out, "{}", cells.join(" "))?;
-        }
-        Ok(())
+        write_rows(out, &self.rows())
     }
+}
+
+/// Writes per-cell counts as rows of right-aligned decimal numbers, one line a row.
+pub(crate) fn write_rows(out: &mut impl Write, rows: &[Vec<BigUint>]) -> io::Result<()> {
+    let text: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| row.iter().map(ToString::to_string).collect())
+        .collect();
+    let width = text.iter().flatten().map(String::len).max().unwrap_or(1);
+    for row in text {
+        let cells: Vec<String> = row.iter().map(|n| format!("{n:>width$}")).collect();
+        writeln!(out, "{}", cells.join(" "))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -70,7 +81,8 @@ mod tests {
         let mut tally = CellTally::new(2, 3);
         tally.add(&grid(&["#..", ".#."]));
         tally.add(&grid(&["#.#", "..#"]));
-        assert_eq!(tally.rows(), [vec![2, 0, 1], vec![0, 1, 1]]);
+        let big = |row: [u8; 3]| row.map(BigUint::from).to_vec();
+        assert_eq!(tally.rows(), [big([2, 0, 1]), big([0, 1, 1])]);
         let mut text = Vec::new();
         tally.write_text(&mut text).expect("writes");
         assert_eq!(String::from_utf8(text).expect("utf-8"), "2 0 1\n0 1 1\n");

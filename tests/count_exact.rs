@@ -409,11 +409,44 @@ fn per_cell_counts_the_solutions_filling_each_cell() {
     assert_eq!(code, 0);
     assert_eq!(stdout, "1 1\n1 1\n0 0\n2\n");
 
-    let (code, stdout, _) = run(&["count", "-q", "--per-cell", "--json"], &square);
-    assert_eq!(code, 0);
+    for method in ["auto", "enumerate"] {
+        let (code, stdout, _) = run(
+            &["count", "-q", "--per-cell", "--json", "--method", method],
+            &square,
+        );
+        assert_eq!(code, 0);
+        assert!(
+            stdout.contains(r#""count":"2""#)
+                && stdout.contains(r#""per_cell":[["1","1"],["1","1"],["0","0"]]"#),
+            "{method}: {stdout}"
+        );
+    }
+}
+
+#[test]
+fn per_cell_counts_past_enumeration_by_profiles() {
+    let dir = TempDir::new().expect("temp dir");
+    // 20! solutions, each cell filled in 19! of them: no enumeration would finish.
+    let (code, stdout, stderr) = run(&["count", "-q", "--per-cell"], &perm(dir.path(), 20));
+    assert_eq!(code, 0, "{stderr}");
+    let row = vec!["121645100408832000"; 20].join(" ") + "\n";
+    assert_eq!(stdout, row.repeat(20) + "2432902008176640000\n");
+}
+
+#[test]
+fn per_cell_by_profiles_enumerates_or_gives_up_when_the_layers_are_too_many() {
+    let dir = TempDir::new().expect("temp dir");
+    // 6 x 6 permutations: 2^6 = 64 profiles in all, over 8 x 4.
+    let puzzle = perm(dir.path(), 6);
+    let args = ["count", "-q", "--per-cell", "--max-profiles", "4"];
+    let (code, stdout, stderr) = run(&args, &puzzle);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "120 120 120 120 120 120\n".repeat(6) + "720\n");
+    let (code, _, stderr) = run(&[&args[..], &["--method", "decompose"]].concat(), &puzzle);
+    assert_eq!(code, 2, "{stderr}");
     assert!(
-        stdout.contains(r#""count":"2""#) && stdout.contains(r#""per_cell":[[1,1],[1,1],[0,0]]"#),
-        "{stdout}"
+        stderr.contains("per-cell counts by profiles need more than 32 profiles"),
+        "{stderr}"
     );
 }
 
@@ -421,10 +454,12 @@ fn per_cell_counts_the_solutions_filling_each_cell() {
 fn per_cell_refuses_what_it_cannot_do() {
     let dir = TempDir::new().expect("temp dir");
     let puzzle = perm(dir.path(), 3);
-    let (code, _, stderr) = run(&["count", "--per-cell", "--method", "decompose"], &puzzle);
+    let (code, _, stderr) = run(&["count", "--per-cell", "--no-race"], &puzzle);
     assert_eq!(code, 2, "{stderr}");
     assert!(
-        stderr.contains("--per-cell counts by enumerating"),
+        stderr.contains(
+            "--per-cell counts by profiles or by enumerating the solutions: drop --no-race"
+        ),
         "{stderr}"
     );
 }

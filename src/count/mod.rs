@@ -40,7 +40,7 @@ pub use backbone::BackboneStats;
 use backbone::{Backbone, fix_backbone};
 pub use components::{CompletionChecks, ComponentCounter, ComponentError, ComponentStats};
 pub use num_bigint::BigUint;
-pub use profile::{LayerProgress, Orientation, ProfileError, ProfileProblem};
+pub use profile::{CellCounts, LayerProgress, Orientation, ProfileError, ProfileProblem};
 pub use progress::{CountPhase, CountProgress, CountSnapshot};
 pub use stop::Stop;
 use sweep::MemoBudget;
@@ -499,6 +499,53 @@ pub fn count_by_profiles(
         Err(ProfileError::LineTooLong) => Err(CountError::LineTooLong),
         Err(ProfileError::Cancelled | ProfileError::Overflow) => Err(CountError::Cancelled),
     }
+}
+
+/// The completions of `root` (a probed grid of `puzzle`) and, row by row, in how many of them
+/// each cell is filled, by profiles (rows fixed one by one, or columns where there are fewer),
+/// keeping at most `max_profiles` in all layers together.
+pub fn count_per_cell_by_profiles(
+    puzzle: &Puzzle,
+    root: &Grid,
+    max_profiles: usize,
+    cancel: &AtomicBool,
+) -> Result<(BigUint, Vec<Vec<BigUint>>), CountError> {
+    let orientation = orientations(puzzle)[0];
+    let problem =
+        ProfileProblem::new(puzzle, root, orientation).map_err(|_| CountError::LineTooLong)?;
+    let result = match problem.count_per_cell::<u128>(max_profiles, cancel) {
+        Err(ProfileError::Overflow) => problem.count_per_cell::<BigUint>(max_profiles, cancel),
+        other => other.map(|counts| CellCounts {
+            total: counts.total.to_big(),
+            filled: counts
+                .filled
+                .iter()
+                .map(|line| line.iter().map(Tally::to_big).collect())
+                .collect(),
+        }),
+    };
+    let counts = match result {
+        Ok(counts) => counts,
+        Err(ProfileError::TooManyProfiles { .. }) => {
+            return Err(CountError::TooManyProfiles {
+                limit: max_profiles,
+            });
+        }
+        Err(ProfileError::LineTooLong) => return Err(CountError::LineTooLong),
+        Err(ProfileError::Cancelled | ProfileError::Overflow) => return Err(CountError::Cancelled),
+    };
+    // Step lines are rows, or columns when the walk is transposed.
+    let rows = (0..puzzle.height())
+        .map(|row| {
+            (0..puzzle.width())
+                .map(|col| match orientation.transposed {
+                    false => counts.filled[row][col].clone(),
+                    true => counts.filled[col][row].clone(),
+                })
+                .collect()
+        })
+        .collect();
+    Ok((counts.total, rows))
 }
 
 /// The orientations to try, the more promising first: the one tracking fewer lines.

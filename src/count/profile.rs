@@ -16,6 +16,9 @@ use super::tally::{Overflow, Tally};
 use crate::grid::{Cell, Grid};
 use crate::puzzle::{LineId, Puzzle};
 
+mod cells;
+pub use cells::CellCounts;
+
 /// One layer of the dynamic program: profile -> number of partial grids.
 type Layer<K, T> = DashMap<K, T, FxBuildHasher>;
 
@@ -173,7 +176,8 @@ impl ProfileProblem {
         let mut layer: Layer<K, T> = DashMap::with_hasher(FxBuildHasher);
         layer.insert(start, T::one());
         for step in 0..self.steps.len() {
-            layer = self.next_layer(layout, step, layer, max_profiles, cancel)?;
+            let entries: Vec<(K, T)> = layer.into_iter().collect();
+            layer = self.next_layer(layout, step, &entries, max_profiles, cancel)?;
             progress(LayerProgress {
                 done: step + 1,
                 total: self.steps.len(),
@@ -190,20 +194,20 @@ impl ProfileProblem {
         Ok(total)
     }
 
-    /// Expands every profile of `layer` by every placement of step line `step`.
+    /// Expands every profile of a layer (`entries`, each with its number of partial grids) by
+    /// every placement of step line `step`.
     fn next_layer<K: Key, T: Tally>(
         &self,
         layout: &Layout,
         step: usize,
-        layer: Layer<K, T>,
+        entries: &[(K, T)],
         max_profiles: usize,
         cancel: &AtomicBool,
     ) -> Result<Layer<K, T>, ProfileError> {
-        let next: Layer<K, T> = DashMap::with_capacity_and_hasher(layer.len(), FxBuildHasher);
+        let next: Layer<K, T> = DashMap::with_capacity_and_hasher(entries.len(), FxBuildHasher);
         let overflow = AtomicBool::new(false);
         let too_many = AtomicBool::new(false);
         let profiles = AtomicUsize::new(0);
-        let entries: Vec<(K, T)> = layer.into_iter().collect();
         entries.par_iter().for_each_init(
             || Scratch::new(&self.steps[step], self.tracked.len()),
             |scratch, (profile, ways)| {
@@ -218,31 +222,37 @@ impl ProfileProblem {
                         overflow.store(true, Ordering::Relaxed);
                     }
                 };
-                self.expand(layout, step, profile, scratch, |successor: &K| {
-                    let insert = || {
-                        if profiles.fetch_add(1, Ordering::Relaxed) >= max_profiles {
-                            too_many.store(true, Ordering::Relaxed);
+                self.expand(
+                    layout,
+                    step,
+                    profile,
+                    scratch,
+                    |successor: &K, _: &[bool]| {
+                        let insert = || {
+                            if profiles.fetch_add(1, Ordering::Relaxed) >= max_profiles {
+                                too_many.store(true, Ordering::Relaxed);
+                            }
+                            ways.clone()
+                        };
+                        // A packed key costs nothing to copy: one lookup. A boxed one is looked up
+                        // first, so that only new profiles allocate.
+                        if K::PACKED {
+                            next.entry(successor.clone())
+                                .and_modify(add)
+                                .or_insert_with(insert);
+                        } else if let Some(mut sum) = next.get_mut(successor) {
+                            add(&mut sum);
+                        } else {
+                            next.entry(successor.clone())
+                                .and_modify(add)
+                                .or_insert_with(insert);
                         }
-                        ways.clone()
-                    };
-                    // A packed key costs nothing to copy: one lookup. A boxed one is looked up
-                    // first, so that only new profiles allocate.
-                    if K::PACKED {
-                        next.entry(successor.clone())
-                            .and_modify(add)
-                            .or_insert_with(insert);
-                    } else if let Some(mut sum) = next.get_mut(successor) {
-                        add(&mut sum);
-                    } else {
-                        next.entry(successor.clone())
-                            .and_modify(add)
-                            .or_insert_with(insert);
-                    }
-                    // Keep going? A single profile can have astronomically many successors.
-                    !(too_many.load(Ordering::Relaxed)
-                        || overflow.load(Ordering::Relaxed)
-                        || cancel.load(Ordering::Relaxed))
-                });
+                        // Keep going? A single profile can have astronomically many successors.
+                        !(too_many.load(Ordering::Relaxed)
+                            || overflow.load(Ordering::Relaxed)
+                            || cancel.load(Ordering::Relaxed))
+                    },
+                );
             },
         );
         if cancel.load(Ordering::Relaxed) {
@@ -261,14 +271,15 @@ impl ProfileProblem {
     }
 
     /// Calls `emit` with the profile after each placement of step line `step` that the
-    /// tracked lines, in `profile`, allow, until it returns `false`.
+    /// tracked lines, in `profile`, allow, and the placement (which cells it fills), until it
+    /// returns `false`.
     fn expand<K: Key>(
         &self,
         layout: &Layout,
         step: usize,
         profile: &K,
         scratch: &mut Scratch<K>,
-        mut emit: impl FnMut(&K) -> bool,
+        mut emit: impl FnMut(&K, &[bool]) -> bool,
     ) {
         let line = &self.steps[step];
         let width = self.tracked.len();
@@ -295,18 +306,22 @@ impl ProfileProblem {
             return;
         }
         let mut successor = profile.clone();
+        let mut placement = std::mem::take(&mut scratch.placement);
+        placement.resize(width, false);
         let _ = self.place(
             layout,
             step,
             scratch,
             0,
             line.start(),
-            &mut successor,
+            (&mut successor, &mut placement),
             &mut emit,
         );
+        scratch.placement = placement;
     }
 
-    /// Depth-first over the cells of the step line from `pos`, in step-line class `class`.
+    /// Depth-first over the cells of the step line from `pos`, in step-line class `class`,
+    /// building the successor profile and the placement.
     #[allow(
         clippy::too_many_arguments,
         reason = "the recursion's state, kept flat"
@@ -318,11 +333,11 @@ impl ProfileProblem {
         scratch: &Scratch<K>,
         pos: usize,
         class: u16,
-        successor: &mut K,
-        emit: &mut impl FnMut(&K) -> bool,
+        (successor, placement): (&mut K, &mut [bool]),
+        emit: &mut impl FnMut(&K, &[bool]) -> bool,
     ) -> bool {
         if pos == self.tracked.len() {
-            return emit(successor);
+            return emit(successor, placement);
         }
         let here = self.steps[step].class(pos, class);
         let crossing = scratch.crossing[pos];
@@ -333,7 +348,16 @@ impl ProfileProblem {
                 continue;
             }
             successor.set(layout, pos, across);
-            if !self.place(layout, step, scratch, pos + 1, to, successor, emit) {
+            placement[pos] = filled;
+            if !self.place(
+                layout,
+                step,
+                scratch,
+                pos + 1,
+                to,
+                (&mut *successor, &mut *placement),
+                emit,
+            ) {
                 return false;
             }
         }
@@ -346,6 +370,8 @@ struct Scratch<K> {
     /// The class of each crossing tracked line in the step being fixed.
     crossing: Vec<Class>,
     alive: Vec<Vec<bool>>,
+    /// Which cells of the step line the placement being built fills.
+    placement: Vec<bool>,
     _key: std::marker::PhantomData<K>,
 }
 
@@ -360,6 +386,7 @@ impl<K> Scratch<K> {
                 tracked
             ],
             alive: vec![Vec::new(); step.len() + 1],
+            placement: Vec::new(),
             _key: std::marker::PhantomData,
         }
     }

@@ -45,9 +45,13 @@ pub(crate) struct RunResult {
     /// Wall-clock seconds of the search.
     pub(crate) seconds: f64,
     /// With `count --per-cell`: for each cell, row by row, in how many of the `count`
-    /// solutions it is filled.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) per_cell: Option<Vec<Vec<u64>>>,
+    /// solutions it is filled, each a decimal string like `count`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "decimal_rows"
+    )]
+    pub(crate) per_cell: Option<Vec<Vec<BigUint>>>,
 }
 
 /// The rows of a grid as strings of `#` and `.`.
@@ -63,6 +67,43 @@ pub(crate) fn write_line(out: &mut (impl Write + ?Sized), line: &JsonLine) -> io
 }
 
 /// A count as a decimal string in JSON.
+/// Rows of counts as arrays of decimal strings.
+mod decimal_rows {
+    use nonoenum::count::BigUint;
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub(super) fn serialize<S: Serializer>(
+        rows: &Option<Vec<Vec<BigUint>>>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let text: Option<Vec<Vec<String>>> = rows.as_ref().map(|rows| {
+            rows.iter()
+                .map(|row| row.iter().map(ToString::to_string).collect())
+                .collect()
+        });
+        serde::Serialize::serialize(&text, serializer)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<Vec<Vec<BigUint>>>, D::Error> {
+        let text: Option<Vec<Vec<String>>> = Option::deserialize(deserializer)?;
+        text.map(|rows| {
+            rows.iter()
+                .map(|row| {
+                    row.iter()
+                        .map(|n| {
+                            n.parse()
+                                .map_err(|_| D::Error::custom(format!("`{n}` is not a count")))
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .transpose()
+    }
+}
+
 mod decimal {
     use nonoenum::count::BigUint;
     use serde::{Deserialize, Deserializer, Serializer, de::Error};
