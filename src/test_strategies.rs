@@ -1,8 +1,8 @@
-//! Proptest strategies shared by the unit tests of several modules.
+//! Proptest strategies and puzzles shared by the unit tests of several modules.
 
 use proptest::prelude::*;
 
-use crate::puzzle::{Clue, Puzzle};
+use crate::puzzle::{Clue, Given, Puzzle};
 
 /// Random clues (most of them contradictory) for a grid of 2 to `max` rows and columns: each
 /// line gets blocks of 1 to 3 cells that fit it, whatever the crossing lines say.
@@ -23,4 +23,33 @@ pub(crate) fn random_clues(max: usize) -> impl Strategy<Value = Puzzle> {
         )
             .prop_filter_map("valid", |(rows, cols)| Puzzle::new(rows, cols).ok())
     })
+}
+
+/// The n x n puzzle whose every clue is `1`: n! solutions.
+pub(crate) fn permutations(n: usize) -> Puzzle {
+    let ones = || (0..n).map(|_| Clue(vec![1])).collect::<Vec<_>>();
+    Puzzle::new(ones(), ones()).expect("valid")
+}
+
+/// `squares` independent 2x2 squares on the diagonal, each holding one of its two diagonals:
+/// 2^squares solutions. Every cell off the squares is given empty, or the clues (all `1`)
+/// would allow (2 x squares)!.
+pub(crate) fn diagonal_squares(squares: usize) -> Puzzle {
+    let n = 2 * squares;
+    let mut cells = vec![false; n * n];
+    for s in 0..squares {
+        cells[2 * s * n + 2 * s] = true;
+        cells[(2 * s + 1) * n + 2 * s + 1] = true;
+    }
+    let mut puzzle = Puzzle::from_picture(n, n, &cells).expect("valid");
+    for row in 0..n {
+        for col in (0..n).filter(|&col| col / 2 != row / 2) {
+            puzzle.givens.push(Given {
+                row,
+                col,
+                filled: false,
+            });
+        }
+    }
+    puzzle
 }

@@ -5,10 +5,9 @@ use std::sync::atomic::AtomicBool;
 
 use proptest::prelude::*;
 
-use crate::test_strategies::random_clues;
+use crate::test_strategies::{diagonal_squares, permutations, random_clues};
 
 use super::*;
-use crate::puzzle::Clue;
 use crate::search::{Solver, SolverOptions};
 
 /// Counts with only the methods whose limits are not 0, taking turns (no race).
@@ -149,12 +148,6 @@ fn enumerated(puzzle: &Puzzle) -> BigUint {
     BigUint::from(outcome.solutions)
 }
 
-/// The n x n puzzle whose every clue is `1`: n! solutions.
-fn permutations(n: usize) -> Puzzle {
-    let ones = || (0..n).map(|_| Clue(vec![1])).collect::<Vec<_>>();
-    Puzzle::new(ones(), ones()).expect("valid")
-}
-
 fn factorial(n: u32) -> BigUint {
     (1..=n).map(BigUint::from).product()
 }
@@ -188,23 +181,7 @@ fn permutation_puzzles_have_n_factorial_solutions() {
 fn counts_past_u128_switch_to_big_integers() {
     // 130 independent 2x2 squares on the diagonal, each with its two diagonals: 2^130.
     let squares = 130;
-    let n = 2 * squares;
-    let mut cells = vec![false; n * n];
-    for s in 0..squares {
-        cells[2 * s * n + 2 * s] = true;
-        cells[(2 * s + 1) * n + 2 * s + 1] = true;
-    }
-    let mut puzzle = Puzzle::from_picture(n, n, &cells).expect("valid");
-    // Every cell off the squares is given empty, or the clues (all `1`) would allow n!.
-    for row in 0..n {
-        for col in (0..n).filter(|&col| col / 2 != row / 2) {
-            puzzle.givens.push(crate::puzzle::Given {
-                row,
-                col,
-                filled: false,
-            });
-        }
-    }
+    let puzzle = diagonal_squares(squares);
     let expected = BigUint::from(2u8).pow(squares as u32);
     assert_eq!(profile_count(&puzzle), expected);
     assert_eq!(component_count(&puzzle), expected);

@@ -178,9 +178,9 @@ mod tests {
 
     use crate::count::{CountError, count_per_cell_by_profiles, probed_root};
     use crate::grid::Cell;
-    use crate::puzzle::{Clue, Given, Puzzle};
+    use crate::puzzle::{Given, Puzzle};
     use crate::search::{Flow, Solver, SolverOptions};
-    use crate::test_strategies::random_clues;
+    use crate::test_strategies::{diagonal_squares, permutations, random_clues};
 
     /// The number of solutions and, row by row, in how many each cell is filled, by
     /// enumerating them.
@@ -265,14 +265,12 @@ mod tests {
     }
 
     /// In the n x n puzzle whose every clue is `1`, each cell is filled in (n - 1)! of the n!
-    /// solutions; past `u128` the counts are redone in big integers.
+    /// solutions.
     #[test]
     fn each_cell_of_a_permutation_puzzle_is_filled_in_a_nth_of_the_solutions() {
         let factorial = |n: u32| (1..=n).map(BigUint::from).product::<BigUint>();
         for n in [1, 2, 5, 9, 20] {
-            let ones = || (0..n).map(|_| Clue(vec![1])).collect::<Vec<_>>();
-            let puzzle = Puzzle::new(ones(), ones()).expect("valid");
-            let (total, filled) = by_profiles(&puzzle, 1 << 21).expect("solutions");
+            let (total, filled) = by_profiles(&permutations(n), 1 << 21).expect("solutions");
             assert_eq!(total, factorial(n as u32), "n = {n}");
             let each = factorial(n as u32 - 1);
             assert!(
@@ -287,22 +285,7 @@ mod tests {
         // 130 independent 2x2 squares on the diagonal, each with its two diagonals: 2^130
         // solutions, each cell of a square filled in half of them.
         let squares = 130;
-        let n = 2 * squares;
-        let mut cells = vec![false; n * n];
-        for s in 0..squares {
-            cells[2 * s * n + 2 * s] = true;
-            cells[(2 * s + 1) * n + 2 * s + 1] = true;
-        }
-        let mut puzzle = Puzzle::from_picture(n, n, &cells).expect("valid");
-        for row in 0..n {
-            for col in (0..n).filter(|&col| col / 2 != row / 2) {
-                puzzle.givens.push(Given {
-                    row,
-                    col,
-                    filled: false,
-                });
-            }
-        }
+        let puzzle = diagonal_squares(squares);
         let (total, filled) = by_profiles(&puzzle, 1 << 20).expect("solutions");
         assert_eq!(total, BigUint::from(2u8).pow(squares as u32));
         let half = BigUint::from(2u8).pow(squares as u32 - 1);
@@ -320,8 +303,7 @@ mod tests {
 
     #[test]
     fn the_layers_together_are_held_to_the_limit() {
-        let ones = || (0..12).map(|_| Clue(vec![1])).collect::<Vec<_>>();
-        let puzzle = Puzzle::new(ones(), ones()).expect("valid");
+        let puzzle = permutations(12);
         let root = probed_root(&puzzle).expect("valid").expect("solutions");
         let cancel = AtomicBool::new(false);
         // 2^12 = 4,096 profiles in all: within 5,000, not within 3,000.
