@@ -145,7 +145,7 @@ impl ExactSettings {
 }
 
 /// How many times `--max-profiles` the layers of per-cell counts by profiles may hold together
-/// (they are all kept): about 2 million profiles by default, some 100 MB.
+/// (they are all kept): about 2 million profiles by default, some 100 to 300 MB.
 const PER_CELL_LAYERS: usize = 8;
 
 /// `count --per-cell` without `--method enumerate`: by profiles, keeping every layer; when
