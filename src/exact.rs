@@ -38,7 +38,15 @@ impl LimitOptions {
     fn given(self) -> Option<&'static str> {
         if self.max_profiles.is_some() {
             Some("--max-profiles")
-        } else if self.sweep_memory_mib.is_some() {
+        } else {
+            self.given_beyond_profiles()
+        }
+    }
+
+    /// The option given, if any, by name, other than `--max-profiles` (which per-cell counts
+    /// by profiles use too).
+    fn given_beyond_profiles(self) -> Option<&'static str> {
+        if self.sweep_memory_mib.is_some() {
             Some("--sweep-memory")
         } else if self.no_race {
             Some("--no-race")
@@ -86,9 +94,8 @@ impl ExactSettings {
                 bail!("--backbone-after must be a number of seconds, 0 or more, not {seconds}");
             }
         }
-        if let Some(option) = limits.given()
+        if let Some(option) = limits.given_beyond_profiles()
             && per_cell
-            && option != "--max-profiles"
         {
             bail!("--per-cell counts by profiles or by enumerating the solutions: drop {option}");
         }
