@@ -318,11 +318,11 @@ fn run_puzzles(
                             per_cell,
                             elapsed,
                         } => {
-                            run.print_count(out, Some(count), per_cell, elapsed)?;
+                            run.print_count(out, count, true, per_cell, elapsed)?;
                             continue;
                         }
-                        Counted::Cancelled { elapsed } => {
-                            run.print_count(out, None, None, elapsed)?;
+                        Counted::Cancelled { at_least, elapsed } => {
+                            run.print_count(out, at_least, false, None, elapsed)?;
                             return cancelled(&cancel, settings, out);
                         }
                     }
@@ -549,17 +549,17 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// Prints the result of a count made without enumerating: `count`, or nothing known yet.
+    /// Prints the result of a count made without enumerating: the `count`, or, when it is not
+    /// `complete`, the solutions it had counted for certain when it stopped.
     fn print_count(
         &self,
         out: &mut impl Write,
-        count: Option<BigUint>,
+        count: BigUint,
+        complete: bool,
         per_cell: Option<Vec<Vec<BigUint>>>,
         elapsed: std::time::Duration,
     ) -> anyhow::Result<()> {
-        let stop = count
-            .is_none()
-            .then(|| self.cancel.reason().unwrap_or(Stop::Interrupted));
+        let stop = (!complete).then(|| self.cancel.reason().unwrap_or(Stop::Interrupted));
         if self.json {
             let checksums = match self.puzzle {
                 AnyPuzzle::Bw(p) => (clue_checksum(p), givens_checksum(p)),
@@ -570,8 +570,8 @@ impl Run<'_> {
                 label: self.label.to_string(),
                 puzzle: checksums.0,
                 givens: checksums.1,
-                complete: count.is_some(),
-                count: count.unwrap_or_default(),
+                complete,
+                count,
                 stopped: stop.map(|s| s.describe().to_string()),
                 seconds: elapsed.as_secs_f64(),
                 per_cell,
@@ -581,12 +581,9 @@ impl Run<'_> {
             if let Some(rows) = &per_cell {
                 write_rows(out, rows)?;
             }
-            match (count, stop) {
-                (Some(count), _) => writeln!(out, "{count}")?,
-                (None, stop) => {
-                    let why = stop.map_or("stopped", Stop::describe);
-                    writeln!(out, "incomplete: no count yet ({why})")?
-                }
+            match stop {
+                None => writeln!(out, "{count}")?,
+                Some(stop) => writeln!(out, "incomplete: at least {count} ({})", stop.describe())?,
             }
         }
         Ok(())

@@ -204,7 +204,10 @@ fn count_per_cell(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Result
              to enumerate)",
             job.label
         ),
-        Err(CountError::Cancelled) => Ok(Counted::Cancelled { elapsed }),
+        Err(CountError::Cancelled) => Ok(Counted::Cancelled {
+            at_least: BigUint::ZERO,
+            elapsed,
+        }),
         Err(e) => Err(e.into()),
     }
 }
@@ -256,8 +259,12 @@ pub(crate) enum Counted {
         per_cell: Option<Vec<Vec<BigUint>>>,
         elapsed: Duration,
     },
-    /// Stopped by Ctrl-C or the time limit before the count was known.
-    Cancelled { elapsed: Duration },
+    /// Stopped by Ctrl-C or the time limit before the count was known, with how many
+    /// solutions it had counted for certain.
+    Cancelled {
+        at_least: BigUint,
+        elapsed: Duration,
+    },
     /// `auto` decided to enumerate instead.
     Enumerate,
 }
@@ -300,16 +307,18 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
             })
         }
         Err(CountError::Cancelled) => {
+            let at_least = progress.at_least();
             if job.stats && !job.quiet {
                 // Say how far it got, as the last progress line would.
                 eprintln!(
-                    "stats {}: {:.3} s, stopped before the count was known; {}",
+                    "stats {}: {:.3} s, stopped before the count was known, at least {at_least} \
+                     solutions counted; {}",
                     job.label,
                     elapsed.as_secs_f64(),
                     crate::output::progress::exact_line(&progress.snapshot())
                 );
             }
-            Ok(Counted::Cancelled { elapsed })
+            Ok(Counted::Cancelled { at_least, elapsed })
         }
         Err(e) => bail!("{}: {e}", job.label),
     }

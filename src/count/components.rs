@@ -19,12 +19,13 @@ use super::checkers::ThreadCheckers;
 use super::propagators::ThreadPropagators;
 use super::segments::{Segment, segments_of_bits};
 use super::stop::Stop;
-use super::tally::{Overflow, Tally};
+use super::tally::{LowerBound, Overflow, Tally};
 use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_probing_among};
 use crate::grid::{Cell, Grid};
 use crate::learn::Completion;
 use crate::line::{BitLineSolver, Contradiction};
 use crate::puzzle::{LineId, Puzzle};
+use num_bigint::BigUint;
 
 /// Why a component count stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +39,54 @@ pub enum ComponentError {
 impl From<Overflow> for ComponentError {
     fn from(_: Overflow) -> Self {
         ComponentError::Overflow
+    }
+}
+
+/// A count of a set of cells that stopped before it finished, with the completions it had
+/// counted for certain.
+struct Halt {
+    error: ComponentError,
+    /// A lower bound on the count: the sum over branches and the product over components of
+    /// what each had counted (exact for those that finished).
+    at_least: BigUint,
+}
+
+impl Halt {
+    /// Cancelled, with `at_least` counted.
+    fn cancelled(at_least: BigUint) -> Self {
+        Halt {
+            error: ComponentError::Cancelled,
+            at_least,
+        }
+    }
+
+    /// What a count, finished or stopped part way, had counted.
+    fn at_least<T: Tally>(counted: &Result<T, Halt>) -> BigUint {
+        match counted {
+            Ok(count) => count.to_big(),
+            Err(halt) => halt.at_least.clone(),
+        }
+    }
+
+    /// Whether a count stopped because its number type overflowed (it is redone in a wider
+    /// one, so what it had counted does not matter).
+    fn overflowed<T>(counted: &Result<T, Halt>) -> bool {
+        matches!(
+            counted,
+            Err(Halt {
+                error: ComponentError::Overflow,
+                ..
+            })
+        )
+    }
+}
+
+impl From<Overflow> for Halt {
+    fn from(_: Overflow) -> Self {
+        Halt {
+            error: ComponentError::Overflow,
+            at_least: BigUint::ZERO,
+        }
     }
 }
 
@@ -58,6 +107,16 @@ pub struct ComponentStats {
     pub checks_impossible: AtomicU64,
     /// Completion checks that gave up.
     pub checks_undecided: AtomicU64,
+    /// The most solutions a count that was cancelled had counted for certain.
+    at_least: LowerBound,
+}
+
+impl ComponentStats {
+    /// The most solutions a count that was cancelled had counted for certain, exactly: a lower
+    /// bound on the count.
+    pub fn at_least(&self) -> BigUint {
+        self.at_least.get()
+    }
 }
 
 /// When the component counter checks that a set of unknown cells can be completed before it
@@ -138,11 +197,18 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
         self
     }
 
-    /// Counts the solutions that extend `grid`, a grid at a propagation fixpoint.
+    /// Counts the solutions that extend `grid`, a grid at a propagation fixpoint. If it is
+    /// cancelled, the solutions it had counted are offered to the stats' lower bound.
     pub fn count(&self, grid: &Grid) -> Result<T, ComponentError> {
         let unknown = unknown_cells(grid);
         self.checkers.set_root(grid);
         self.count_cells(grid, &unknown, None, Liveness::OutsideCompletes)
+            .map_err(|halt| {
+                if halt.error == ComponentError::Cancelled {
+                    self.stats.at_least.offer(halt.at_least);
+                }
+                halt.error
+            })
     }
 
     /// Checks whether the unknown `cells` of `grid` can be completed (sound only if its other
@@ -173,7 +239,7 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
         cells: &[(u32, u32)],
         memo: Option<&SealedMemo>,
         liveness: Liveness<'_>,
-    ) -> Result<T, ComponentError> {
+    ) -> Result<T, Halt> {
         if cells.is_empty() {
             return Ok(T::one());
         }
@@ -200,7 +266,7 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
         self.stats
             .widest_split
             .fetch_max(components.parts.len() as u64, Ordering::Relaxed);
-        let counts: Vec<Result<T, ComponentError>> = {
+        let counts: Vec<Result<T, Halt>> = {
             use rayon::prelude::*;
             components
                 .parts
@@ -208,13 +274,19 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
                 .map(|part| self.count_component(grid, part, memo, liveness))
                 .collect()
         };
+        // A component without a completion leaves none, whatever the others counted.
+        if counts.iter().any(|c| c.as_ref().is_ok_and(Tally::is_zero)) {
+            return Ok(T::zero());
+        }
+        if counts.iter().any(Halt::overflowed) {
+            return Err(Halt::from(Overflow));
+        }
+        if counts.iter().any(Result::is_err) {
+            return Err(Halt::cancelled(counts.iter().map(Halt::at_least).product()));
+        }
         let mut product = T::one();
-        for count in counts {
-            let count = count?;
+        for count in counts.into_iter().flatten() {
             product = product.mul(&count)?;
-            if product.is_zero() {
-                break;
-            }
         }
         Ok(product)
     }
@@ -226,9 +298,9 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
         part: &Part,
         memo: Option<&SealedMemo>,
         liveness: Liveness<'_>,
-    ) -> Result<T, ComponentError> {
+    ) -> Result<T, Halt> {
         if self.stop.raised() {
-            return Err(ComponentError::Cancelled);
+            return Err(Halt::cancelled(BigUint::ZERO));
         }
         let key = part.digest(grid);
         if let Some(hit) = self.cache.get(&key) {
@@ -273,7 +345,7 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
                 };
                 let branch = |child: Result<Grid, Contradiction>,
                               liveness: Liveness<'_>|
-                 -> Result<T, ComponentError> {
+                 -> Result<T, Halt> {
                     let Ok(child) = child else {
                         return Ok(T::zero());
                     };
@@ -289,9 +361,19 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
                     || branch(filled, filled_liveness),
                     || branch(empty, empty_liveness),
                 );
-                let mut total = filled?;
-                total.add(&empty?)?;
-                total
+                match (filled, empty) {
+                    (Ok(mut total), Ok(empty)) => {
+                        total.add(&empty)?;
+                        total
+                    }
+                    (filled, empty) if Halt::overflowed(&filled) || Halt::overflowed(&empty) => {
+                        return Err(Halt::from(Overflow));
+                    }
+                    (filled, empty) => {
+                        let at_least = Halt::at_least(&filled) + Halt::at_least(&empty);
+                        return Err(Halt::cancelled(at_least));
+                    }
+                }
             }
         };
         self.cache.insert(key, total.clone());

@@ -74,6 +74,13 @@ impl CountProgress {
         self.profiles.store(profiles, Ordering::Relaxed);
     }
 
+    /// Once a count has stopped before it finished: how many solutions it had counted for
+    /// certain (the most either the sweep or components had), exactly; 0 if neither counted
+    /// any, or neither ran.
+    pub fn at_least(&self) -> num_bigint::BigUint {
+        self.sweep.at_least().max(self.components.at_least())
+    }
+
     /// The counters now.
     pub fn snapshot(&self) -> CountSnapshot {
         let load = |n: &AtomicU64| n.load(Ordering::Relaxed);

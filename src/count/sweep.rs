@@ -21,7 +21,7 @@ use super::key::{Key, Layout, with_narrowest_key};
 use super::profile::Orientation;
 use super::propagators::ThreadPropagators;
 use super::stop::Stop;
-use super::tally::{Overflow, Tally};
+use super::tally::{LowerBound, Overflow, Tally};
 use crate::grid::{Cell, Grid};
 use crate::puzzle::{LineId, Puzzle};
 use num_bigint::BigUint;
@@ -56,6 +56,8 @@ pub struct SweepStats {
     explored: AtomicU64,
     /// Solutions counted in finished subtrees so far, as the bits of an `f64`.
     counted: AtomicU64,
+    /// The most solutions a sweep that stopped before it finished had counted for certain.
+    at_least: LowerBound,
 }
 
 /// Subtrees deeper than this many branchings count towards the explored fraction through
@@ -72,6 +74,12 @@ impl SweepStats {
     /// sweep ends.
     pub fn counted(&self) -> f64 {
         f64::from_bits(self.counted.load(Ordering::Relaxed))
+    }
+
+    /// The most solutions a sweep that stopped before it finished (cancelled, or its memo
+    /// full) had counted for certain, exactly: a lower bound on the count.
+    pub fn at_least(&self) -> BigUint {
+        self.at_least.get()
     }
 
     /// Starts the explored fraction and the partial count again (a sweep redone with wider
@@ -171,6 +179,11 @@ pub(super) struct SweepCounter<'p, K: Key, T> {
     propagators: ThreadPropagators,
     /// What it did, live.
     stats: &'p SweepStats,
+    /// In the current count, the solutions of the finished subtrees whose parent did not
+    /// finish (it was stopped, or its memo was full). They are disjoint, and every finished
+    /// subtree is in one of them or within a finished parent, so once the count stops their
+    /// sum is exactly the solutions it had counted.
+    unfinished: std::sync::Mutex<BigUint>,
 }
 
 impl<K: Key, T> Drop for SweepCounter<'_, K, T> {
@@ -300,13 +313,39 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
             budget,
             propagators: ThreadPropagators::new(),
             stats,
+            unfinished: std::sync::Mutex::new(BigUint::ZERO),
         }
     }
 
     /// Counts the solutions that extend `root`, the grid the counter was built from, until
     /// `stop` is raised. The memo stays: counting again goes on where the last count stopped.
+    /// If it stops first, the solutions it had counted are offered to the stats' lower bound.
     pub(super) fn count(&self, root: &Grid, stop: Stop) -> Result<T, SweepError> {
         self.stats.restart();
+        *self.lock_unfinished() = BigUint::ZERO;
+        let counted = self.count_from_root(root, stop);
+        if counted.is_err() {
+            let at_least = std::mem::take(&mut *self.lock_unfinished());
+            self.stats.at_least.offer(at_least);
+        }
+        counted
+    }
+
+    fn lock_unfinished(&self) -> std::sync::MutexGuard<'_, BigUint> {
+        self.unfinished
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Adds a finished subtree whose parent did not finish to [`Self::unfinished`].
+    fn keep_unfinished(&self, finished: &T) {
+        if !finished.is_zero() {
+            *self.lock_unfinished() += finished.to_big();
+        }
+    }
+
+    /// [`Self::count`], without its lower bound.
+    fn count_from_root(&self, root: &Grid, stop: Stop) -> Result<T, SweepError> {
         let mut crossing = K::blank(self.crossing.len());
         for (t, line) in self.crossing.iter().enumerate() {
             if line.start() == DEAD {
@@ -419,10 +458,20 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
             }
         };
         let (filled, empty) = rayon::join(|| branch(true), || branch(false));
-        let mut total = filled?;
-        total.add(&empty?)?;
+        let total = match (filled, empty) {
+            (Ok(mut total), Ok(empty)) => {
+                total.add(&empty)?;
+                total
+            }
+            (Ok(finished), Err(e)) | (Err(e), Ok(finished)) => {
+                self.keep_unfinished(&finished);
+                return Err(e);
+            }
+            (Err(e), Err(_)) => return Err(e),
+        };
         self.stats.finish(depth, false, 0.0);
         if !self.budget.take(self.entry_bytes) {
+            self.keep_unfinished(&total);
             return Err(SweepError::MemoFull);
         }
         self.entries.fetch_add(1, Ordering::Relaxed);

@@ -76,6 +76,32 @@ impl Tally for BigUint {
     }
 }
 
+/// The largest lower bound on a count offered so far, by counts that stopped before they
+/// finished (each with the solutions it had counted for certain), shared between threads.
+#[derive(Debug, Default)]
+pub(super) struct LowerBound(std::sync::Mutex<BigUint>);
+
+impl LowerBound {
+    /// Raises the bound to `at_least` if that is higher.
+    pub(super) fn offer(&self, at_least: BigUint) {
+        let mut bound = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if at_least > *bound {
+            *bound = at_least;
+        }
+    }
+
+    /// The bound now (0 if none was offered).
+    pub(super) fn get(&self) -> BigUint {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,5 +115,16 @@ mod tests {
         let mut big = u128::MAX.to_big();
         big.add(&BigUint::one()).expect("no overflow");
         assert_eq!(big, BigUint::from(2u8).pow(128));
+    }
+
+    #[test]
+    fn a_lower_bound_keeps_the_largest_offered() {
+        let bound = LowerBound::default();
+        assert_eq!(bound.get(), BigUint::ZERO);
+        bound.offer(BigUint::from(7u8));
+        bound.offer(BigUint::from(3u8));
+        assert_eq!(bound.get(), BigUint::from(7u8));
+        bound.offer(u128::MAX.to_big() * 2u8);
+        assert_eq!(bound.get(), u128::MAX.to_big() * 2u8);
     }
 }

@@ -485,7 +485,7 @@ proptest! {
 #[test]
 fn side_sweeps_go_on_where_they_stopped() {
     use std::time::{Duration, Instant};
-    let mut stopped = 0;
+    let (mut stopped, mut bounded) = (0, 0);
     for seed in 2..=4 {
         let puzzle = seeded_picture(16, 16, seed);
         let Some(root) = probed_root(&puzzle).expect("valid") else {
@@ -512,8 +512,51 @@ fn side_sweeps_go_on_where_they_stopped() {
             );
             stopped += stops;
         }
+        // What the stopped sweeps had counted is a lower bound.
+        let at_least = stats.at_least();
+        assert!(at_least <= expected, "seed {seed}: {at_least} > {expected}");
+        bounded += usize::from(at_least > BigUint::ZERO);
     }
     assert!(stopped > 0, "no sweep was stopped part way");
+    assert!(bounded > 0, "no stopped sweep had counted a solution");
+}
+
+/// Components cancelled part way have counted at most the count (the sum over branches and
+/// the product over components of what each had counted), and on larger pictures, some.
+#[test]
+fn cancelled_components_count_a_lower_bound() {
+    use std::time::{Duration, Instant};
+    let (mut cancelled, mut bounded) = (0, 0);
+    for seed in 2..=5 {
+        let puzzle = seeded_picture(16, 16, seed);
+        let Some(root) = probed_root(&puzzle).expect("valid") else {
+            continue;
+        };
+        let expected = component_count(&puzzle);
+        let cancel = AtomicBool::new(false);
+        let mut allowed = Duration::from_micros(50);
+        loop {
+            let stats = ComponentStats::default();
+            let stop = Stop::from(&cancel).with_deadline(Instant::now() + allowed);
+            match ComponentCounter::<BigUint>::new(&puzzle, stop, &stats).count(&root) {
+                Ok(count) => {
+                    assert_eq!(count, expected, "seed {seed}");
+                    assert_eq!(stats.at_least(), BigUint::ZERO, "seed {seed}: finished");
+                    break;
+                }
+                Err(error) => {
+                    assert_eq!(error, ComponentError::Cancelled);
+                    let at_least = stats.at_least();
+                    assert!(at_least <= expected, "seed {seed}: {at_least} > {expected}");
+                    cancelled += 1;
+                    bounded += usize::from(at_least > BigUint::ZERO);
+                }
+            }
+            allowed *= 2;
+        }
+    }
+    assert!(cancelled > 0, "no count was cancelled part way");
+    assert!(bounded > 0, "no cancelled count had counted a solution");
 }
 
 #[test]
