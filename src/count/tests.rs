@@ -482,6 +482,7 @@ proptest! {
 
 /// A sweep stopped part way keeps its memo: counted again from any side, after any number of
 /// stops, it gives the same count, and a memo too small for two sweeps drops the other side.
+/// What the stopped sweeps had counted is at most the count, and some.
 #[test]
 fn side_sweeps_go_on_where_they_stopped() {
     use std::time::{Duration, Instant};
