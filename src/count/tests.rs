@@ -553,7 +553,9 @@ fn cancelled_components_count_a_lower_bound() {
                     bounded += usize::from(at_least > BigUint::ZERO);
                 }
             }
-            allowed *= 2;
+            // Small steps, so that some run is stopped close to the end even on a busy
+            // machine, where a run may lose milliseconds to other processes.
+            allowed = allowed * 5 / 4;
         }
     }
     assert!(cancelled > 0, "no count was cancelled part way");
