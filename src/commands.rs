@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, bail};
 
-use nonoenum::color::ColorSolver;
+use nonoenum::ColorSolver;
 use nonoenum::count::BigUint;
 use nonoenum::split::{clue_checksum, givens_checksum};
 use nonoenum::{AnyPuzzle, Engine, Flow, Outcome, Solver, SolverOptions};

@@ -21,6 +21,7 @@
 pub mod choose;
 pub mod color;
 pub mod count;
+pub mod domain;
 pub mod format;
 pub mod grid;
 pub mod learn;
@@ -32,9 +33,11 @@ pub mod split;
 #[cfg(test)]
 mod test_strategies;
 
-pub use color::{AnyPuzzle, ColorGrid, ColorPuzzle, ColorSolver};
+pub use color::{AnyPuzzle, ColorGrid, ColorPuzzle};
+pub use domain::{Domain, DomainGrid};
 pub use grid::{Cell, Grid};
 pub use puzzle::{Clue, Given, LineId, Puzzle, PuzzleError};
 pub use search::{
-    Engine, Flow, Outcome, SearchStats, SolveError, Solver, SolverOptions, StatsSnapshot,
+    ColorSolver, Engine, Flow, Outcome, SearchStats, Searchable, SolveError, Solver, SolverOptions,
+    StatsSnapshot,
 };

@@ -15,7 +15,7 @@ use std::collections::{BinaryHeap, VecDeque};
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_probing};
+use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_probing, filled_and_empty};
 use crate::grid::Grid;
 use crate::propagate::Propagator;
 use crate::puzzle::{Given, Puzzle};
@@ -108,18 +108,12 @@ impl Splitter<'_> {
             };
             nodes += 1;
             if let Choice::Branch {
-                filled,
-                empty,
+                children,
                 memo: next,
                 ..
             } = self.choose(&mut grid, memo.as_deref())
             {
-                frontier.extend(
-                    [filled, empty]
-                        .into_iter()
-                        .flatten()
-                        .map(|g| (g, next.clone())),
-                );
+                frontier.extend(children.into_iter().map(|g| (g, next.clone())));
             }
         }
         let open = frontier.len();
@@ -141,32 +135,35 @@ impl Splitter<'_> {
         loop {
             nodes += width;
             let Choice::Branch {
-                filled,
-                empty,
+                mut children,
                 memo: next,
                 ..
             } = self.choose(&mut grid, memo.as_deref())
             else {
                 return nodes;
             };
-            grid = match (filled, empty) {
-                (Ok(f), Ok(e)) => {
-                    width *= 2.0;
-                    if self.coin() { f } else { e }
+            grid = match children.len() {
+                0 => return nodes,
+                1 => children.swap_remove(0),
+                n => {
+                    width *= n as f64;
+                    children.swap_remove(self.pick(n))
                 }
-                (Ok(only), Err(_)) | (Err(_), Ok(only)) => only,
-                (Err(_), Err(_)) => return nodes,
             };
             memo = next;
         }
     }
 
-    /// A fair coin from a xorshift64 generator with a fixed seed, so a split is reproducible.
-    fn coin(&mut self) -> bool {
+    /// A random index below `n` (at least 2): the first child on an odd draw, as a coin.
+    fn pick(&mut self, n: usize) -> usize {
         self.rng ^= self.rng << 13;
         self.rng ^= self.rng >> 7;
         self.rng ^= self.rng << 17;
-        self.rng & 1 == 1
+        if self.rng & 1 == 1 {
+            0
+        } else {
+            1 + (self.rng >> 1) as usize % (n - 1)
+        }
     }
 }
 
@@ -227,10 +224,10 @@ pub fn split_by(puzzle: &Puzzle, parts: usize, sizing: Sizing) -> Result<Vec<Par
             }),
             Choice::Branch {
                 cell: (row, col),
-                filled,
-                empty,
+                children,
                 memo,
             } => {
+                let (filled, empty) = filled_and_empty(children, (row, col));
                 for (value, child) in [(true, filled), (false, empty)] {
                     let Ok(grid) = child else { continue };
                     let mut decisions = node.decisions.clone();

@@ -6,8 +6,8 @@
 
 use std::sync::Arc;
 
+use crate::domain::{DomainGrid, line_index};
 use crate::grid::Grid;
-use crate::propagate::line_index;
 use crate::puzzle::LineId;
 
 /// No entry for a slot.
@@ -27,9 +27,11 @@ struct Entry {
 
 /// Consistent probe results at one node, and which lines changed since each was made.
 #[derive(Clone, Debug)]
-pub struct ProbeMemo {
+pub struct ProbeMemo<G = Grid> {
     width: usize,
-    /// For each slot (two per cell, row-major, filled then empty), its entry's index in
+    /// Value bits per cell: a slot stands for one value of one cell.
+    values: u32,
+    /// For each slot (`values` per cell, row-major, by value), its entry's index in
     /// `entries`, or [`NO_ENTRY`]. Only this index is dense, and it lives while one node
     /// probes; the sealed memos kept along a search path are sparse.
     index: Vec<u32>,
@@ -40,30 +42,36 @@ pub struct ProbeMemo {
     /// For each line (see [`line_index`]), the epoch of its last change.
     line_epoch: Vec<u32>,
     epoch: u32,
+    _grid: std::marker::PhantomData<fn(&G)>,
 }
 
 /// What a node hands down to its children: the results that hold on its final grid, for its
 /// unknown cells only.
 #[derive(Debug)]
-pub struct SealedMemo {
+pub struct SealedMemo<G = Grid> {
     /// The node's final grid, which the children's grids are compared with.
-    base: Grid,
+    base: G,
+    values: u32,
     /// `(slot, entry)`, the entry's footprint in `footprints`.
     entries: Vec<(u32, Entry)>,
     footprints: Vec<u16>,
 }
 
-impl ProbeMemo {
-    /// A memo for `grid`, keeping what `parent` (sealed at the parent node) knew that the
-    /// lines changed between the parent's grid and `grid` leave valid.
-    pub fn inherit(parent: Option<&SealedMemo>, grid: &Grid) -> Self {
+impl<G: DomainGrid> ProbeMemo<G> {
+    /// A memo for `grid`, whose cells take values among the lowest `values` value bits,
+    /// keeping what `parent` (sealed at the parent node) knew that the lines changed between
+    /// the parent's grid and `grid` leave valid.
+    pub fn inherit(parent: Option<&SealedMemo<G>>, grid: &G, values: u32) -> Self {
+        let values = parent.map_or(values, |p| p.values);
         let mut memo = ProbeMemo {
             width: grid.width(),
-            index: vec![NO_ENTRY; 2 * grid.height() * grid.width()],
+            values,
+            index: vec![NO_ENTRY; values as usize * grid.height() * grid.width()],
             entries: Vec::new(),
             footprints: Vec::new(),
             line_epoch: vec![0; grid.height() + grid.width()],
             epoch: 0,
+            _grid: std::marker::PhantomData,
         };
         if let Some(parent) = parent {
             memo.footprints.clone_from(&parent.footprints);
@@ -78,25 +86,27 @@ impl ProbeMemo {
 
     /// Records that the node's grid went from `old` to `new`: entries whose footprint crosses
     /// a changed line are no longer valid.
-    pub fn changed(&mut self, old: &Grid, new: &Grid) {
+    pub fn changed(&mut self, old: &G, new: &G) {
         self.epoch += 1;
         let rows = (0..new.height()).map(LineId::Row);
         let cols = (0..new.width()).map(LineId::Col);
         for line in rows.chain(cols) {
-            if old.line(line) != new.line(line) {
-                self.line_epoch[line_index(new, line) as usize] = self.epoch;
+            if old.line_differs(new, line) {
+                self.line_epoch[line_index(new.height(), line) as usize] = self.epoch;
             }
         }
     }
 
-    fn slot(&self, row: usize, col: usize, filled: bool) -> u32 {
-        (2 * (row * self.width + col) + usize::from(!filled)) as u32
+    /// The slot of value bit `value` (a one-bit set) of cell (`row`, `col`).
+    fn slot(&self, row: usize, col: usize, value: u64) -> u32 {
+        let cell = row * self.width + col;
+        (cell * self.values as usize + value.trailing_zeros() as usize) as u32
     }
 
-    /// The cells a still-valid consistent probe of (`row`, `col`) = `filled` fixed, if the
-    /// memo has one.
-    pub fn get(&self, row: usize, col: usize, filled: bool) -> Option<u32> {
-        let i = self.index[self.slot(row, col, filled) as usize];
+    /// The cells a still-valid consistent probe of (`row`, `col`) = `value` (a one-bit set)
+    /// fixed, if the memo has one.
+    pub fn get(&self, row: usize, col: usize, value: u64) -> Option<u32> {
+        let i = self.index[self.slot(row, col, value) as usize];
         let (_, entry) = *self.entries.get(i as usize)?;
         let footprint = &self.footprints[entry.start as usize..][..entry.len as usize];
         footprint
@@ -105,9 +115,9 @@ impl ProbeMemo {
             .then_some(entry.fixed)
     }
 
-    /// Records a consistent probe of (`row`, `col`) = `filled`, made on the current grid.
-    pub fn record(&mut self, row: usize, col: usize, filled: bool, fixed: u32, footprint: &[u32]) {
-        let slot = self.slot(row, col, filled);
+    /// Records a consistent probe of (`row`, `col`) = `value`, made on the current grid.
+    pub fn record(&mut self, row: usize, col: usize, value: u64, fixed: u32, footprint: &[u32]) {
+        let slot = self.slot(row, col, value);
         let entry = Entry {
             start: self.footprints.len() as u32,
             len: footprint.len() as u32,
@@ -123,19 +133,20 @@ impl ProbeMemo {
     /// The memo to hand down to the children of a node whose final grid is `grid`: the entries
     /// of unknown cells that still hold on `grid` and that no branch in `children` invalidates
     /// in all of them, with their footprints packed.
-    pub fn seal(&self, grid: &Grid, children: &[&Grid]) -> Arc<SealedMemo> {
+    pub fn seal(&self, grid: &G, children: &[G]) -> Arc<SealedMemo<G>> {
         let changed: Vec<Vec<bool>> = children
             .iter()
             .map(|child| {
                 let rows = (0..grid.height()).map(LineId::Row);
                 let cols = (0..grid.width()).map(LineId::Col);
                 rows.chain(cols)
-                    .map(|l| grid.line(l) != child.line(l))
+                    .map(|l| grid.line_differs(child, l))
                     .collect()
             })
             .collect();
         let mut sealed = SealedMemo {
             base: grid.clone(),
+            values: self.values,
             entries: Vec::new(),
             footprints: Vec::new(),
         };
@@ -143,11 +154,9 @@ impl ProbeMemo {
             if i == NO_ENTRY {
                 continue;
             }
-            let cell = slot / 2;
-            let (row, col, filled) = (cell / self.width, cell % self.width, slot % 2 == 0);
-            if grid.cell(row, col) != crate::grid::Cell::Unknown
-                || self.get(row, col, filled).is_none()
-            {
+            let (cell, bit) = (slot / self.values as usize, slot % self.values as usize);
+            let (row, col, value) = (cell / self.width, cell % self.width, 1 << bit);
+            if grid.values(row, col).count_ones() < 2 || self.get(row, col, value).is_none() {
                 continue;
             }
             let (_, entry) = self.entries[i as usize];
@@ -173,61 +182,67 @@ impl ProbeMemo {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::{EMPTY, FILLED};
+    use crate::grid::Grid;
+
+    fn fresh(parent: Option<&SealedMemo<Grid>>, grid: &Grid) -> ProbeMemo<Grid> {
+        ProbeMemo::inherit(parent, grid, 2)
+    }
 
     #[test]
     fn an_entry_holds_until_a_line_of_its_footprint_changes() {
         let grid = Grid::new(3, 4);
-        let mut memo = ProbeMemo::inherit(None, &grid);
-        assert_eq!(memo.get(0, 1, true), None);
+        let mut memo = fresh(None, &grid);
+        assert_eq!(memo.get(0, 1, FILLED), None);
         // Footprint: row 0 and column 1 (line index 3 + 1).
-        memo.record(0, 1, true, 5, &[0, 4]);
-        assert_eq!(memo.get(0, 1, true), Some(5));
-        assert_eq!(memo.get(0, 1, false), None);
+        memo.record(0, 1, FILLED, 5, &[0, 4]);
+        assert_eq!(memo.get(0, 1, FILLED), Some(5));
+        assert_eq!(memo.get(0, 1, EMPTY), None);
 
         // A change in row 2 leaves it valid; a change in column 1 does not.
         let mut row2 = grid.clone();
         row2.set_unknown(2, 3, true);
         memo.changed(&grid, &row2);
-        assert_eq!(memo.get(0, 1, true), Some(5));
+        assert_eq!(memo.get(0, 1, FILLED), Some(5));
         let mut col1 = row2.clone();
         col1.set_unknown(2, 1, false);
         memo.changed(&row2, &col1);
-        assert_eq!(memo.get(0, 1, true), None);
+        assert_eq!(memo.get(0, 1, FILLED), None);
         // Probed again on the new grid, it holds again.
-        memo.record(0, 1, true, 4, &[0, 4]);
-        assert_eq!(memo.get(0, 1, true), Some(4));
+        memo.record(0, 1, FILLED, 4, &[0, 4]);
+        assert_eq!(memo.get(0, 1, FILLED), Some(4));
     }
 
     #[test]
     fn children_keep_the_entries_their_branch_left_alone() {
         let grid = Grid::new(3, 3);
-        let mut memo = ProbeMemo::inherit(None, &grid);
-        memo.record(0, 0, true, 2, &[0, 3]); // row 0, column 0
-        memo.record(2, 2, false, 3, &[2, 5]); // row 2, column 2
+        let mut memo = fresh(None, &grid);
+        memo.record(0, 0, FILLED, 2, &[0, 3]); // row 0, column 0
+        memo.record(2, 2, EMPTY, 3, &[2, 5]); // row 2, column 2
         let sealed = memo.seal(&grid, &[]);
 
         let mut child = grid.clone();
         child.set_unknown(0, 1, true); // changes row 0 and column 1
-        let inherited = ProbeMemo::inherit(Some(&sealed), &child);
-        assert_eq!(inherited.get(0, 0, true), None);
-        assert_eq!(inherited.get(2, 2, false), Some(3));
+        let inherited = fresh(Some(&sealed), &child);
+        assert_eq!(inherited.get(0, 0, FILLED), None);
+        assert_eq!(inherited.get(2, 2, EMPTY), Some(3));
     }
 
     #[test]
     fn sealing_drops_known_cells_and_stale_entries() {
         let grid = Grid::new(2, 2);
-        let mut memo = ProbeMemo::inherit(None, &grid);
-        memo.record(0, 0, true, 1, &[0, 2]);
-        memo.record(1, 1, true, 1, &[1, 3]);
-        memo.record(1, 0, true, 1, &[1, 2]);
+        let mut memo = fresh(None, &grid);
+        memo.record(0, 0, FILLED, 1, &[0, 2]);
+        memo.record(1, 1, FILLED, 1, &[1, 3]);
+        memo.record(1, 0, FILLED, 1, &[1, 2]);
         let mut known = grid.clone();
         known.set_unknown(0, 0, true); // row 0, column 0 change
         memo.changed(&grid, &known);
         let sealed = memo.seal(&known, &[]);
         assert_eq!(sealed.entries.len(), 1, "only (1, 1) filled is kept");
-        let again = ProbeMemo::inherit(Some(&sealed), &known);
-        assert_eq!(again.get(0, 0, true), None, "known cell");
-        assert_eq!(again.get(1, 0, true), None, "column 0 changed");
-        assert_eq!(again.get(1, 1, true), Some(1));
+        let again = fresh(Some(&sealed), &known);
+        assert_eq!(again.get(0, 0, FILLED), None, "known cell");
+        assert_eq!(again.get(1, 0, FILLED), None, "column 0 changed");
+        assert_eq!(again.get(1, 1, FILLED), Some(1));
     }
 }

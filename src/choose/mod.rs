@@ -1,18 +1,21 @@
-//! Choosing the branching cell, with or without probing.
+//! Choosing the branching cell, with or without probing, for puzzles of any [`Domain`].
 //!
-//! **Probing** (the default) tries both values of every unknown cell, propagating each:
-//! - if one value contradicts, the cell takes the other (and everything it implies);
-//! - if both contradict, the node is dead;
-//! - cells that both values fix the same way are fixed outright.
+//! **Probing** (the default) tries every possible value of every undecided cell, propagating
+//! each:
+//! - values that contradict leave the cell (if none is left, the node is dead);
+//! - every cell is narrowed to the union of what the surviving probes left it, which is sound
+//!   (each solution lies under one of them); in black and white, the cells both values fix the
+//!   same way are fixed outright.
 //!
-//! The rounds repeat until one changes nothing. The branching cell is then the one whose two
-//! probes fixed the most cells, scored `(1 + fixed_if_filled) * (1 + fixed_if_empty)`, which
-//! favours cells whose both branches shrink the problem. Its two propagated probe grids become
-//! the children directly, so a branch costs no extra propagation.
+//! The rounds repeat until one changes nothing. The branching cell is then the one whose
+//! probes fixed the most cells, by the domain's [`Domain::branch_score`] (in black and white
+//! `(1 + fixed_if_filled) * (1 + fixed_if_empty)`, which favours cells whose both branches
+//! shrink the problem). Its propagated probe grids become the children directly, one per
+//! value, so the subtrees are disjoint (exact counts) and a branch costs no extra propagation.
 //!
-//! Without probing, the branching cell is the first unknown cell of the line (row or column)
-//! with the fewest unknown cells: the most constrained line, where a guess is most often right
-//! or quickly refuted.
+//! Without probing, the branching cell is the first undecided cell of the line (row or
+//! column) with the fewest undecided cells: the most constrained line, where a guess is most
+//! often right or quickly refuted; its children are its values that do not contradict at once.
 
 mod memo;
 
@@ -20,29 +23,48 @@ use std::sync::Arc;
 
 pub use memo::{ProbeMemo, SealedMemo};
 
-use crate::grid::Grid;
+use crate::domain::{Domain, DomainGrid, each_value};
 use crate::line::Contradiction;
 use crate::propagate::Propagator;
-use crate::puzzle::{LineId, Puzzle};
+use crate::puzzle::LineId;
 
 /// What to do at a search node, whose grid is at a propagation fixpoint.
 #[derive(Debug)]
-pub enum Choice {
-    /// No unknown cell is left: the grid is a solution.
+pub enum Choice<G = crate::grid::Grid> {
+    /// No undecided cell is left: the grid is a solution.
     Solved,
     /// The node has no solution.
     Dead,
-    /// Branch: the two propagated children, for the cell filled and for it empty.
+    /// Branch: the propagated children, one per value of the branching cell that does not
+    /// contradict, lowest value first (in black and white: empty, then filled).
     Branch {
         /// The branching cell, `(row, col)`.
         cell: (usize, usize),
-        /// The child with the branching cell filled, or the contradiction propagation found.
-        filled: Result<Grid, Contradiction>,
-        /// The child with the branching cell empty, or the contradiction propagation found.
-        empty: Result<Grid, Contradiction>,
+        /// The children, disjoint and together holding every solution below the node.
+        children: Vec<G>,
         /// Probe results that the children can reuse (with probing).
-        memo: Option<Arc<SealedMemo>>,
+        memo: Option<Arc<SealedMemo<G>>>,
     },
+}
+
+/// The children of a black-and-white branch on `(row, col)` as `(filled, empty)`, each the
+/// child or the contradiction that left it out.
+pub fn filled_and_empty(
+    children: Vec<crate::grid::Grid>,
+    (row, col): (usize, usize),
+) -> (
+    Result<crate::grid::Grid, Contradiction>,
+    Result<crate::grid::Grid, Contradiction>,
+) {
+    let (mut filled, mut empty) = (Err(Contradiction), Err(Contradiction));
+    for child in children {
+        if child.cell(row, col) == crate::grid::Cell::Filled {
+            filled = Ok(child);
+        } else {
+            empty = Ok(child);
+        }
+    }
+    (filled, empty)
 }
 
 /// Counters for what probing did, to add to the search statistics.
@@ -50,122 +72,146 @@ pub enum Choice {
 pub struct ProbeCounts {
     /// Propagations from a probed value.
     pub probes: u64,
-    /// Cells fixed by probing (a refuted value, or agreement of both values).
+    /// Cells fixed by probing (a refuted value, or agreement of every value).
     pub fixed: u64,
     /// Probes not run because the [`ProbeMemo`] still held their result.
     pub reused: u64,
 }
 
-/// Sets one cell of a copy of `grid` and propagates.
-fn try_value(
-    puzzle: &Puzzle,
-    grid: &Grid,
-    prop: &mut Propagator,
-    row: usize,
-    col: usize,
-    filled: bool,
-) -> Result<Grid, Contradiction> {
+/// Narrows one cell of a copy of `grid` to `value` and propagates.
+fn try_value<P: Domain>(
+    puzzle: &P,
+    grid: &P::Grid,
+    prop: &mut Propagator<P>,
+    (row, col): (usize, usize),
+    value: u64,
+) -> Result<P::Grid, Contradiction> {
     let mut child = grid.clone();
-    child.set_unknown(row, col, filled);
+    child.restrict(row, col, value).map_err(|_| Contradiction)?;
     prop.propagate_cell(puzzle, &mut child, row, col)?;
     Ok(child)
 }
 
-/// Picks the branching cell without probing and builds the two children.
-pub fn choose_plain(puzzle: &Puzzle, grid: &Grid, prop: &mut Propagator) -> Choice {
-    let Some((row, col)) = most_constrained_cell(grid) else {
+/// Picks the branching cell without probing and builds the children.
+pub fn choose_plain<P: Domain>(
+    puzzle: &P,
+    grid: &P::Grid,
+    prop: &mut Propagator<P>,
+) -> Choice<P::Grid> {
+    let Some(cell) = most_constrained_cell(grid) else {
         return Choice::Solved;
     };
+    let children = each_value::<P>(grid.values(cell.0, cell.1))
+        .filter_map(|value| try_value(puzzle, grid, prop, cell, value).ok())
+        .collect();
     Choice::Branch {
-        cell: (row, col),
-        filled: try_value(puzzle, grid, prop, row, col, true),
-        empty: try_value(puzzle, grid, prop, row, col, false),
+        cell,
+        children,
         memo: None,
     }
 }
 
-/// The first unknown cell of the line with the fewest unknown cells.
-fn most_constrained_cell(grid: &Grid) -> Option<(usize, usize)> {
-    let unknown_in = |line: LineId| {
-        let (f, e) = grid.line(line);
-        let known: u32 = f.iter().zip(e).map(|(f, e)| (f | e).count_ones()).sum();
-        grid.line_len(line) - known as usize
-    };
-    let rows = (0..grid.height()).map(LineId::Row);
-    let cols = (0..grid.width()).map(LineId::Col);
-    let line = rows
+/// The first undecided cell of the line with the fewest undecided cells.
+fn most_constrained_cell<G: DomainGrid>(grid: &G) -> Option<(usize, usize)> {
+    let (height, width) = (grid.height(), grid.width());
+    let rows = (0..height).map(LineId::Row);
+    let cols = (0..width).map(LineId::Col);
+    let (_, line) = rows
         .chain(cols)
-        .map(|l| (unknown_in(l), l))
+        .map(|l| (grid.undecided_in(l), l))
         .filter(|&(n, _)| n > 0)
-        .min_by_key(|&(n, _)| n)?
-        .1;
-    let len = grid.line_len(line);
-    let (f, e) = grid.line(line);
-    let i = (0..len).find(|&i| (f[i / 64] | e[i / 64]) >> (i % 64) & 1 == 0)?;
-    Some(match line {
-        LineId::Row(r) => (r, i),
-        LineId::Col(c) => (i, c),
-    })
+        .min_by_key(|&(n, _)| n)?;
+    let undecided = |(r, c): &(usize, usize)| grid.values(*r, *c).count_ones() > 1;
+    match line {
+        LineId::Row(r) => (0..width).map(|c| (r, c)).find(undecided),
+        LineId::Col(c) => (0..height).map(|r| (r, c)).find(undecided),
+    }
 }
 
-/// Probes every unknown cell until a round changes nothing, then picks the branching cell.
+/// The root grid of `puzzle`, its givens applied, propagated and probed to a fixpoint, or
+/// `None` when that proves there is no solution.
+pub fn probed_root<P: Domain>(puzzle: &P) -> Result<Option<P::Grid>, crate::PuzzleError> {
+    puzzle.validate()?;
+    let Some(mut grid) = puzzle.given_grid() else {
+        return Ok(None);
+    };
+    let mut prop = Propagator::new();
+    if prop.propagate_all(puzzle, &mut grid).is_err() {
+        return Ok(None);
+    }
+    let mut counts = ProbeCounts::default();
+    Ok(
+        match choose_probing(puzzle, &mut grid, &mut prop, &mut counts, None) {
+            Choice::Dead => None,
+            Choice::Solved | Choice::Branch { .. } => Some(grid),
+        },
+    )
+}
+
+/// Probes every undecided cell until a round changes nothing, then picks the branching cell.
 /// `inherited` is the parent node's memo: probes whose footprint the branch left unchanged
 /// are not run again.
-pub fn choose_probing(
-    puzzle: &Puzzle,
-    grid: &mut Grid,
-    prop: &mut Propagator,
+pub fn choose_probing<P: Domain>(
+    puzzle: &P,
+    grid: &mut P::Grid,
+    prop: &mut Propagator<P>,
     counts: &mut ProbeCounts,
-    inherited: Option<&SealedMemo>,
-) -> Choice {
+    inherited: Option<&SealedMemo<P::Grid>>,
+) -> Choice<P::Grid> {
     choose_probing_among(puzzle, grid, prop, counts, inherited, None)
 }
 
-/// [`choose_probing`] restricted to `cells` (all unknown cells if `None`): only they are
-/// probed and branched on, and [`Choice::Solved`] means none of them is unknown. For a set of
-/// cells that does not interact with the rest of the grid, such as a component of the exact
-/// counter.
-pub fn choose_probing_among(
-    puzzle: &Puzzle,
-    grid: &mut Grid,
-    prop: &mut Propagator,
+/// [`choose_probing`] restricted to `cells` (all undecided cells if `None`): only they are
+/// probed and branched on, and [`Choice::Solved`] means none of them is undecided. For a set
+/// of cells that does not interact with the rest of the grid, such as a component of the
+/// exact counter.
+pub fn choose_probing_among<P: Domain>(
+    puzzle: &P,
+    grid: &mut P::Grid,
+    prop: &mut Propagator<P>,
     counts: &mut ProbeCounts,
-    inherited: Option<&SealedMemo>,
+    inherited: Option<&SealedMemo<P::Grid>>,
     cells: Option<&[(u32, u32)]>,
-) -> Choice {
-    let mut memo = ProbeMemo::inherit(inherited, grid);
+) -> Choice<P::Grid> {
+    let value_bits = u64::BITS - puzzle.all_values().leading_zeros();
+    let mut memo = ProbeMemo::inherit(inherited, grid, value_bits);
+    let mut prober = Prober {
+        puzzle,
+        prop,
+        counts,
+        narrowed: Vec::new(),
+    };
     loop {
-        match probe_round(puzzle, grid, prop, counts, &mut memo, cells) {
+        match prober.round(grid, &mut memo, cells) {
             Round::Dead => return Choice::Dead,
             Round::Changed => {}
             Round::Stable(None) => return Choice::Solved,
             Round::Stable(Some(best)) => {
-                let (filled, empty) = match best.grids {
-                    Some(grids) => grids,
+                let children = match best.children {
+                    Some(children) => children,
                     None => {
                         // The best cell's results came from the memo: probe it for real.
-                        let (row, col) = best.cell;
-                        counts.probes += 2;
-                        match (
-                            try_value(puzzle, grid, prop, row, col, true),
-                            try_value(puzzle, grid, prop, row, col, false),
-                        ) {
-                            (Ok(f), Ok(e)) => (f, e),
+                        let values = grid.values(best.cell.0, best.cell.1);
+                        prober.counts.probes += u64::from(values.count_ones());
+                        let children: Vec<_> = each_value::<P>(values)
+                            .filter_map(|v| try_value(puzzle, grid, prober.prop, best.cell, v).ok())
+                            .collect();
+                        if children.len() < values.count_ones() as usize {
                             // Only a stale memo entry could lead here; recover soundly.
-                            (Err(_), Err(_)) => return Choice::Dead,
-                            (Ok(only), Err(_)) | (Err(_), Ok(only)) => {
-                                memo.changed(grid, &only);
-                                *grid = only;
-                                continue;
+                            let old = grid.clone();
+                            match prober.narrow_to_union(grid, &children) {
+                                Ok(_) => memo.changed(&old, grid),
+                                Err(Contradiction) => return Choice::Dead,
                             }
+                            continue;
                         }
+                        children
                     }
                 };
-                let memo = memo.seal(grid, &[&filled, &empty]);
+                let memo = memo.seal(grid, &children);
                 return Choice::Branch {
                     cell: best.cell,
-                    filled: Ok(filled),
-                    empty: Ok(empty),
+                    children,
                     memo: Some(memo),
                 };
             }
@@ -173,167 +219,166 @@ pub fn choose_probing_among(
     }
 }
 
-/// The best branching cell of a round: its score, and its two probe grids unless its
-/// results came from the memo.
-struct Candidate {
-    score: u64,
+/// The best branching cell of a round: its score, and its probe grids unless its results
+/// came from the memo.
+struct Candidate<G> {
+    score: f64,
     cell: (usize, usize),
-    grids: Option<(Grid, Grid)>,
+    children: Option<Vec<G>>,
 }
 
-enum Round {
+enum Round<G> {
     Dead,
     Changed,
-    /// Nothing changed; the best branching cell, if any cell is unknown.
-    Stable(Option<Candidate>),
+    /// Nothing changed; the best branching cell, if any cell is undecided.
+    Stable(Option<Candidate<G>>),
 }
 
-fn probe_round(
-    puzzle: &Puzzle,
-    grid: &mut Grid,
-    prop: &mut Propagator,
-    counts: &mut ProbeCounts,
-    memo: &mut ProbeMemo,
-    scope: Option<&[(u32, u32)]>,
-) -> Round {
-    let mut changed = false;
-    let mut best: Option<Candidate> = None;
-    let (height, width) = (grid.height(), grid.width());
-    let every_cell = || (0..height).flat_map(|r| (0..width).map(move |c| (r, c)));
-    let listed = |cells: &'_ [(u32, u32)]| {
-        cells
-            .iter()
-            .map(|&(r, c)| (r as usize, c as usize))
-            .collect::<Vec<_>>()
-    };
-    let cells: Box<dyn Iterator<Item = (usize, usize)>> = match scope {
-        None => Box::new(every_cell()),
-        Some(cells) => Box::new(listed(cells).into_iter()),
-    };
-    for (row, col) in cells {
-        if grid.cell(row, col) != crate::grid::Cell::Unknown {
-            continue;
-        }
-        if let (Some(a), Some(b)) = (memo.get(row, col, true), memo.get(row, col, false)) {
-            // Both values are consistent and agree on nothing, as when they were probed.
-            counts.reused += 2;
-            if !changed {
-                let score = branch_score(a.into(), b.into());
-                let cell = (row, col);
-                consider(
-                    &mut best,
-                    Candidate {
-                        score,
-                        cell,
-                        grids: None,
-                    },
-                );
-            }
-            continue;
-        }
-        counts.probes += 2;
-        let before = grid.unknown_count();
-        let mut probe = |filled: bool| {
-            let result = try_value(puzzle, grid, prop, row, col, filled);
-            if let Ok(g) = &result {
-                let fixed = (before - g.unknown_count()) as u32;
-                memo.record(row, col, filled, fixed, prop.footprint());
-            }
-            result
+/// What one node's probing rounds share.
+struct Prober<'a, P: Domain> {
+    puzzle: &'a P,
+    prop: &'a mut Propagator<P>,
+    counts: &'a mut ProbeCounts,
+    /// A buffer for [`Prober::narrow_to_union`].
+    narrowed: Vec<(usize, usize, u64)>,
+}
+
+impl<P: Domain> Prober<'_, P> {
+    fn round(
+        &mut self,
+        grid: &mut P::Grid,
+        memo: &mut ProbeMemo<P::Grid>,
+        scope: Option<&[(u32, u32)]>,
+    ) -> Round<P::Grid> {
+        let mut changed = false;
+        let mut best: Option<Candidate<P::Grid>> = None;
+        let (height, width) = (grid.height(), grid.width());
+        let every_cell = || (0..height).flat_map(|r| (0..width).map(move |c| (r, c)));
+        let listed = |cells: &'_ [(u32, u32)]| {
+            cells
+                .iter()
+                .map(|&(r, c)| (r as usize, c as usize))
+                .collect::<Vec<_>>()
         };
-        let filled = probe(true);
-        let empty = probe(false);
-        match (filled, empty) {
-            (Err(_), Err(_)) => return Round::Dead,
-            (Ok(only), Err(_)) | (Err(_), Ok(only)) => {
-                counts.fixed += (before - only.unknown_count()) as u64;
-                memo.changed(grid, &only);
-                *grid = only;
-                changed = true;
-                best = None;
+        let cells: Box<dyn Iterator<Item = (usize, usize)>> = match scope {
+            None => Box::new(every_cell()),
+            Some(cells) => Box::new(listed(cells).into_iter()),
+        };
+        let mut fixed = Vec::new();
+        let mut survivors = Vec::new();
+        for cell @ (row, col) in cells {
+            let values = grid.values(row, col);
+            if values.count_ones() < 2 {
+                continue;
             }
-            (Ok(f), Ok(e)) => match fix_agreement(puzzle, grid, prop, memo, &f, &e) {
-                Err(_) => return Round::Dead,
-                Ok(0) if !changed => {
-                    let score = branch_score(
-                        (before - f.unknown_count()) as u64,
-                        (before - e.unknown_count()) as u64,
-                    );
-                    let cell = (row, col);
+            fixed.clear();
+            let remembered = each_value::<P>(values).all(|v| match memo.get(row, col, v) {
+                Some(f) => {
+                    fixed.push(u64::from(f));
+                    true
+                }
+                None => false,
+            });
+            if remembered {
+                // Every value is consistent and they agree on nothing, as when they were probed.
+                self.counts.reused += u64::from(values.count_ones());
+                if !changed {
+                    let score = self.puzzle.branch_score(&fixed);
                     consider(
                         &mut best,
                         Candidate {
                             score,
                             cell,
-                            grids: Some((f, e)),
+                            children: None,
+                        },
+                    );
+                }
+                continue;
+            }
+            self.counts.probes += u64::from(values.count_ones());
+            let before = grid.undecided();
+            fixed.clear();
+            survivors.clear();
+            for value in each_value::<P>(values) {
+                if let Ok(g) = try_value(self.puzzle, grid, self.prop, cell, value) {
+                    let n = (before - g.undecided()) as u32;
+                    memo.record(row, col, value, n, self.prop.footprint());
+                    fixed.push(u64::from(n));
+                    survivors.push(g);
+                }
+            }
+            match survivors.len() {
+                0 => return Round::Dead,
+                1 => {
+                    let only = survivors.pop().expect("one survivor");
+                    self.counts.fixed += (before - only.undecided()) as u64;
+                    memo.changed(grid, &only);
+                    *grid = only;
+                    changed = true;
+                    best = None;
+                    continue;
+                }
+                _ => {}
+            }
+            let old = grid.clone();
+            match self.narrow_to_union(grid, &survivors) {
+                Err(Contradiction) => return Round::Dead,
+                Ok(0) if !changed => {
+                    let score = self.puzzle.branch_score(&fixed);
+                    let children = Some(std::mem::take(&mut survivors));
+                    consider(
+                        &mut best,
+                        Candidate {
+                            score,
+                            cell,
+                            children,
                         },
                     );
                 }
                 Ok(0) => {}
                 Ok(n) => {
-                    counts.fixed += n;
+                    memo.changed(&old, grid);
+                    self.counts.fixed += n;
                     changed = true;
                 }
-            },
+            }
+        }
+        if changed {
+            Round::Changed
+        } else {
+            Round::Stable(best)
         }
     }
-    if changed {
-        Round::Changed
-    } else {
-        Round::Stable(best)
+
+    /// Narrows every cell of `grid` to the union of its values in `children` (probe grids of
+    /// one cell, together holding every solution below `grid`), then propagates. Returns how
+    /// many cells were narrowed directly.
+    fn narrow_to_union(
+        &mut self,
+        grid: &mut P::Grid,
+        children: &[P::Grid],
+    ) -> Result<u64, Contradiction> {
+        if children.is_empty() {
+            return Err(Contradiction);
+        }
+        let children: Vec<&P::Grid> = children.iter().collect();
+        self.narrowed.clear();
+        grid.common_narrowing(&children, &mut self.narrowed);
+        if self.narrowed.is_empty() {
+            return Ok(0);
+        }
+        for &(row, col, values) in &self.narrowed {
+            grid.restrict(row, col, values).map_err(|_| Contradiction)?;
+        }
+        let cells = self.narrowed.iter().map(|&(r, c, _)| (r, c));
+        self.prop.propagate_cells(self.puzzle, grid, cells)?;
+        Ok(self.narrowed.len() as u64)
     }
 }
 
 /// Keeps `candidate` if it scores higher than the best so far (the first cell wins a tie).
-fn consider(best: &mut Option<Candidate>, candidate: Candidate) {
+fn consider<G>(best: &mut Option<Candidate<G>>, candidate: Candidate<G>) {
     if best.as_ref().is_none_or(|b| candidate.score > b.score) {
         *best = Some(candidate);
     }
-}
-
-/// The branching score of a cell whose probes fixed `a` cells (filled) and `b` (empty).
-fn branch_score(a: u64, b: u64) -> u64 {
-    (1 + a) * (1 + b)
-}
-
-/// Fixes in `grid` every cell that both probe results fixed the same way, then propagates.
-/// Returns how many cells were fixed directly.
-fn fix_agreement(
-    puzzle: &Puzzle,
-    grid: &mut Grid,
-    prop: &mut Propagator,
-    memo: &mut ProbeMemo,
-    a: &Grid,
-    b: &Grid,
-) -> Result<u64, Contradiction> {
-    let (gf, ge) = grid.row_planes();
-    let (af, ae) = a.row_planes();
-    let (bf, be) = b.row_planes();
-    // Cells both probes fixed the same way that the grid leaves unknown, word by word.
-    let agreed = |w: usize| (af[w] & bf[w] & !gf[w], ae[w] & be[w] & !ge[w]);
-    if (0..gf.len()).all(|w| agreed(w) == (0, 0)) {
-        return Ok(0);
-    }
-    let row_words = gf.len() / grid.height().max(1);
-    let mut fixed = Vec::new();
-    for w in 0..gf.len() {
-        let (both_filled, both_empty) = agreed(w);
-        let (row, first_col) = (w / row_words, w % row_words * 64);
-        for (mut bits, filled) in [(both_filled, true), (both_empty, false)] {
-            while bits != 0 {
-                fixed.push((row, first_col + bits.trailing_zeros() as usize, filled));
-                bits &= bits - 1;
-            }
-        }
-    }
-    if fixed.is_empty() {
-        return Ok(0);
-    }
-    let old = grid.clone();
-    for &(row, col, filled) in &fixed {
-        grid.set_unknown(row, col, filled);
-    }
-    prop.propagate_cells(puzzle, grid, fixed.iter().map(|&(r, c, _)| (r, c)))?;
-    memo.changed(&old, grid);
-    Ok(fixed.len() as u64)
 }

@@ -1,14 +1,15 @@
 //! Colour nonograms: a palette, clues of coloured blocks, cells whose state is the set of
-//! their still-possible colours, and the exact line solver, propagation, probing and parallel
-//! search that work on them.
+//! their still-possible colours, and the exact colour line solver. Propagation, probing and
+//! the parallel search are the engine's own, generic over the [`crate::domain::Domain`]
+//! (see [`crate::Solver`]; [`crate::ColorSolver`] is its colour instance).
 //!
 //! Blocks of different colours may touch; blocks of the same colour need a gap. A puzzle with
 //! one colour besides the background is black and white, and goes to the faster bit-parallel
 //! engine instead ([`ColorPuzzle::to_bw`], [`AnyPuzzle::from_color`]).
 //!
 //! ```
-//! use nonoenum::color::{Color, ColorPuzzle, ColorSolver};
-//! use nonoenum::SolverOptions;
+//! use nonoenum::color::{Color, ColorPuzzle};
+//! use nonoenum::{Solver, SolverOptions};
 //!
 //! let palette = vec![
 //!     Color::new("white", [255, 255, 255], '.'),
@@ -17,35 +18,26 @@
 //! ];
 //! // A red cell touching a blue one, over a blue and a red one.
 //! let puzzle = ColorPuzzle::from_picture(palette, 2, 2, &[1, 2, 2, 1])?;
-//! let outcome = ColorSolver::new(&puzzle, SolverOptions::default()).count()?;
+//! let outcome = Solver::new(&puzzle, SolverOptions::default()).count()?;
 //! assert_eq!(outcome.solutions, 1);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 pub(crate) mod cache;
-mod choose;
 mod grid;
 mod line;
-mod memo;
-mod propagate;
 mod puzzle;
-mod search;
 
-pub use choose::{ColorChoice, ColorProbeCounts, choose_plain, choose_probing};
 pub use grid::ColorGrid;
 pub use line::{ColorLineSolver, naive_solve};
-pub use memo::ColorMemo;
-pub use propagate::{ColorPropagator, line_index};
 pub use puzzle::{
     Block, Color, ColorClue, ColorGiven, ColorPuzzle, MAX_COLORS, bw_palette, color_blocks_of,
 };
-pub use search::ColorSolver;
 
 use crate::puzzle::Puzzle;
 
-/// A cell was asked to lose its last colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Conflict;
+/// A cell was asked to lose its last colour (the one [`crate::grid::Conflict`]).
+pub use crate::grid::Conflict;
 
 /// A puzzle of either kind, as the readers return it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::search::{Engine, Flow, SolverOptions};
+use crate::search::{ColorSolver, Engine, Flow, SolverOptions};
 
 fn palette(n: usize) -> Vec<Color> {
     let mut colors = vec![Color::new("white", [255; 3], '.')];

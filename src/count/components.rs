@@ -20,7 +20,7 @@ use super::propagators::ThreadPropagators;
 use super::segments::{Segment, segments_of_bits};
 use super::stop::Stop;
 use super::tally::{LowerBound, Overflow, Tally};
-use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_probing_among};
+use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_probing_among, filled_and_empty};
 use crate::grid::{Cell, Grid};
 use crate::learn::Completion;
 use crate::line::{BitLineSolver, Contradiction};
@@ -328,10 +328,10 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
             Choice::Solved => T::one(),
             Choice::Branch {
                 cell: (row, col),
-                filled,
-                empty,
+                children,
                 memo,
             } => {
+                let (filled, empty) = filled_and_empty(children, (row, col));
                 let memo = memo.as_deref();
                 // A known completion goes down the branch it agrees with; in the other, the
                 // cells outside the component still have one, so that branch may be checked.

@@ -50,9 +50,7 @@ pub use sweep::{SweepError, SweepStats};
 pub use tally::{Overflow, Tally};
 use turns::{SideSweeps, Sides};
 
-use crate::choose::{Choice, ProbeCounts, choose_probing};
 use crate::grid::Grid;
-use crate::propagate::Propagator;
 use crate::puzzle::{Puzzle, PuzzleError};
 
 /// Default limit on the profiles of one layer (each costs a few dozen bytes plus its count)
@@ -137,24 +135,7 @@ pub enum CountError {
 /// The root grid of `puzzle`, its givens applied, propagated and probed to a fixpoint, or
 /// `None` when that proves there is no solution.
 pub fn probed_root(puzzle: &Puzzle) -> Result<Option<Grid>, PuzzleError> {
-    puzzle.check()?;
-    let mut grid = Grid::new(puzzle.height(), puzzle.width());
-    for g in &puzzle.givens {
-        if grid.set(g.row, g.col, g.filled).is_err() {
-            return Ok(None);
-        }
-    }
-    let mut prop = Propagator::new();
-    if prop.propagate_all(puzzle, &mut grid).is_err() {
-        return Ok(None);
-    }
-    let mut counts = ProbeCounts::default();
-    Ok(
-        match choose_probing(puzzle, &mut grid, &mut prop, &mut counts, None) {
-            Choice::Dead => None,
-            Choice::Solved | Choice::Branch { .. } => Some(grid),
-        },
-    )
+    crate::choose::probed_root(puzzle)
 }
 
 /// How an exact count was made.

@@ -1,8 +1,9 @@
 //! The search: propagation at the root, then a depth-first search split into rayon tasks,
 //! streaming every solution through a bounded channel to one collector.
 //!
-//! Branches fix one cell to filled on one side and empty on the other, so subtrees are
-//! disjoint and every solution is found exactly once. With one thread the plain sequential
+//! The search is written once for every [`Domain`]: black and white ([`Solver`]) and colour
+//! ([`ColorSolver`]). Branches give one cell each of its possible values (filled and empty, or
+//! each colour), so subtrees are disjoint and every solution is found exactly once. With one thread the plain sequential
 //! search runs on a dedicated thread; with more, each node offers its second child to idle
 //! workers ([`rayon::join`]), so the tree is split near the top and wherever a thread is idle.
 
@@ -23,9 +24,61 @@ use restart::Attempt;
 pub use stats::{SearchStats, StatsSnapshot};
 use tree::{Parallel, SearchCx, Sequential};
 
+use crate::color::{ColorGrid, ColorPuzzle};
+use crate::domain::{Domain, DomainGrid};
 use crate::grid::Grid;
+use crate::learn::{LearnOutcome, LearnStats};
 use crate::propagate::Propagator;
 use crate::puzzle::{Puzzle, PuzzleError};
+
+/// A domain the whole search handles: the probing search, and the learning search beside it.
+pub trait Searchable: Domain {
+    /// Whether the learning search, racing the probing one, takes one of the threads asked
+    /// for (black and white) or runs as one thread more (colour: on one thread the colour
+    /// probing search fails where two threads decide at once, #4445 Pinup taking over 30 s
+    /// against 0.4 s, the second thread taking the root's other child; in black and white,
+    /// taking a thread from the probing search costs less than adding one, icga2017).
+    const LEARNER_TAKES_A_THREAD: bool;
+
+    /// Runs the learning search from `root` (a probed grid), calling `on_solution` with each
+    /// solution until it says stop, every solution has been reported, or `stopped` (called
+    /// with the counters from time to time) says so.
+    fn learn_search(
+        &self,
+        root: &Self::Grid,
+        stopped: impl FnMut(&LearnStats) -> bool,
+        on_solution: impl FnMut(&Self::Grid) -> Flow,
+    ) -> LearnOutcome;
+}
+
+impl Searchable for Puzzle {
+    const LEARNER_TAKES_A_THREAD: bool = true;
+
+    fn learn_search(
+        &self,
+        root: &Grid,
+        stopped: impl FnMut(&LearnStats) -> bool,
+        on_solution: impl FnMut(&Grid) -> Flow,
+    ) -> LearnOutcome {
+        crate::learn::learn_search_until(self, root, stopped, on_solution)
+    }
+}
+
+impl Searchable for ColorPuzzle {
+    const LEARNER_TAKES_A_THREAD: bool = false;
+
+    fn learn_search(
+        &self,
+        root: &ColorGrid,
+        stopped: impl FnMut(&LearnStats) -> bool,
+        on_solution: impl FnMut(&ColorGrid) -> Flow,
+    ) -> LearnOutcome {
+        crate::learn::color::color_learn_search_until(self, root, stopped, on_solution)
+    }
+}
+
+/// The search over colour puzzles: the one [`Solver`].
+pub type ColorSolver<'p> = Solver<'p, ColorPuzzle>;
 
 /// How to search.
 #[derive(Clone, Debug)]
@@ -121,10 +174,10 @@ pub struct Outcome {
     pub elapsed: Duration,
 }
 
-/// A search over one puzzle.
+/// A search over one puzzle, black and white (the default) or colour.
 #[derive(Debug)]
-pub struct Solver<'p> {
-    puzzle: &'p Puzzle,
+pub struct Solver<'p, P: Searchable = Puzzle> {
+    puzzle: &'p P,
     options: SolverOptions,
     stats: Arc<SearchStats>,
     cancel: Arc<AtomicBool>,
@@ -138,9 +191,9 @@ pub struct Solver<'p> {
 /// Capacity of the solution channel: enough to keep workers busy while the collector writes.
 const CHANNEL_CAPACITY: usize = 256;
 
-impl<'p> Solver<'p> {
+impl<'p, P: Searchable> Solver<'p, P> {
     /// A solver for `puzzle` (which must pass [`Puzzle::check`]).
-    pub fn new(puzzle: &'p Puzzle, options: SolverOptions) -> Self {
+    pub fn new(puzzle: &'p P, options: SolverOptions) -> Self {
         Solver {
             puzzle,
             options,
@@ -184,14 +237,11 @@ impl<'p> Solver<'p> {
     }
 
     /// The root grid: givens applied and propagated. `None` if that already contradicts.
-    pub fn root(&self) -> Result<Option<Grid>, SolveError> {
-        self.puzzle.check()?;
-        let mut grid = Grid::new(self.puzzle.height(), self.puzzle.width());
-        for g in &self.puzzle.givens {
-            if grid.set(g.row, g.col, g.filled).is_err() {
-                return Ok(None);
-            }
-        }
+    pub fn root(&self) -> Result<Option<P::Grid>, SolveError> {
+        self.puzzle.validate()?;
+        let Some(mut grid) = self.puzzle.given_grid() else {
+            return Ok(None);
+        };
         let mut prop = Propagator::new();
         Ok(prop
             .propagate_all(self.puzzle, &mut grid)
@@ -201,7 +251,10 @@ impl<'p> Solver<'p> {
 
     /// Runs the search, calling `on_solution` (on the calling thread) with each solution as
     /// it is found, until the tree is exhausted or `on_solution` returns [`Flow::Stop`].
-    pub fn run(&self, mut on_solution: impl FnMut(&Grid) -> Flow) -> Result<Outcome, SolveError> {
+    pub fn run(
+        &self,
+        mut on_solution: impl FnMut(&P::Grid) -> Flow,
+    ) -> Result<Outcome, SolveError> {
         let start = Instant::now();
         let root = self.root()?;
         self.stats.set_root_time(start.elapsed());
@@ -217,7 +270,8 @@ impl<'p> Solver<'p> {
         let probe_threads = match engine {
             Engine::Probe => threads,
             Engine::Learn => 0,
-            Engine::Both => threads.saturating_sub(1).max(1),
+            Engine::Both if P::LEARNER_TAKES_A_THREAD => threads.saturating_sub(1).max(1),
+            Engine::Both => threads,
         };
         let pool = (probe_threads > 1)
             .then(|| self.build_pool(probe_threads))
@@ -225,7 +279,7 @@ impl<'p> Solver<'p> {
         let stack = stack_size(self.puzzle);
         let budget = self
             .buffer_budget
-            .unwrap_or_else(|| ordered::default_budget(self.puzzle.height(), self.puzzle.width()));
+            .unwrap_or_else(|| ordered::default_budget(&root));
         let restarts = (self.options.restarts && !ordered).then_some(self.restart_unit);
         let (tx, rx) = crossbeam_channel::bounded(CHANNEL_CAPACITY);
         let stop = AtomicBool::new(false);
@@ -293,7 +347,7 @@ impl<'p> Solver<'p> {
                 })?;
             for grid in &rx {
                 if let Some(reported) = &mut reported
-                    && !reported.insert(grid.row_planes().0.into())
+                    && !reported.insert(grid.key())
                 {
                     continue;
                 }
@@ -322,7 +376,7 @@ impl<'p> Solver<'p> {
     }
 
     /// Finds up to `limit` solutions.
-    pub fn find(&self, limit: u64) -> Result<(Vec<Grid>, Outcome), SolveError> {
+    pub fn find(&self, limit: u64) -> Result<(Vec<P::Grid>, Outcome), SolveError> {
         let mut found = Vec::new();
         if limit == 0 {
             return Ok((found, self.outcome(0, false, Instant::now())));
@@ -387,8 +441,8 @@ pub(crate) fn spawn_search<'scope>(
 
 /// Runs the learning search from the probed root, sending its solutions. When `racing`, a
 /// finished search ends the run (the probing search beside it stops).
-fn learn(cx: &SearchCx<'_>, racing: bool) {
-    let root = match crate::count::probed_root(cx.puzzle) {
+fn learn<P: Searchable>(cx: &SearchCx<'_, P>, racing: bool) {
+    let root = match crate::choose::probed_root(cx.puzzle) {
         Ok(Some(root)) => root,
         // The puzzle was checked, so only "no solution" is left.
         Ok(None) | Err(_) => {
@@ -399,13 +453,12 @@ fn learn(cx: &SearchCx<'_>, racing: bool) {
         }
     };
     // The live counters follow the search: each poll adds what it did since the last.
-    let mut reported = crate::learn::LearnStats::default();
-    let mut report = |now: &crate::learn::LearnStats| {
+    let mut reported = LearnStats::default();
+    let mut report = |now: &LearnStats| {
         cx.stats.add_learning(&now.since(&reported));
         reported = *now;
     };
-    let outcome = crate::learn::learn_search_until(
-        cx.puzzle,
+    let outcome = cx.puzzle.learn_search(
         &root,
         |now| {
             report(now);
@@ -428,7 +481,12 @@ fn learn(cx: &SearchCx<'_>, racing: bool) {
 }
 
 /// Runs `explore` from `root` in attempts (see [`restart`]) until one is not abandoned.
-fn with_restarts(cx: &SearchCx<'_>, root: Grid, unit: u64, explore: impl Fn(&SearchCx<'_>, Grid)) {
+fn with_restarts<P: Domain>(
+    cx: &SearchCx<'_, P>,
+    root: P::Grid,
+    unit: u64,
+    explore: impl Fn(&SearchCx<'_, P>, P::Grid),
+) {
     for index in 0.. {
         let attempt = Attempt::numbered(index, unit);
         let bounded = SearchCx {
@@ -447,7 +505,7 @@ fn with_restarts(cx: &SearchCx<'_>, root: Grid, unit: u64, explore: impl Fn(&Sea
 /// Stack for search threads: the recursion is at most one level per cell, so allow about
 /// 1 KiB a cell, between 64 MiB and 1 GiB (reserved address space, touched only as used).
 /// The stack a search thread needs: its recursion goes as deep as the puzzle has cells.
-pub fn stack_size(puzzle: &Puzzle) -> usize {
-    let cells = puzzle.height() * puzzle.width();
+pub fn stack_size<P: Domain>(puzzle: &P) -> usize {
+    let cells = puzzle.rows() * puzzle.cols();
     (cells * 1024).clamp(64 << 20, 1 << 30)
 }

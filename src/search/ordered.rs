@@ -30,63 +30,81 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::tree::{SearchCx, Step};
 use crate::choose::SealedMemo;
-use crate::grid::Grid;
-use crate::line::Contradiction;
+use crate::domain::{Domain, DomainGrid};
+use crate::puzzle::Puzzle;
 
 /// How much buffered solutions may hold, in bytes of grids, before workers defer nodes.
 const BUFFER_BYTES: usize = 64 << 20;
 
-/// The buffered-solution budget for grids of `height` x `width` (at least 64 solutions).
-pub(crate) fn default_budget(height: usize, width: usize) -> usize {
-    let words = 2 * height * width.div_ceil(64) + 2 * width * height.div_ceil(64);
-    let bytes = 8 * words + std::mem::size_of::<Grid>() + 16;
+/// The buffered-solution budget for grids like `grid` (at least 64 solutions).
+pub(crate) fn default_budget<G: DomainGrid>(grid: &G) -> usize {
+    let bytes = grid.heap_bytes() + std::mem::size_of::<G>() + 16;
     (BUFFER_BYTES / bytes).max(64)
 }
 
 /// A node kept for later: explored when its sink opens.
-struct Pending {
-    grid: Grid,
+struct Pending<G> {
+    grid: G,
     depth: u32,
-    memo: Option<Arc<SealedMemo>>,
+    memo: Option<Arc<SealedMemo<G>>>,
 }
 
 /// What a sink holds, in search order.
-enum Item {
-    Solution(Grid),
-    Deferred(Pending),
+enum Item<G> {
+    Solution(G),
+    Deferred(Pending<G>),
 }
 
 /// Where a subtree's solutions go: straight to the collector's channel (`None`), or into a sink.
-#[derive(Clone, Default)]
-pub(crate) struct Route(Option<Arc<Sink>>);
+pub(crate) struct Route<G>(Option<Arc<Sink<G>>>);
 
-/// The solutions (and deferred nodes) of a second child whose first sibling is still running.
-struct Sink {
-    /// Where the items go once the sink is open.
-    parent: Route,
-    state: Mutex<SinkState>,
+impl<G> Default for Route<G> {
+    fn default() -> Self {
+        Route(None)
+    }
 }
 
-#[derive(Default)]
-struct SinkState {
+impl<G> Clone for Route<G> {
+    fn clone(&self) -> Self {
+        Route(self.0.clone())
+    }
+}
+
+/// The solutions (and deferred nodes) of a second child whose first sibling is still running.
+struct Sink<G> {
+    /// Where the items go once the sink is open.
+    parent: Route<G>,
+    state: Mutex<SinkState<G>>,
+}
+
+struct SinkState<G> {
     /// Everything before this sink's subtree has finished: items pass through.
     open: bool,
     /// Items received while closed, oldest first.
-    items: VecDeque<Item>,
+    items: VecDeque<Item<G>>,
 }
 
-impl Sink {
-    fn lock(&self) -> MutexGuard<'_, SinkState> {
+impl<G> Default for SinkState<G> {
+    fn default() -> Self {
+        SinkState {
+            open: false,
+            items: VecDeque::new(),
+        }
+    }
+}
+
+impl<G> Sink<G> {
+    fn lock(&self) -> MutexGuard<'_, SinkState<G>> {
         // A worker that panicked leaves the state whole (every update is one push or pop); the
         // panic itself is re-raised when the search thread is joined.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
-impl Route {
+impl<G> Route<G> {
     /// Puts `item` at the end of the first closed sink on the way to the channel. Returns it
     /// when every sink on the way is open: the caller then sends or explores it at once.
-    fn deliver(&self, item: Item, buffered: &AtomicUsize) -> Option<Item> {
+    fn deliver(&self, item: Item<G>, buffered: &AtomicUsize) -> Option<Item<G>> {
         let mut route = self;
         while let Some(sink) = &route.0 {
             let mut state = sink.lock();
@@ -105,7 +123,7 @@ impl Route {
 }
 
 /// How the second child of a node is doing with respect to the first.
-enum Sibling {
+enum Sibling<G> {
     /// The first child is running and the second has not started.
     Running,
     /// The first child finished: the second may use the parent's route.
@@ -113,20 +131,20 @@ enum Sibling {
     /// The first child was cut short: the second must not run.
     Stopped,
     /// The second child started while the first was running, into this sink.
-    Waiting(Arc<Sink>),
+    Waiting(Arc<Sink<G>>),
 }
 
 /// The ordered parallel search over one tree.
-pub(crate) struct Ordered<'a> {
-    pub(crate) cx: &'a SearchCx<'a>,
+pub(crate) struct Ordered<'a, P: Domain = Puzzle> {
+    pub(crate) cx: &'a SearchCx<'a, P>,
     /// Solutions sitting in closed sinks. `Relaxed` is enough: it only decides whether to
     /// defer, and a stale value costs one node explored or deferred too many.
     buffered: AtomicUsize,
     budget: usize,
 }
 
-impl<'a> Ordered<'a> {
-    pub(crate) fn new(cx: &'a SearchCx<'a>, budget: usize) -> Self {
+impl<'a, P: Domain> Ordered<'a, P> {
+    pub(crate) fn new(cx: &'a SearchCx<'a, P>, budget: usize) -> Self {
         Ordered {
             cx,
             buffered: AtomicUsize::new(0),
@@ -137,10 +155,10 @@ impl<'a> Ordered<'a> {
     /// Explores the subtree of `grid`, its solutions going to `route`.
     pub(crate) fn explore(
         &self,
-        grid: Grid,
+        grid: P::Grid,
         depth: u32,
-        memo: Option<&Arc<SealedMemo>>,
-        route: &Route,
+        memo: Option<&Arc<SealedMemo<P::Grid>>>,
+        route: &Route<P::Grid>,
     ) {
         if self.cx.stopped() {
             return;
@@ -166,49 +184,56 @@ impl<'a> Ordered<'a> {
                 self.cx.count_solution(depth);
                 self.forward(grid, route);
             }
-            Step::Branch {
-                filled,
-                empty,
-                memo,
-                ..
-            } => self.branch(filled, empty, depth + 1, memo.as_ref(), route),
+            Step::Branch { children, memo, .. } => {
+                self.children(children, depth, memo.as_ref(), route)
+            }
         }
     }
 
     /// Sends a solution along `route`: into the first closed sink, or to the channel.
-    fn forward(&self, grid: Grid, route: &Route) {
+    fn forward(&self, grid: P::Grid, route: &Route<P::Grid>) {
         if let Some(Item::Solution(grid)) = route.deliver(Item::Solution(grid), &self.buffered) {
             self.cx.send(grid);
         }
     }
 
-    fn child(
+    /// Explores children that together stand for `2^-depth` of the tree, in order, as a
+    /// binary tree of branches (see [`SearchCx`]'s own).
+    fn children(
         &self,
-        grid: Result<Grid, Contradiction>,
+        mut children: Vec<P::Grid>,
         depth: u32,
-        memo: Option<&Arc<SealedMemo>>,
-        route: &Route,
+        memo: Option<&Arc<SealedMemo<P::Grid>>>,
+        route: &Route<P::Grid>,
     ) {
-        match grid {
-            Ok(grid) => self.explore(grid, depth, memo, route),
-            Err(Contradiction) => self.cx.stats.finish_subtree(depth),
+        match children.len() {
+            0 => self.cx.stats.finish_subtree(depth),
+            1 => {
+                if let Some(only) = children.pop() {
+                    self.explore(only, depth, memo, route);
+                }
+            }
+            n => {
+                let second = children.split_off(n / 2);
+                self.branch(children, second, depth + 1, memo, route);
+            }
         }
     }
 
-    /// Runs the two children, the first streaming into `route`, the second buffered while the
-    /// first runs (see the module documentation).
+    /// Runs two groups of children, the first streaming into `route`, the second buffered
+    /// while the first runs (see the module documentation).
     fn branch(
         &self,
-        filled: Result<Grid, Contradiction>,
-        empty: Result<Grid, Contradiction>,
+        first_group: Vec<P::Grid>,
+        second_group: Vec<P::Grid>,
         depth: u32,
-        memo: Option<&Arc<SealedMemo>>,
-        route: &Route,
+        memo: Option<&Arc<SealedMemo<P::Grid>>>,
+        route: &Route<P::Grid>,
     ) {
         let sibling = Mutex::new(Sibling::Running);
         let lock = || sibling.lock().unwrap_or_else(PoisonError::into_inner);
         let first = || {
-            self.child(filled, depth, memo, route);
+            self.children(first_group, depth, memo, route);
             let finished = !self.cx.stopped();
             let next = if finished {
                 Sibling::Finished
@@ -238,7 +263,7 @@ impl<'a> Ordered<'a> {
                     Sibling::Stopped | Sibling::Waiting(_) => return,
                 }
             };
-            self.child(empty, depth, memo, own.as_ref().unwrap_or(route));
+            self.children(second_group, depth, memo, own.as_ref().unwrap_or(route));
         };
         let ((), ()) = rayon::join(first, second);
     }
@@ -246,7 +271,7 @@ impl<'a> Ordered<'a> {
     /// Opens a sink whose first sibling has finished: forwards its items in order (exploring
     /// deferred nodes in their turn), then lets later items pass through. Stops, leaving the
     /// sink closed, when the search stops: what it still holds is then dropped.
-    fn open(&self, sink: &Sink) {
+    fn open(&self, sink: &Sink<P::Grid>) {
         loop {
             let item = {
                 let mut state = sink.lock();

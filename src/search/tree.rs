@@ -1,6 +1,7 @@
 //! The depth-first search over the tree of branching cells, written once for both the
 //! sequential and the parallel search: a [`Joiner`] decides how the two children of a node run.
 
+use std::any::Any;
 use std::cell::RefCell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,8 +12,7 @@ use crossbeam_channel::Sender;
 use super::restart::Attempt;
 use super::stats::SearchStats;
 use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_plain, choose_probing};
-use crate::grid::Grid;
-use crate::line::Contradiction;
+use crate::domain::{Domain, DomainGrid};
 use crate::propagate::Propagator;
 use crate::puzzle::Puzzle;
 
@@ -43,29 +43,45 @@ impl Joiner for Parallel {
 
 thread_local! {
     /// Each worker thread keeps its own propagator (line-solver buffers, queue and line-result
-    /// cache). Search threads are created for one search, so the cache serves one puzzle.
-    static PROPAGATOR: RefCell<Propagator> = RefCell::new(Propagator::with_line_cache());
+    /// cache), for the domain it last searched. Search threads are created for one search, so
+    /// the cache serves one puzzle.
+    static PROPAGATOR: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's propagator for domain `P`.
+fn with_propagator<P: Domain, R>(f: impl FnOnce(&mut Propagator<P>) -> R) -> R {
+    PROPAGATOR.with_borrow_mut(|slot| {
+        if !slot.as_ref().is_some_and(|p| p.is::<Propagator<P>>()) {
+            *slot = Some(Box::new(Propagator::<P>::with_line_cache()));
+        }
+        match slot
+            .as_mut()
+            .and_then(|p| p.downcast_mut::<Propagator<P>>())
+        {
+            Some(prop) => f(prop),
+            None => unreachable!("the slot was just filled with this domain's propagator"),
+        }
+    })
 }
 
 /// What is left to do at a node once [`SearchCx::expand`] has visited it.
-pub(crate) enum Step {
+pub(crate) enum Step<G> {
     /// Nothing: the node is dead, or the search is stopping.
     Done,
     /// The node is a solution.
-    Solution(Grid),
-    /// Explore both children (the branching cell filled, then empty).
+    Solution(G),
+    /// Explore the children (one per value of the branching cell, in the order to try).
     Branch {
         /// The branching cell, as `row * width + col`.
         cell: usize,
-        filled: Result<Grid, Contradiction>,
-        empty: Result<Grid, Contradiction>,
-        memo: Option<Arc<SealedMemo>>,
+        children: Vec<G>,
+        memo: Option<Arc<SealedMemo<G>>>,
     },
 }
 
 /// What every node of one search shares.
-pub(crate) struct SearchCx<'a> {
-    pub(crate) puzzle: &'a Puzzle,
+pub(crate) struct SearchCx<'a, P: Domain = Puzzle> {
+    pub(crate) puzzle: &'a P,
     pub(crate) probing: bool,
     pub(crate) stats: &'a SearchStats,
     /// Set when the search must end early (limit reached, answer known, cancelled). Workers
@@ -75,10 +91,10 @@ pub(crate) struct SearchCx<'a> {
     pub(crate) cancel: &'a AtomicBool,
     /// The attempt this search is, in a search with restarts (see [`super::restart`]).
     pub(crate) attempt: Option<&'a Attempt>,
-    pub(crate) solutions: Sender<Grid>,
+    pub(crate) solutions: Sender<P::Grid>,
 }
 
-impl SearchCx<'_> {
+impl<P: Domain> SearchCx<'_, P> {
     pub(crate) fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
             || self.cancel.load(Ordering::Relaxed)
@@ -87,32 +103,61 @@ impl SearchCx<'_> {
 
     /// Explores the subtree of a node whose grid is at a propagation fixpoint.
     /// `memo` holds the parent's probe results.
-    pub(crate) fn explore<J: Joiner>(&self, grid: Grid, depth: u32, memo: Option<&SealedMemo>) {
+    pub(crate) fn explore<J: Joiner>(
+        &self,
+        grid: P::Grid,
+        depth: u32,
+        memo: Option<&SealedMemo<P::Grid>>,
+    ) {
         match self.expand(grid, depth, memo) {
             Step::Done => {}
             Step::Solution(grid) => self.emit(grid, depth),
             Step::Branch {
                 cell,
-                filled,
-                empty,
+                mut children,
                 memo,
             } => {
-                let swap = self.attempt.is_some_and(|a| a.swaps(cell, depth));
-                let (first, second) = if swap {
-                    (empty, filled)
-                } else {
-                    (filled, empty)
-                };
+                if self.attempt.is_some_and(|a| a.swaps(cell, depth)) {
+                    children.reverse();
+                }
+                self.children::<J>(children, depth, memo.as_deref());
+            }
+        }
+    }
+
+    /// Explores children that together stand for `2^-depth` of the tree, as a binary tree of
+    /// joins: the first half below one arm and the rest below the other, so that the explored
+    /// fraction of [`SearchStats`] stays exact and idle workers can steal either arm.
+    fn children<J: Joiner>(
+        &self,
+        mut children: Vec<P::Grid>,
+        depth: u32,
+        memo: Option<&SealedMemo<P::Grid>>,
+    ) {
+        match children.len() {
+            0 => self.stats.finish_subtree(depth),
+            1 => {
+                if let Some(only) = children.pop() {
+                    self.explore::<J>(only, depth, memo);
+                }
+            }
+            n => {
+                let second = children.split_off(n / 2);
                 J::join(
-                    || self.child::<J>(first, depth + 1, memo.as_deref()),
-                    || self.child::<J>(second, depth + 1, memo.as_deref()),
+                    || self.children::<J>(children, depth + 1, memo),
+                    || self.children::<J>(second, depth + 1, memo),
                 );
             }
         }
     }
 
     /// Visits one node: counts it, probes or propagates, and says what is left to do.
-    pub(crate) fn expand(&self, mut grid: Grid, depth: u32, memo: Option<&SealedMemo>) -> Step {
+    pub(crate) fn expand(
+        &self,
+        mut grid: P::Grid,
+        depth: u32,
+        memo: Option<&SealedMemo<P::Grid>>,
+    ) -> Step<P::Grid> {
         if self.stopped() {
             return Step::Done;
         }
@@ -120,11 +165,11 @@ impl SearchCx<'_> {
         if self.attempt.is_some_and(|a| !a.visit()) {
             return Step::Done;
         }
-        if grid.is_complete() {
+        if grid.complete() {
             return Step::Solution(grid);
         }
         let started = Instant::now();
-        let choice = PROPAGATOR.with_borrow_mut(|prop| {
+        let choice = with_propagator::<P, _>(|prop| {
             let before = prop.line_solves;
             let (lookups, hits) = prop.cache_counts();
             let mut counts = ProbeCounts::default();
@@ -150,31 +195,17 @@ impl SearchCx<'_> {
             }
             Choice::Branch {
                 cell: (row, col),
-                filled,
-                empty,
+                children,
                 memo,
             } => Step::Branch {
-                cell: row * self.puzzle.width() + col,
-                filled,
-                empty,
+                cell: row * self.puzzle.cols() + col,
+                children,
                 memo,
             },
         }
     }
 
-    fn child<J: Joiner>(
-        &self,
-        grid: Result<Grid, Contradiction>,
-        depth: u32,
-        memo: Option<&SealedMemo>,
-    ) {
-        match grid {
-            Ok(grid) => self.explore::<J>(grid, depth, memo),
-            Err(Contradiction) => self.stats.finish_subtree(depth),
-        }
-    }
-
-    fn emit(&self, grid: Grid, depth: u32) {
+    fn emit(&self, grid: P::Grid, depth: u32) {
         if self.attempt.is_some_and(|a| !a.claim_solution()) {
             return;
         }
@@ -189,7 +220,7 @@ impl SearchCx<'_> {
     }
 
     /// Hands a solution to the collector.
-    pub(crate) fn send(&self, grid: Grid) {
+    pub(crate) fn send(&self, grid: P::Grid) {
         if self.solutions.send(grid).is_err() {
             // The collector has gone: nobody wants more solutions.
             self.stop.store(true, Ordering::Relaxed);

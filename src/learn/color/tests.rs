@@ -6,7 +6,8 @@ use std::collections::BTreeSet;
 use proptest::prelude::*;
 
 use super::*;
-use crate::color::{Color, ColorSolver};
+use crate::ColorSolver;
+use crate::color::Color;
 use crate::search::SolverOptions;
 
 fn palette(n: usize) -> Vec<Color> {

@@ -1,0 +1,214 @@
+//! Black and white, the fast case: a grid of bit planes and the bit-parallel line solver, whose
+//! results on lines of up to 64 cells are cached.
+
+use super::{BW_VALUES, Domain, DomainGrid, EMPTY, FILLED};
+use crate::grid::{Cell, Conflict, Grid};
+use crate::line::{BitLineSolver, Contradiction, LineCache, LineSolver};
+use crate::puzzle::{LineId, Puzzle};
+
+/// A thread's black-and-white line-solving state.
+#[derive(Debug, Default)]
+pub struct BwLines {
+    solver: BitLineSolver,
+    out_filled: Vec<u64>,
+    out_empty: Vec<u64>,
+    cache: Option<Box<LineCache>>,
+}
+
+impl DomainGrid for Grid {
+    #[inline]
+    fn height(&self) -> usize {
+        Grid::height(self)
+    }
+
+    #[inline]
+    fn width(&self) -> usize {
+        Grid::width(self)
+    }
+
+    #[inline]
+    fn undecided(&self) -> usize {
+        self.unknown_count()
+    }
+
+    #[inline]
+    fn values(&self, row: usize, col: usize) -> u64 {
+        match self.cell(row, col) {
+            Cell::Unknown => BW_VALUES,
+            Cell::Filled => FILLED,
+            Cell::Empty => EMPTY,
+        }
+    }
+
+    #[inline]
+    fn restrict(&mut self, row: usize, col: usize, values: u64) -> Result<bool, Conflict> {
+        match values & BW_VALUES {
+            0 => Err(Conflict),
+            BW_VALUES => Ok(false),
+            value => self.set(row, col, value == FILLED),
+        }
+    }
+
+    fn undecided_in(&self, line: LineId) -> usize {
+        let (f, e) = self.line(line);
+        let known: u32 = f.iter().zip(e).map(|(f, e)| (f | e).count_ones()).sum();
+        self.line_len(line) - known as usize
+    }
+
+    fn key(&self) -> Box<[u64]> {
+        let (filled, empty) = self.row_planes();
+        filled.iter().chain(empty).copied().collect()
+    }
+
+    fn heap_bytes(&self) -> usize {
+        let (height, width) = (self.height(), self.width());
+        8 * (2 * height * width.div_ceil(64) + 2 * width * height.div_ceil(64))
+    }
+
+    #[inline]
+    fn line_differs(&self, other: &Self, line: LineId) -> bool {
+        self.line(line) != other.line(line)
+    }
+
+    fn common_narrowing(&self, children: &[&Self], out: &mut Vec<(usize, usize, u64)>) {
+        let (gf, ge) = self.row_planes();
+        let planes: Vec<(&[u64], &[u64])> = children.iter().map(|c| c.row_planes()).collect();
+        let row_words = gf.len() / self.height().max(1);
+        for w in 0..gf.len() {
+            // Cells every child fixed the same way that the grid leaves unknown.
+            let (mut all_filled, mut all_empty) = (!gf[w], !ge[w]);
+            for (f, e) in &planes {
+                all_filled &= f[w];
+                all_empty &= e[w];
+            }
+            let (row, first_col) = (w / row_words, w % row_words * 64);
+            for (mut bits, value) in [(all_filled, FILLED), (all_empty, EMPTY)] {
+                while bits != 0 {
+                    out.push((row, first_col + bits.trailing_zeros() as usize, value));
+                    bits &= bits - 1;
+                }
+            }
+        }
+    }
+}
+
+impl Domain for Puzzle {
+    type Grid = Grid;
+    type Lines = BwLines;
+
+    fn validate(&self) -> Result<(), crate::PuzzleError> {
+        self.check()
+    }
+
+    #[inline]
+    fn rows(&self) -> usize {
+        self.height()
+    }
+
+    #[inline]
+    fn cols(&self) -> usize {
+        self.width()
+    }
+
+    const HIGH_VALUE_FIRST: bool = true;
+
+    fn all_values(&self) -> u64 {
+        BW_VALUES
+    }
+
+    /// `(1 + a) * (1 + b)`: both branches should shrink the problem.
+    fn branch_score(&self, fixed: &[u64]) -> f64 {
+        fixed.iter().map(|&f| 1 + f).product::<u64>() as f64
+    }
+
+    fn blank_grid(&self) -> Grid {
+        Grid::new(self.height(), self.width())
+    }
+
+    fn given_grid(&self) -> Option<Grid> {
+        let mut grid = self.blank_grid();
+        for g in &self.givens {
+            grid.set(g.row, g.col, g.filled).ok()?;
+        }
+        Some(grid)
+    }
+
+    fn lines_with_cache() -> BwLines {
+        BwLines {
+            cache: Some(Box::default()),
+            ..BwLines::default()
+        }
+    }
+
+    fn configure_cache(&self, lines: &mut BwLines) {
+        if let Some(cache) = &mut lines.cache {
+            let longest = self.height().max(self.width());
+            cache.configure(self.height() + self.width(), longest);
+        }
+    }
+
+    fn cache_counts(lines: &BwLines) -> (u64, u64) {
+        lines
+            .cache
+            .as_ref()
+            .map_or((0, 0), |cache| (cache.lookups, cache.hits))
+    }
+
+    #[inline]
+    fn solve_line(
+        &self,
+        lines: &mut BwLines,
+        grid: &mut Grid,
+        line: LineId,
+        index: u32,
+        mut changed: impl FnMut(usize),
+    ) -> Result<(), Contradiction> {
+        let len = grid.line_len(line);
+        let (filled, empty) = grid.line(line);
+        let words = filled.len();
+        lines.out_filled.resize(words, 0);
+        lines.out_empty.resize(words, 0);
+        let BwLines {
+            solver,
+            out_filled,
+            out_empty,
+            cache,
+        } = lines;
+        let mut solve = || {
+            let clue = self.clue(line).blocks();
+            solver.solve(clue, len, filled, empty, out_filled, out_empty)
+        };
+        match cache {
+            Some(cache) if words == 1 => {
+                let (f, e) = (filled[0], empty[0]);
+                let result = match cache.get(index, f, e) {
+                    Some(result) => result,
+                    None => {
+                        let result = solve().map(|()| (out_filled[0], out_empty[0]));
+                        cache.put(index, f, e, result);
+                        result
+                    }
+                };
+                (out_filled[0], out_empty[0]) = result?;
+            }
+            _ => solve()?,
+        }
+        for w in 0..words {
+            let (filled, empty) = grid.line(line);
+            let new_filled = out_filled[w] & !filled[w];
+            let new_empty = out_empty[w] & !empty[w];
+            for (mut bits, value) in [(new_filled, true), (new_empty, false)] {
+                while bits != 0 {
+                    let i = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    match line {
+                        LineId::Row(r) => grid.set_unknown(r, i, value),
+                        LineId::Col(c) => grid.set_unknown(i, c, value),
+                    }
+                    changed(i);
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,187 @@
+//! Colour, the general case: cells that are sets of palette colours and the colour line
+//! solver, whose results are cached.
+
+use super::{Domain, DomainGrid};
+use crate::color::cache::ColorLineCache;
+use crate::color::{ColorGrid, ColorLineSolver, ColorPuzzle};
+use crate::grid::Conflict;
+use crate::line::Contradiction;
+use crate::puzzle::LineId;
+
+/// A thread's colour line-solving state.
+#[derive(Debug, Default)]
+pub struct ColorLines {
+    solver: ColorLineSolver,
+    line_in: Vec<u64>,
+    line_out: Vec<u64>,
+    cache: Option<Box<ColorLineCache>>,
+}
+
+impl DomainGrid for ColorGrid {
+    #[inline]
+    fn height(&self) -> usize {
+        ColorGrid::height(self)
+    }
+
+    #[inline]
+    fn width(&self) -> usize {
+        ColorGrid::width(self)
+    }
+
+    #[inline]
+    fn undecided(&self) -> usize {
+        self.undecided_count()
+    }
+
+    #[inline]
+    fn values(&self, row: usize, col: usize) -> u64 {
+        self.cell(row, col)
+    }
+
+    #[inline]
+    fn restrict(&mut self, row: usize, col: usize, values: u64) -> Result<bool, Conflict> {
+        self.narrow(row, col, values)
+    }
+
+    fn undecided_in(&self, line: LineId) -> usize {
+        let undecided = |c: u64| c.count_ones() > 1;
+        match line {
+            LineId::Row(r) => (0..self.width())
+                .filter(|&c| undecided(self.cell(r, c)))
+                .count(),
+            LineId::Col(c) => (0..self.height())
+                .filter(|&r| undecided(self.cell(r, c)))
+                .count(),
+        }
+    }
+
+    fn key(&self) -> Box<[u64]> {
+        self.cells().into()
+    }
+
+    fn heap_bytes(&self) -> usize {
+        8 * self.cells().len()
+    }
+
+    fn line_differs(&self, other: &Self, line: LineId) -> bool {
+        match line {
+            LineId::Row(r) => {
+                let w = self.width();
+                self.cells()[r * w..][..w] != other.cells()[r * w..][..w]
+            }
+            LineId::Col(c) => (0..self.height()).any(|r| self.cell(r, c) != other.cell(r, c)),
+        }
+    }
+
+    fn common_narrowing(&self, children: &[&Self], out: &mut Vec<(usize, usize, u64)>) {
+        let w = self.width();
+        for (i, &cell) in self.cells().iter().enumerate() {
+            let union = children.iter().fold(0, |u, child| u | child.cells()[i]);
+            if union != cell {
+                out.push((i / w, i % w, union));
+            }
+        }
+    }
+}
+
+impl Domain for ColorPuzzle {
+    type Grid = ColorGrid;
+    type Lines = ColorLines;
+
+    fn validate(&self) -> Result<(), crate::PuzzleError> {
+        self.check()
+    }
+
+    #[inline]
+    fn rows(&self) -> usize {
+        self.height()
+    }
+
+    #[inline]
+    fn cols(&self) -> usize {
+        self.width()
+    }
+
+    const HIGH_VALUE_FIRST: bool = false;
+
+    fn all_values(&self) -> u64 {
+        self.all_colors()
+    }
+
+    /// The mean of `ln(1 + cells fixed)` over the children (the log of their geometric mean):
+    /// for two colours, the same order as the black-and-white score `(1 + a) * (1 + b)`.
+    fn branch_score(&self, fixed: &[u64]) -> f64 {
+        let m = fixed.len().max(1) as f64;
+        fixed.iter().map(|&f| ((1 + f) as f64).ln()).sum::<f64>() / m
+    }
+
+    fn blank_grid(&self) -> ColorGrid {
+        ColorGrid::new(self.height(), self.width(), self.all_colors())
+    }
+
+    fn given_grid(&self) -> Option<ColorGrid> {
+        let mut grid = self.blank_grid();
+        for g in &self.givens {
+            grid.narrow(g.row, g.col, 1 << g.color).ok()?;
+        }
+        Some(grid)
+    }
+
+    fn lines_with_cache() -> ColorLines {
+        ColorLines {
+            cache: Some(Box::default()),
+            ..ColorLines::default()
+        }
+    }
+
+    fn configure_cache(&self, lines: &mut ColorLines) {
+        if let Some(cache) = &mut lines.cache {
+            let (height, width) = (self.height(), self.width());
+            cache.configure(height + width, height.max(width), self.all_colors());
+        }
+    }
+
+    fn cache_counts(lines: &ColorLines) -> (u64, u64) {
+        lines
+            .cache
+            .as_ref()
+            .map_or((0, 0), |cache| (cache.lookups, cache.hits))
+    }
+
+    fn solve_line(
+        &self,
+        lines: &mut ColorLines,
+        grid: &mut ColorGrid,
+        line: LineId,
+        index: u32,
+        mut changed: impl FnMut(usize),
+    ) -> Result<(), Contradiction> {
+        grid.read_line(line, &mut lines.line_in);
+        lines.line_out.resize(lines.line_in.len(), 0);
+        let clue = self.clue(line).blocks();
+        match &mut lines.cache {
+            Some(cache) => cache.solve(
+                &mut lines.solver,
+                index as usize,
+                clue,
+                &lines.line_in,
+                &mut lines.line_out,
+            )?,
+            None => lines
+                .solver
+                .solve(clue, &lines.line_in, &mut lines.line_out)?,
+        }
+        for (i, (&old, &new)) in lines.line_in.iter().zip(&lines.line_out).enumerate() {
+            if new == old {
+                continue;
+            }
+            let (row, col) = match line {
+                LineId::Row(r) => (r, i),
+                LineId::Col(c) => (i, c),
+            };
+            grid.narrow(row, col, new).map_err(|_| Contradiction)?;
+            changed(i);
+        }
+        Ok(())
+    }
+}

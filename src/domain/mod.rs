@@ -1,0 +1,136 @@
+//! The cell domain: what one engine, written once, needs to know about a kind of puzzle.
+//!
+//! Propagation, probing and the search are generic over a [`Domain`], which the two puzzle
+//! types implement: black and white ([`Puzzle`](crate::Puzzle), a grid of bit planes and the
+//! bit-parallel line solver) and colour ([`ColorPuzzle`](crate::color::ColorPuzzle), cells that
+//! are sets of colours and the colour line solver). Every generic function is monomorphised for
+//! each, so nothing on the black-and-white hot path pays for the generality.
+//!
+//! A cell's state is a set of values, as a `u64` whose bit `v` stands for value `v`: value 0 is
+//! the background (empty), and the other bits are the colours (in black and white, bit 1 is
+//! filled). A cell is decided when one bit is left.
+
+mod bw;
+mod color;
+
+use std::fmt::Debug;
+
+use crate::line::Contradiction;
+use crate::puzzle::LineId;
+
+pub use crate::grid::Conflict;
+
+/// The possible values of a black-and-white cell that is still unknown: empty or filled.
+pub const BW_VALUES: u64 = 0b11;
+/// The value bit of a filled black-and-white cell.
+pub const FILLED: u64 = 0b10;
+/// The value bit of an empty cell (the background).
+pub const EMPTY: u64 = 0b01;
+
+/// A partially known grid of one domain.
+pub trait DomainGrid: Clone + Debug + PartialEq + Eq + Send + Sync + 'static {
+    /// Number of rows.
+    fn height(&self) -> usize;
+    /// Number of columns.
+    fn width(&self) -> usize;
+    /// Cells with more than one possible value.
+    fn undecided(&self) -> usize;
+    /// Whether every cell is decided.
+    fn complete(&self) -> bool {
+        self.undecided() == 0
+    }
+    /// The possible values of cell (`row`, `col`), as a set of value bits.
+    fn values(&self, row: usize, col: usize) -> u64;
+    /// Narrows cell (`row`, `col`) to `values` intersected with what it had. Returns whether
+    /// it changed, or a [`Conflict`] if nothing is left.
+    fn restrict(&mut self, row: usize, col: usize, values: u64) -> Result<bool, Conflict>;
+    /// Cells of `line` with more than one possible value.
+    fn undecided_in(&self, line: LineId) -> usize;
+    /// A hashable copy of the cells, equal for equal grids (to drop duplicate solutions).
+    fn key(&self) -> Box<[u64]>;
+    /// The bytes the grid holds on the heap.
+    fn heap_bytes(&self) -> usize;
+    /// Whether `line` holds other values here than in `other` (a grid of the same size).
+    fn line_differs(&self, other: &Self, line: LineId) -> bool;
+    /// The cells that every grid of `children` (each narrower than this grid) narrows the same
+    /// way, pushed onto `out` with the union of the children's values: a narrowing that holds
+    /// below every child, so a sound one where the children cover every solution.
+    fn common_narrowing(&self, children: &[&Self], out: &mut Vec<(usize, usize, u64)>);
+}
+
+/// A kind of puzzle: its grid, and how one of its lines is solved.
+pub trait Domain: Debug + Sync + Sized + 'static {
+    /// The grid the engine searches.
+    type Grid: DomainGrid;
+    /// A thread's line-solving state: the line solver, its buffers and (optionally) a cache
+    /// of its results.
+    type Lines: Debug + Default + Send;
+
+    /// Checks that the puzzle is well formed (see [`Puzzle::check`](crate::Puzzle::check)).
+    fn validate(&self) -> Result<(), crate::PuzzleError>;
+    /// Number of rows.
+    fn rows(&self) -> usize;
+    /// Number of columns.
+    fn cols(&self) -> usize;
+    /// Whether a cell's values are tried highest first (black and white: filled, then empty)
+    /// rather than lowest first (colour: the background, then the palette in order).
+    const HIGH_VALUE_FIRST: bool;
+
+    /// Every possible value of a cell, as a set of value bits.
+    fn all_values(&self) -> u64;
+
+    /// How good a branching cell is whose probes (one per value, in the order tried) fixed
+    /// `fixed` cells each: higher is better.
+    fn branch_score(&self, fixed: &[u64]) -> f64;
+    /// A grid with every cell undecided.
+    fn blank_grid(&self) -> Self::Grid;
+    /// The grid with the puzzle's givens applied (not propagated), or `None` if they conflict.
+    fn given_grid(&self) -> Option<Self::Grid>;
+
+    /// Line-solving state with a cache of line results, which the propagator sets up for one
+    /// puzzle at a time with [`Domain::configure_cache`].
+    fn lines_with_cache() -> Self::Lines;
+    /// Makes the cache in `lines` (if any) serve this puzzle, forgetting what it held.
+    fn configure_cache(&self, lines: &mut Self::Lines);
+    /// Lookups in the cache of `lines` so far, and how many it answered.
+    fn cache_counts(lines: &Self::Lines) -> (u64, u64);
+
+    /// Solves `line` of `grid` (line number `index`, see [`line_index`]): narrows every cell
+    /// to what the line's clue allows given the cells' values, and calls `changed(i)` for
+    /// each cell `i` of the line (from the left, or the top) that it narrowed. Fails when no
+    /// placement of the clue agrees with the line.
+    fn solve_line(
+        &self,
+        lines: &mut Self::Lines,
+        grid: &mut Self::Grid,
+        line: LineId,
+        index: u32,
+        changed: impl FnMut(usize),
+    ) -> Result<(), Contradiction>;
+}
+
+/// A line as one number: rows are `0..height`, columns follow.
+#[inline]
+pub fn line_index(height: usize, line: LineId) -> u32 {
+    match line {
+        LineId::Row(r) => r as u32,
+        LineId::Col(c) => (height + c) as u32,
+    }
+}
+
+/// The values of `set` in the order domain `P` tries them (see [`Domain::HIGH_VALUE_FIRST`]),
+/// each as a one-bit set.
+#[inline]
+pub fn each_value<P: Domain>(mut set: u64) -> impl Iterator<Item = u64> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let bit = if P::HIGH_VALUE_FIRST {
+                1 << (63 - set.leading_zeros())
+            } else {
+                set & set.wrapping_neg()
+            };
+            set &= !bit;
+            bit
+        })
+    })
+}
