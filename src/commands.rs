@@ -276,9 +276,6 @@ fn run_puzzles(
             restarts: settings.restarts && !matches!(mode, Mode::Count(_)),
             engine: engine_for(settings, mode),
         };
-        if options.ordered && matches!(puzzle, AnyPuzzle::Color(_)) {
-            bail!("{label}: --ordered is for black-and-white puzzles (not yet for colour)");
-        }
         let solver = AnySolver::new(puzzle, options, &cancel.any);
         let run = Run {
             mode,

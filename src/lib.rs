@@ -18,6 +18,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod api;
 pub mod choose;
 pub mod color;
 pub mod count;
@@ -33,6 +34,7 @@ pub mod split;
 #[cfg(test)]
 mod test_strategies;
 
+pub use api::{CountFailure, ReadError, Solution, Solutions, Verdict};
 pub use color::{AnyPuzzle, ColorGrid, ColorPuzzle};
 pub use domain::{Domain, DomainGrid};
 pub use grid::{Cell, Grid};

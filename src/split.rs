@@ -15,17 +15,17 @@ use std::collections::{BinaryHeap, VecDeque};
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_probing, filled_and_empty};
-use crate::grid::Grid;
+use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_probing};
+use crate::domain::{Domain, DomainGrid, each_value};
 use crate::propagate::Propagator;
-use crate::puzzle::{Given, Puzzle};
-use crate::search::{SolveError, Solver, SolverOptions};
+use crate::puzzle::Puzzle;
+use crate::search::{Searchable, SolveError, Solver, SolverOptions};
 
-/// One part of a split search.
+/// One part of a split search of a puzzle of domain `P` (black and white by default).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Part {
+pub struct Part<P: Domain = Puzzle> {
     /// The branching cells and values that select this part, from the root down.
-    pub decisions: Vec<Given>,
+    pub decisions: Vec<P::Given>,
     /// Cells still unknown at the part's node (`0` for a part that is one solution).
     pub unknown: usize,
     /// The part's size: the exact number of search nodes in its subtree when that is at most
@@ -38,40 +38,38 @@ const BUDGET: u32 = 64;
 /// Random dives from the open nodes that breadth-first search leaves.
 const DIVES: u32 = 16;
 
-impl Part {
+impl<P: Domain + Clone> Part<P> {
     /// The part as a puzzle: `puzzle` with the decisions added to its givens.
-    pub fn puzzle(&self, puzzle: &Puzzle) -> Puzzle {
-        let mut part = puzzle.clone();
-        part.givens.extend(&self.decisions);
-        part
+    pub fn puzzle(&self, puzzle: &P) -> P {
+        puzzle.with_givens(&self.decisions)
     }
 }
 
 /// An open node waiting to be split, ordered by its estimate (then by age, oldest first, so
 /// the split is deterministic).
-struct Open {
-    grid: Grid,
-    decisions: Vec<Given>,
-    memo: Option<Arc<SealedMemo>>,
+struct Open<P: Domain> {
+    grid: P::Grid,
+    decisions: Vec<P::Given>,
+    memo: Option<Arc<SealedMemo<P::Grid>>>,
     estimate: f64,
     order: u64,
 }
 
-impl PartialEq for Open {
+impl<P: Domain> PartialEq for Open<P> {
     fn eq(&self, other: &Self) -> bool {
         self.cmp(other) == Ordering::Equal
     }
 }
 
-impl Eq for Open {}
+impl<P: Domain> Eq for Open<P> {}
 
-impl PartialOrd for Open {
+impl<P: Domain> PartialOrd for Open<P> {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl Ord for Open {
+impl<P: Domain> Ord for Open<P> {
     fn cmp(&self, other: &Self) -> Ordering {
         self.estimate
             .total_cmp(&other.estimate)
@@ -80,15 +78,19 @@ impl Ord for Open {
 }
 
 /// What a split needs at hand while it expands nodes.
-struct Splitter<'p> {
-    puzzle: &'p Puzzle,
-    prop: Propagator,
+struct Splitter<'p, P: Domain> {
+    puzzle: &'p P,
+    prop: Propagator<P>,
     counts: ProbeCounts,
     rng: u64,
 }
 
-impl Splitter<'_> {
-    fn choose(&mut self, grid: &mut Grid, memo: Option<&SealedMemo>) -> Choice {
+impl<P: Domain> Splitter<'_, P> {
+    fn choose(
+        &mut self,
+        grid: &mut P::Grid,
+        memo: Option<&SealedMemo<P::Grid>>,
+    ) -> Choice<P::Grid> {
         choose_probing(self.puzzle, grid, &mut self.prop, &mut self.counts, memo)
     }
 
@@ -99,7 +101,7 @@ impl Splitter<'_> {
     /// children lived) sizes that node's subtree. The estimate is the nodes visited plus the
     /// open nodes times their mean sampled size. Breadth first sees how wide the subtree is,
     /// the dives how deep: either alone misjudged the irregular trees that probing leaves.
-    fn estimate(&mut self, grid: &Grid, memo: Option<&Arc<SealedMemo>>) -> f64 {
+    fn estimate(&mut self, grid: &P::Grid, memo: Option<&Arc<SealedMemo<P::Grid>>>) -> f64 {
         let mut frontier = VecDeque::from([(grid.clone(), memo.cloned())]);
         let mut nodes = 0u32;
         while nodes < BUDGET {
@@ -130,7 +132,7 @@ impl Splitter<'_> {
     }
 
     /// One random dive from `grid` to a leaf: Knuth's estimate of its subtree's node count.
-    fn dive(&mut self, mut grid: Grid, mut memo: Option<Arc<SealedMemo>>) -> f64 {
+    fn dive(&mut self, mut grid: P::Grid, mut memo: Option<Arc<SealedMemo<P::Grid>>>) -> f64 {
         let (mut nodes, mut width) = (0.0, 1.0);
         loop {
             nodes += width;
@@ -175,7 +177,7 @@ impl Splitter<'_> {
 /// The parts come in search order: listing each part's solutions with the one-thread (or the
 /// ordered) search, part after part, lists the puzzle's solutions in the order the one-thread
 /// search of the whole puzzle does.
-pub fn split(puzzle: &Puzzle, parts: usize) -> Result<Vec<Part>, SolveError> {
+pub fn split<P: Searchable>(puzzle: &P, parts: usize) -> Result<Vec<Part<P>>, SolveError> {
     split_by(puzzle, parts, Sizing::Measured)
 }
 
@@ -191,11 +193,15 @@ pub enum Sizing {
 }
 
 /// [`split`], with the open nodes ranked as `sizing` says.
-pub fn split_by(puzzle: &Puzzle, parts: usize, sizing: Sizing) -> Result<Vec<Part>, SolveError> {
+pub fn split_by<P: Searchable>(
+    puzzle: &P,
+    parts: usize,
+    sizing: Sizing,
+) -> Result<Vec<Part<P>>, SolveError> {
     let Some(root) = Solver::new(puzzle, SolverOptions::default()).root()? else {
         return Ok(vec![Part {
             decisions: Vec::new(),
-            unknown: puzzle.height() * puzzle.width(),
+            unknown: puzzle.rows() * puzzle.cols(),
             estimate: 1.0,
         }]);
     };
@@ -227,19 +233,13 @@ pub fn split_by(puzzle: &Puzzle, parts: usize, sizing: Sizing) -> Result<Vec<Par
                 children,
                 memo,
             } => {
-                let (filled, empty) = filled_and_empty(children, (row, col));
-                for (value, child) in [(true, filled), (false, empty)] {
-                    let Ok(grid) = child else { continue };
+                for grid in children {
                     let mut decisions = node.decisions.clone();
-                    decisions.push(Given {
-                        row,
-                        col,
-                        filled: value,
-                    });
+                    decisions.push(P::given(row, col, grid.values(row, col)));
                     order += 1;
                     let estimate = match sizing {
                         Sizing::Measured => splitter.estimate(&grid, memo.as_ref()),
-                        Sizing::UnknownCells => grid.unknown_count() as f64,
+                        Sizing::UnknownCells => grid.undecided() as f64,
                     };
                     open.push(Open {
                         grid,
@@ -252,15 +252,22 @@ pub fn split_by(puzzle: &Puzzle, parts: usize, sizing: Sizing) -> Result<Vec<Par
             }
         }
     }
-    let mut all: Vec<Open> = done;
+    let mut all: Vec<Open<P>> = done;
     all.extend(open);
     // In search order: the order in which the one-thread search meets the parts (at the first
-    // decision where two parts differ, the one with the cell filled comes first).
-    all.sort_by_cached_key(|node| node.decisions.iter().map(|g| !g.filled).collect::<Vec<_>>());
+    // decision where two parts differ, the one whose value the search tries first comes first:
+    // in black and white, the cell filled).
+    let rank = |value: u64| each_value::<P>(u64::MAX).position(|v| v == value);
+    all.sort_by_cached_key(|node| {
+        node.decisions
+            .iter()
+            .map(|g| rank(P::given_value(g)))
+            .collect::<Vec<_>>()
+    });
     Ok(all
         .into_iter()
         .map(|node| Part {
-            unknown: node.grid.unknown_count(),
+            unknown: node.grid.undecided(),
             decisions: node.decisions,
             estimate: node.estimate,
         })
@@ -343,6 +350,33 @@ mod tests {
                 }
             }
             assert_eq!(total, 720, "{wanted} parts");
+        }
+    }
+
+    /// Colour parts cover every solution once too, in the order of the one-thread search.
+    #[test]
+    fn colour_parts_cover_every_solution_once_in_search_order() {
+        let puzzle = crate::test_strategies::colour_bands(2, 3);
+        let one_thread = SolverOptions {
+            threads: 1,
+            ..SolverOptions::default()
+        };
+        let (whole, _) = Solver::new(&puzzle, one_thread.clone())
+            .find(u64::MAX)
+            .expect("runs");
+        assert_eq!(whole.len(), 36);
+        for wanted in [1, 3, 8, 20] {
+            let parts = split(&puzzle, wanted).expect("splits");
+            assert!(parts.len() >= wanted, "{wanted}: {}", parts.len());
+            let mut listed = Vec::new();
+            for part in &parts {
+                let (solutions, outcome) = Solver::new(&part.puzzle(&puzzle), one_thread.clone())
+                    .find(u64::MAX)
+                    .expect("runs");
+                assert!(outcome.exhausted);
+                listed.extend(solutions);
+            }
+            assert_eq!(listed, whole, "{wanted} parts");
         }
     }
 

@@ -53,3 +53,21 @@ pub(crate) fn diagonal_squares(squares: usize) -> Puzzle {
     }
     puzzle
 }
+
+/// A colour puzzle whose count is known by construction: `colors` colours and `m` columns over
+/// `colors * m` rows. Each row holds one cell, of its band's colour (rows `c * m ..` hold colour
+/// `c + 1`), and each column holds one cell of each colour, in band order: `(m!)^colors`
+/// solutions.
+pub(crate) fn colour_bands(colors: u8, m: usize) -> crate::color::ColorPuzzle {
+    use crate::color::{Block, Color, ColorClue, ColorPuzzle};
+    let mut palette = vec![Color::new("white", [255; 3], '.')];
+    palette.extend((1..=colors).map(|c| Color::new(format!("c{c}"), [c; 3], char::from(b'a' + c))));
+    let block = |color: u8| Block { len: 1, color };
+    let rows = (0..usize::from(colors) * m)
+        .map(|r| ColorClue(vec![block((r / m) as u8 + 1)]))
+        .collect();
+    let cols = (0..m)
+        .map(|_| ColorClue((1..=colors).map(block).collect()))
+        .collect();
+    ColorPuzzle::new(palette, rows, cols).expect("valid")
+}

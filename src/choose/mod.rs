@@ -198,10 +198,8 @@ pub fn choose_probing_among<P: Domain>(
                             .collect();
                         if children.len() < values.count_ones() as usize {
                             // Only a stale memo entry could lead here; recover soundly.
-                            let old = grid.clone();
-                            match prober.narrow_to_union(grid, &children) {
-                                Ok(_) => memo.changed(&old, grid),
-                                Err(Contradiction) => return Choice::Dead,
+                            if prober.narrow_to_union(grid, &children, &mut memo).is_err() {
+                                return Choice::Dead;
                             }
                             continue;
                         }
@@ -320,8 +318,7 @@ impl<P: Domain> Prober<'_, P> {
                 }
                 _ => {}
             }
-            let old = grid.clone();
-            match self.narrow_to_union(grid, &survivors) {
+            match self.narrow_to_union(grid, &survivors, memo) {
                 Err(Contradiction) => return Round::Dead,
                 Ok(0) if !changed => {
                     let score = self.puzzle.branch_score(&fixed);
@@ -337,7 +334,6 @@ impl<P: Domain> Prober<'_, P> {
                 }
                 Ok(0) => {}
                 Ok(n) => {
-                    memo.changed(&old, grid);
                     self.counts.fixed += n;
                     changed = true;
                 }
@@ -351,27 +347,29 @@ impl<P: Domain> Prober<'_, P> {
     }
 
     /// Narrows every cell of `grid` to the union of its values in `children` (probe grids of
-    /// one cell, together holding every solution below `grid`), then propagates. Returns how
-    /// many cells were narrowed directly.
+    /// one cell, together holding every solution below `grid`), then propagates, and tells
+    /// `memo`. Returns how many cells were narrowed directly.
     fn narrow_to_union(
         &mut self,
         grid: &mut P::Grid,
         children: &[P::Grid],
+        memo: &mut ProbeMemo<P::Grid>,
     ) -> Result<u64, Contradiction> {
         if children.is_empty() {
             return Err(Contradiction);
         }
-        let children: Vec<&P::Grid> = children.iter().collect();
         self.narrowed.clear();
-        grid.common_narrowing(&children, &mut self.narrowed);
+        grid.common_narrowing(children, &mut self.narrowed);
         if self.narrowed.is_empty() {
             return Ok(0);
         }
+        let old = grid.clone();
         for &(row, col, values) in &self.narrowed {
             grid.restrict(row, col, values).map_err(|_| Contradiction)?;
         }
         let cells = self.narrowed.iter().map(|&(r, c, _)| (r, c));
         self.prop.propagate_cells(self.puzzle, grid, cells)?;
+        memo.changed(&old, grid);
         Ok(self.narrowed.len() as u64)
     }
 }

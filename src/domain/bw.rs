@@ -4,7 +4,8 @@
 use super::{BW_VALUES, Domain, DomainGrid, EMPTY, FILLED};
 use crate::grid::{Cell, Conflict, Grid};
 use crate::line::{BitLineSolver, Contradiction, LineCache, LineSolver};
-use crate::puzzle::{LineId, Puzzle};
+use crate::puzzle::{Given, LineId, Puzzle};
+use crate::split::{clue_checksum, givens_checksum};
 
 /// A thread's black-and-white line-solving state.
 #[derive(Debug, Default)]
@@ -70,17 +71,21 @@ impl DomainGrid for Grid {
         self.line(line) != other.line(line)
     }
 
-    fn common_narrowing(&self, children: &[&Self], out: &mut Vec<(usize, usize, u64)>) {
+    fn common_narrowing(&self, children: &[Self], out: &mut Vec<(usize, usize, u64)>) {
         let (gf, ge) = self.row_planes();
-        let planes: Vec<(&[u64], &[u64])> = children.iter().map(|c| c.row_planes()).collect();
+        // Cells every child fixed the same way that the grid leaves unknown, word by word.
+        let agreed = |w: usize| {
+            children.iter().fold((!gf[w], !ge[w]), |(f, e), child| {
+                let (cf, ce) = child.row_planes();
+                (f & cf[w], e & ce[w])
+            })
+        };
+        if (0..gf.len()).all(|w| agreed(w) == (0, 0)) {
+            return;
+        }
         let row_words = gf.len() / self.height().max(1);
         for w in 0..gf.len() {
-            // Cells every child fixed the same way that the grid leaves unknown.
-            let (mut all_filled, mut all_empty) = (!gf[w], !ge[w]);
-            for (f, e) in &planes {
-                all_filled &= f[w];
-                all_empty &= e[w];
-            }
+            let (all_filled, all_empty) = agreed(w);
             let (row, first_col) = (w / row_words, w % row_words * 64);
             for (mut bits, value) in [(all_filled, FILLED), (all_empty, EMPTY)] {
                 while bits != 0 {
@@ -131,6 +136,30 @@ impl Domain for Puzzle {
             grid.set(g.row, g.col, g.filled).ok()?;
         }
         Some(grid)
+    }
+
+    type Given = Given;
+
+    fn given(row: usize, col: usize, value: u64) -> Given {
+        Given {
+            row,
+            col,
+            filled: value == FILLED,
+        }
+    }
+
+    fn given_value(given: &Given) -> u64 {
+        if given.filled { FILLED } else { EMPTY }
+    }
+
+    fn with_givens(&self, givens: &[Given]) -> Self {
+        let mut puzzle = self.clone();
+        puzzle.givens.extend_from_slice(givens);
+        puzzle
+    }
+
+    fn checksums(&self) -> (String, String) {
+        (clue_checksum(self), givens_checksum(self))
     }
 
     fn lines_with_cache() -> BwLines {

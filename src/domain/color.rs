@@ -3,7 +3,7 @@
 
 use super::{Domain, DomainGrid};
 use crate::color::cache::ColorLineCache;
-use crate::color::{ColorGrid, ColorLineSolver, ColorPuzzle};
+use crate::color::{ColorGiven, ColorGrid, ColorLineSolver, ColorPuzzle};
 use crate::grid::Conflict;
 use crate::line::Contradiction;
 use crate::puzzle::LineId;
@@ -73,7 +73,7 @@ impl DomainGrid for ColorGrid {
         }
     }
 
-    fn common_narrowing(&self, children: &[&Self], out: &mut Vec<(usize, usize, u64)>) {
+    fn common_narrowing(&self, children: &[Self], out: &mut Vec<(usize, usize, u64)>) {
         let w = self.width();
         for (i, &cell) in self.cells().iter().enumerate() {
             let union = children.iter().fold(0, |u, child| u | child.cells()[i]);
@@ -125,6 +125,30 @@ impl Domain for ColorPuzzle {
             grid.narrow(g.row, g.col, 1 << g.color).ok()?;
         }
         Some(grid)
+    }
+
+    type Given = ColorGiven;
+
+    fn given(row: usize, col: usize, value: u64) -> ColorGiven {
+        ColorGiven {
+            row,
+            col,
+            color: value.trailing_zeros() as u8,
+        }
+    }
+
+    fn given_value(given: &ColorGiven) -> u64 {
+        1 << given.color
+    }
+
+    fn with_givens(&self, givens: &[ColorGiven]) -> Self {
+        let mut puzzle = self.clone();
+        puzzle.givens.extend_from_slice(givens);
+        puzzle
+    }
+
+    fn checksums(&self) -> (String, String) {
+        ColorPuzzle::checksums(self)
     }
 
     fn lines_with_cache() -> ColorLines {

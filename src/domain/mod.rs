@@ -55,7 +55,7 @@ pub trait DomainGrid: Clone + Debug + PartialEq + Eq + Send + Sync + 'static {
     /// The cells that every grid of `children` (each narrower than this grid) narrows the same
     /// way, pushed onto `out` with the union of the children's values: a narrowing that holds
     /// below every child, so a sound one where the children cover every solution.
-    fn common_narrowing(&self, children: &[&Self], out: &mut Vec<(usize, usize, u64)>);
+    fn common_narrowing(&self, children: &[Self], out: &mut Vec<(usize, usize, u64)>);
 }
 
 /// A kind of puzzle: its grid, and how one of its lines is solved.
@@ -86,6 +86,19 @@ pub trait Domain: Debug + Sync + Sized + 'static {
     fn blank_grid(&self) -> Self::Grid;
     /// The grid with the puzzle's givens applied (not propagated), or `None` if they conflict.
     fn given_grid(&self) -> Option<Self::Grid>;
+
+    /// A cell known before solving, as the puzzle stores it.
+    type Given: Clone + Debug + PartialEq + Send + Sync;
+    /// The given that narrows cell (`row`, `col`) to the value bit `value`.
+    fn given(row: usize, col: usize, value: u64) -> Self::Given;
+    /// The value bit of a given, as [`Domain::given`] made it.
+    fn given_value(given: &Self::Given) -> u64;
+    /// The puzzle with `givens` added to its own.
+    fn with_givens(&self, givens: &[Self::Given]) -> Self;
+    /// Checksums of the clues (with the palette) and of the givens in any order, as
+    /// `fnv1a64:HEX`: the same clues for a puzzle and every part split from it, other givens
+    /// for each part.
+    fn checksums(&self) -> (String, String);
 
     /// Line-solving state with a cache of line results, which the propagator sets up for one
     /// puzzle at a time with [`Domain::configure_cache`].
