@@ -244,7 +244,7 @@ fn every_bundled_file_is_tested_and_documented() {
         if name == "EXPECTED.md" {
             continue;
         }
-        // flag.g, a colour puzzle, is tested in tests/color.rs.
+        // flag.g, a colour puzzle, is tested in crates/cli/tests/color.rs.
         let tested_elsewhere = name == "flag.g";
         assert!(
             BUNDLED_FILES.contains(&name) || tested_elsewhere,

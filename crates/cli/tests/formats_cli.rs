@@ -6,7 +6,7 @@ use std::path::Path;
 use assert_cmd::Command;
 use predicates::str::contains;
 
-const BUNDLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");
+const BUNDLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../puzzles");
 
 fn nonoenum() -> Command {
     Command::cargo_bin("nonoenum").expect("binary")
@@ -169,8 +169,8 @@ fn make_reports_uniqueness_and_varying_cells() {
 /// The shared corpus' PBM pictures: `make` decides each (skips without the corpus).
 #[test]
 fn make_on_the_corpus_pictures() {
-    let raw =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles/picross-solver/inputs/raw");
+    let raw = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/puzzles/picross-solver/inputs/raw");
     let raw = std::env::var_os("NONOENUM_CORPUS")
         .map_or(raw, |c| Path::new(&c).join("picross-solver/inputs/raw"));
     if !raw.is_dir() {

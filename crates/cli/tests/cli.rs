@@ -17,7 +17,7 @@ use tempfile::TempDir;
 const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
 
 /// The `puzzles/` folder.
-const BUNDLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");
+const BUNDLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../puzzles");
 
 /// The solution of `puzzles/heart.txt`.
 const HEART: &str = "\

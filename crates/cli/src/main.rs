@@ -10,6 +10,7 @@ mod input;
 mod output;
 mod parts;
 mod per_cell;
+mod stop;
 
 use std::process::ExitCode;
 
@@ -24,7 +25,7 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             eprintln!("nonoenum: error: {err:#}");
-            ExitCode::from(commands::EXIT_BAD_INPUT)
+            ExitCode::from(stop::EXIT_BAD_INPUT)
         }
     }
 }

@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 use tempfile::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
-const BUNDLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");
+const BUNDLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../puzzles");
 const THREADS: [&str; 4] = ["1", "2", "3", "8"];
 
 fn nonoenum(args: &[&str]) -> Output {

@@ -13,7 +13,7 @@ use tempfile::TempDir;
 
 /// The binary under test.
 const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
-const SCRIPTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts");
+const SCRIPTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts");
 
 /// Every clue `1` on an `n` x `n` grid: `n!` solutions.
 fn write_perm(dir: &Path, n: usize) -> PathBuf {

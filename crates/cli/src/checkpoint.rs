@@ -26,9 +26,9 @@ use nonoenum::split::{Sizing, clue_checksum, givens_checksum, split_by};
 use nonoenum::{Flow, Given, Puzzle, Solver, SolverOptions};
 use serde::{Deserialize, Serialize};
 
-use crate::commands::{Cancel, EXIT_INTERRUPTED, EXIT_TIME_LIMIT, Stop};
 use crate::input::display_name;
 use crate::output::write_grid;
+use crate::stop::{Cancel, EXIT_INTERRUPTED, EXIT_TIME_LIMIT, Stop};
 
 const CHECKPOINT_FORMAT: &str = "nonoenum-checkpoint/1";
 

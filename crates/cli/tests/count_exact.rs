@@ -92,7 +92,7 @@ fn counts_beyond_128_bits_are_exact_in_text_and_json() {
 
 #[test]
 fn every_method_gives_the_same_counts() {
-    let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles");
+    let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles");
     let tmp = TempDir::new().expect("temp dir");
     let puzzles = [
         perm(tmp.path(), 7),
@@ -407,7 +407,7 @@ fn options_that_do_not_go_together_are_refused() {
 
 #[test]
 fn colour_puzzles_are_counted_by_enumeration() {
-    let flag = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/flag.g");
+    let flag = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles/flag.g");
     let (code, auto, err) = run(&["count", "-q"], &flag);
     assert_eq!(code, 0, "{err}");
     let (code, enumerated, _) = run(&["count", "-q", "--method", "enumerate"], &flag);

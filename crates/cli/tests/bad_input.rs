@@ -5,7 +5,8 @@
 use std::path::Path;
 use std::process::Command;
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+/// The repository root (this crate is `crates/cli`), where the README's commands run.
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
 
 /// `(command, message)` for every row of the README's "Bad input" table.

@@ -9,15 +9,15 @@ use assert_cmd::Command;
 use nonoenum::format::read_any_puzzles;
 use nonoenum::{AnyPuzzle, ColorSolver, Solver, SolverOptions};
 
-/// The shared corpus beside the crate (`NONOENUM_CORPUS` overrides it, for worktrees
+/// The shared corpus beside the repository (`NONOENUM_CORPUS` overrides it, for worktrees
 /// elsewhere).
 fn shared_root() -> PathBuf {
     std::env::var_os("NONOENUM_CORPUS").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles"),
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/puzzles"),
         PathBuf::from,
     )
 }
-const FLAG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/flag.g");
+const FLAG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../puzzles/flag.g");
 
 fn shared_dir(relative: &str) -> Option<PathBuf> {
     let path = shared_root().join(relative);

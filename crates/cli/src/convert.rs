@@ -160,6 +160,6 @@ pub(crate) fn make(
     Ok(if found == 1 {
         ExitCode::SUCCESS
     } else {
-        ExitCode::from(crate::commands::EXIT_NO_SOLUTION)
+        ExitCode::from(crate::stop::EXIT_NO_SOLUTION)
     })
 }

@@ -1,0 +1,84 @@
+//! Exit codes, and what stops a run: Ctrl-C, SIGTERM, a time limit.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// `solve` found no solution for some puzzle.
+pub(crate) const EXIT_NO_SOLUTION: u8 = 1;
+/// Bad usage or bad input.
+pub(crate) const EXIT_BAD_INPUT: u8 = 2;
+/// Interrupted by Ctrl-C or SIGTERM; partial results were printed.
+pub(crate) const EXIT_INTERRUPTED: u8 = 130;
+/// `--time-limit` stopped a search before its answer was known; partial results were printed.
+pub(crate) const EXIT_TIME_LIMIT: u8 = 3;
+
+/// Why a search ended before exploring its whole tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// Ctrl-C or SIGTERM.
+    Interrupted,
+    /// `--time-limit`.
+    TimeLimit,
+    /// `--max-solutions` or `list --limit`.
+    SolutionLimit,
+}
+
+impl Stop {
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            Stop::Interrupted => "interrupted",
+            Stop::TimeLimit => "time limit reached",
+            Stop::SolutionLimit => "solution limit reached",
+        }
+    }
+}
+
+/// The flags that end a run early: set from a signal handler or the time-limit thread.
+#[derive(Clone, Default)]
+pub(crate) struct Cancel {
+    /// Read by every search worker.
+    pub(crate) any: Arc<AtomicBool>,
+    interrupted: Arc<AtomicBool>,
+    timed_out: Arc<AtomicBool>,
+}
+
+impl Cancel {
+    /// Installs the Ctrl-C / SIGTERM handler and starts the time-limit thread, if any.
+    pub(crate) fn install(time_limit: Option<Duration>) -> Self {
+        let cancel = Cancel::default();
+        let on_signal = cancel.clone();
+        // Without a handler, Ctrl-C kills the process (losing buffered output) but nothing else.
+        let _ = ctrlc::set_handler(move || {
+            on_signal.interrupted.store(true, Ordering::Relaxed);
+            on_signal.any.store(true, Ordering::Relaxed);
+        });
+        if let Some(limit) = time_limit {
+            let on_time = cancel.clone();
+            let deadline = Instant::now() + limit;
+            let _ = std::thread::Builder::new()
+                .name("nonoenum-time-limit".into())
+                .spawn(move || {
+                    while let Some(left) = deadline.checked_duration_since(Instant::now())
+                        && !left.is_zero()
+                    {
+                        std::thread::park_timeout(left);
+                    }
+                    on_time.timed_out.store(true, Ordering::Relaxed);
+                    on_time.any.store(true, Ordering::Relaxed);
+                });
+        }
+        cancel
+    }
+
+    /// What stopped the run, if anything (an interrupt wins over the time limit).
+    pub(crate) fn reason(&self) -> Option<Stop> {
+        if self.interrupted.load(Ordering::Relaxed) {
+            Some(Stop::Interrupted)
+        } else if self.timed_out.load(Ordering::Relaxed) {
+            Some(Stop::TimeLimit)
+        } else {
+            None
+        }
+    }
+}
