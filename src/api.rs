@@ -29,9 +29,10 @@ use thiserror::Error;
 use crate::color::{AnyPuzzle, ColorGrid};
 use crate::count::{CountError, CountLimits, CountProgress, count_exact};
 use crate::domain::DomainGrid;
+use crate::flow::Flow;
 use crate::format::{Format, ParseError, read_any_puzzles};
 use crate::grid::{Cell, Grid};
-use crate::search::{Flow, Searchable, SolveError, Solver, SolverOptions, stack_size};
+use crate::search::{Searchable, SolveError, Solver, SolverOptions, stack_size};
 
 /// Why a puzzle could not be read.
 #[derive(Debug, Error)]

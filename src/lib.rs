@@ -19,10 +19,12 @@
 //! ```
 
 mod api;
+mod checksum;
 pub mod choose;
 pub mod color;
 pub mod count;
 pub mod domain;
+mod flow;
 pub mod format;
 pub mod grid;
 pub mod learn;

@@ -319,7 +319,7 @@ impl ColorPuzzle {
     }
 
     /// Checksums of the clues (with the palette) and of the givens, as `fnv1a64:HEX`, like
-    /// [`crate::split::clue_checksum`] for black and white.
+    /// [`crate::checksum::clue_checksum`] for black and white.
     pub fn checksums(&self) -> (String, String) {
         let mut clues = format!("{} {}\n", self.height(), self.width());
         for c in &self.colors {
@@ -340,8 +340,8 @@ impl ColorPuzzle {
             .map(|(r, c, v)| format!("{r} {c} {v}\n"))
             .collect();
         (
-            crate::split::fnv1a64(clues.as_bytes()),
-            crate::split::fnv1a64(givens.as_bytes()),
+            crate::checksum::fnv1a64(clues.as_bytes()),
+            crate::checksum::fnv1a64(givens.as_bytes()),
         )
     }
 

@@ -2,10 +2,10 @@
 //! results on lines of up to 64 cells are cached.
 
 use super::{BW_VALUES, Domain, DomainGrid, EMPTY, FILLED};
+use crate::checksum::{clue_checksum, givens_checksum};
 use crate::grid::{Cell, Conflict, Grid};
 use crate::line::{BitLineSolver, Contradiction, LineCache, LineSolver};
 use crate::puzzle::{Given, LineId, Puzzle};
-use crate::split::{clue_checksum, givens_checksum};
 
 /// A thread's black-and-white line-solving state.
 #[derive(Debug, Default)]

@@ -134,14 +134,7 @@ impl Default for SolverOptions {
     }
 }
 
-/// What the collector tells the search after each solution.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
-    /// Keep searching.
-    Continue,
-    /// Stop the search now.
-    Stop,
-}
+pub use crate::flow::Flow;
 
 /// Why a search could not run.
 #[derive(Debug, Error)]

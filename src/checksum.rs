@@ -1,0 +1,42 @@
+//! Checksums that tie results back to a puzzle: its clues, and its givens in any order.
+
+use std::fmt::Write as _;
+
+use crate::puzzle::Puzzle;
+
+/// A checksum of the puzzle's clues (not its title, givens or metadata), as `fnv1a64:HEX`: the
+/// same for a puzzle and every part split from it.
+pub fn clue_checksum(puzzle: &Puzzle) -> String {
+    let mut text = format!("{} {}\n", puzzle.height(), puzzle.width());
+    for clue in puzzle.row_clues.iter().chain(&puzzle.col_clues) {
+        let _ = writeln!(text, "{clue}");
+    }
+    fnv1a64(text.as_bytes())
+}
+
+/// A checksum of the puzzle's givens, in any order, as `fnv1a64:HEX`: it tells the parts of a
+/// split apart.
+pub fn givens_checksum(puzzle: &Puzzle) -> String {
+    let mut givens: Vec<(usize, usize, bool)> = puzzle
+        .givens
+        .iter()
+        .map(|g| (g.row, g.col, g.filled))
+        .collect();
+    givens.sort_unstable();
+    givens.dedup();
+    let mut text = String::new();
+    for (row, col, filled) in givens {
+        let _ = writeln!(text, "{row} {col} {}", u8::from(filled));
+    }
+    fnv1a64(text.as_bytes())
+}
+
+/// The 64-bit FNV-1a hash: an identity check against mix-ups, not a cryptographic one.
+pub(crate) fn fnv1a64(bytes: &[u8]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("fnv1a64:{hash:016x}")
+}
