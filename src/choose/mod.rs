@@ -322,15 +322,23 @@ impl<P: Domain> Prober<'_, P> {
                 Err(Contradiction) => return Round::Dead,
                 Ok(0) if !changed => {
                     let score = self.puzzle.branch_score(&fixed);
-                    let children = Some(std::mem::take(&mut survivors));
-                    consider(
-                        &mut best,
-                        Candidate {
+                    if best.as_ref().is_none_or(|b| score > b.score) {
+                        let children = Some(std::mem::take(&mut survivors));
+                        let beaten = best.replace(Candidate {
                             score,
                             cell,
                             children,
-                        },
-                    );
+                        });
+                        // Reuse the beaten candidate's buffer for the next cell's probes.
+                        if let Some(Candidate {
+                            children: Some(mut grids),
+                            ..
+                        }) = beaten
+                        {
+                            grids.clear();
+                            survivors = grids;
+                        }
+                    }
                 }
                 Ok(0) => {}
                 Ok(n) => {

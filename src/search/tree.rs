@@ -141,6 +141,16 @@ impl<P: Domain> SearchCx<'_, P> {
                     self.explore::<J>(only, depth, memo);
                 }
             }
+            2 => {
+                // The common case (black and white), without splitting the vector.
+                let (Some(second), Some(first)) = (children.pop(), children.pop()) else {
+                    return;
+                };
+                J::join(
+                    || self.explore::<J>(first, depth + 1, memo),
+                    || self.explore::<J>(second, depth + 1, memo),
+                );
+            }
             n => {
                 let second = children.split_off(n / 2);
                 J::join(
