@@ -117,6 +117,7 @@ impl Grid {
     }
 
     /// The value of cell (`row`, `col`).
+    #[inline]
     pub fn cell(&self, row: usize, col: usize) -> Cell {
         let (filled, empty) = self.line(LineId::Row(row));
         let (w, b) = (col / 64, col % 64);
@@ -144,6 +145,7 @@ impl Grid {
     }
 
     /// Sets a cell the caller knows to be unknown.
+    #[inline]
     pub(crate) fn set_unknown(&mut self, row: usize, col: usize, filled: bool) {
         debug_assert_eq!(self.cell(row, col), Cell::Unknown);
         let (rf, re, _) = self.offsets(LineId::Row(row));

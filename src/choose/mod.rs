@@ -78,7 +78,8 @@ pub struct ProbeCounts {
     pub reused: u64,
 }
 
-/// Narrows one cell of a copy of `grid` to `value` and propagates.
+/// Narrows one undecided cell of a copy of `grid` to `value`, one of its values, and
+/// propagates.
 fn try_value<P: Domain>(
     puzzle: &P,
     grid: &P::Grid,
@@ -87,7 +88,7 @@ fn try_value<P: Domain>(
     value: u64,
 ) -> Result<P::Grid, Contradiction> {
     let mut child = grid.clone();
-    child.restrict(row, col, value).map_err(|_| Contradiction)?;
+    child.decide(row, col, value);
     prop.propagate_cell(puzzle, &mut child, row, col)?;
     Ok(child)
 }

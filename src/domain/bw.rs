@@ -50,6 +50,11 @@ impl DomainGrid for Grid {
         }
     }
 
+    #[inline]
+    fn decide(&mut self, row: usize, col: usize, value: u64) {
+        self.set_unknown(row, col, value == FILLED);
+    }
+
     fn undecided_in(&self, line: LineId) -> usize {
         let (f, e) = self.line(line);
         let known: u32 = f.iter().zip(e).map(|(f, e)| (f | e).count_ones()).sum();

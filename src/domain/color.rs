@@ -43,6 +43,13 @@ impl DomainGrid for ColorGrid {
         self.narrow(row, col, values)
     }
 
+    #[inline]
+    fn decide(&mut self, row: usize, col: usize, value: u64) {
+        debug_assert!(self.cell(row, col) & value != 0);
+        // The value is one of the cell's, so something is left.
+        let _ = self.narrow(row, col, value);
+    }
+
     fn undecided_in(&self, line: LineId) -> usize {
         let undecided = |c: u64| c.count_ones() > 1;
         match line {

@@ -44,6 +44,9 @@ pub trait DomainGrid: Clone + Debug + PartialEq + Eq + Send + Sync + 'static {
     /// Narrows cell (`row`, `col`) to `values` intersected with what it had. Returns whether
     /// it changed, or a [`Conflict`] if nothing is left.
     fn restrict(&mut self, row: usize, col: usize, values: u64) -> Result<bool, Conflict>;
+    /// Narrows cell (`row`, `col`), which the caller knows to be undecided, to `value`, one
+    /// of its possible values (a one-bit set).
+    fn decide(&mut self, row: usize, col: usize, value: u64);
     /// Cells of `line` with more than one possible value.
     fn undecided_in(&self, line: LineId) -> usize;
     /// A hashable copy of the cells, equal for equal grids (to drop duplicate solutions).
