@@ -28,7 +28,7 @@ pub enum Completion {
 
 /// A learning search that checks grid after grid of one puzzle.
 pub struct CompletionChecker<'p> {
-    engine: Engine<'p>,
+    engine: Engine<'p, Puzzle>,
     schedule: Schedule,
 }
 
