@@ -1,9 +1,8 @@
-//! First-UIP conflict analysis and clause minimisation, shared by the black-and-white and the
-//! colour learning searches: both keep a trail of true literals (`2 * variable + value`) with
-//! a level and a reason per variable, and differ only in what a variable is and how a reason
-//! is explained.
+//! First-UIP conflict analysis and clause minimisation, over a trail of true literals
+//! (`2 * variable + value`) with a level and a reason per variable; how a reason is explained
+//! is the search's business.
 
-use super::assign::{Lit, cell_of as var_of, negated};
+use super::lit::{Lit, negated, var_of};
 
 /// What conflict analysis needs from a search: its trail, levels and reasons.
 pub(super) trait Implications {

@@ -12,37 +12,21 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::assign::{Lit, cell_of as var_of, negated};
-
-/// A reason type (of either learning search) that can name a learned clause, so that the
-/// clause database can assert blocking clauses and keep reasons valid when it deletes.
-pub(super) trait ClauseReason {
-    /// Known at level 0.
-    const ROOT: Self;
-    /// Forced by learned clause `clause`.
-    fn clause(clause: u32) -> Self;
-    /// The learned clause this reason names, if it names one.
-    fn clause_mut(&mut self) -> Option<&mut u32>;
-}
+use super::assign::Reason;
+use super::lit::{Lit, negated, value_of, var_of};
 
 const HEADER: usize = 3;
 const PERMANENT: u32 = 1;
 const DELETED: u32 = 2;
 
-/// The value-table entry of a variable whose literal `lit` is true: both searches keep one
-/// byte per variable, 0 while it is unknown, else `1 + value`.
-pub(super) fn value_of(lit: Lit) -> u8 {
-    1 + (lit & 1) as u8
-}
-
 /// Whether `lit` is true in `values`.
 fn is_true(values: &[u8], lit: Lit) -> bool {
-    values[(lit >> 1) as usize] == value_of(lit)
+    values[var_of(lit) as usize] == value_of(lit)
 }
 
 /// Whether `lit` is false in `values`.
 fn is_false(values: &[u8], lit: Lit) -> bool {
-    values[(lit >> 1) as usize] == value_of(lit ^ 1)
+    values[var_of(lit) as usize] == value_of(negated(lit))
 }
 
 /// A clause watching a literal.
@@ -62,10 +46,10 @@ pub(super) struct ClauseDb {
 }
 
 impl ClauseDb {
-    /// An empty database for `cells` cells.
-    pub(super) fn new(cells: usize) -> Self {
+    /// An empty database for `vars` variables.
+    pub(super) fn new(vars: usize) -> Self {
         ClauseDb {
-            watches: vec![Vec::new(); 2 * cells],
+            watches: vec![Vec::new(); 2 * vars],
             ..Self::default()
         }
     }
@@ -124,41 +108,35 @@ impl ClauseDb {
     /// Adds `lits`, a clause whose first literal is to be asserted (all others false), and
     /// returns the reason to assert it with: the root for a clause of one literal, which is
     /// not stored, else the clause.
-    pub(super) fn add_asserting<R: ClauseReason>(
-        &mut self,
-        lits: &[Lit],
-        lbd: u32,
-        permanent: bool,
-    ) -> R {
+    pub(super) fn add_asserting(&mut self, lits: &[Lit], lbd: u32, permanent: bool) -> Reason {
         if lits.len() == 1 {
-            R::ROOT
+            Reason::Root
         } else {
-            R::clause(self.add(lits, lbd, permanent))
+            Reason::Clause(self.add(lits, lbd, permanent))
         }
     }
 
     /// Adds the clause that excludes a solution, `blocking` (its decisions negated, the latest
     /// first), to assert once the search is one level back up; returns the reason to assert
     /// its first literal with. Kept for good, with the worst literal block distance.
-    pub(super) fn add_blocking<R: ClauseReason>(&mut self, blocking: &[Lit]) -> R {
+    pub(super) fn add_blocking(&mut self, blocking: &[Lit]) -> Reason {
         self.add_asserting(blocking, blocking.len() as u32, true)
     }
 
     /// [`Self::reduce`], keeping the clauses that are reasons of the literals on `trail`
     /// (`reasons` indexed by variable) and renaming those reasons; returns how many clauses
     /// were deleted.
-    pub(super) fn reduce_keeping<R: ClauseReason>(
-        &mut self,
-        trail: &[Lit],
-        reasons: &mut [R],
-    ) -> usize {
+    pub(super) fn reduce_keeping(&mut self, trail: &[Lit], reasons: &mut [Reason]) -> usize {
         let locked: HashSet<u32> = trail
             .iter()
-            .filter_map(|&l| reasons[var_of(l) as usize].clause_mut().map(|c| *c))
+            .filter_map(|&l| match reasons[var_of(l) as usize] {
+                Reason::Clause(c) => Some(c),
+                _ => None,
+            })
             .collect();
         let (deleted, renamed) = self.reduce(|c| locked.contains(&c));
         for &l in trail {
-            if let Some(c) = reasons[var_of(l) as usize].clause_mut() {
+            if let Reason::Clause(c) = &mut reasons[var_of(l) as usize] {
                 *c = renamed[c];
             }
         }
@@ -260,7 +238,7 @@ impl ClauseDb {
                 }
                 break;
             }
-            values[(first >> 1) as usize] = value_of(first);
+            values[var_of(first) as usize] = value_of(first);
             implied.push((first, watch.clause));
         }
         watches.truncate(write);

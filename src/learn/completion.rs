@@ -9,9 +9,9 @@
 
 use super::engine::{Assumed, Engine};
 use super::schedule::{self, Schedule};
+use crate::flow::Flow;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
-use crate::search::Flow;
 
 /// The answer of a check.
 #[derive(Debug)]
@@ -28,7 +28,7 @@ pub enum Completion {
 
 /// A learning search that checks grid after grid of one puzzle.
 pub struct CompletionChecker<'p> {
-    engine: Engine<'p>,
+    engine: Engine<'p, Puzzle>,
     schedule: Schedule,
 }
 
@@ -83,91 +83,5 @@ impl<'p> CompletionChecker<'p> {
     /// The counters of every check so far.
     pub fn stats(&self) -> super::LearnStats {
         self.engine.snapshot()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use proptest::prelude::*;
-
-    use super::*;
-    use crate::grid::Cell;
-    use crate::puzzle::Given;
-    use crate::search::{Solver, SolverOptions};
-
-    fn picture(max: usize) -> impl Strategy<Value = (usize, usize, Vec<bool>)> {
-        (2..=max, 2..=max).prop_flat_map(|(h, w)| {
-            (
-                Just(h),
-                Just(w),
-                proptest::collection::vec(proptest::bool::weighted(0.4), h * w),
-            )
-        })
-    }
-
-    fn unknown_cells(grid: &Grid) -> Vec<(u32, u32)> {
-        let mut cells = Vec::new();
-        for row in 0..grid.height() {
-            for col in 0..grid.width() {
-                if grid.cell(row, col) == Cell::Unknown {
-                    cells.push((row as u32, col as u32));
-                }
-            }
-        }
-        cells
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(100))]
-
-        /// One checker asked about grid after grid (the puzzle with a few cells given, each
-        /// time others): it finds a solution that extends the grid exactly when one exists,
-        /// what it learned from earlier grids notwithstanding.
-        #[test]
-        fn a_checker_finds_a_completion_exactly_when_there_is_one(
-            (h, w, cells) in picture(8),
-            givens in proptest::collection::vec(
-                proptest::collection::vec((0usize..64, any::<bool>()), 1..5),
-                1..6,
-            ),
-        ) {
-            let puzzle = Puzzle::from_picture(h, w, &cells).expect("valid");
-            let options = SolverOptions { threads: 1, ..SolverOptions::default() };
-            let root = Solver::new(&puzzle, options.clone())
-                .root()
-                .expect("valid")
-                .expect("a picture has a solution");
-            let mut checker = CompletionChecker::new(&puzzle, &root);
-            for given in givens {
-                let mut constrained = puzzle.clone();
-                for (at, filled) in given {
-                    let (row, col) = ((at / w) % h, at % w);
-                    constrained.givens.push(Given { row, col, filled });
-                }
-                let solver = Solver::new(&constrained, options.clone());
-                let Ok(Some(grid)) = solver.root() else {
-                    continue;
-                };
-                let solutions = solver.count().expect("search runs").solutions;
-                let unknown = unknown_cells(&grid);
-                match checker.check(&grid, &unknown, u64::MAX, || false) {
-                    Completion::Found(found) => {
-                        prop_assert!(solutions > 0);
-                        prop_assert!(found.is_complete(), "{}", found.render());
-                        prop_assert!(puzzle.check_grid(&found.to_cells()).is_ok());
-                        for row in 0..h {
-                            for col in 0..w {
-                                let known = grid.cell(row, col);
-                                prop_assert!(
-                                    known == Cell::Unknown || known == found.cell(row, col)
-                                );
-                            }
-                        }
-                    }
-                    Completion::Impossible => prop_assert_eq!(solutions, 0),
-                    Completion::Unknown => prop_assert!(false, "an unlimited check decides"),
-                }
-            }
-        }
     }
 }

@@ -1,5 +1,6 @@
-//! The learning search loop: propagate, and on a conflict learn a clause and jump back; at a
-//! fixpoint decide a cell; at a complete grid report it and block it.
+//! The learning search loop: propagate (clauses, the cell rule if the domain has one, lines),
+//! and on a conflict learn a clause and jump back; at a fixpoint decide a variable; at a
+//! complete grid report it and block it.
 
 mod analyze;
 mod within;
@@ -7,54 +8,55 @@ mod within;
 use std::collections::VecDeque;
 
 use super::LearnStats;
-use super::assign::{Assignment, Lit, Reason, cell_of, lit, negated, says_filled};
+use super::assign::{Assignment, Reason};
 use super::clauses::ClauseDb;
-use super::explain::{Explainer, Known, solve_cached};
+use super::domain::{LearnDomain, Shape};
+use super::explain::Fact;
+use super::lit::{Lit, lit, negated, value, var_of};
 use super::order::Order;
 use super::schedule::Cdcl;
-use crate::grid::{Cell, Grid};
-use crate::line::{BitLineSolver, LineCache};
-use crate::puzzle::{LineId, Puzzle};
-use crate::search::Flow;
+use crate::flow::Flow;
+use crate::puzzle::LineId;
 pub(super) use within::Assumed;
 
-/// A conflict: a line with no placement, or a clause with every literal false.
+/// A conflict: a line with no placement, a clause with every literal false, or a cell that
+/// breaks the domain's cell rule.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Conflict {
     Line(LineId),
     Clause(u32),
+    Cell(usize),
 }
 
-/// The state of one learning search.
-pub(super) struct Engine<'p> {
-    puzzle: &'p Puzzle,
-    a: Assignment,
+/// The state of one learning search over the puzzles of domain `D`.
+pub(super) struct Engine<'p, D: LearnDomain> {
+    puzzle: &'p D,
+    shape: Shape,
+    a: Assignment<D::Cells>,
     db: ClauseDb,
     order: Order,
-    explainer: Explainer,
-    solver: BitLineSolver,
-    /// Results of one-word lines: line states recur after every jump back.
-    cache: LineCache,
-    out_filled: Vec<u64>,
-    out_empty: Vec<u64>,
-    queue: VecDeque<LineId>,
-    queued: Vec<bool>,
-    /// Trail position up to which clauses have been propagated.
+    lines: D::Lines,
+    queue: LineQueue,
+    /// Trail position up to which clauses and the cell rule have been propagated.
     clause_head: usize,
     seen: Vec<bool>,
     scratch: Vec<Lit>,
     /// Literals implied by clauses, with their clauses.
     implied: Vec<(Lit, u32)>,
-    known: Vec<Known>,
-    /// The explanation of each line-forced cell, once a conflict has asked for it; valid while
-    /// `explained` (until the cell is unset).
+    /// Literals forced by the cell rule, or known in a grid (kept to save allocations).
+    forced: Vec<Lit>,
+    facts: Vec<Fact>,
+    /// The facts an explanation keeps.
+    kept: Vec<Fact>,
+    /// The explanation of each line-forced variable, once a conflict has asked for it; valid
+    /// while `explained` (until the variable is unset).
     explanations: Vec<Vec<Lit>>,
     explained: Vec<bool>,
     pub(super) stats: LearnStats,
     /// The level below which the search never goes back: 1 while a check of
     /// [`within`] holds its assumptions there, else 0.
     floor: u32,
-    /// The cells a check decides, when not all of them (see [`within`]).
+    /// The variables a check decides, when not all of them (see [`within`]).
     scope: Option<Scope>,
     /// Clauses of one literal learned above level 0 (under assumptions), to set at level 0.
     units: Vec<Lit>,
@@ -62,58 +64,88 @@ pub(super) struct Engine<'p> {
     scope_member: Vec<bool>,
 }
 
-/// The cells a scoped search may decide.
+/// The variables a scoped search may decide.
 #[derive(Debug, Default)]
 struct Scope {
-    cells: Vec<u32>,
-    /// One flag per cell of the grid.
+    vars: Vec<u32>,
+    /// One flag per variable.
     member: Vec<bool>,
-    /// Unknown cells outside the scope taken off the decision heap, to put back afterwards.
+    /// Unknown variables outside the scope taken off the decision heap, to put back
+    /// afterwards.
     set_aside: Vec<u32>,
 }
 
-impl<'p> Engine<'p> {
-    /// A search whose level 0 is `root` (a grid at a propagation fixpoint).
-    pub(super) fn new(puzzle: &'p Puzzle, root: &Grid) -> Self {
-        let (height, width) = (puzzle.height(), puzzle.width());
-        let mut a = Assignment::new(height, width);
-        for row in 0..height {
-            for col in 0..width {
-                let filled = match root.cell(row, col) {
-                    Cell::Unknown => continue,
-                    Cell::Filled => true,
-                    Cell::Empty => false,
-                };
-                a.assign(lit((row * width + col) as u32, filled), Reason::Root);
-            }
+/// The lines waiting to be solved, each at most once.
+struct LineQueue {
+    shape: Shape,
+    lines: VecDeque<LineId>,
+    queued: Vec<bool>,
+}
+
+impl LineQueue {
+    fn push(&mut self, line: LineId) {
+        let index = self.shape.index(line);
+        if !self.queued[index] {
+            self.queued[index] = true;
+            self.lines.push_back(line);
         }
-        let cells = a.cells();
-        // Root cells stay in the heap: decisions skip cells that are already set.
-        let order = Order::new(cells);
+    }
+
+    /// Queues the lines of the variable of `l` (just made true), if it changed them.
+    fn lit_set<D: LearnDomain>(&mut self, puzzle: &D, l: Lit) {
+        if D::changes_lines(l) {
+            let cell = var_of(l) as usize / puzzle.vars_per_cell();
+            let width = self.shape.width;
+            self.push(LineId::Row(cell / width));
+            self.push(LineId::Col(cell % width));
+        }
+    }
+
+    fn pop(&mut self) -> Option<LineId> {
+        let line = self.lines.pop_front()?;
+        self.queued[self.shape.index(line)] = false;
+        Some(line)
+    }
+
+    fn clear(&mut self) {
+        while self.pop().is_some() {}
+    }
+}
+
+impl<'p, D: LearnDomain> Engine<'p, D> {
+    /// A search whose level 0 is `root` (a grid at a propagation fixpoint).
+    pub(super) fn new(puzzle: &'p D, root: &D::Grid) -> Self {
+        let shape = puzzle.shape();
+        let vars = shape.height * shape.width * puzzle.vars_per_cell();
+        let mut a = Assignment::new(vars, puzzle.new_cells());
+        let mut known = Vec::new();
+        puzzle.known_lits(root, &mut known);
+        for &l in &known {
+            a.assign(l, Reason::Root);
+        }
         let clause_head = a.trail.len();
         let mut engine = Engine {
             puzzle,
+            shape,
             a,
-            db: ClauseDb::new(cells),
-            order,
-            explainer: Explainer::default(),
-            solver: BitLineSolver::default(),
-            cache: {
-                let mut cache = LineCache::default();
-                cache.configure(height + width, height.max(width));
-                cache
+            db: ClauseDb::new(vars),
+            // Root variables stay in the heap: decisions skip variables already set.
+            order: Order::new(vars),
+            lines: puzzle.new_lines(),
+            queue: LineQueue {
+                shape,
+                lines: VecDeque::new(),
+                queued: vec![false; shape.lines()],
             },
-            out_filled: Vec::new(),
-            out_empty: Vec::new(),
-            queue: VecDeque::new(),
-            queued: vec![false; height + width],
             clause_head,
-            seen: vec![false; cells],
+            seen: vec![false; vars],
             scratch: Vec::new(),
             implied: Vec::new(),
-            known: Vec::new(),
-            explanations: vec![Vec::new(); cells],
-            explained: vec![false; cells],
+            forced: known,
+            facts: Vec::new(),
+            kept: Vec::new(),
+            explanations: vec![Vec::new(); vars],
+            explained: vec![false; vars],
             stats: LearnStats::default(),
             floor: 0,
             scope: None,
@@ -121,143 +153,106 @@ impl<'p> Engine<'p> {
             scope_member: Vec::new(),
         };
         // The root should be a fixpoint already; solving every line once makes sure.
-        for row in 0..height {
-            engine.enqueue(LineId::Row(row));
+        for row in 0..shape.height {
+            engine.queue.push(LineId::Row(row));
         }
-        for col in 0..width {
-            engine.enqueue(LineId::Col(col));
+        for col in 0..shape.width {
+            engine.queue.push(LineId::Col(col));
         }
         engine
     }
 
     /// The counters so far.
     pub(super) fn snapshot(&self) -> LearnStats {
+        let (cache_lookups, cache_hits) = D::cache_stats(&self.lines);
         LearnStats {
-            explain_solves: self.explainer.line_solves,
-            cache_lookups: self.cache.lookups,
-            cache_hits: self.cache.hits,
+            cache_lookups,
+            cache_hits,
             ..self.stats
         }
     }
 
     fn decide(&mut self) {
-        let cell = loop {
-            let cell = self
+        let var = loop {
+            let var = self
                 .order
                 .pop()
-                .expect("an incomplete assignment has an unknown cell in the heap");
-            if !self.a.is_unknown(cell) {
+                .expect("an incomplete assignment has an unknown variable in the heap");
+            if !self.a.is_unknown(var) {
                 continue;
             }
             match &mut self.scope {
-                Some(scope) if !scope.member[cell as usize] => scope.set_aside.push(cell),
-                _ => break cell,
+                Some(scope) if !scope.member[var as usize] => scope.set_aside.push(var),
+                _ => break var,
             }
         };
         self.stats.decisions += 1;
-        let filled = self.order.phase[cell as usize];
-        self.a.decide(lit(cell, filled));
-        self.enqueue_cell(cell);
+        let l = lit(var, self.order.phase[var as usize]);
+        self.a.decide(l);
+        self.queue.lit_set(self.puzzle, l);
     }
 
-    /// Sets `lit` and queues its row and column.
+    /// Sets `l` and queues the lines it changes.
     fn assign(&mut self, l: Lit, reason: Reason) {
         self.a.assign(l, reason);
-        self.enqueue_cell(cell_of(l));
+        self.queue.lit_set(self.puzzle, l);
     }
 
-    fn enqueue_cell(&mut self, cell: u32) {
-        let width = self.a.width;
-        let (row, col) = (cell as usize / width, cell as usize % width);
-        self.enqueue(LineId::Row(row));
-        self.enqueue(LineId::Col(col));
-    }
-
-    fn enqueue(&mut self, line: LineId) {
-        let index = self.line_index(line);
-        if !self.queued[index] {
-            self.queued[index] = true;
-            self.queue.push_back(line);
-        }
-    }
-
-    fn line_index(&self, line: LineId) -> usize {
-        match line {
-            LineId::Row(r) => r,
-            LineId::Col(c) => self.puzzle.height() + c,
-        }
-    }
-
-    fn clear_queue(&mut self) {
-        for line in self.queue.drain(..) {
-            let index = match line {
-                LineId::Row(r) => r,
-                LineId::Col(c) => self.puzzle.height() + c,
-            };
-            self.queued[index] = false;
-        }
-    }
-
-    /// Propagates clauses and lines to a fixpoint; returns the conflict if one is found.
+    /// Propagates clauses, the cell rule and lines to a fixpoint; returns the conflict if one
+    /// is found.
     fn propagate(&mut self) -> Option<Conflict> {
         loop {
             while self.clause_head < self.a.trail.len() {
                 let l = self.a.trail[self.clause_head];
                 self.clause_head += 1;
-                if let Some(clause) = self.propagate_clauses(l) {
-                    self.clear_queue();
-                    return Some(Conflict::Clause(clause));
+                let conflict = match self.propagate_clauses(l) {
+                    Some(clause) => Some(Conflict::Clause(clause)),
+                    None => self.cell_rule(l),
+                };
+                if conflict.is_some() {
+                    self.queue.clear();
+                    return conflict;
                 }
             }
-            let line = self.queue.pop_front()?;
-            let index = self.line_index(line);
-            self.queued[index] = false;
+            let line = self.queue.pop()?;
             if !self.solve_line(line) {
-                self.clear_queue();
+                self.queue.clear();
                 return Some(Conflict::Line(line));
             }
         }
     }
 
-    /// Solves one line and sets what it fixes; `false` if the line has no placement.
+    /// Solves one line and sets what it forces; `false` if the line has no placement.
     fn solve_line(&mut self, line: LineId) -> bool {
         self.stats.line_solves += 1;
-        let len = self.a.grid.line_len(line);
-        let index = self.line_index(line);
-        let (filled, empty) = self.a.grid.line(line);
-        let words = filled.len();
-        self.out_filled.resize(words, 0);
-        self.out_empty.resize(words, 0);
-        let clue = self.puzzle.clue(line).blocks();
-        let solved = solve_cached(
-            &mut self.solver,
-            (&mut self.cache, index as u32),
-            clue,
-            len,
-            (filled, empty),
-            (&mut self.out_filled, &mut self.out_empty),
-        );
-        if solved.is_err() {
+        let puzzle = self.puzzle;
+        let index = self.shape.index(line);
+        if !puzzle.solve_line(&mut self.lines, &self.a.cells, line, index) {
             return false;
         }
         let mark = self.a.trail.len() as u32;
-        let (filled, empty) = self.a.grid.line(line);
-        // Keep only the cells this solve fixed, then set them (no allocation on this hot path).
-        for w in 0..words {
-            self.out_filled[w] &= !filled[w];
-            self.out_empty[w] &= !empty[w];
-        }
-        for w in 0..words {
-            for (mut bits, value) in [(self.out_filled[w], true), (self.out_empty[w], false)] {
-                while bits != 0 {
-                    let i = w * 64 + bits.trailing_zeros() as usize;
-                    let cell = self.a.line_cell(line, i);
-                    self.assign(lit(cell, value), Reason::Line { line, mark });
-                    bits &= bits - 1;
-                }
-            }
-        }
+        let (a, queue) = (&mut self.a, &mut self.queue);
+        puzzle.forced(&self.lines, line, |l| {
+            a.assign(l, Reason::Line { line, mark });
+            queue.lit_set(puzzle, l);
+        });
         true
+    }
+
+    /// Propagates the cell rule from `l`, just made true; returns the cell it finds
+    /// contradicted, if any.
+    fn cell_rule(&mut self, l: Lit) -> Option<Conflict> {
+        if !D::CELL_RULE {
+            return None;
+        }
+        let mut forced = std::mem::take(&mut self.forced);
+        forced.clear();
+        let conflict = self.puzzle.cell_rule(&self.a, l, &mut forced);
+        for &f in &forced {
+            self.assign(f, Reason::Cell);
+        }
+        self.forced = forced;
+        conflict.map(Conflict::Cell)
     }
 
     /// Propagates the clauses watching the literal that `l` (just made true) made false;
@@ -270,7 +265,7 @@ impl<'p> Engine<'p> {
             .propagate(negated(l), self.a.values_mut(), &mut implied);
         for &(l, clause) in &implied {
             self.a.record(l, Reason::Clause(clause));
-            self.enqueue_cell(cell_of(l));
+            self.queue.lit_set(self.puzzle, l);
         }
         self.implied = implied;
         conflict
@@ -292,13 +287,13 @@ impl<'p> Engine<'p> {
     }
 
     /// Deletes half of the learned clauses (see [`ClauseDb::reduce`]), keeping the reasons of
-    /// the cells set now.
+    /// the variables set now.
     fn reduce(&mut self) {
         let deleted = self.db.reduce_keeping(&self.a.trail, &mut self.a.reason);
         self.stats.deleted += deleted as u64;
     }
 
-    /// Undoes every level above `level`, saving phases and returning cells to the heap.
+    /// Undoes every level above `level`, saving phases and returning variables to the heap.
     fn backtrack(&mut self, level: u32) {
         if level >= self.a.decision_level() {
             return;
@@ -306,19 +301,19 @@ impl<'p> Engine<'p> {
         let order = &mut self.order;
         let explained = &mut self.explained;
         self.a.backtrack(level, |l| {
-            let cell = cell_of(l);
-            explained[cell as usize] = false;
-            order.phase[cell as usize] = says_filled(l);
-            order.insert(cell);
+            let var = var_of(l);
+            explained[var as usize] = false;
+            order.phase[var as usize] = value(l);
+            order.insert(var);
         });
         self.clause_head = self.clause_head.min(self.a.trail.len());
-        self.clear_queue();
+        self.queue.clear();
     }
 }
 
-impl Cdcl for Engine<'_> {
+impl<D: LearnDomain> Cdcl for Engine<'_, D> {
     type Conflict = Conflict;
-    type Solution = Grid;
+    type Solution = D::Grid;
 
     fn propagate(&mut self) -> Option<Conflict> {
         Engine::propagate(self)
@@ -331,12 +326,12 @@ impl Cdcl for Engine<'_> {
     fn is_complete(&self) -> bool {
         match &self.scope {
             None => self.a.is_complete(),
-            Some(scope) => scope.cells.iter().all(|&cell| !self.a.is_unknown(cell)),
+            Some(scope) => scope.vars.iter().all(|&var| !self.a.is_unknown(var)),
         }
     }
 
-    fn report(&self, on_solution: &mut impl FnMut(&Grid) -> Flow) -> Flow {
-        on_solution(&self.a.grid)
+    fn report(&self, on_solution: &mut impl FnMut(&D::Grid) -> Flow) -> Flow {
+        self.puzzle.report(&self.a.cells, on_solution)
     }
 
     fn block_solution(&mut self) -> bool {

@@ -24,21 +24,25 @@
 
 mod analysis;
 mod assign;
+mod bw;
 mod clauses;
 pub(crate) mod color;
 mod completion;
+mod domain;
 mod engine;
 mod explain;
+mod lit;
 mod order;
 mod schedule;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use completion::{Completion, CompletionChecker};
+pub(crate) use domain::LearnDomain;
 
+use crate::flow::Flow;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
-use crate::search::Flow;
 
 /// Counters of a learning search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -115,13 +119,15 @@ pub fn learn_search(
     )
 }
 
-/// [`learn_search`] that calls `stopped` with the counters so far (every 64 conflicts and 256
-/// decisions) instead of reading one flag: it stops when `stopped` says so.
-pub(crate) fn learn_search_until(
-    puzzle: &Puzzle,
-    root: &Grid,
+/// [`learn_search`] of any domain (a [`Puzzle`] or a [`crate::color::ColorPuzzle`]) that calls
+/// `stopped` with the counters so far (every 64 conflicts and 256 decisions) instead of
+/// reading one flag: it stops when `stopped` says so. `root` is a grid at a propagation
+/// fixpoint, as [`crate::Solver::root`] or [`crate::color::ColorSolver::root`] makes it.
+pub(crate) fn learn_search_until<D: LearnDomain>(
+    puzzle: &D,
+    root: &D::Grid,
     stopped: impl FnMut(&LearnStats) -> bool,
-    on_solution: impl FnMut(&Grid) -> Flow,
+    on_solution: impl FnMut(&D::Grid) -> Flow,
 ) -> LearnOutcome {
     let mut engine = engine::Engine::new(puzzle, root);
     let exhausted = schedule::run(&mut engine, stopped, on_solution);

@@ -3,7 +3,7 @@
 //! intervals.
 
 use super::LearnStats;
-use crate::search::Flow;
+use crate::flow::Flow;
 
 /// What the search loop asks of a learning search.
 pub(super) trait Cdcl {

@@ -1,58 +1,146 @@
-//! The learning search against the probing search: the same solutions, each once, on random
-//! pictures and random clues; and stopping after a limit.
+//! The learning search against the probing search, over both domains: the same solutions,
+//! each once and each satisfying the clues, on random pictures (and random black-and-white
+//! clues); and stopping after a limit.
 
 use std::collections::BTreeSet;
+use std::fmt::Debug;
 use std::sync::atomic::AtomicBool;
 
 use proptest::prelude::*;
 
+use super::*;
+use crate::color::{Color, ColorGrid, ColorPuzzle};
+use crate::puzzle::Clue;
+use crate::search::ColorSolver;
+use crate::search::{Solver, SolverOptions};
 use crate::test_strategies::random_clues;
 
-use super::*;
-use crate::puzzle::Clue;
-use crate::search::{Solver, SolverOptions};
+/// A domain whose probing search the learning search is checked against.
+trait Probed: LearnDomain {
+    /// A solution as compared.
+    type Key: Ord + Clone + Debug;
+    /// The root the probing search propagates to, if the puzzle has one.
+    fn probed_root(&self) -> Option<Self::Grid>;
+    /// A complete grid as compared, after checking that it satisfies the clues.
+    fn key(&self, grid: &Self::Grid) -> Self::Key;
+    /// Every solution of the probing search on one thread.
+    fn enumerated(&self) -> BTreeSet<Self::Key>;
+}
 
-/// Every solution the learning search reports, rendered, and whether it said it was done.
-fn learned_solutions(puzzle: &Puzzle) -> (Vec<String>, bool) {
-    let solver = Solver::new(puzzle, SolverOptions::default());
-    let Some(root) = solver.root().expect("valid") else {
-        return (Vec::new(), true);
-    };
-    let mut found = Vec::new();
-    let outcome = learn_search(puzzle, &root, &AtomicBool::new(false), |grid| {
+fn one_thread() -> SolverOptions {
+    SolverOptions {
+        threads: 1,
+        ..SolverOptions::default()
+    }
+}
+
+impl Probed for Puzzle {
+    type Key = String;
+
+    fn probed_root(&self) -> Option<Grid> {
+        Solver::new(self, SolverOptions::default())
+            .root()
+            .expect("valid")
+    }
+
+    fn key(&self, grid: &Grid) -> String {
         assert!(grid.is_complete());
         assert!(
-            puzzle.check_grid(&grid.to_cells()).is_ok(),
+            self.check_grid(&grid.to_cells()).is_ok(),
             "{}",
             grid.render()
         );
-        found.push(grid.render());
-        Flow::Continue
-    });
+        grid.render()
+    }
+
+    fn enumerated(&self) -> BTreeSet<String> {
+        let (grids, outcome) = Solver::new(self, one_thread())
+            .find(u64::MAX)
+            .expect("search runs");
+        assert!(outcome.exhausted);
+        grids.iter().map(Grid::render).collect()
+    }
+}
+
+impl Probed for ColorPuzzle {
+    type Key = Vec<u8>;
+
+    fn probed_root(&self) -> Option<ColorGrid> {
+        ColorSolver::new(self, SolverOptions::default())
+            .root()
+            .expect("valid")
+    }
+
+    fn key(&self, grid: &ColorGrid) -> Vec<u8> {
+        assert!(grid.is_complete());
+        let colors = grid.to_colors();
+        assert!(
+            self.check_grid(&colors).is_ok(),
+            "invalid solution {colors:?}"
+        );
+        colors
+    }
+
+    fn enumerated(&self) -> BTreeSet<Vec<u8>> {
+        let (grids, outcome) = ColorSolver::new(self, one_thread())
+            .find(u64::MAX)
+            .expect("search runs");
+        assert!(outcome.exhausted);
+        grids.iter().map(ColorGrid::to_colors).collect()
+    }
+}
+
+/// Every solution the learning search reports, and whether it said it was done.
+fn learned<D: Probed>(puzzle: &D) -> (Vec<D::Key>, bool) {
+    let Some(root) = puzzle.probed_root() else {
+        return (Vec::new(), true);
+    };
+    let mut found = Vec::new();
+    let outcome = learn_search_until(
+        puzzle,
+        &root,
+        |_| false,
+        |grid| {
+            found.push(puzzle.key(grid));
+            Flow::Continue
+        },
+    );
     assert_eq!(outcome.stats.solutions, found.len() as u64);
     (found, outcome.exhausted)
 }
 
-/// Every solution of the probing search, rendered and sorted.
-fn enumerated(puzzle: &Puzzle) -> BTreeSet<String> {
-    let options = SolverOptions {
-        threads: 1,
-        ..SolverOptions::default()
-    };
-    let (grids, outcome) = Solver::new(puzzle, options)
-        .find(u64::MAX)
-        .expect("search runs");
-    assert!(outcome.exhausted);
-    grids.iter().map(Grid::render).collect()
+/// The learning search ends exhausted with the probing search's solutions, each once; returns
+/// them.
+fn assert_same_solutions<D: Probed>(puzzle: &D) -> Result<BTreeSet<D::Key>, TestCaseError> {
+    let (found, exhausted) = learned(puzzle);
+    prop_assert!(exhausted);
+    let distinct: BTreeSet<D::Key> = found.iter().cloned().collect();
+    prop_assert_eq!(distinct.len(), found.len(), "a solution was reported twice");
+    prop_assert_eq!(&distinct, &puzzle.enumerated());
+    Ok(distinct)
 }
 
-fn assert_same_solutions(puzzle: &Puzzle) -> Result<(), TestCaseError> {
-    let (found, exhausted) = learned_solutions(puzzle);
-    prop_assert!(exhausted);
-    let distinct: BTreeSet<String> = found.iter().cloned().collect();
-    prop_assert_eq!(distinct.len(), found.len(), "a solution was reported twice");
-    prop_assert_eq!(distinct, enumerated(puzzle));
-    Ok(())
+/// A search told to stop at the second solution of a puzzle with more stops there, and says
+/// it is not done; one stopped by its poll is not done either.
+fn assert_stops_when_told<D: LearnDomain>(puzzle: &D, root: &D::Grid) {
+    let mut seen = 0;
+    let outcome = learn_search_until(
+        puzzle,
+        root,
+        |_| false,
+        |_| {
+            seen += 1;
+            if seen == 2 {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            }
+        },
+    );
+    assert_eq!(seen, 2);
+    assert!(!outcome.exhausted);
+    let outcome = learn_search_until(puzzle, root, |_| true, |_| Flow::Continue);
+    assert!(!outcome.exhausted, "stopped before the end");
 }
 
 /// Both searches racing, listing every solution: each is reported once, and the run ends
@@ -70,7 +158,7 @@ fn assert_race_lists_every_solution_once(puzzle: &Puzzle) -> Result<(), TestCase
     prop_assert_eq!(outcome.solutions, grids.len() as u64);
     let rendered: BTreeSet<String> = grids.iter().map(Grid::render).collect();
     prop_assert_eq!(rendered.len(), grids.len(), "a solution was reported twice");
-    prop_assert_eq!(rendered, enumerated(puzzle));
+    prop_assert_eq!(rendered, puzzle.enumerated());
     Ok(())
 }
 
@@ -79,6 +167,22 @@ fn picture(max: usize) -> impl Strategy<Value = Puzzle> {
         proptest::collection::vec(proptest::bool::weighted(0.45), h * w)
             .prop_map(move |cells| Puzzle::from_picture(h, w, &cells).expect("valid"))
     })
+}
+
+fn palette(n: usize) -> Vec<Color> {
+    (0..n)
+        .map(|i| {
+            Color::new(
+                format!("c{i}"),
+                [i as u8 * 50, 0, 0],
+                char::from(b'a' + i as u8),
+            )
+        })
+        .collect()
+}
+
+fn color_picture(h: usize, w: usize, colors: u8) -> impl Strategy<Value = Vec<u8>> {
+    proptest::collection::vec(0..colors, h * w)
 }
 
 proptest! {
@@ -100,11 +204,28 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// On random colour pictures up to 8x8 with up to 4 colours besides the background, the
+    /// learning search reports every solution of the probing search, each once, each valid,
+    /// the picture among them, and ends exhausted.
+    #[test]
+    fn learns_the_same_solutions_as_the_probing_search(
+        (h, w, colors, cells) in (1usize..9, 1usize..9, 2u8..6)
+            .prop_flat_map(|(h, w, c)| (Just(h), Just(w), Just(c), color_picture(h, w, c)))
+    ) {
+        let puzzle = ColorPuzzle::from_picture(palette(colors.into()), h, w, &cells)?;
+        let distinct = assert_same_solutions(&puzzle)?;
+        prop_assert!(distinct.contains(&cells));
+    }
+}
+
 #[test]
 fn permutation_puzzles_list_every_permutation() {
     let ones = || (0..6).map(|_| Clue(vec![1])).collect::<Vec<_>>();
     let puzzle = Puzzle::new(ones(), ones()).expect("valid");
-    let (found, exhausted) = learned_solutions(&puzzle);
+    let (found, exhausted) = learned(&puzzle);
     assert!(exhausted);
     assert_eq!(found.len(), 720);
     assert_eq!(found.iter().collect::<BTreeSet<_>>().len(), 720);
@@ -114,18 +235,17 @@ fn permutation_puzzles_list_every_permutation() {
 fn stops_when_told_and_says_it_is_not_done() {
     let ones = || (0..5).map(|_| Clue(vec![1])).collect::<Vec<_>>();
     let puzzle = Puzzle::new(ones(), ones()).expect("valid");
-    let root = Grid::new(5, 5);
-    let mut seen = 0;
-    let outcome = learn_search(&puzzle, &root, &AtomicBool::new(false), |_| {
-        seen += 1;
-        if seen == 2 {
-            Flow::Stop
-        } else {
-            Flow::Continue
-        }
-    });
-    assert_eq!(seen, 2);
-    assert!(!outcome.exhausted);
+    assert_stops_when_told(&puzzle, &Grid::new(5, 5));
+}
+
+#[test]
+fn a_colour_search_stops_when_asked() {
+    // A 3x3 picture whose every clue is one cell of colour 1 has 3! = 6 solutions.
+    let cells = [1, 0, 0, 0, 1, 0, 0, 0, 1];
+    let puzzle = ColorPuzzle::from_picture(palette(2), 3, 3, &cells).expect("valid");
+    assert_eq!(learned(&puzzle).0.len(), 6);
+    let root = puzzle.probed_root().expect("solvable");
+    assert_stops_when_told(&puzzle, &root);
 }
 
 #[test]
@@ -137,4 +257,92 @@ fn a_raised_cancel_flag_stops_at_once() {
     });
     assert!(!outcome.exhausted);
     assert_eq!(outcome.stats.solutions, 0);
+}
+
+/// The completion checker (see [`super::completion`]).
+mod completion {
+    use proptest::prelude::*;
+
+    use crate::grid::Cell;
+    use crate::grid::Grid;
+    use crate::learn::{Completion, CompletionChecker};
+    use crate::puzzle::Given;
+    use crate::puzzle::Puzzle;
+    use crate::search::{Solver, SolverOptions};
+
+    fn picture(max: usize) -> impl Strategy<Value = (usize, usize, Vec<bool>)> {
+        (2..=max, 2..=max).prop_flat_map(|(h, w)| {
+            (
+                Just(h),
+                Just(w),
+                proptest::collection::vec(proptest::bool::weighted(0.4), h * w),
+            )
+        })
+    }
+
+    fn unknown_cells(grid: &Grid) -> Vec<(u32, u32)> {
+        let mut cells = Vec::new();
+        for row in 0..grid.height() {
+            for col in 0..grid.width() {
+                if grid.cell(row, col) == Cell::Unknown {
+                    cells.push((row as u32, col as u32));
+                }
+            }
+        }
+        cells
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(100))]
+
+        /// One checker asked about grid after grid (the puzzle with a few cells given, each
+        /// time others): it finds a solution that extends the grid exactly when one exists,
+        /// what it learned from earlier grids notwithstanding.
+        #[test]
+        fn a_checker_finds_a_completion_exactly_when_there_is_one(
+            (h, w, cells) in picture(8),
+            givens in proptest::collection::vec(
+                proptest::collection::vec((0usize..64, any::<bool>()), 1..5),
+                1..6,
+            ),
+        ) {
+            let puzzle = Puzzle::from_picture(h, w, &cells).expect("valid");
+            let options = SolverOptions { threads: 1, ..SolverOptions::default() };
+            let root = Solver::new(&puzzle, options.clone())
+                .root()
+                .expect("valid")
+                .expect("a picture has a solution");
+            let mut checker = CompletionChecker::new(&puzzle, &root);
+            for given in givens {
+                let mut constrained = puzzle.clone();
+                for (at, filled) in given {
+                    let (row, col) = ((at / w) % h, at % w);
+                    constrained.givens.push(Given { row, col, filled });
+                }
+                let solver = Solver::new(&constrained, options.clone());
+                let Ok(Some(grid)) = solver.root() else {
+                    continue;
+                };
+                let solutions = solver.count().expect("search runs").solutions;
+                let unknown = unknown_cells(&grid);
+                match checker.check(&grid, &unknown, u64::MAX, || false) {
+                    Completion::Found(found) => {
+                        prop_assert!(solutions > 0);
+                        prop_assert!(found.is_complete(), "{}", found.render());
+                        prop_assert!(puzzle.check_grid(&found.to_cells()).is_ok());
+                        for row in 0..h {
+                            for col in 0..w {
+                                let known = grid.cell(row, col);
+                                prop_assert!(
+                                    known == Cell::Unknown || known == found.cell(row, col)
+                                );
+                            }
+                        }
+                    }
+                    Completion::Impossible => prop_assert_eq!(solutions, 0),
+                    Completion::Unknown => prop_assert!(false, "an unlimited check decides"),
+                }
+            }
+        }
+    }
 }

@@ -73,7 +73,7 @@ impl Searchable for ColorPuzzle {
         stopped: impl FnMut(&LearnStats) -> bool,
         on_solution: impl FnMut(&ColorGrid) -> Flow,
     ) -> LearnOutcome {
-        crate::learn::color::color_learn_search_until(self, root, stopped, on_solution)
+        crate::learn::learn_search_until(self, root, stopped, on_solution)
     }
 }
 

@@ -1,36 +1,38 @@
-//! Conflict analysis for black and white: explaining why cells were forced (the trail and
-//! reasons that [`crate::learn::analysis`] traces back to the first unique implication point),
-//! learning the clause and jumping back.
+//! Conflict analysis: explaining why variables were forced (the trail and reasons that
+//! [`crate::learn::analysis`] traces back to the first unique implication point), learning the
+//! clause and jumping back.
 
 use super::{Conflict, Engine};
 use crate::learn::analysis::{self, Implications, Learned};
-use crate::learn::assign::{Lit, Reason, lit, negated, says_filled};
-use crate::learn::explain::{Deduction, Known};
+use crate::learn::assign::Reason;
+use crate::learn::domain::LearnDomain;
+use crate::learn::explain::{Deduction, Fact, shrink};
+use crate::learn::lit::{Lit, lit, negated, value};
 use crate::puzzle::LineId;
 
-impl Implications for Engine<'_> {
+impl<D: LearnDomain> Implications for Engine<'_, D> {
     fn decision_level(&self) -> u32 {
         self.a.decision_level()
     }
 
-    fn level(&self, cell: u32) -> u32 {
-        self.a.level[cell as usize]
+    fn level(&self, var: u32) -> u32 {
+        self.a.level[var as usize]
     }
 
     fn trail(&self) -> &[Lit] {
         &self.a.trail
     }
 
-    fn is_decision(&self, cell: u32) -> bool {
-        self.a.reason[cell as usize] == Reason::Decision
+    fn is_decision(&self, var: u32) -> bool {
+        self.a.reason[var as usize] == Reason::Decision
     }
 
-    fn antecedents(&mut self, cell: u32, out: &mut Vec<Lit>) {
-        self.cell_antecedents(cell, out);
+    fn antecedents(&mut self, var: u32, out: &mut Vec<Lit>) {
+        self.var_antecedents(var, out);
     }
 
-    fn bump(&mut self, cell: u32) {
-        self.order.bump(cell);
+    fn bump(&mut self, var: u32) {
+        self.order.bump(var);
     }
 
     fn seen(&mut self) -> &mut [bool] {
@@ -38,43 +40,38 @@ impl Implications for Engine<'_> {
     }
 }
 
-impl Engine<'_> {
-    /// Appends to `out` the true literals that forced `cell` (none for decisions and root
-    /// cells).
-    fn cell_antecedents(&mut self, cell: u32, out: &mut Vec<Lit>) {
-        match self.a.reason[cell as usize] {
+impl<D: LearnDomain> Engine<'_, D> {
+    /// Appends to `out` the true literals that forced `var` (none for decisions and root
+    /// variables).
+    fn var_antecedents(&mut self, var: u32, out: &mut Vec<Lit>) {
+        let v = var as usize;
+        match self.a.reason[v] {
             Reason::Root | Reason::Decision => {}
             Reason::Clause(clause) => self.db.antecedents(clause, out),
-            Reason::Line { .. } if self.explained[cell as usize] => {
-                out.extend_from_slice(&self.explanations[cell as usize]);
+            Reason::Cell => self.puzzle.cell_antecedents(&self.a, var, out),
+            Reason::Line { .. } if self.explained[v] => {
+                out.extend_from_slice(&self.explanations[v]);
             }
             Reason::Line { line, mark } => {
-                let target = self.a.true_lit(cell);
-                let index = self.index_in_line(line, cell);
+                let per_cell = self.puzzle.vars_per_cell();
+                let cell = v / per_cell;
                 let deduction = Deduction::Forces {
-                    index,
-                    filled: says_filled(target),
+                    index: self.shape.index_in_line(line, cell) as u32,
+                    sub: (v % per_cell) as u8,
+                    value: value(self.a.true_lit(var)),
                 };
                 let start = out.len();
-                self.explain_line(line, mark, Some(cell), deduction, out);
-                let saved = &mut self.explanations[cell as usize];
+                self.explain_line(line, mark, Some(var), deduction, out);
+                let saved = &mut self.explanations[v];
                 saved.clear();
                 saved.extend_from_slice(&out[start..]);
-                self.explained[cell as usize] = true;
+                self.explained[v] = true;
             }
-        }
-    }
-
-    fn index_in_line(&self, line: LineId, cell: u32) -> u32 {
-        let width = self.a.width as u32;
-        match line {
-            LineId::Row(_) => cell % width,
-            LineId::Col(_) => cell / width,
         }
     }
 
     /// Appends to `out` the true literals of a minimal explanation of `deduction` in `line`
-    /// from the cells set before trail position `mark` (other than `except`).
+    /// from the variables set before trail position `mark` (other than `except`).
     fn explain_line(
         &mut self,
         line: LineId,
@@ -83,35 +80,38 @@ impl Engine<'_> {
         deduction: Deduction,
         out: &mut Vec<Lit>,
     ) {
-        let len = self.a.grid.line_len(line);
-        self.known.clear();
-        for i in 0..len {
-            let cell = self.a.line_cell(line, i);
-            if self.a.is_unknown(cell)
-                || Some(cell) == except
-                || self.a.position[cell as usize] >= mark
-            {
-                continue;
+        let shape = self.shape;
+        let per_cell = self.puzzle.vars_per_cell();
+        self.facts.clear();
+        // Each fact not of level 0 costs one line solve (see [`crate::learn::explain::shrink`]).
+        let mut solves = 0;
+        for i in 0..shape.len(line) {
+            let first = shape.cell(line, i) * per_cell;
+            for sub in 0..per_cell {
+                let var = (first + sub) as u32;
+                let v = var as usize;
+                if self.a.is_unknown(var) || Some(var) == except || self.a.position[v] >= mark {
+                    continue;
+                }
+                let root = self.a.level[v] == 0;
+                solves += u64::from(!root);
+                self.facts.push(Fact {
+                    index: i as u32,
+                    sub: sub as u8,
+                    value: value(self.a.true_lit(var)),
+                    root,
+                    position: self.a.position[v],
+                });
             }
-            self.known.push(Known {
-                index: i as u32,
-                filled: says_filled(self.a.true_lit(cell)),
-                root: self.a.level[cell as usize] == 0,
-                position: self.a.position[cell as usize],
-            });
         }
-        let clue = self.puzzle.clue(line).blocks();
-        let index = self.line_index(line) as u32;
-        let kept = self.explainer.explain(
-            clue,
-            len,
-            (&mut self.cache, index),
-            &mut self.known,
-            deduction,
-        );
-        for k in kept {
-            let cell = self.a.line_cell(line, k.index as usize);
-            out.push(lit(cell, k.filled));
+        self.stats.explain_solves += solves;
+        let index = shape.index(line);
+        let puzzle = self.puzzle;
+        let mut check = puzzle.line_check(&mut self.lines, line, index);
+        shrink(&mut check, &mut self.facts, deduction, &mut self.kept);
+        for f in &self.kept {
+            let var = shape.cell(line, f.index as usize) * per_cell + f.sub as usize;
+            out.push(lit(var as u32, f.value));
         }
     }
 
@@ -119,13 +119,13 @@ impl Engine<'_> {
     fn conflict_lits(&mut self, conflict: Conflict, out: &mut Vec<Lit>) {
         match conflict {
             Conflict::Clause(clause) => {
-                let lits = self.db.lits(clause);
-                out.extend(lits.iter().map(|&l| negated(l)));
+                out.extend(self.db.lits(clause).iter().map(|&l| negated(l)));
             }
             Conflict::Line(line) => {
                 let mark = self.a.trail.len() as u32;
                 self.explain_line(line, mark, None, Deduction::Contradiction, out);
             }
+            Conflict::Cell(cell) => self.puzzle.cell_conflict(&self.a, cell, out),
         }
     }
 
@@ -159,7 +159,7 @@ impl Engine<'_> {
         self.backtrack(jump);
         self.stats.learned += 1;
         let lbd = analysis::lbd(self, &learnt);
-        let reason: Reason = self.db.add_asserting(&learnt, lbd, false);
+        let reason = self.db.add_asserting(&learnt, lbd, false);
         if learnt.len() == 1 && jump > 0 {
             self.units.push(learnt[0]);
         }

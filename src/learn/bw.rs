@@ -1,0 +1,246 @@
+//! The learning search's black-and-white domain: one variable per cell, "the cell is filled",
+//! the bit-parallel line solver with its one-word line cache as the propagator, and
+//! explanations checked by the forward half of that solver (a third of a whole solve) or a
+//! cached result.
+
+use super::assign::CellValues;
+use super::domain::{LearnDomain, Shape};
+use super::explain::{Deduction, Fact, LineCheck};
+use super::lit::{Lit, lit, value, var_of};
+use crate::flow::Flow;
+use crate::grid::{Cell, Grid};
+use crate::line::{BitLineSolver, Contradiction, LineCache, LineSolver};
+use crate::puzzle::{LineId, Puzzle};
+
+impl CellValues for Grid {
+    fn set(&mut self, lit: Lit) {
+        let (at, width) = (var_of(lit) as usize, self.width());
+        self.set_unknown(at / width, at % width, value(lit));
+    }
+
+    fn unset(&mut self, lit: Lit) {
+        let (at, width) = (var_of(lit) as usize, self.width());
+        self.clear_cell(at / width, at % width);
+    }
+}
+
+/// One search's line solvers, line-result cache and buffers.
+#[derive(Debug, Default)]
+pub(crate) struct BwLines {
+    solver: BitLineSolver,
+    /// Results of one-word lines: line states recur after every jump back.
+    cache: LineCache,
+    /// The cells the last solve fixed that were unknown before it.
+    out_filled: Vec<u64>,
+    out_empty: Vec<u64>,
+    planes: Planes,
+}
+
+/// A line under explanation: the feasibility solver and the facts in the line now.
+#[derive(Debug, Default)]
+struct Planes {
+    solver: BitLineSolver,
+    filled: Vec<u64>,
+    empty: Vec<u64>,
+}
+
+impl LearnDomain for Puzzle {
+    type Grid = Grid;
+    type Cells = Grid;
+    type Lines = BwLines;
+    const CELL_RULE: bool = false;
+
+    fn shape(&self) -> Shape {
+        Shape {
+            height: self.height(),
+            width: self.width(),
+        }
+    }
+
+    fn vars_per_cell(&self) -> usize {
+        1
+    }
+
+    fn new_cells(&self) -> Grid {
+        Grid::new(self.height(), self.width())
+    }
+
+    fn new_lines(&self) -> BwLines {
+        let mut lines = BwLines::default();
+        let (height, width) = (self.height(), self.width());
+        lines.cache.configure(height + width, height.max(width));
+        lines
+    }
+
+    fn known_lits(&self, grid: &Grid, out: &mut Vec<Lit>) {
+        for row in 0..grid.height() {
+            for col in 0..grid.width() {
+                let filled = match grid.cell(row, col) {
+                    Cell::Unknown => continue,
+                    Cell::Filled => true,
+                    Cell::Empty => false,
+                };
+                out.push(lit((row * grid.width() + col) as u32, filled));
+            }
+        }
+    }
+
+    fn changes_lines(_: Lit) -> bool {
+        true
+    }
+
+    fn solve_line(&self, lines: &mut BwLines, grid: &Grid, line: LineId, index: usize) -> bool {
+        let len = grid.line_len(line);
+        let (filled, empty) = grid.line(line);
+        let words = filled.len();
+        lines.out_filled.resize(words, 0);
+        lines.out_empty.resize(words, 0);
+        let solved = solve_cached(
+            &mut lines.solver,
+            (&mut lines.cache, index as u32),
+            self.clue(line).blocks(),
+            len,
+            (filled, empty),
+            (&mut lines.out_filled, &mut lines.out_empty),
+        );
+        if solved.is_err() {
+            return false;
+        }
+        // Keep only the cells this solve fixed.
+        for w in 0..words {
+            lines.out_filled[w] &= !filled[w];
+            lines.out_empty[w] &= !empty[w];
+        }
+        true
+    }
+
+    fn forced(&self, lines: &BwLines, line: LineId, mut set: impl FnMut(Lit)) {
+        let shape = self.shape();
+        for (w, (&filled, &empty)) in lines.out_filled.iter().zip(&lines.out_empty).enumerate() {
+            for (mut bits, value) in [(filled, true), (empty, false)] {
+                while bits != 0 {
+                    let cell = shape.cell(line, w * 64 + bits.trailing_zeros() as usize);
+                    set(lit(cell as u32, value));
+                    bits &= bits - 1;
+                }
+            }
+        }
+    }
+
+    fn line_check<'l>(
+        &'l self,
+        lines: &'l mut BwLines,
+        line: LineId,
+        index: usize,
+    ) -> impl LineCheck + 'l {
+        let len = self.shape().len(line);
+        let planes = &mut lines.planes;
+        for v in [&mut planes.filled, &mut planes.empty] {
+            v.clear();
+            v.resize(len.div_ceil(64).max(1), 0);
+        }
+        Check {
+            planes,
+            cache: &mut lines.cache,
+            line: index as u32,
+            clue: self.clue(line).blocks(),
+            len,
+        }
+    }
+
+    fn report(&self, grid: &Grid, on_solution: &mut impl FnMut(&Grid) -> Flow) -> Flow {
+        on_solution(grid)
+    }
+
+    fn cache_stats(lines: &BwLines) -> (u64, u64) {
+        (lines.cache.lookups, lines.cache.hits)
+    }
+}
+
+/// One line under explanation, with its clue and cache entry.
+struct Check<'a> {
+    planes: &'a mut Planes,
+    cache: &'a mut LineCache,
+    line: u32,
+    clue: &'a [u32],
+    len: usize,
+}
+
+impl LineCheck for Check<'_> {
+    fn toggle(&mut self, fact: &Fact) {
+        let plane = if fact.value {
+            &mut self.planes.filled
+        } else {
+            &mut self.planes.empty
+        };
+        plane[fact.index as usize / 64] ^= 1u64 << (fact.index % 64);
+    }
+
+    /// As the line solver is exact, whether no placement has the deduced cell the other way
+    /// (or none at all). One-word lines are looked up in the cache first; otherwise only that
+    /// feasibility is computed, not the whole line.
+    fn still_holds(&mut self, deduction: Deduction) -> bool {
+        let planes = &mut *self.planes;
+        if let ([f], [e]) = (&planes.filled[..], &planes.empty[..])
+            && let Some(cached) = self.cache.get(self.line, *f, *e)
+        {
+            return match (deduction, cached) {
+                (_, Err(_)) => true,
+                (Deduction::Contradiction, Ok(_)) => false,
+                (Deduction::Forces { index, value, .. }, Ok((f, e))) => {
+                    let plane = if value { f } else { e };
+                    plane >> index & 1 == 1
+                }
+            };
+        }
+        match deduction {
+            Deduction::Contradiction => {
+                !planes
+                    .solver
+                    .feasible(self.clue, self.len, &planes.filled, &planes.empty)
+            }
+            Deduction::Forces { index, value, .. } => {
+                // Put the deduced cell the other way, ask, and take it out again.
+                let other = Fact {
+                    index,
+                    sub: 0,
+                    value: !value,
+                    root: false,
+                    position: 0,
+                };
+                self.toggle(&other);
+                let planes = &mut *self.planes;
+                let feasible =
+                    planes
+                        .solver
+                        .feasible(self.clue, self.len, &planes.filled, &planes.empty);
+                self.toggle(&other);
+                !feasible
+            }
+        }
+    }
+}
+
+/// Solves a line with `solver`, looking one-word lines up in `cache` (line `line`) first and
+/// storing what it computes. Same contract as [`LineSolver::solve`].
+fn solve_cached(
+    solver: &mut BitLineSolver,
+    (cache, line): (&mut LineCache, u32),
+    clue: &[u32],
+    len: usize,
+    (filled, empty): (&[u64], &[u64]),
+    (out_filled, out_empty): (&mut [u64], &mut [u64]),
+) -> Result<(), Contradiction> {
+    if filled.len() != 1 {
+        return solver.solve(clue, len, filled, empty, out_filled, out_empty);
+    }
+    let (f, e) = (filled[0], empty[0]);
+    let result = cache.get(line, f, e).unwrap_or_else(|| {
+        let result = solver
+            .solve(clue, len, filled, empty, out_filled, out_empty)
+            .map(|()| (out_filled[0], out_empty[0]));
+        cache.put(line, f, e, result);
+        result
+    });
+    result.map(|(f, e)| (out_filled[0], out_empty[0]) = (f, e))
+}
