@@ -2,6 +2,7 @@
 
 use proptest::prelude::*;
 
+use crate::color::{Block, Color, ColorClue, ColorPuzzle};
 use crate::puzzle::{Clue, Given, Puzzle};
 
 /// Random clues (most of them contradictory) for a grid of 2 to `max` rows and columns: each
@@ -54,20 +55,27 @@ pub(crate) fn diagonal_squares(squares: usize) -> Puzzle {
     puzzle
 }
 
-/// A colour puzzle whose count is known by construction: `colors` colours and `m` columns over
-/// `colors * m` rows. Each row holds one cell, of its band's colour (rows `c * m ..` hold colour
-/// `c + 1`), and each column holds one cell of each colour, in band order: `(m!)^colors`
-/// solutions.
-pub(crate) fn colour_bands(colors: u8, m: usize) -> crate::color::ColorPuzzle {
-    use crate::color::{Block, Color, ColorClue, ColorPuzzle};
+/// The background and `colors` more.
+pub(crate) fn palette(colors: usize) -> Vec<Color> {
     let mut palette = vec![Color::new("white", [255; 3], '.')];
-    palette.extend((1..=colors).map(|c| Color::new(format!("c{c}"), [c; 3], char::from(b'a' + c))));
-    let block = |color: u8| Block { len: 1, color };
-    let rows = (0..usize::from(colors) * m)
-        .map(|r| ColorClue(vec![block((r / m) as u8 + 1)]))
-        .collect();
+    let chars = ('a'..='z').chain('A'..='Z');
+    for (i, ch) in (1..=colors).zip(chars) {
+        palette.push(Color::new(format!("c{i}"), [4 * i as u8, 0, 0], ch));
+    }
+    palette
+}
+
+/// `k` bands of `m` rows over `m` columns: each row of band `c` holds one cell of colour
+/// `c + 1`, and each column one cell of every colour, in band order. Each band is an `m` x `m`
+/// permutation, independent of the others: `(m!)^k` solutions.
+pub(crate) fn colour_bands(k: usize, m: usize) -> ColorPuzzle {
+    let one = |c: usize| Block {
+        len: 1,
+        color: c as u8 + 1,
+    };
+    let rows = (0..k * m).map(|r| ColorClue(vec![one(r / m)])).collect();
     let cols = (0..m)
-        .map(|_| ColorClue((1..=colors).map(block).collect()))
+        .map(|_| ColorClue((0..k).map(one).collect()))
         .collect();
-    ColorPuzzle::new(palette, rows, cols).expect("valid")
+    ColorPuzzle::new(palette(k), rows, cols).expect("valid")
 }

@@ -27,6 +27,9 @@ pub struct ColorLineSolver {
     run: Vec<u32>,
     /// Which slice of `run` belongs to which colour.
     run_of: Vec<(u8, usize)>,
+    /// The earliest and latest start of each block in a placement that agrees with the line,
+    /// as the last [`ColorLineSolver::place`] found them.
+    valid: Vec<(u32, u32)>,
 }
 
 impl ColorLineSolver {
@@ -43,9 +46,6 @@ impl ColorLineSolver {
         cells: &[u64],
         out: &mut [u64],
     ) -> Result<(), Contradiction> {
-        let n = cells.len();
-        let k = clue.len();
-        let stride = n + 1;
         // A line whose every cell is decided only needs checking.
         if cells.iter().all(|c| c.is_power_of_two()) {
             let blocks =
@@ -56,6 +56,38 @@ impl ColorLineSolver {
             out.copy_from_slice(cells);
             return Ok(());
         }
+        self.place(clue, cells, out)
+    }
+
+    /// The earliest and latest start of each block of `clue` over the placements that agree
+    /// with `cells`, in `starts` (cleared first); fails if none agrees. Every placement puts
+    /// block `j` between the two, so where the cells block `j` can cover end before those of
+    /// block `j + 1` begin (with a cell between them when the two share a colour), the blocks
+    /// on either side never interact. `out` is a buffer of the line's length.
+    pub fn block_starts(
+        &mut self,
+        clue: &[Block],
+        cells: &[u64],
+        out: &mut [u64],
+        starts: &mut Vec<(u32, u32)>,
+    ) -> Result<(), Contradiction> {
+        self.place(clue, cells, out)?;
+        starts.clear();
+        starts.extend_from_slice(&self.valid);
+        Ok(())
+    }
+
+    /// [`ColorLineSolver::solve`] by the dynamic program, recording each block's earliest and
+    /// latest valid start.
+    fn place(
+        &mut self,
+        clue: &[Block],
+        cells: &[u64],
+        out: &mut [u64],
+    ) -> Result<(), Contradiction> {
+        let n = cells.len();
+        let k = clue.len();
+        let stride = n + 1;
         // Block j can only start in lo[j]..=hi[j]: packed as far left, or right, as the clue
         // allows. Every pass below visits only the positions those ranges can reach, which on
         // long lines with many blocks is a small part of the (block, cell) table.
@@ -198,6 +230,7 @@ impl ColorLineSolver {
         }
         // ... or block j's colour, where a valid start of block j covers it.
         self.cover.resize(n + 1, 0);
+        self.valid.clear();
         for (j, b) in clue.iter().enumerate() {
             let len = b.len as usize;
             let same_before = j > 0 && clue[j - 1].color == b.color;
@@ -227,6 +260,11 @@ impl ColorLineSolver {
                 if right {
                     self.cover[s] += 1;
                     self.cover[e] -= 1;
+                    if any {
+                        self.valid[j].1 = s as u32;
+                    } else {
+                        self.valid.push((s as u32, s as u32));
+                    }
                     any = true;
                 }
             }

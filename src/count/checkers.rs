@@ -3,21 +3,19 @@
 
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
-use crate::grid::Grid;
-use crate::learn::CompletionChecker;
-use crate::puzzle::Puzzle;
+use super::countable::Countable;
 
 /// A completion checker for each thread of the current pool, and one for a caller outside it.
-pub(super) struct ThreadCheckers<'p> {
-    puzzle: &'p Puzzle,
+pub(super) struct ThreadCheckers<'p, P: Countable> {
+    puzzle: &'p P,
     /// The grid every checked grid extends: level 0 of every checker.
-    root: OnceLock<Grid>,
-    slots: Vec<Mutex<Option<CompletionChecker<'p>>>>,
+    root: OnceLock<P::Grid>,
+    slots: Vec<Mutex<Option<P::Checker<'p>>>>,
 }
 
-impl<'p> ThreadCheckers<'p> {
+impl<'p, P: Countable> ThreadCheckers<'p, P> {
     /// No checkers yet, for the threads of the current rayon pool.
-    pub(super) fn new(puzzle: &'p Puzzle) -> Self {
+    pub(super) fn new(puzzle: &'p P) -> Self {
         ThreadCheckers {
             puzzle,
             root: OnceLock::new(),
@@ -29,13 +27,14 @@ impl<'p> ThreadCheckers<'p> {
 
     /// Sets the root grid (a grid at a propagation fixpoint that every checked grid extends);
     /// only the first call counts.
-    pub(super) fn set_root(&self, root: &Grid) {
+    pub(super) fn set_root(&self, root: &P::Grid) {
         let _ = self.root.get_or_init(|| root.clone());
     }
 
-    /// The calling thread's checker, built at its first use; `None` before [`Self::set_root`].
-    /// Drop the guard before running rayon tasks.
-    pub(super) fn get(&self) -> Option<MutexGuard<'_, Option<CompletionChecker<'p>>>> {
+    /// The calling thread's checker, built at its first use; `None` before [`Self::set_root`]
+    /// (the guard holds `None` where the domain has no checker). Drop the guard before running
+    /// rayon tasks.
+    pub(super) fn get(&self) -> Option<MutexGuard<'_, Option<P::Checker<'p>>>> {
         let root = self.root.get()?;
         let slot = rayon::current_thread_index()
             .unwrap_or(usize::MAX)
@@ -51,7 +50,7 @@ impl<'p> ThreadCheckers<'p> {
             }
         };
         if guard.is_none() {
-            *guard = Some(CompletionChecker::new(self.puzzle, root));
+            *guard = self.puzzle.checker(root);
         }
         Some(guard)
     }

@@ -8,6 +8,9 @@
 //! components again. Two components with the same residual problem (the same segments, with the
 //! same blocks and the same known cells) have the same count, so each count is cached under a
 //! 128-bit digest of that problem, in a table all threads share.
+//!
+//! The counter is generic over the [`Countable`] domain: black and white and colour share it,
+//! each finding its lines' segments in its own way.
 
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -16,15 +19,15 @@ use dashmap::DashMap;
 use rustc_hash::FxBuildHasher;
 
 use super::checkers::ThreadCheckers;
+use super::countable::Countable;
 use super::propagators::ThreadPropagators;
-use super::segments::{Segment, segments_of_bits};
+use super::segments::Segment;
 use super::stop::Stop;
 use super::tally::{LowerBound, Overflow, Tally};
-use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_probing_among, filled_and_empty};
-use crate::grid::{Cell, Grid};
+use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_probing_among};
+use crate::domain::DomainGrid;
 use crate::learn::Completion;
-use crate::line::{BitLineSolver, Contradiction};
-use crate::puzzle::{LineId, Puzzle};
+use crate::puzzle::LineId;
 use num_bigint::BigUint;
 
 /// Why a component count stopped.
@@ -146,36 +149,44 @@ impl Default for CompletionChecks {
 /// What the counter knows about whether a set of unknown cells can be completed, and about
 /// the unknown cells outside it (which must have a completion for a check to be sound: see
 /// [`crate::learn::CompletionChecker::check`]).
-#[derive(Clone, Copy)]
-enum Liveness<'g> {
+enum Liveness<'g, G> {
     /// This grid completes the cells, and the cells outside them have a completion.
-    Completed(&'g Grid),
+    Completed(&'g G),
     /// The cells outside have a completion; these are not checked yet.
     OutsideCompletes,
     /// Nothing is known: no check is sound here.
     Unchecked,
 }
 
-/// Counts by components, sharing one cache between threads.
-pub struct ComponentCounter<'p, T> {
-    puzzle: &'p Puzzle,
+// Not derived: that would ask `G: Copy`.
+impl<G> Clone for Liveness<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G> Copy for Liveness<'_, G> {}
+
+/// Counts the puzzles of domain `P` by components, sharing one cache between threads.
+pub struct ComponentCounter<'p, T, P: Countable = crate::Puzzle> {
+    puzzle: &'p P,
     cache: DashMap<u128, T, FxBuildHasher>,
     stop: Stop<'p>,
     /// What it did.
     stats: &'p ComponentStats,
     /// A propagator (buffers and line-result cache) for each thread of the pool, and one for
     /// a caller outside it, owned by the counter so that their caches serve its puzzle only.
-    propagators: ThreadPropagators,
+    propagators: ThreadPropagators<P>,
     /// A completion checker for each thread, learning across the checks it makes.
-    checkers: ThreadCheckers<'p>,
+    checkers: ThreadCheckers<'p, P>,
     /// When sets of cells are checked for a completion before they are counted, if ever.
     checks: Option<CompletionChecks>,
 }
 
-impl<'p, T: Tally> ComponentCounter<'p, T> {
+impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
     /// A counter for `puzzle`, stopping when `stop` is raised (a cancel flag, or a [`Stop`]),
     /// keeping its counters in `stats`.
-    pub fn new(puzzle: &'p Puzzle, stop: impl Into<Stop<'p>>, stats: &'p ComponentStats) -> Self {
+    pub fn new(puzzle: &'p P, stop: impl Into<Stop<'p>>, stats: &'p ComponentStats) -> Self {
         ComponentCounter {
             puzzle,
             cache: DashMap::with_hasher(FxBuildHasher),
@@ -199,7 +210,7 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
 
     /// Counts the solutions that extend `grid`, a grid at a propagation fixpoint. If it is
     /// cancelled, the solutions it had counted are offered to the stats' lower bound.
-    pub fn count(&self, grid: &Grid) -> Result<T, ComponentError> {
+    pub fn count(&self, grid: &P::Grid) -> Result<T, ComponentError> {
         let unknown = unknown_cells(grid);
         self.checkers.set_root(grid);
         self.count_cells(grid, &unknown, None, Liveness::OutsideCompletes)
@@ -213,7 +224,7 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
 
     /// Checks whether the unknown `cells` of `grid` can be completed (sound only if its other
     /// unknown cells can).
-    fn check(&self, grid: &Grid, cells: &[(u32, u32)]) -> Completion {
+    fn check(&self, grid: &P::Grid, cells: &[(u32, u32)]) -> Completion<P::Grid> {
         let Some(mut checker) = self.checkers.get() else {
             return Completion::Unknown;
         };
@@ -221,7 +232,7 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
             return Completion::Unknown;
         };
         let max_conflicts = self.checks.map_or(0, |c| c.max_conflicts);
-        let answer = checker.check(grid, cells, max_conflicts, || self.stop.raised());
+        let answer = P::check(checker, grid, cells, max_conflicts, || self.stop.raised());
         let counter = match answer {
             Completion::Found(_) => &self.stats.checks_completed,
             Completion::Impossible => &self.stats.checks_impossible,
@@ -235,10 +246,10 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
     /// they are closed under segments), as a product over their components.
     fn count_cells(
         &self,
-        grid: &Grid,
+        grid: &P::Grid,
         cells: &[(u32, u32)],
-        memo: Option<&SealedMemo>,
-        liveness: Liveness<'_>,
+        memo: Option<&SealedMemo<P::Grid>>,
+        liveness: Liveness<'_, P::Grid>,
     ) -> Result<T, Halt> {
         if cells.is_empty() {
             return Ok(T::one());
@@ -294,10 +305,10 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
     /// Counts one component, from the cache or by branching on one of its cells.
     fn count_component(
         &self,
-        grid: &Grid,
+        grid: &P::Grid,
         part: &Part,
-        memo: Option<&SealedMemo>,
-        liveness: Liveness<'_>,
+        memo: Option<&SealedMemo<P::Grid>>,
+        liveness: Liveness<'_, P::Grid>,
     ) -> Result<T, Halt> {
         if self.stop.raised() {
             return Err(Halt::cancelled(BigUint::ZERO));
@@ -331,59 +342,83 @@ impl<'p, T: Tally> ComponentCounter<'p, T> {
                 children,
                 memo,
             } => {
-                let (filled, empty) = filled_and_empty(children, (row, col));
                 let memo = memo.as_deref();
-                // A known completion goes down the branch it agrees with; in the other, the
-                // cells outside the component still have one, so that branch may be checked.
-                let (filled_liveness, empty_liveness) = match liveness {
-                    Liveness::Completed(completion) => match completion.cell(row, col) {
-                        Cell::Filled => (liveness, Liveness::OutsideCompletes),
-                        Cell::Empty => (Liveness::OutsideCompletes, liveness),
-                        Cell::Unknown => (Liveness::Unchecked, Liveness::Unchecked),
-                    },
-                    _ => (Liveness::Unchecked, Liveness::Unchecked),
+                // A known completion goes down the branch it agrees with; in the others, the
+                // cells outside the component still have one, so those branches may be checked.
+                let known = match liveness {
+                    Liveness::Completed(completion) => Some(completion.values(row, col)),
+                    _ => None,
                 };
-                let branch = |child: Result<Grid, Contradiction>,
-                              liveness: Liveness<'_>|
-                 -> Result<T, Halt> {
-                    let Ok(child) = child else {
-                        return Ok(T::zero());
-                    };
-                    let left: Vec<(u32, u32)> = part
-                        .cells
-                        .iter()
-                        .copied()
-                        .filter(|&(r, c)| child.cell(r as usize, c as usize) == Cell::Unknown)
-                        .collect();
-                    self.count_cells(&child, &left, memo, liveness)
-                };
-                let (filled, empty) = rayon::join(
-                    || branch(filled, filled_liveness),
-                    || branch(empty, empty_liveness),
-                );
-                match (filled, empty) {
-                    (Ok(mut total), Ok(empty)) => {
-                        total.add(&empty)?;
-                        total
-                    }
-                    (filled, empty) if Halt::overflowed(&filled) || Halt::overflowed(&empty) => {
-                        return Err(Halt::from(Overflow));
-                    }
-                    (filled, empty) => {
-                        let at_least = Halt::at_least(&filled) + Halt::at_least(&empty);
-                        return Err(Halt::cancelled(at_least));
-                    }
-                }
+                let branches: Vec<_> = children
+                    .into_iter()
+                    .map(|child| {
+                        let liveness = match known {
+                            Some(value) if value.count_ones() == 1 => {
+                                if child.values(row, col) == value {
+                                    liveness
+                                } else {
+                                    Liveness::OutsideCompletes
+                                }
+                            }
+                            _ => Liveness::Unchecked,
+                        };
+                        (child, liveness)
+                    })
+                    .collect();
+                self.count_branches(part, &branches, memo)?
             }
         };
         self.cache.insert(key, total.clone());
         Ok(total)
     }
+
+    /// The sum of the counts of `branches` (the children of a branching cell of `part`, each
+    /// with what is known about its completions), two halves at a time in parallel: in black
+    /// and white, the filled child on this thread and the empty one on another.
+    fn count_branches(
+        &self,
+        part: &Part,
+        branches: &[(P::Grid, Liveness<'_, P::Grid>)],
+        memo: Option<&SealedMemo<P::Grid>>,
+    ) -> Result<T, Halt> {
+        let (first, rest) = match branches {
+            [] => return Ok(T::zero()),
+            [(child, liveness)] => {
+                let left: Vec<(u32, u32)> = part
+                    .cells
+                    .iter()
+                    .copied()
+                    .filter(|&(r, c)| child.values(r as usize, c as usize).count_ones() > 1)
+                    .collect();
+                return self.count_cells(child, &left, memo, *liveness);
+            }
+            _ => branches.split_at(branches.len() / 2),
+        };
+        let (first, rest) = rayon::join(
+            || self.count_branches(part, first, memo),
+            || self.count_branches(part, rest, memo),
+        );
+        match (first, rest) {
+            (Ok(mut total), Ok(rest)) => {
+                total.add(&rest)?;
+                Ok(total)
+            }
+            (first, rest) if Halt::overflowed(&first) || Halt::overflowed(&rest) => {
+                Err(Halt::from(Overflow))
+            }
+            (first, rest) => Err(Halt::cancelled(
+                Halt::at_least(&first) + Halt::at_least(&rest),
+            )),
+        }
+    }
 }
 
 /// The number of unknown cells of `grid` (a propagated grid of `puzzle`) and of them the
 /// most that one component holds, or `None` if a line has no placement.
-pub(super) fn largest_component(puzzle: &Puzzle, grid: &Grid) -> Option<(usize, usize)> {
+pub(super) fn largest_component<P: Countable>(
+    puzzle: &P,
+    grid: &P::Grid,
+) -> Option<(usize, usize)> {
     let unknown = unknown_cells(grid);
     let components = Components::find(puzzle, grid, &unknown)?;
     let largest = components.parts.iter().map(|p| p.cells.len()).max();
@@ -391,11 +426,11 @@ pub(super) fn largest_component(puzzle: &Puzzle, grid: &Grid) -> Option<(usize, 
 }
 
 /// The unknown cells of a grid, row-major.
-pub(super) fn unknown_cells(grid: &Grid) -> Vec<(u32, u32)> {
-    let mut cells = Vec::with_capacity(grid.unknown_count());
+pub(super) fn unknown_cells<G: DomainGrid>(grid: &G) -> Vec<(u32, u32)> {
+    let mut cells = Vec::with_capacity(grid.undecided());
     for r in 0..grid.height() {
         for c in 0..grid.width() {
-            if grid.cell(r, c) == Cell::Unknown {
+            if grid.values(r, c).count_ones() > 1 {
                 cells.push((r as u32, c as u32));
             }
         }
@@ -414,7 +449,7 @@ impl Part {
     /// A 128-bit digest of the component's residual problem: each segment's line, blocks and
     /// cells, with the known ones. Equal problems have equal digests; unequal ones collide
     /// with probability about 2^-128 per pair.
-    fn digest(&self, grid: &Grid) -> u128 {
+    fn digest<G: DomainGrid>(&self, grid: &G) -> u128 {
         let halves = [0x9e37_79b9_7f4a_7c15_u64, 0xc2b2_ae3d_27d4_eb4f].map(|seed| {
             let mut h = FxBuildHasher.build_hasher();
             seed.hash(&mut h);
@@ -427,7 +462,7 @@ impl Part {
                     } else {
                         (i, line - height)
                     };
-                    (grid.cell(r as usize, c as usize) as u8).hash(&mut h);
+                    grid.values(r as usize, c as usize).hash(&mut h);
                 }
                 h.write_u64(seed.rotate_left(17));
             }
@@ -445,28 +480,19 @@ struct Components {
 impl Components {
     /// Splits `cells` (unknown in `grid`) into components, or `None` if a line through them
     /// has no placement.
-    fn find(puzzle: &Puzzle, grid: &Grid, cells: &[(u32, u32)]) -> Option<Self> {
+    fn find<P: Countable>(puzzle: &P, grid: &P::Grid, cells: &[(u32, u32)]) -> Option<Self> {
         let (h, w) = (grid.height(), grid.width());
         // The segments of every line through the cells.
         let mut rows: Vec<Option<Vec<Segment>>> = vec![None; h];
         let mut cols: Vec<Option<Vec<Segment>>> = vec![None; w];
-        let (mut solver, mut starts) = (BitLineSolver::new(), Vec::new());
+        let mut solver = P::SegmentSolver::default();
         for &(r, c) in cells {
             for (line, slot) in [
                 (LineId::Row(r as usize), &mut rows[r as usize]),
                 (LineId::Col(c as usize), &mut cols[c as usize]),
             ] {
                 if slot.is_none() {
-                    let blocks = puzzle.clue(line).blocks();
-                    let len = grid.line_len(line);
-                    let known = grid.line(line);
-                    *slot = Some(segments_of_bits(
-                        &mut solver,
-                        &mut starts,
-                        blocks,
-                        len,
-                        known,
-                    )?);
+                    *slot = Some(puzzle.segments(&mut solver, grid, line)?);
                 }
             }
         }

@@ -22,6 +22,7 @@
 mod backbone;
 mod checkers;
 mod components;
+mod countable;
 pub mod dfa;
 mod key;
 mod profile;
@@ -39,9 +40,11 @@ use std::time::Duration;
 pub use backbone::BackboneStats;
 use backbone::{Backbone, fix_backbone};
 pub use components::{CompletionChecks, ComponentCounter, ComponentError, ComponentStats};
+pub use countable::Countable;
 pub use num_bigint::BigUint;
 pub use profile::{CellCounts, LayerProgress, Orientation, ProfileError, ProfileProblem};
 pub use progress::{CountPhase, CountProgress, CountSnapshot};
+pub use segments::{ColorSegmentSolver, Segment};
 pub use stop::Stop;
 use sweep::MemoBudget;
 #[cfg(test)]
@@ -50,6 +53,7 @@ pub use sweep::{SweepError, SweepStats};
 pub use tally::{Overflow, Tally};
 use turns::{SideSweeps, Sides};
 
+use crate::domain::DomainGrid;
 use crate::grid::Grid;
 use crate::puzzle::{Puzzle, PuzzleError};
 
@@ -380,6 +384,54 @@ pub fn count_exact(
     Ok(done(count, components_method(&progress.components)))
 }
 
+/// Counts the solutions of `puzzle`, black and white or colour, exactly by components alone
+/// (the profiles and the sweep of [`count_exact`] need an automaton of each line, which only
+/// black and white has so far), in the current rayon pool: the root is propagated and probed,
+/// then [`ComponentCounter`] counts what is left, in `u128` and again in big integers if that
+/// overflows. Only `limits.completion_checks` matters here. When cancelled, the solutions it
+/// had counted for certain are in `progress` ([`CountProgress::at_least`]).
+pub fn count_by_components_alone<P: Countable>(
+    puzzle: &P,
+    limits: CountLimits,
+    cancel: &AtomicBool,
+    progress: &CountProgress,
+) -> Result<ExactCount, CountError> {
+    progress.enter(CountPhase::Root);
+    let Some(root) = crate::choose::probed_root(puzzle)? else {
+        return Ok(ExactCount {
+            count: BigUint::ZERO,
+            method: ExactMethod::Propagation,
+            unknown_cells: 0,
+        });
+    };
+    let unknown_cells = root.undecided();
+    if unknown_cells == 0 {
+        return Ok(ExactCount {
+            count: BigUint::from(1u8),
+            method: ExactMethod::Propagation,
+            unknown_cells,
+        });
+    }
+    progress.enter(CountPhase::Components);
+    let stats = &progress.components;
+    let count = count_by_components(puzzle, &root, limits, Stop::from(cancel), stats)?;
+    let load = |n: &std::sync::atomic::AtomicU64| n.load(std::sync::atomic::Ordering::Relaxed);
+    Ok(ExactCount {
+        count,
+        method: ExactMethod::Components {
+            branched: load(&stats.branched),
+            cache_hits: load(&stats.cache_hits),
+            probes: load(&stats.probes),
+            checks: [
+                load(&stats.checks_completed),
+                load(&stats.checks_impossible),
+                load(&stats.checks_undecided),
+            ],
+        },
+        unknown_cells,
+    })
+}
+
 /// Runs `sweep` and `components` at once, each on its own pool of half the current pool's
 /// threads (the sweep gets the odd one), so that each keeps its share of the threads
 /// whatever its tasks are like: in one pool, the threads that steal the component counter's
@@ -431,21 +483,23 @@ impl From<ComponentError> for CountError {
 
 /// Counts the completions of `root` (a probed grid of `puzzle`) by components, in `u128` and
 /// again in big integers if that overflows.
-fn count_by_components(
-    puzzle: &Puzzle,
-    root: &Grid,
+fn count_by_components<P: Countable>(
+    puzzle: &P,
+    root: &P::Grid,
     limits: CountLimits,
     stop: Stop,
     stats: &ComponentStats,
 ) -> Result<BigUint, CountError> {
     let checks = limits.completion_checks.then(CompletionChecks::default);
-    match ComponentCounter::<u128>::new(puzzle, stop, stats)
+    match ComponentCounter::<u128, P>::new(puzzle, stop, stats)
         .completion_checks(checks)
         .count(root)
     {
-        Err(ComponentError::Overflow) => Ok(ComponentCounter::<BigUint>::new(puzzle, stop, stats)
-            .completion_checks(checks)
-            .count(root)?),
+        Err(ComponentError::Overflow) => {
+            Ok(ComponentCounter::<BigUint, P>::new(puzzle, stop, stats)
+                .completion_checks(checks)
+                .count(root)?)
+        }
         other => Ok(other?.to_big()),
     }
 }
@@ -539,5 +593,7 @@ fn orientations(puzzle: &Puzzle) -> [Orientation; 2] {
     }
 }
 
+#[cfg(test)]
+mod color_tests;
 #[cfg(test)]
 mod tests;

@@ -3,12 +3,14 @@
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use crate::domain::Domain;
 use crate::propagate::Propagator;
+use crate::puzzle::Puzzle;
 
 /// A propagator for each thread of the current pool, and one for a caller outside it.
-pub(super) struct ThreadPropagators(Vec<Mutex<Propagator>>);
+pub(super) struct ThreadPropagators<P: Domain = Puzzle>(Vec<Mutex<Propagator<P>>>);
 
-impl ThreadPropagators {
+impl<P: Domain> ThreadPropagators<P> {
     /// Propagators for the threads of the current rayon pool.
     pub(super) fn new() -> Self {
         ThreadPropagators(
@@ -20,7 +22,7 @@ impl ThreadPropagators {
 
     /// The calling thread's propagator. Drop the guard before running rayon tasks: one
     /// stolen onto this thread would ask for it again.
-    pub(super) fn get(&self) -> MutexGuard<'_, Propagator> {
+    pub(super) fn get(&self) -> MutexGuard<'_, Propagator<P>> {
         let slot = rayon::current_thread_index()
             .unwrap_or(usize::MAX)
             .min(self.0.len() - 1);

@@ -3,14 +3,18 @@
 //! strictly between the span of one block and the span of the next, that cell is empty in
 //! every placement and the blocks on either side never interact: the line splits there. A
 //! *segment* is a maximal run of blocks whose spans chain together, with the cells they cover.
+//! In colour, two blocks of different colours may touch, so their spans need not leave a cell
+//! between them to split the line, only not overlap.
 
+use crate::color::{Block, ColorGrid, ColorLineSolver};
 use crate::grid::Cell;
 use crate::line::BitLineSolver;
+use crate::puzzle::LineId;
 
 /// One independent piece of a line: blocks `first..end` of its clue, within cells
 /// `start..=last`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(super) struct Segment {
+pub struct Segment {
     /// The first block.
     pub first: u32,
     /// One past the last block.
@@ -67,13 +71,55 @@ pub(super) fn segments_of_bits(
     }
 }
 
+/// Buffers for the segments of colour lines.
+#[derive(Debug, Default)]
+pub struct ColorSegmentSolver {
+    solver: ColorLineSolver,
+    cells: Vec<u64>,
+    out: Vec<u64>,
+    starts: Vec<(u32, u32)>,
+}
+
+impl ColorSegmentSolver {
+    /// The segments of `line` of `grid`, whose clue is `blocks`, or `None` if no placement
+    /// agrees with its cells. Blocks of different colours whose spans touch fall into
+    /// different segments: they may touch in any placement, so neither constrains the other.
+    pub(super) fn segments(
+        &mut self,
+        blocks: &[Block],
+        grid: &ColorGrid,
+        line: LineId,
+    ) -> Option<Vec<Segment>> {
+        grid.read_line(line, &mut self.cells);
+        self.out.resize(self.cells.len(), 0);
+        self.solver
+            .block_starts(blocks, &self.cells, &mut self.out, &mut self.starts)
+            .ok()?;
+        let lens = blocks.iter().map(|b| b.len);
+        let touch = |j: usize| blocks[j - 1].color != blocks[j].color;
+        Some(chain_by(lens, self.starts.iter().copied(), touch))
+    }
+}
+
 /// Chains blocks into segments, given each block's earliest and latest start.
 fn chain(blocks: &[u32], starts: impl Iterator<Item = (u32, u32)>) -> Vec<Segment> {
+    chain_by(blocks.iter().copied(), starts, |_| false)
+}
+
+/// Chains blocks (by their lengths) into segments, given each block's earliest and latest
+/// start; `may_touch(j)` says whether block `j` may touch block `j - 1` (with no cell between
+/// them), which in black and white no two blocks may.
+fn chain_by(
+    lens: impl Iterator<Item = u32>,
+    starts: impl Iterator<Item = (u32, u32)>,
+    may_touch: impl Fn(usize) -> bool,
+) -> Vec<Segment> {
     let mut out: Vec<Segment> = Vec::new();
-    for ((j, &len), (left, right)) in blocks.iter().enumerate().zip(starts) {
+    for ((j, len), (left, right)) in lens.enumerate().zip(starts) {
         let (first_cell, last_cell) = (left, right + len - 1);
         match out.last_mut() {
-            Some(seg) if first_cell <= seg.last + 1 => {
+            // The spans overlap, or (where the blocks may not touch) leave no cell between.
+            Some(seg) if first_cell <= seg.last + u32::from(!may_touch(j)) => {
                 seg.end = j as u32 + 1;
                 seg.last = seg.last.max(last_cell);
             }

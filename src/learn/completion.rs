@@ -13,12 +13,12 @@ use crate::flow::Flow;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 
-/// The answer of a check.
+/// The answer of a check, a completion being a grid of type `G`.
 #[derive(Debug)]
-pub enum Completion {
+pub enum Completion<G = Grid> {
     /// A completion: the grid with every checked cell set (other unknown cells may be set too,
     /// by propagation).
-    Found(Grid),
+    Found(G),
     /// The checked cells have no completion that agrees with the grid's known cells, given
     /// that the grid's other unknown cells have one.
     Impossible,

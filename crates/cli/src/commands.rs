@@ -214,12 +214,7 @@ fn run_puzzles(
                 AnyPuzzle::Color(_) if exact.per_cell() => {
                     bail!("{label}: --per-cell is for black-and-white puzzles")
                 }
-                AnyPuzzle::Color(_) if exact.requires_black_and_white() => {
-                    bail!("{label}: --method decompose counts black-and-white puzzles only")
-                }
-                // Colour puzzles are counted by enumeration.
-                AnyPuzzle::Color(_) => {}
-                AnyPuzzle::Bw(puzzle) => {
+                _ => {
                     let job = crate::exact::ExactJob {
                         label,
                         puzzle,

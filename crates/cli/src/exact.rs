@@ -5,11 +5,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
-use nonoenum::Puzzle;
 use nonoenum::count::{
     BigUint, CountError, CountLimits, CountProgress, DEFAULT_SWEEP_MEMORY, ExactCount, ExactMethod,
-    Orientation, count_exact, count_per_cell_by_profiles, probed_root,
+    Orientation, count_by_components_alone, count_exact, count_per_cell_by_profiles, probed_root,
 };
+use nonoenum::{AnyPuzzle, Puzzle};
 
 use crate::cli::{CountMethod, SweepSide};
 use crate::output::progress::Progress;
@@ -117,11 +117,6 @@ impl ExactSettings {
         self.method == CountMethod::Decompose
     }
 
-    /// Whether the method works on black-and-white puzzles only.
-    pub(crate) fn requires_black_and_white(self) -> bool {
-        self.method == CountMethod::Decompose
-    }
-
     /// Whether progress lines were asked for.
     pub(crate) fn progress(self) -> bool {
         self.progress
@@ -157,7 +152,11 @@ const PER_CELL_LAYERS: usize = 8;
 
 /// `count --per-cell` without `--method enumerate`: by profiles, keeping every layer; when
 /// they need too many, `auto` enumerates and `decompose` gives up.
-fn count_per_cell(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Result<Counted> {
+fn count_per_cell(
+    job: &ExactJob<'_>,
+    puzzle: &Puzzle,
+    settings: ExactSettings,
+) -> anyhow::Result<Counted> {
     let start = Instant::now();
     let limit = settings
         .limits()
@@ -165,13 +164,11 @@ fn count_per_cell(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Result
         .saturating_mul(PER_CELL_LAYERS);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(job.threads)
-        .stack_size(nonoenum::search::stack_size(job.puzzle))
+        .stack_size(nonoenum::search::stack_size(puzzle))
         .build()?;
-    let counted = match probed_root(job.puzzle)? {
-        None => Ok(no_solutions(job.puzzle)),
-        Some(root) => {
-            pool.install(|| count_per_cell_by_profiles(job.puzzle, &root, limit, job.cancel))
-        }
+    let counted = match probed_root(puzzle)? {
+        None => Ok(no_solutions(puzzle)),
+        Some(root) => pool.install(|| count_per_cell_by_profiles(puzzle, &root, limit, job.cancel)),
     };
     let elapsed = start.elapsed();
     let say = |what: &str| {
@@ -242,7 +239,7 @@ fn mem_available(meminfo: &str) -> Option<usize> {
 /// One puzzle to count.
 pub(crate) struct ExactJob<'a> {
     pub(crate) label: &'a str,
-    pub(crate) puzzle: &'a Puzzle,
+    pub(crate) puzzle: &'a AnyPuzzle,
     pub(crate) threads: usize,
     pub(crate) quiet: bool,
     pub(crate) stats: bool,
@@ -279,18 +276,29 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
         }
         CountMethod::Auto | CountMethod::Decompose => {}
     }
-    if settings.per_cell {
-        return count_per_cell(job, settings);
-    }
     let start = Instant::now();
+    let stack_size = match job.puzzle {
+        AnyPuzzle::Bw(puzzle) if settings.per_cell => return count_per_cell(job, puzzle, settings),
+        AnyPuzzle::Color(_) if settings.per_cell => {
+            bail!("--per-cell is for black-and-white puzzles")
+        }
+        AnyPuzzle::Bw(puzzle) => nonoenum::search::stack_size(puzzle),
+        AnyPuzzle::Color(puzzle) => nonoenum::search::stack_size(puzzle),
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(job.threads)
-        .stack_size(nonoenum::search::stack_size(job.puzzle))
+        .stack_size(stack_size)
         .build()?;
     let progress = std::sync::Arc::new(CountProgress::default());
     let lines = (settings.progress && !job.quiet)
         .then(|| Progress::exact_lines(job.label, std::sync::Arc::clone(&progress)));
-    let result = pool.install(|| count_exact(job.puzzle, settings.limits(), job.cancel, &progress));
+    // Colour has no line automaton for profiles and the sweep yet: components count it.
+    let result = pool.install(|| match job.puzzle {
+        AnyPuzzle::Bw(puzzle) => count_exact(puzzle, settings.limits(), job.cancel, &progress),
+        AnyPuzzle::Color(puzzle) => {
+            count_by_components_alone(puzzle, settings.limits(), job.cancel, &progress)
+        }
+    });
     if let Some(lines) = lines {
         lines.finish();
     }

@@ -405,22 +405,138 @@ fn options_that_do_not_go_together_are_refused() {
     assert!(out.starts_with("incomplete: at least 5"), "{out}");
 }
 
+/// `k` colour bands of `m` rows over `m` columns (Olšák's `.g`): each row of band `c` holds one
+/// cell of colour `c`, each column one cell of every colour in band order. `(m!)^k` solutions.
+fn colour_bands(dir: &Path, k: usize, m: usize) -> PathBuf {
+    let chars: Vec<char> = ('a'..='z').chain('A'..='Z').take(k).collect();
+    assert_eq!(chars.len(), k, "too many colours");
+    let mut text = String::from("#d\n   0:   #FFFFFF   white\n");
+    for (c, ch) in chars.iter().enumerate() {
+        let (red, green) = (4 * c + 1, 250 - 4 * c);
+        text.push_str(&format!("   {ch}:{ch}  #{red:02X}{green:02X}00   c{c}\n"));
+    }
+    text.push_str(": rows\n");
+    for ch in &chars {
+        text.push_str(&format!("1{ch}\n").repeat(m));
+    }
+    text.push_str(": columns\n");
+    let column: Vec<String> = chars.iter().map(|ch| format!("1{ch}")).collect();
+    text.push_str(&format!("{}\n", column.join(" ")).repeat(m));
+    write(dir, &format!("bands-{k}x{m}.g"), &text)
+}
+
+/// `(m!)^k`, as decimal digits.
+fn bands_count(k: usize, m: usize) -> String {
+    let m_factorial: u128 = (1..=m as u128).product();
+    let digits = |n: u128| n.to_string();
+    // Multiplies a decimal string by `n`, past what u128 holds.
+    let times = |digits: &str, n: u128| {
+        let mut carry = 0u128;
+        let mut out: Vec<u8> = Vec::new();
+        for d in digits.bytes().rev() {
+            let v = u128::from(d - b'0') * n + carry;
+            out.push(b'0' + (v % 10) as u8);
+            carry = v / 10;
+        }
+        while carry > 0 {
+            out.push(b'0' + (carry % 10) as u8);
+            carry /= 10;
+        }
+        out.reverse();
+        String::from_utf8(out).expect("digits")
+    };
+    let mut count = digits(1);
+    for _ in 0..k {
+        count = times(&count, m_factorial);
+    }
+    count
+}
+
 #[test]
-fn colour_puzzles_are_counted_by_enumeration() {
+fn colour_puzzles_are_counted_by_components() {
     let flag = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles/flag.g");
-    let (code, auto, err) = run(&["count", "-q"], &flag);
+    let (code, enumerated, err) = run(&["count", "-q", "--method", "enumerate"], &flag);
     assert_eq!(code, 0, "{err}");
-    let (code, enumerated, _) = run(&["count", "-q", "--method", "enumerate"], &flag);
-    assert_eq!((code, &auto), (0, &enumerated));
-    let (code, out, err) = run(&["count", "--method", "decompose"], &flag);
-    assert_eq!((code, out.as_str()), (2, ""));
-    assert!(err.contains("black-and-white puzzles only"), "{err}");
+    for method in ["auto", "decompose"] {
+        let (code, out, err) = run(&["count", "-q", "--method", method], &flag);
+        assert_eq!((code, &out), (0, &enumerated), "{method}: {err}");
+    }
+    let tmp = TempDir::new().expect("temp dir");
+    // Small enough to enumerate: 2!^3 = 8.
+    let small = colour_bands(tmp.path(), 3, 2);
+    let (code, out, err) = run(&["count", "-q", "--method", "enumerate"], &small);
+    assert_eq!((code, out.as_str()), (0, "8\n"), "{err}");
+    // (6!)^4, past enumeration, by components, which --stats names.
+    let big = colour_bands(tmp.path(), 4, 6);
+    let expected = bands_count(4, 6);
+    assert_eq!(expected, "268738560000");
+    for method in ["auto", "decompose"] {
+        let (code, out, err) = run(&["count", "--stats", "--method", method], &big);
+        assert_eq!(
+            (code, out.trim_end()),
+            (0, expected.as_str()),
+            "{method}: {err}"
+        );
+        assert!(err.contains("counted by components"), "{err}");
+    }
+    let (code, out, _) = run(&["count", "-q", "--json"], &big);
+    assert_eq!(code, 0);
+    assert!(out.contains(&format!(r#""count":"{expected}""#)), "{out}");
+    assert!(out.contains(r#""complete":true"#), "{out}");
     // `--ordered` lists colour solutions in the order of the one-thread search.
     let (code, ordered, err) = run(&["list", "--ordered", "--threads", "2"], &flag);
     assert_eq!(code, 0, "{err}");
     let (code, sequential, err) = run(&["list", "--threads", "1"], &flag);
     assert_eq!(code, 0, "{err}");
     assert_eq!(ordered, sequential);
+}
+
+/// (3!)^50, about 8.1e38: past u128, exact.
+#[test]
+fn colour_counts_past_u128_are_exact() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = colour_bands(tmp.path(), 50, 3);
+    let expected = bands_count(50, 3);
+    assert_eq!(expected, "808281277464764060643139600456536293376");
+    let (code, out, err) = run(&["count", "-q", "--method", "decompose"], &puzzle);
+    assert_eq!((code, out.trim_end()), (0, expected.as_str()), "{err}");
+}
+
+/// `2n` rows alternately of colour `a` and `b`, each holding one cell, over `n` columns each
+/// holding one `a` above one `b`: one component, `n!` solutions (9! takes components a minute
+/// in a debug build on a busy machine).
+fn colour_pairs(dir: &Path, n: usize) -> PathBuf {
+    let mut text = String::from("#d\n   0:   #FFFFFF   white\n   a:a  #FF0000   red\n");
+    text.push_str("   b:b  #0000FF   blue\n: rows\n");
+    text.push_str(&"1a\n1b\n".repeat(n));
+    text.push_str(": columns\n");
+    text.push_str(&"1a 1b\n".repeat(n));
+    write(dir, &format!("pairs-{n}.g"), &text)
+}
+
+#[test]
+fn a_time_limit_leaves_a_lower_bound_on_a_colour_count() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = colour_pairs(tmp.path(), 9);
+    let args = ["count", "--json", "--method", "decompose"];
+    let (out, count) = count_until_something_is_counted(&args, &puzzle, |out| {
+        let result: serde_json::Value = out
+            .lines()
+            .find_map(|line| serde_json::from_str(line).ok())
+            .unwrap_or_else(|| panic!("{out}"));
+        assert_eq!(result["complete"], false, "{out}");
+        assert_eq!(result["stopped"], "time limit reached", "{out}");
+        result["count"]
+            .as_str()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{out}"))
+    });
+    assert!(count > 0.0, "{out}");
+    // In text, the same, marked incomplete.
+    let args = ["count", "--method", "decompose", "--time-limit", "1"];
+    let (code, out, err) = run(&args, &puzzle);
+    assert_eq!(code, 3, "{err}");
+    assert!(out.starts_with("incomplete: at least "), "{out}");
 }
 
 #[test]

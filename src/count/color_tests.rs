@@ -1,0 +1,143 @@
+//! Counting colour puzzles by components: counts known by construction far past enumeration,
+//! the same counts as enumeration on random pictures, and lower bounds when cancelled.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::color::{Block, ColorClue, ColorPuzzle};
+use crate::search::{ColorSolver, SolverOptions};
+use crate::test_strategies::{colour_bands, palette};
+
+/// `2n` rows alternately of colours 1 and 2, each holding one cell, over `n` columns each
+/// holding one cell of colour 1 above one of colour 2: one component.
+fn colour_pairs(n: usize) -> ColorPuzzle {
+    let one = |color: u8| Block { len: 1, color };
+    let rows = (0..2 * n)
+        .map(|r| ColorClue(vec![one(r as u8 % 2 + 1)]))
+        .collect();
+    let cols = (0..n).map(|_| ColorClue(vec![one(1), one(2)])).collect();
+    ColorPuzzle::new(palette(2), rows, cols).expect("valid")
+}
+
+fn factorial(n: u32) -> BigUint {
+    (1..=n).map(BigUint::from).product()
+}
+
+/// The count by components alone, which must finish.
+fn by_components(puzzle: &ColorPuzzle) -> ExactCount {
+    let progress = CountProgress::default();
+    let limits = CountLimits::default();
+    count_by_components_alone(puzzle, limits, &AtomicBool::new(false), &progress).expect("counts")
+}
+
+fn enumerated(puzzle: &ColorPuzzle) -> u64 {
+    let outcome = ColorSolver::new(puzzle, SolverOptions::default())
+        .count()
+        .expect("valid");
+    assert!(outcome.exhausted);
+    outcome.solutions
+}
+
+#[test]
+fn colour_bands_have_m_factorial_to_the_k_solutions() {
+    for (k, m) in [(2, 1), (2, 3), (3, 4), (4, 5), (2, 6)] {
+        let puzzle = colour_bands(k, m);
+        let counted = by_components(&puzzle);
+        assert_eq!(
+            counted.count,
+            factorial(m as u32).pow(k as u32),
+            "k {k}, m {m}"
+        );
+        // One solution is found by propagation alone.
+        let components = matches!(counted.method, ExactMethod::Components { .. });
+        assert_eq!(components, m > 1, "{:?}", counted.method);
+    }
+    // Small enough to enumerate: the same.
+    let puzzle = colour_bands(2, 3);
+    assert_eq!(enumerated(&puzzle), 36);
+}
+
+/// The bands split apart: each column falls into one segment per colour, whose blocks touch
+/// without a gap.
+#[test]
+fn colour_bands_fall_apart_into_one_component_per_band() {
+    let puzzle = colour_bands(3, 4);
+    let root = crate::choose::probed_root(&puzzle)
+        .expect("valid")
+        .expect("solvable");
+    assert_eq!(
+        components::largest_component(&puzzle, &root),
+        Some((48, 16))
+    );
+}
+
+#[test]
+fn colour_counts_past_u128_switch_to_big_integers() {
+    // (3!)^50, about 8.1e38.
+    let puzzle = colour_bands(50, 3);
+    let expected = factorial(3).pow(50);
+    assert!(expected > BigUint::from(u128::MAX));
+    assert_eq!(by_components(&puzzle).count, expected);
+}
+
+#[test]
+fn cancelled_colour_counts_give_a_lower_bound() {
+    let puzzle = colour_pairs(6);
+    let expected = BigUint::from(enumerated(&puzzle));
+    let root = crate::choose::probed_root(&puzzle)
+        .expect("valid")
+        .expect("solvable");
+    let cancel = AtomicBool::new(false);
+    let (mut cancelled, mut bounded) = (0, 0);
+    let mut allowed = Duration::from_micros(50);
+    loop {
+        let stats = ComponentStats::default();
+        let stop = Stop::from(&cancel).with_deadline(Instant::now() + allowed);
+        match ComponentCounter::<BigUint, ColorPuzzle>::new(&puzzle, stop, &stats).count(&root) {
+            Ok(count) => {
+                assert_eq!(count, expected);
+                assert_eq!(stats.at_least(), BigUint::ZERO, "finished");
+                break;
+            }
+            Err(error) => {
+                assert_eq!(error, ComponentError::Cancelled);
+                let at_least = stats.at_least();
+                assert!(at_least <= expected, "{at_least} > {expected}");
+                cancelled += 1;
+                bounded += usize::from(at_least > BigUint::ZERO);
+            }
+        }
+        allowed = allowed * 5 / 4;
+    }
+    assert!(cancelled > 0, "no count was cancelled part way");
+    assert!(bounded > 0, "no cancelled count had counted a solution");
+    // A raised flag stops the whole count, marked as cancelled.
+    let progress = CountProgress::default();
+    let limits = CountLimits::default();
+    let error = count_by_components_alone(&puzzle, limits, &AtomicBool::new(true), &progress)
+        .expect_err("cancelled");
+    assert_eq!(error, CountError::Cancelled);
+}
+
+/// A picture of 2 to `max` rows and columns with 2 to 4 colours, the background included.
+fn colour_picture(max: usize) -> impl Strategy<Value = ColorPuzzle> {
+    (2..=max, 2..=max, 2usize..=4).prop_flat_map(|(h, w, n)| {
+        proptest::collection::vec(0..n as u8, h * w).prop_map(move |cells| {
+            ColorPuzzle::from_picture(palette(n - 1), h, w, &cells).expect("valid")
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn components_count_colour_pictures_as_enumeration_does(puzzle in colour_picture(6)) {
+        let counted = by_components(&puzzle).count;
+        prop_assert!(counted >= BigUint::from(1u8));
+        prop_assert_eq!(counted, BigUint::from(enumerated(&puzzle)));
+    }
+}
