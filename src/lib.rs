@@ -6,10 +6,29 @@
 //! bounded channel to one collector. For runs that stop after a few solutions, [`learn`]'s
 //! clause-learning search can race the probing search ([`Engine::Both`]).
 //!
+//! [`AnyPuzzle`] is the entry point for both palettes: it reads a puzzle, counts it exactly,
+//! decides it, or streams its solutions.
+//!
+//! ```
+//! use nonoenum::{AnyPuzzle, Verdict};
+//!
+//! // Two 1-blocks in a 2x2 grid: the two diagonals (the plain text format).
+//! let puzzle = AnyPuzzle::parse("2 2\n1\n1\n1\n1\n")?;
+//! assert_eq!(puzzle.count()?, 2u32.into());
+//! let Verdict::Multiple(first, second) = puzzle.solve()? else {
+//!     panic!("two solutions");
+//! };
+//! assert_ne!(first, second);
+//! assert_eq!(puzzle.solutions().count(), 2);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Underneath, one engine is generic over the cell [`domain`]: [`Solver`] runs on a
+//! black-and-white [`Puzzle`] (bit planes, the bit-parallel line solver) or a [`ColorPuzzle`].
+//!
 //! ```
 //! use nonoenum::{Clue, Puzzle, Solver, SolverOptions};
 //!
-//! // Two 1-blocks in a 2x2 grid: the two diagonals.
 //! let clues = || vec![Clue(vec![1]), Clue(vec![1])];
 //! let puzzle = Puzzle::new(clues(), clues())?;
 //! let outcome = Solver::new(&puzzle, SolverOptions::default()).count()?;
