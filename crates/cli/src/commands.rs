@@ -306,7 +306,7 @@ fn checkpointed(settings: Settings, output: Option<&std::path::Path>) -> anyhow:
         // one after the other, in the order of the one-thread search.
         bail!("--checkpoint with --ordered needs probing: drop --no-probe");
     }
-    let mut puzzles = crate::input::load(&settings)?;
+    let mut puzzles = crate::input::load_any(&settings)?;
     if puzzles.len() != 1 {
         let n = puzzles.len();
         bail!(
@@ -321,15 +321,14 @@ fn checkpointed(settings: Settings, output: Option<&std::path::Path>) -> anyhow:
         every: settings.checkpoint_every,
         cancel: &cancel,
     };
-    crate::checkpoint::start(
-        &label,
-        &puzzle,
-        settings.probing,
+    let run = crate::checkpoint::Start {
+        label: &label,
+        probing: settings.probing,
         ordered,
         output,
         checkpoint,
-        &options,
-    )
+    };
+    crate::checkpoint::start(puzzle, &run, &options)
 }
 
 /// `list --output FILE` without a checkpoint: the listing goes to the file, written whole
