@@ -17,7 +17,7 @@ use crate::exact::Counted;
 use crate::output::json::{JsonLine, RunResult, picture_rows, write_line};
 use crate::output::progress::Progress;
 use crate::output::{Picture, print_stats, write_picture};
-use crate::per_cell::{CellTally, write_rows};
+use crate::per_cell::{Tally, write_rows};
 use crate::stop::{Cancel, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_TIME_LIMIT, Stop};
 
 /// What one command does with each puzzle.
@@ -211,13 +211,10 @@ fn run_puzzles(
         };
         if let Mode::Count(exact) = mode {
             match puzzle {
-                AnyPuzzle::Color(_) if exact.per_cell() => {
-                    bail!("{label}: --per-cell is for black-and-white puzzles")
-                }
                 AnyPuzzle::Color(_) if exact.requires_black_and_white() => {
                     bail!("{label}: --method decompose counts black-and-white puzzles only")
                 }
-                // Colour puzzles are counted by enumeration.
+                // Colour puzzles are counted (and tallied per cell) by enumeration.
                 AnyPuzzle::Color(_) => {}
                 AnyPuzzle::Bw(puzzle) => {
                     let job = crate::exact::ExactJob {
@@ -492,6 +489,7 @@ impl Run<'_> {
                 stopped: stop.map(|s| s.describe().to_string()),
                 seconds: elapsed.as_secs_f64(),
                 per_cell,
+                per_color: None,
             };
             write_line(out, &JsonLine::Result(result))?;
         } else {
@@ -521,10 +519,8 @@ impl Run<'_> {
             puzzle: self.puzzle,
             error: None,
         };
-        let mut tally = match (mode, self.puzzle) {
-            (Mode::Count(exact), AnyPuzzle::Bw(p)) if exact.per_cell() => {
-                Some(CellTally::new(p.height(), p.width()))
-            }
+        let mut tally = match mode {
+            Mode::Count(exact) if exact.per_cell() => Some(Tally::new(self.puzzle)),
             _ => None,
         };
         let outcome = match mode {
@@ -533,8 +529,8 @@ impl Run<'_> {
                 let mut seen = 0;
                 solver.run(|picture| {
                     seen += 1;
-                    if let (Some(tally), Picture::Bw(grid)) = (tally.as_mut(), picture) {
-                        tally.add(grid);
+                    if let Some(tally) = tally.as_mut() {
+                        tally.add(picture);
                     }
                     if seen >= max {
                         Flow::Stop
@@ -586,12 +582,13 @@ impl Run<'_> {
                 complete: outcome.exhausted,
                 stopped: stop.map(|s| s.describe().to_string()),
                 seconds: outcome.elapsed.as_secs_f64(),
-                per_cell: tally.as_ref().map(CellTally::rows),
+                per_cell: tally.as_ref().and_then(Tally::per_cell),
+                per_color: tally.as_ref().and_then(|t| t.per_color(self.puzzle)),
             };
             write_line(out, &JsonLine::Result(result))?;
         } else {
             if let Some(tally) = &tally {
-                tally.write_text(out)?;
+                tally.write_text(out, self.puzzle)?;
             }
             match mode {
                 Mode::Count(_) if outcome.exhausted => writeln!(out, "{n}")?,

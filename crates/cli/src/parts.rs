@@ -234,6 +234,7 @@ pub(crate) fn merge(dir: &Path, list: bool, json: bool) -> anyhow::Result<ExitCo
             stopped: None,
             seconds,
             per_cell: None,
+            per_color: None,
         };
         write_line(&mut out, &JsonLine::Result(result))?;
     } else if !list {
