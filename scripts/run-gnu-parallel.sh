@@ -54,7 +54,7 @@ mkdir -p "$dir/results"
 # One job per part file; `{/.}` is its name without folder and extension.
 job="$(printf %q "$NONOENUM") $mode --json --quiet --threads $threads {} > $(printf %q "$dir")/results/{/.}.json.tmp && mv $(printf %q "$dir")/results/{/.}.json.tmp $(printf %q "$dir")/results/{/.}.json"
 status=0
-find "$dir" -maxdepth 1 -name 'part-*.txt' | sort |
+find "$dir" -maxdepth 1 \( -name 'part-*.txt' -o -name 'part-*.g' \) | sort |
   parallel ${jobs:+--jobs "$jobs"} "${sshlogins[@]}" --joblog "$dir/joblog" $resume "$job" || status=$?
 if [ "$status" -ne 0 ]; then
   echo "run-gnu-parallel: $status job(s) failed (see $dir/joblog); run again with --resume-failed" >&2

@@ -41,11 +41,12 @@ if [ -z "${NONOENUM:-}" ]; then
   else NONOENUM="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)/target/release/nonoenum"; fi
 fi
 export NONOENUM
-mapfile -t parts < <(find "$dir" -maxdepth 1 -name 'part-*.txt' | sort)
+mapfile -t parts < <(find "$dir" -maxdepth 1 \( -name 'part-*.txt' -o -name 'part-*.g' \) | sort)
 
 # Whether part file $1 has a complete result.
 complete() {
-  local result="$dir/results/$(basename "$1" .txt).json"
+  local name; name=$(basename "$1")
+  local result="$dir/results/${name%.*}.json"
   [ -f "$result" ] && tail -n 1 "$result" | grep -q '"complete":true'
 }
 
@@ -66,7 +67,8 @@ case "$action" in
   run)
     task=${SLURM_ARRAY_TASK_ID:?run is for a Slurm array task (SLURM_ARRAY_TASK_ID is not set)}
     part=${parts[$((task - 1))]:?no part number $task in $dir}
-    result="$dir/results/$(basename "$part" .txt).json"
+    name=$(basename "$part")
+    result="$dir/results/${name%.*}.json"
     mkdir -p "$dir/results"
     "$NONOENUM" "$mode" --json --quiet --threads "${THREADS:-${SLURM_CPUS_PER_TASK:-1}}" "$part" > "$result.tmp"
     mv "$result.tmp" "$result"

@@ -17,11 +17,17 @@
 //! A block without a colour character takes the default colour, declared as `1` (black when
 //! omitted). A blank line in a clue section is an empty line of the puzzle. Triangle colours
 //! (a slash in the XPM word, used by triddlers) are refused.
+//!
+//! nonoenum's extension, for cells known in advance (the part files of `nonoenum split`): a
+//! third `:` line that reads `: givens` starts a section of lines `ROW COL C`, 1-based, where
+//! `C` is a colour's IN character from the `#d` section (`0` for the background); blank lines
+//! and `#` comments are skipped, and a fourth `:` line or the end of the file ends it. Other
+//! readers stop at the third `:` line, so they read the same clues without the givens.
 
 use super::error::{ParseError, ParseErrorKind};
 use super::palette::{assign_chars, parse_rgb};
 use super::text::{LineMap, numbered_lines, parse_number, snippet, tokens};
-use crate::color::{AnyPuzzle, Block, Color, ColorClue, ColorPuzzle};
+use crate::color::{AnyPuzzle, Block, Color, ColorClue, ColorGiven, ColorPuzzle};
 use crate::puzzle::MAX_LINE_LEN;
 
 /// Clue lines as read: the line number, then each block's length and colour character.
@@ -39,14 +45,16 @@ pub fn parse(text: &str) -> Result<AnyPuzzle, ParseError> {
     let mut comments: Vec<String> = Vec::new();
     let mut declared: Vec<Declared> = Vec::new();
     let mut in_colors = false;
-    let mut section = 0; // 0 header, 1 rows, 2 columns, 3 done
+    let mut section = 0; // 0 header, 1 rows, 2 columns, 3 givens
     let mut rows: RawLines = Vec::new();
     let mut cols: RawLines = Vec::new();
+    let mut given_lines: Vec<(usize, &str)> = Vec::new();
     for (number, line) in numbered_lines(text) {
-        if line.starts_with(':') {
+        if let Some(heading) = line.strip_prefix(':') {
             section += 1;
             in_colors = false;
-            if section == 3 {
+            let givens = heading.trim().eq_ignore_ascii_case("givens");
+            if section == 4 || section == 3 && !givens {
                 break;
             }
             continue;
@@ -70,6 +78,12 @@ pub fn parse(text: &str) -> Result<AnyPuzzle, ParseError> {
                     } else {
                         comments.push(line.to_string());
                     }
+                }
+            }
+            3 => {
+                let line = line.trim();
+                if !line.is_empty() && !line.starts_with('#') {
+                    given_lines.push((number, line));
                 }
             }
             _ => {
@@ -149,12 +163,18 @@ pub fn parse(text: &str) -> Result<AnyPuzzle, ParseError> {
     let row_clues = convert(&rows, &mut map.rows)?;
     let col_clues = convert(&cols, &mut map.cols)?;
     map.size = rows.first().map_or(1, |r| r.0);
+    let mut givens = Vec::with_capacity(given_lines.len());
+    for (number, line) in given_lines {
+        let given = parse_given(line, &index_of, (row_clues.len(), col_clues.len()))
+            .map_err(|k| ParseError::new(number, k))?;
+        givens.push(given);
+    }
     let mut puzzle = ColorPuzzle {
         title,
         colors: palette,
         row_clues,
         col_clues,
-        givens: Vec::new(),
+        givens,
         metadata: Vec::new(),
         goal: None,
     };
@@ -162,6 +182,48 @@ pub fn parse(text: &str) -> Result<AnyPuzzle, ParseError> {
         puzzle.metadata.push(("comment".into(), comment));
     }
     map.check_color(puzzle)
+}
+
+/// One line of the `: givens` section: `ROW COL C`, 1-based, `C` an IN character (`0` for the
+/// background); `size` is the grid's rows and columns.
+fn parse_given(
+    line: &str,
+    index_of: &[(char, u8)],
+    size: (usize, usize),
+) -> Result<ColorGiven, ParseErrorKind> {
+    let words: Vec<&str> = tokens(line).collect();
+    let [row, col, color] = words.as_slice() else {
+        let message = format!("expected a given `ROW COL C`, found `{}`", snippet(line));
+        return Err(ParseErrorKind::Invalid(message));
+    };
+    let one_based = |t: &str, count: usize, what: &str| {
+        let n = parse_number(t)?;
+        match usize::try_from(n) {
+            Ok(n) if (1..=count).contains(&n) => Ok(n - 1),
+            _ => Err(ParseErrorKind::Invalid(format!(
+                "{what} {} is outside the {} x {} grid",
+                snippet(t),
+                size.0,
+                size.1
+            ))),
+        }
+    };
+    let row = one_based(row, size.0, "row")?;
+    let col = one_based(col, size.1, "column")?;
+    let mut chars = color.chars();
+    let color = match (chars.next(), chars.next()) {
+        (Some('0'), None) => Some(0),
+        (Some(ch), None) => index_of.iter().find(|(c, _)| *c == ch).map(|&(_, i)| i),
+        _ => None,
+    };
+    let Some(color) = color else {
+        let message = format!(
+            "`{}` is not the IN character of a colour the clues use (or `0`)",
+            snippet(words[2])
+        );
+        return Err(ParseErrorKind::Invalid(message));
+    };
+    Ok(ColorGiven { row, col, color })
 }
 
 /// One line of the `#d` section, or `None` for a blank one.
@@ -231,7 +293,8 @@ fn parse_clue(line: &str) -> Result<Vec<(u32, Option<char>)>, ParseErrorKind> {
     Ok(blocks)
 }
 
-/// Writes a puzzle in `.g` form (colour declarations, then rows and columns).
+/// Writes a puzzle in `.g` form (colour declarations, then rows and columns, then its givens,
+/// if any, in a `: givens` section).
 pub fn write(puzzle: &ColorPuzzle) -> String {
     let mut out = String::new();
     let title = puzzle.title.as_deref().unwrap_or("nonoenum puzzle");
@@ -267,6 +330,13 @@ pub fn write(puzzle: &ColorPuzzle) -> String {
                 .collect();
             out.push_str(&blocks.join(" "));
             out.push('\n');
+        }
+    }
+    if !puzzle.givens.is_empty() {
+        out.push_str(": givens\n");
+        for g in &puzzle.givens {
+            let color = inchars[usize::from(g.color)];
+            out.push_str(&format!("{} {} {color}\n", g.row + 1, g.col + 1));
         }
     }
     out
@@ -310,6 +380,39 @@ mod tests {
         assert_eq!(p.row_clues[0].blocks()[1], Block { len: 1, color: 2 });
         // Round trip through the writer.
         assert_eq!(parse(&write(&p)).unwrap(), AnyPuzzle::Color(p));
+    }
+
+    #[test]
+    fn givens_section_round_trips_and_others_stop_before_it() {
+        let text = format!("{SMALL}: givens\n# decisions\n1 1 r\n\n1 2 0\n:\n1 1 u\n");
+        let AnyPuzzle::Color(p) = parse(&text).unwrap() else {
+            panic!("colour puzzle expected")
+        };
+        let givens: Vec<(usize, usize, u8)> =
+            p.givens.iter().map(|g| (g.row, g.col, g.color)).collect();
+        assert_eq!(givens, [(0, 0, 1), (0, 1, 0)]);
+        let written = write(&p);
+        assert!(written.ends_with(": givens\n1 1 a\n1 2 0\n"), "{written}");
+        assert_eq!(parse(&written).unwrap(), AnyPuzzle::Color(p));
+        // Any other third `:` line still ends the puzzle.
+        let AnyPuzzle::Color(p) = parse(&format!("{SMALL}: end\n1 1 r\n")).unwrap() else {
+            panic!("colour puzzle expected")
+        };
+        assert!(p.givens.is_empty());
+    }
+
+    #[test]
+    fn bad_givens_name_their_line() {
+        let cases = [
+            ("1 1 q\n", "not the IN character"),
+            ("3 1 r\n", "row 3 is outside the 2 x 2 grid"),
+            ("1 1\n", "expected a given `ROW COL C`"),
+        ];
+        for (given, message) in cases {
+            let err = parse(&format!("{SMALL}: givens\n\n{given}")).unwrap_err();
+            assert_eq!(err.line, 15, "{err}");
+            assert!(err.to_string().contains(message), "{err}");
+        }
     }
 
     #[test]

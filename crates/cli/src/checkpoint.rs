@@ -12,6 +12,9 @@
 //! every few seconds and when the run stops. Resuming truncates the output file to that length
 //! (dropping the solutions of a part that had not been committed) and runs the open parts, so
 //! nothing is lost and nothing is listed twice.
+//!
+//! Black-and-white and colour puzzles run the same code (see [`PartPuzzle`]): the checkpoint
+//! holds a colour puzzle in the `.g` format, and a decision's value is a palette index.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Seek, Write};
@@ -21,13 +24,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use nonoenum::format::plain;
-use nonoenum::split::{Sizing, clue_checksum, givens_checksum, split_by};
-use nonoenum::{Flow, Given, Puzzle, Solver, SolverOptions};
+use nonoenum::split::{Sizing, split_by};
+use nonoenum::{AnyPuzzle, ColorPuzzle, Flow, Puzzle, Solver, SolverOptions};
 use serde::{Deserialize, Serialize};
 
 use crate::input::display_name;
-use crate::output::write_grid;
+use crate::palette::{PartPuzzle, as_stored, check};
 use crate::stop::{Cancel, EXIT_INTERRUPTED, EXIT_TIME_LIMIT, Stop};
 
 const CHECKPOINT_FORMAT: &str = "nonoenum-checkpoint/1";
@@ -41,8 +43,12 @@ struct Checkpoint {
     command: String,
     /// The puzzle's label.
     label: String,
-    /// The puzzle, with its own givens, in the plain format.
+    /// The puzzle, with its own givens, in the format [`Checkpoint::puzzle_format`] names.
     puzzle_text: String,
+    /// `g` for a colour puzzle (Olšák's `.g` format); absent for black and white (the plain
+    /// format).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    puzzle_format: Option<String>,
     /// Its clue checksum, checked on resume.
     puzzle: String,
     /// Its givens checksum, checked on resume.
@@ -62,7 +68,8 @@ struct Checkpoint {
     /// How many parts the search was cut into; `0` until it has been (a run killed while
     /// splitting splits again on resume).
     parts: usize,
-    /// The parts not yet committed, each as its decisions `[row, col, filled]` (0-based).
+    /// The parts not yet committed, each as its decisions `[row, col, value]` (0-based; the
+    /// value is 1 for filled and 0 for empty, or a colour's palette index).
     open: Vec<Vec<[usize; 3]>>,
 }
 
@@ -74,10 +81,39 @@ pub(crate) struct Options<'a> {
     pub(crate) cancel: &'a Cancel,
 }
 
+/// A checkpointed run's settings: what `start` needs besides the puzzle.
+pub(crate) struct Start<'a> {
+    pub(crate) label: &'a str,
+    pub(crate) probing: bool,
+    pub(crate) ordered: bool,
+    pub(crate) output: Option<&'a Path>,
+    pub(crate) checkpoint: &'a Path,
+}
+
 /// Starts a checkpointed `count` (`output` is `None`) or `list` of `puzzle`.
 pub(crate) fn start(
+    puzzle: AnyPuzzle,
+    run: &Start<'_>,
+    options: &Options<'_>,
+) -> anyhow::Result<ExitCode> {
+    let Start {
+        label,
+        probing,
+        ordered,
+        output,
+        checkpoint,
+    } = *run;
+    match as_stored(puzzle)? {
+        AnyPuzzle::Bw(p) => start_puzzle(label, &p, probing, ordered, output, checkpoint, options),
+        AnyPuzzle::Color(p) => {
+            start_puzzle(label, &p, probing, ordered, output, checkpoint, options)
+        }
+    }
+}
+
+fn start_puzzle<P: PartPuzzle>(
     label: &str,
-    puzzle: &Puzzle,
+    puzzle: &P,
     probing: bool,
     ordered: bool,
     output: Option<&Path>,
@@ -88,13 +124,15 @@ pub(crate) fn start(
         // Start the output afresh: the run owns it from here.
         File::create(out).with_context(|| format!("cannot write {}", display_name(out)))?;
     }
+    let (clues, givens) = puzzle.checksums();
     let state = Checkpoint {
         format: CHECKPOINT_FORMAT.into(),
         command: if output.is_some() { "list" } else { "count" }.into(),
         label: label.into(),
-        puzzle_text: plain::write(puzzle),
-        puzzle: clue_checksum(puzzle),
-        givens: givens_checksum(puzzle),
+        puzzle_text: puzzle.to_text(),
+        puzzle_format: (P::FORMAT != Puzzle::FORMAT).then(|| P::FORMAT.into()),
+        puzzle: clues,
+        givens,
         probing,
         ordered,
         output: output.map(Path::to_path_buf),
@@ -109,9 +147,9 @@ pub(crate) fn start(
 
 /// Cuts the search into parts, if that has not been done: sequential parts need no balance,
 /// only enough of them that a crash loses little, so they are ranked by unknown cells.
-fn ensure_split(
+fn ensure_split<P: PartPuzzle>(
     state: &mut Checkpoint,
-    puzzle: &Puzzle,
+    puzzle: &P,
     checkpoint: &Path,
     threads: usize,
 ) -> anyhow::Result<()> {
@@ -123,12 +161,7 @@ fn ensure_split(
     state.parts = parts.len();
     state.open = parts
         .iter()
-        .map(|p| {
-            p.decisions
-                .iter()
-                .map(|g| [g.row, g.col, usize::from(g.filled)])
-                .collect()
-        })
+        .map(|p| p.decisions.iter().map(P::decision).collect())
         .collect();
     save(checkpoint, state)
 }
@@ -146,9 +179,22 @@ pub(crate) fn resume(checkpoint: &Path, options: &Options<'_>) -> anyhow::Result
             state.format
         );
     }
-    let puzzle = plain::parse(&state.puzzle_text)
-        .map_err(|e| anyhow::anyhow!("{name}: the puzzle it holds: line {}: {}", e.line, e.kind))?;
-    if clue_checksum(&puzzle) != state.puzzle || givens_checksum(&puzzle) != state.givens {
+    match state.puzzle_format.as_deref() {
+        None => resume_puzzle::<Puzzle>(state, checkpoint, options),
+        Some(ColorPuzzle::FORMAT) => resume_puzzle::<ColorPuzzle>(state, checkpoint, options),
+        Some(other) => bail!("{name}: puzzle format `{other}`, expected `g` or none"),
+    }
+}
+
+fn resume_puzzle<P: PartPuzzle>(
+    state: Checkpoint,
+    checkpoint: &Path,
+    options: &Options<'_>,
+) -> anyhow::Result<ExitCode> {
+    let name = display_name(checkpoint);
+    let puzzle =
+        P::from_text(&state.puzzle_text).with_context(|| format!("{name}: the puzzle it holds"))?;
+    if puzzle.checksums() != (state.puzzle.clone(), state.givens.clone()) {
         bail!("{name}: the puzzle does not match its checksums: the file was altered");
     }
     run(state, &puzzle, checkpoint, options)
@@ -178,9 +224,9 @@ fn save(path: &Path, state: &Checkpoint) -> anyhow::Result<()> {
 
 /// Runs the open parts of `state` one by one, committing each, until none is left or the run
 /// is stopped; then prints the result.
-fn run(
+fn run<P: PartPuzzle>(
     mut state: Checkpoint,
-    puzzle: &Puzzle,
+    puzzle: &P,
     checkpoint: &Path,
     options: &Options<'_>,
 ) -> anyhow::Result<ExitCode> {
@@ -197,19 +243,21 @@ fn run(
     let mut partial = 0u64;
     let mut stopped = None;
     while let Some(decisions) = state.open.first() {
-        let mut part = puzzle.clone();
-        part.givens
-            .extend(decisions.iter().map(|&[row, col, filled]| Given {
-                row,
-                col,
-                filled: filled == 1,
-            }));
-        part.check().with_context(|| {
+        let bad_part = || {
             format!(
                 "{}: a part does not fit the puzzle",
                 display_name(checkpoint)
             )
-        })?;
+        };
+        let Some(decisions) = decisions
+            .iter()
+            .map(|&d| P::from_decision(d))
+            .collect::<Option<Vec<_>>>()
+        else {
+            bail!(bad_part());
+        };
+        let part = puzzle.with_givens(&decisions);
+        check(&part).with_context(bad_part)?;
         let solver = Solver::new(
             &part,
             SolverOptions {
@@ -226,7 +274,7 @@ fn run(
         let mut write_error = None;
         let outcome = solver.run(|grid| {
             if let Some(out) = output.as_mut()
-                && let Err(e) = out.append(grid)
+                && let Err(e) = out.append(|bytes| puzzle.write_solution(bytes, grid))
             {
                 write_error = Some(e);
                 return Flow::Stop;
@@ -323,12 +371,16 @@ fn open_output(path: &Path, committed_len: u64) -> anyhow::Result<Output> {
 }
 
 impl Output {
-    fn append(&mut self, grid: &nonoenum::Grid) -> anyhow::Result<()> {
-        let mut bytes = Vec::with_capacity((grid.width() + 1) * grid.height() + 1);
+    /// Appends the solution that `write` writes.
+    fn append(
+        &mut self,
+        write: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>,
+    ) -> anyhow::Result<()> {
+        let mut bytes = Vec::new();
         if self.len > 0 {
             bytes.push(b'\n');
         }
-        write_grid(&mut bytes, grid)?;
+        write(&mut bytes)?;
         self.file.write_all(&bytes)?;
         self.len += bytes.len() as u64;
         Ok(())

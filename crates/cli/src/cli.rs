@@ -69,9 +69,11 @@ pub(crate) enum Command {
         #[arg(long)]
         progress: bool,
         /// Also print, for each cell, in how many solutions it is filled (rows of numbers,
-        /// before the count), to show where the solutions differ. Black-and-white puzzles;
-        /// counts by profiles, keeping every layer (at most 8 times --max-profiles in all),
-        /// else by enumerating the solutions (`--method decompose`: never enumerates).
+        /// before the count), to show where the solutions differ. Black and white: counts by
+        /// profiles, keeping every layer (at most 8 times --max-profiles in all), else by
+        /// enumerating the solutions (`--method decompose`: never enumerates). Colour: for each
+        /// colour, the background first, a line `NAME (CHAR):` and its rows of counts (JSON:
+        /// `per_color`), by enumerating the solutions.
         #[arg(long)]
         per_cell: bool,
         #[command(flatten)]

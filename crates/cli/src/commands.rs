@@ -17,7 +17,7 @@ use crate::exact::Counted;
 use crate::output::json::{JsonLine, RunResult, picture_rows, write_line};
 use crate::output::progress::Progress;
 use crate::output::{Picture, print_stats, write_picture};
-use crate::per_cell::{CellTally, write_rows};
+use crate::per_cell::{Tally, write_rows};
 use crate::stop::{Cancel, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_TIME_LIMIT, Stop};
 
 /// What one command does with each puzzle.
@@ -211,9 +211,8 @@ fn run_puzzles(
         };
         if let Mode::Count(exact) = mode {
             match puzzle {
-                AnyPuzzle::Color(_) if exact.per_cell() => {
-                    bail!("{label}: --per-cell is for black-and-white puzzles")
-                }
+                // Colour per-cell counts are tallied by enumeration, below.
+                AnyPuzzle::Color(_) if exact.per_cell() => {}
                 _ => {
                     let job = crate::exact::ExactJob {
                         label,
@@ -301,7 +300,7 @@ fn checkpointed(settings: Settings, output: Option<&std::path::Path>) -> anyhow:
         // one after the other, in the order of the one-thread search.
         bail!("--checkpoint with --ordered needs probing: drop --no-probe");
     }
-    let mut puzzles = crate::input::load(&settings)?;
+    let mut puzzles = crate::input::load_any(&settings)?;
     if puzzles.len() != 1 {
         let n = puzzles.len();
         bail!(
@@ -316,15 +315,14 @@ fn checkpointed(settings: Settings, output: Option<&std::path::Path>) -> anyhow:
         every: settings.checkpoint_every,
         cancel: &cancel,
     };
-    crate::checkpoint::start(
-        &label,
-        &puzzle,
-        settings.probing,
+    let run = crate::checkpoint::Start {
+        label: &label,
+        probing: settings.probing,
         ordered,
         output,
         checkpoint,
-        &options,
-    )
+    };
+    crate::checkpoint::start(puzzle, &run, &options)
 }
 
 /// `list --output FILE` without a checkpoint: the listing goes to the file, written whole
@@ -488,6 +486,7 @@ impl Run<'_> {
                 stopped: stop.map(|s| s.describe().to_string()),
                 seconds: elapsed.as_secs_f64(),
                 per_cell,
+                per_color: None,
             };
             write_line(out, &JsonLine::Result(result))?;
         } else {
@@ -517,10 +516,8 @@ impl Run<'_> {
             puzzle: self.puzzle,
             error: None,
         };
-        let mut tally = match (mode, self.puzzle) {
-            (Mode::Count(exact), AnyPuzzle::Bw(p)) if exact.per_cell() => {
-                Some(CellTally::new(p.height(), p.width()))
-            }
+        let mut tally = match mode {
+            Mode::Count(exact) if exact.per_cell() => Some(Tally::new(self.puzzle)),
             _ => None,
         };
         let outcome = match mode {
@@ -529,8 +526,8 @@ impl Run<'_> {
                 let mut seen = 0;
                 solver.run(|picture| {
                     seen += 1;
-                    if let (Some(tally), Picture::Bw(grid)) = (tally.as_mut(), picture) {
-                        tally.add(grid);
+                    if let Some(tally) = tally.as_mut() {
+                        tally.add(picture);
                     }
                     if seen >= max {
                         Flow::Stop
@@ -582,12 +579,13 @@ impl Run<'_> {
                 complete: outcome.exhausted,
                 stopped: stop.map(|s| s.describe().to_string()),
                 seconds: outcome.elapsed.as_secs_f64(),
-                per_cell: tally.as_ref().map(CellTally::rows),
+                per_cell: tally.as_ref().and_then(Tally::per_cell),
+                per_color: tally.as_ref().and_then(|t| t.per_color(self.puzzle)),
             };
             write_line(out, &JsonLine::Result(result))?;
         } else {
             if let Some(tally) = &tally {
-                tally.write_text(out)?;
+                tally.write_text(out, self.puzzle)?;
             }
             match mode {
                 Mode::Count(_) if outcome.exhausted => writeln!(out, "{n}")?,

@@ -5,8 +5,8 @@ use std::io::Read;
 use std::path::Path;
 
 use anyhow::{Context, anyhow, bail};
+use nonoenum::AnyPuzzle;
 use nonoenum::format::{self, ParseError};
-use nonoenum::{AnyPuzzle, Puzzle};
 
 use crate::cli::Settings;
 
@@ -48,21 +48,6 @@ fn located(name: &str, err: &ParseError) -> anyhow::Error {
     } else {
         anyhow!("{name}: {}", err.kind)
     }
-}
-
-/// The puzzles to run, as `(label, puzzle)`: every puzzle of the file, or the `--puzzle` one.
-/// Black and white only: a colour puzzle is an error naming `what` cannot handle it.
-pub(crate) fn load(settings: &Settings) -> anyhow::Result<Vec<(String, Puzzle)>> {
-    load_any(settings)?
-        .into_iter()
-        .map(|(label, p)| match p {
-            AnyPuzzle::Bw(p) => Ok((label, p)),
-            AnyPuzzle::Color(_) => {
-                let name = display_name(&settings.file);
-                bail!("{name}: this is a colour puzzle; checkpoints and split handle black and white only")
-            }
-        })
-        .collect()
 }
 
 /// The puzzles to run, black-and-white or colour, with `--puzzle` and `--givens` applied.

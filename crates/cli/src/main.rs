@@ -8,6 +8,7 @@ mod exact;
 mod images;
 mod input;
 mod output;
+mod palette;
 mod parts;
 mod per_cell;
 mod stop;

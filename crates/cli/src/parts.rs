@@ -1,8 +1,9 @@
 //! `nonoenum split` and `nonoenum merge`: cut a search into part files that other processes or
 //! machines run, then add their `--json` results up, refusing anything missing or foreign.
 //!
-//! A split folder holds `part-NNN.txt` (the puzzle in the plain format with a `givens` section
-//! of decisions), `manifest.json` (the puzzle's checksums and the list of parts), and, once the
+//! A split folder holds `part-NNN.txt` (a black-and-white puzzle in the plain format with a
+//! `givens` section of decisions) or `part-NNN.g` (a colour puzzle in Olšák's `.g` format with a
+//! `: givens` section), `manifest.json` (the puzzle's checksums and the list of parts), and, once the
 //! parts have run, `results/part-NNN.json` (the JSON lines of `count --json` or `list --json`).
 
 use std::fs;
@@ -11,14 +12,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
+use nonoenum::AnyPuzzle;
 use nonoenum::count::BigUint;
-use nonoenum::format::plain;
-use nonoenum::split::{clue_checksum, givens_checksum, split as split_search};
+use nonoenum::split::split as split_search;
 use serde::{Deserialize, Serialize};
 
 use crate::cli::Settings;
 use crate::input::display_name;
 use crate::output::json::{JsonLine, RunResult, write_line};
+use crate::palette::{PartPuzzle, as_stored};
 
 /// The `format` field of a manifest this version writes and reads.
 const MANIFEST_FORMAT: &str = "nonoenum-split/1";
@@ -68,7 +70,7 @@ pub(crate) fn split(settings: &Settings, parts: usize, out: &Path) -> anyhow::Re
     if parts == 0 {
         bail!("--parts must be at least 1");
     }
-    let mut puzzles = crate::input::load(settings)?;
+    let mut puzzles = crate::input::load_any(settings)?;
     if puzzles.len() != 1 {
         let n = puzzles.len();
         bail!("the file holds {n} puzzles: choose the one to split with --puzzle N");
@@ -80,45 +82,63 @@ pub(crate) fn split(settings: &Settings, parts: usize, out: &Path) -> anyhow::Re
         bail!("{out_name} already holds a split ({MANIFEST}): use a new folder");
     }
     fs::create_dir_all(out).with_context(|| format!("cannot create {out_name}"))?;
-    let made = split_search(&puzzle, parts)?;
+    let source = display_name(&settings.file);
+    let (manifest, largest) = match as_stored(puzzle)? {
+        AnyPuzzle::Bw(p) => write_parts(&p, &label, source, parts, out)?,
+        AnyPuzzle::Color(p) => write_parts(&p, &label, source, parts, out)?,
+    };
+    let json = serde_json::to_string_pretty(&manifest)? + "\n";
+    write_atomically(&manifest_path, json.as_bytes())?;
+    println!(
+        "split {label} into {} parts in {out_name} (largest part: {largest} unknown cells)",
+        manifest.parts.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Splits `puzzle` and writes its part files into `out`; returns the manifest to write and
+/// the unknown cells of the largest part.
+fn write_parts<P: PartPuzzle>(
+    puzzle: &P,
+    label: &str,
+    source: String,
+    parts: usize,
+    out: &Path,
+) -> anyhow::Result<(Manifest, usize)> {
+    let made = split_search(puzzle, parts)?;
     let digits = made.len().to_string().len().max(3);
     let mut listed = Vec::new();
     for (i, part) in made.iter().enumerate() {
-        let file = format!("part-{:0digits$}.txt", i + 1);
-        let mut part_puzzle = part.puzzle(&puzzle);
-        part_puzzle.title = Some(format!("{label}: part {} of {}", i + 1, made.len()));
-        write_atomically(&out.join(&file), plain::write(&part_puzzle).as_bytes())?;
+        let file = format!("part-{:0digits$}.{}", i + 1, P::EXTENSION);
+        let mut part_puzzle = part.puzzle(puzzle);
+        part_puzzle.set_title(format!("{label}: part {} of {}", i + 1, made.len()));
+        write_atomically(&out.join(&file), part_puzzle.to_text().as_bytes())?;
         listed.push(ManifestPart {
             file,
-            givens: givens_checksum(&part_puzzle),
+            givens: part_puzzle.checksums().1,
             decisions: part.decisions.len(),
             unknown: part.unknown,
             estimate: part.estimate.round(),
         });
     }
+    let (clues, givens) = puzzle.checksums();
     let manifest = Manifest {
         format: MANIFEST_FORMAT.into(),
         nonoenum: env!("CARGO_PKG_VERSION").into(),
-        source: display_name(&settings.file),
-        label: label.clone(),
-        puzzle: clue_checksum(&puzzle),
-        givens: givens_checksum(&puzzle),
-        rows: puzzle.height(),
-        cols: puzzle.width(),
+        source,
+        label: label.into(),
+        puzzle: clues,
+        givens,
+        rows: puzzle.rows(),
+        cols: puzzle.cols(),
         parts_requested: parts,
         method: "propagation and probing at each node; the open node with the most unknown \
                  cells is branched first, on the search's own branching cell"
             .into(),
         parts: listed,
     };
-    let json = serde_json::to_string_pretty(&manifest)? + "\n";
-    write_atomically(&manifest_path, json.as_bytes())?;
     let largest = made.iter().map(|p| p.unknown).max().unwrap_or(0);
-    println!(
-        "split {label} into {} parts in {out_name} (largest part: {largest} unknown cells)",
-        made.len()
-    );
-    Ok(ExitCode::SUCCESS)
+    Ok((manifest, largest))
 }
 
 /// Writes a file through a temporary file in the same folder and a rename, so that a reader
@@ -214,6 +234,7 @@ pub(crate) fn merge(dir: &Path, list: bool, json: bool) -> anyhow::Result<ExitCo
             stopped: None,
             seconds,
             per_cell: None,
+            per_color: None,
         };
         write_line(&mut out, &JsonLine::Result(result))?;
     } else if !list {
@@ -224,7 +245,10 @@ pub(crate) fn merge(dir: &Path, list: bool, json: bool) -> anyhow::Result<ExitCo
 }
 
 fn result_path(dir: &Path, part_file: &str) -> PathBuf {
-    let stem = part_file.strip_suffix(".txt").unwrap_or(part_file);
+    let stem = Path::new(part_file)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or(part_file);
     dir.join(RESULTS).join(format!("{stem}.json"))
 }
 

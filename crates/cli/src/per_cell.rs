@@ -1,11 +1,135 @@
-//! `count --per-cell`: in how many solutions each cell is filled, so that a puzzle maker sees
-//! where the ambiguity lies; tallied here while the solutions are enumerated, when the library
-//! does not count them by profiles.
+//! `count --per-cell`: in how many solutions each cell is filled (black and white), or has each
+//! colour (colour), so that a puzzle maker sees where the ambiguity lies; tallied here while the
+//! solutions are enumerated, when the library does not count them by profiles.
 
 use std::io::{self, Write};
 
 use nonoenum::count::BigUint;
 use nonoenum::grid::{Cell, Grid};
+use nonoenum::{AnyPuzzle, ColorGrid, ColorPuzzle};
+
+use crate::output::Picture;
+use crate::output::json::ColorCells;
+
+/// A tally of either kind of puzzle.
+#[derive(Clone, Debug)]
+pub(crate) enum Tally {
+    Bw(CellTally),
+    Color(ColorTally),
+}
+
+impl Tally {
+    /// An empty tally for `puzzle`.
+    pub(crate) fn new(puzzle: &AnyPuzzle) -> Self {
+        match puzzle {
+            AnyPuzzle::Bw(p) => Tally::Bw(CellTally::new(p.height(), p.width())),
+            AnyPuzzle::Color(p) => Tally::Color(ColorTally::new(p)),
+        }
+    }
+
+    /// Adds one solution.
+    pub(crate) fn add(&mut self, picture: Picture<'_>) {
+        match (self, picture) {
+            (Tally::Bw(t), Picture::Bw(grid)) => t.add(grid),
+            (Tally::Color(t), Picture::Color(grid, _)) => t.add(grid),
+            _ => {}
+        }
+    }
+
+    /// The black-and-white counts, for the `per_cell` field of `--json`.
+    pub(crate) fn per_cell(&self) -> Option<Vec<Vec<BigUint>>> {
+        match self {
+            Tally::Bw(t) => Some(t.rows()),
+            Tally::Color(_) => None,
+        }
+    }
+
+    /// The colour counts, for the `per_color` field of `--json`.
+    pub(crate) fn per_color(&self, puzzle: &AnyPuzzle) -> Option<Vec<ColorCells>> {
+        match (self, puzzle) {
+            (Tally::Color(t), AnyPuzzle::Color(p)) => Some(t.json(p)),
+            _ => None,
+        }
+    }
+
+    /// Writes the counts as text (see [`CellTally::write_text`], [`ColorTally::write_text`]).
+    pub(crate) fn write_text(&self, out: &mut impl Write, puzzle: &AnyPuzzle) -> io::Result<()> {
+        match (self, puzzle) {
+            (Tally::Bw(t), _) => t.write_text(out),
+            (Tally::Color(t), AnyPuzzle::Color(p)) => t.write_text(out, p),
+            (Tally::Color(_), AnyPuzzle::Bw(_)) => Ok(()),
+        }
+    }
+}
+
+/// Per-cell, per-colour counts over the colour solutions seen so far.
+#[derive(Clone, Debug)]
+pub(crate) struct ColorTally {
+    width: usize,
+    colors: usize,
+    /// Cell by cell, row-major, one count per palette index.
+    counts: Vec<u64>,
+}
+
+impl ColorTally {
+    /// An empty tally for `puzzle`'s grid and palette.
+    pub(crate) fn new(puzzle: &ColorPuzzle) -> Self {
+        let colors = puzzle.colors.len();
+        ColorTally {
+            width: puzzle.width(),
+            colors,
+            counts: vec![0; puzzle.height() * puzzle.width() * colors],
+        }
+    }
+
+    /// Adds one solution (every cell decided).
+    pub(crate) fn add(&mut self, grid: &ColorGrid) {
+        for (i, cell) in self.counts.chunks_mut(self.colors).enumerate() {
+            let color = grid.cell(i / self.width, i % self.width).trailing_zeros() as usize;
+            if let Some(count) = cell.get_mut(color) {
+                *count += 1;
+            }
+        }
+    }
+
+    /// The counts of palette index `color`, row by row.
+    pub(crate) fn rows(&self, color: usize) -> Vec<Vec<BigUint>> {
+        let cells: Vec<BigUint> = self
+            .counts
+            .chunks(self.colors)
+            .map(|cell| BigUint::from(cell[color]))
+            .collect();
+        cells.chunks(self.width).map(<[BigUint]>::to_vec).collect()
+    }
+
+    /// The counts as `--json` writes them: one grid per colour, the background first.
+    fn json(&self, puzzle: &ColorPuzzle) -> Vec<ColorCells> {
+        puzzle
+            .colors
+            .iter()
+            .enumerate()
+            .map(|(i, color)| ColorCells {
+                color: color.name.clone(),
+                char: color.ch.to_string(),
+                rows: self
+                    .rows(i)
+                    .iter()
+                    .map(|row| row.iter().map(ToString::to_string).collect())
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// Writes, for each colour of the palette (the background first), a line `NAME (CHAR):`
+    /// and then its counts as [`write_rows`] does.
+    pub(crate) fn write_text(&self, out: &mut impl Write, puzzle: &ColorPuzzle) -> io::Result<()> {
+        for (i, color) in puzzle.colors.iter().enumerate() {
+            writeln!(out, "{} ({}):", color.name, color.ch)?;
+            write_rows(out, &self.rows(i))?;
+        }
+        Ok(())
+    }
+}
 
 /// Per-cell counts of filled cells over the solutions seen so far.
 #[derive(Clone, Debug)]

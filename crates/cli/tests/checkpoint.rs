@@ -1,7 +1,7 @@
 //! Checkpointed runs survive anything: `kill -9` at pseudo-random moments, again and again,
 //! then `nonoenum resume` until the run ends, gives the exact count, and an output file with
 //! every solution exactly once. Also: a time limit saves and resumes; damaged checkpoints and
-//! output files are refused.
+//! output files are refused. Colour puzzles survive the same way.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -9,6 +9,8 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use tempfile::TempDir;
+
+mod common;
 
 const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
 
@@ -173,6 +175,79 @@ fn count_survives_repeated_kill_9_exactly() {
     assert_eq!(
         String::from_utf8_lossy(&again.stdout),
         format!("{}\n", killed_total())
+    );
+}
+
+/// The colour band puzzle the kill tests run (see `common::write_bands`): 3 colours on 4
+/// columns, `(4!)^3` = 13,824 solutions.
+const KILLED_BANDS: (usize, usize) = (3, 4);
+
+#[test]
+fn colour_list_and_count_survive_repeated_kill_9() {
+    let tmp = TempDir::new().expect("temp dir");
+    let (k, m) = KILLED_BANDS;
+    let total = common::bands_total(k, m);
+    let puzzle = common::write_bands(tmp.path(), k, m);
+    let (ck, out) = (tmp.path().join("ck.json"), tmp.path().join("out.txt"));
+    let count_ck = tmp.path().join("count.json");
+    let (ck, out, count_ck, p) = (
+        ck.to_str().expect("path"),
+        out.to_str().expect("path"),
+        count_ck.to_str().expect("path"),
+        puzzle.to_str().expect("path"),
+    );
+    let every = ["--checkpoint-every", "0.05"];
+    // A run killed before it saved its checkpoint (on a loaded machine) has nothing to
+    // resume: it starts again.
+    let start_or_resume = |start: &[&str], ck: &str| {
+        if Path::new(ck).exists() {
+            nonoenum(&["resume", "-q", every[0], every[1], ck])
+        } else {
+            nonoenum(start)
+        }
+    };
+    let list = [
+        "list",
+        "-q",
+        "--checkpoint",
+        ck,
+        every[0],
+        every[1],
+        "--output",
+        out,
+        p,
+    ];
+    let (_, killed) = kill_and_resume(nonoenum(&list), || start_or_resume(&list, ck), 12);
+    assert!(killed >= 3, "only {killed} list runs were killed");
+    let listing = std::fs::read_to_string(out).expect("output file");
+    let grids: Vec<&str> = listing
+        .split("\n\n")
+        .filter(|g| !g.trim().is_empty())
+        .collect();
+    let distinct: HashSet<&str> = grids.iter().copied().collect();
+    assert_eq!(grids.len(), distinct.len(), "a solution is listed twice");
+    assert_eq!(grids.len(), total, "solutions missing");
+    for grid in grids {
+        common::assert_band_solution(grid, k, m);
+    }
+
+    let count = [
+        "count",
+        "-q",
+        "--checkpoint",
+        count_ck,
+        every[0],
+        every[1],
+        p,
+    ];
+    let (stdout, killed) =
+        kill_and_resume(nonoenum(&count), || start_or_resume(&count, count_ck), 12);
+    assert!(killed >= 3, "only {killed} count runs were killed");
+    assert_eq!(stdout, format!("{total}\n"));
+    let checkpoint = std::fs::read_to_string(count_ck).expect("checkpoint");
+    assert!(
+        checkpoint.contains(r#""puzzle_format":"g""#),
+        "{checkpoint}"
     );
 }
 

@@ -6,6 +6,8 @@ use std::process::Command;
 
 use tempfile::TempDir;
 
+mod common;
+
 const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
 
 fn run(args: &[&str], puzzle: &Path) -> (i32, String, String) {
@@ -263,7 +265,7 @@ fn stats_and_progress_say_how_it_was_counted() {
     assert!(err.contains("counted by components"), "{err}");
 }
 
-/// Runs `count` with `args` under time limits of 1, 2, 4 and 8 seconds until what it had
+/// Runs `count` with `args` under time limits of 1, 2, 4, 8 and 16 seconds until what it had
 /// counted when stopped, read by `counted_so_far` from stdout, is above zero: a slow or busy
 /// machine may count nothing in one second. Each run must stop at its limit (exit 3); returns
 /// the last run's stdout and the count it read.
@@ -273,7 +275,7 @@ fn count_until_something_is_counted(
     counted_so_far: impl Fn(&str) -> f64,
 ) -> (String, f64) {
     let mut last = (String::new(), 0.0);
-    for seconds in ["1", "2", "4", "8"] {
+    for seconds in ["1", "2", "4", "8", "16"] {
         let mut with_limit = args.to_vec();
         with_limit.extend(["--time-limit", seconds]);
         let (code, out, err) = run(&with_limit, puzzle);
@@ -584,6 +586,77 @@ fn per_cell_counts_the_solutions_filling_each_cell() {
                 && stdout.contains(r#""per_cell":[["1","1"],["1","1"],["0","0"]]"#),
             "{method}: {stdout}"
         );
+    }
+}
+
+/// The expected per-colour counts of the band puzzle: a cell of band `c` has colour `c` in
+/// `total / m` solutions and the background in the rest.
+fn band_counts(k: usize, m: usize, color: usize, row: usize) -> usize {
+    let total = common::bands_total(k, m);
+    match (color, row / m + 1) {
+        (0, _) => total - total / m,
+        (c, band) if c == band => total / m,
+        _ => 0,
+    }
+}
+
+#[test]
+fn per_cell_counts_each_colour_of_a_colour_puzzle() {
+    let dir = TempDir::new().expect("temp dir");
+    let (k, m) = (3, 3);
+    let total = common::bands_total(k, m);
+    assert_eq!(total, 216);
+    let puzzle = common::write_bands(dir.path(), k, m);
+    let names = ["white", "red", "green", "blue"];
+    let chars = ['.', 'a', 'b', 'c'];
+
+    // Text: for each colour, background first, `NAME (CHAR):` and one line of counts a row.
+    let (code, stdout, stderr) = run(&["count", "-q", "--per-cell"], &puzzle);
+    assert_eq!(code, 0, "{stderr}");
+    let mut expected = String::new();
+    for color in 0..=k {
+        expected.push_str(&format!("{} ({}):\n", names[color], chars[color]));
+        let width = (0..k * m)
+            .map(|r| band_counts(k, m, color, r).to_string().len())
+            .max()
+            .unwrap_or(1);
+        for row in 0..k * m {
+            let n = band_counts(k, m, color, row);
+            expected.push_str(&vec![format!("{n:>width$}"); m].join(" "));
+            expected.push('\n');
+        }
+    }
+    expected.push_str(&format!("{total}\n"));
+    assert_eq!(stdout, expected);
+
+    // JSON: `per_color`, one grid of decimal strings per colour; the colours of each cell add
+    // up to the count.
+    let (code, stdout, stderr) = run(&["count", "-q", "--per-cell", "--json"], &puzzle);
+    assert_eq!(code, 0, "{stderr}");
+    let result: serde_json::Value = serde_json::from_str(stdout.trim_end()).expect("JSON");
+    assert_eq!(result["count"], total.to_string());
+    assert!(result.get("per_cell").is_none(), "{stdout}");
+    let per_color = result["per_color"].as_array().expect("per_color");
+    assert_eq!(per_color.len(), k + 1);
+    let count = |color: usize, row: usize, col: usize| -> usize {
+        let n = &per_color[color]["rows"][row][col];
+        n.as_str()
+            .expect("a decimal string")
+            .parse()
+            .expect("a count")
+    };
+    for (color, entry) in per_color.iter().enumerate() {
+        assert_eq!(entry["color"], names[color]);
+        assert_eq!(entry["char"], chars[color].to_string());
+    }
+    for row in 0..k * m {
+        for col in 0..m {
+            let sum: usize = (0..=k).map(|color| count(color, row, col)).sum();
+            assert_eq!(sum, total, "cell ({row}, {col})");
+            for color in 0..=k {
+                assert_eq!(count(color, row, col), band_counts(k, m, color, row));
+            }
+        }
     }
 }
 

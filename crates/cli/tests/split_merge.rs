@@ -1,6 +1,7 @@
 //! Splitting a search into parts, running them (one by one, with GNU parallel, and as simulated
 //! Slurm array tasks) and merging: the merged count equals the undivided count, every solution
 //! comes out exactly once, and a missing, foreign or unfinished part makes the merge fail.
+//! Colour puzzles split into `.g` part files and merge the same way.
 //!
 //! The GNU parallel tests skip, saying so, when `parallel` is not installed (`.ci/run` installs
 //! it).
@@ -10,6 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use tempfile::TempDir;
+
+mod common;
 
 /// The binary under test.
 const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
@@ -63,7 +66,7 @@ fn part_files(dir: &Path) -> Vec<PathBuf> {
     let mut parts: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("split folder")
         .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .filter(|p| p.extension().is_some_and(|e| e == "txt" || e == "g"))
         .collect();
     parts.sort();
     parts
@@ -145,6 +148,60 @@ fn split_run_merge_gives_the_undivided_count_and_solutions() {
     assert_same_solutions(&run_ok(&mut merge(&dir, true)), &undivided(&puzzle, 5040));
     // Complete `list` results also merge into a count.
     assert_eq!(run_ok(&mut merge(&dir, false)), "5040\n");
+}
+
+#[test]
+fn colour_split_run_merge_gives_the_undivided_count_and_solutions() {
+    let tmp = TempDir::new().expect("temp dir");
+    let (k, m) = (2, 4);
+    let total = common::bands_total(k, m);
+    assert_eq!(total, 576);
+    let puzzle = common::write_bands(tmp.path(), k, m);
+    let dir = tmp.path().join("split");
+    split(&puzzle, 8, &dir);
+    let parts = part_files(&dir);
+    assert!(parts.len() >= 8);
+    assert!(
+        parts
+            .iter()
+            .all(|p| p.extension().is_some_and(|e| e == "g"))
+    );
+    // A part file is a colour puzzle with its decisions as givens, which `count` runs directly.
+    let first = std::fs::read_to_string(&parts[0]).expect("part file");
+    assert!(first.contains("\n: givens\n"), "{first}");
+
+    run_parts(&dir, "count");
+    assert_eq!(run_ok(&mut merge(&dir, false)), format!("{total}\n"));
+    let undivided_json = run_ok(&mut nonoenum(&[
+        "count",
+        "--json",
+        "-q",
+        puzzle.to_str().expect("path"),
+    ]));
+    let merged_json = run_ok(merge(&dir, false).arg("--json"));
+    let result = |json: &str| -> serde_json::Value {
+        serde_json::from_str(json.lines().last().expect("a result line")).expect("JSON")
+    };
+    let (merged, whole) = (result(&merged_json), result(&undivided_json));
+    assert_eq!(merged["count"], total.to_string());
+    assert_eq!(merged["complete"], true);
+    // The manifest's checksums are the puzzle's own.
+    assert_eq!(merged["puzzle"], whole["puzzle"]);
+    assert_eq!(merged["givens"], whole["givens"]);
+
+    run_parts(&dir, "list");
+    let all = undivided(&puzzle, total);
+    for grid in &all {
+        common::assert_band_solution(grid, k, m);
+    }
+    assert_same_solutions(&run_ok(&mut merge(&dir, true)), &all);
+    assert_eq!(run_ok(&mut merge(&dir, false)), format!("{total}\n"));
+
+    // A part's result run on another part is refused.
+    let results = dir.join("results");
+    std::fs::copy(results.join("part-001.json"), results.join("part-002.json")).expect("copy");
+    let err = run_err(&mut merge(&dir, false));
+    assert!(err.contains("part-002.g: result of another part"), "{err}");
 }
 
 #[test]

@@ -52,6 +52,22 @@ pub(crate) struct RunResult {
         with = "decimal_rows"
     )]
     pub(crate) per_cell: Option<Vec<Vec<BigUint>>>,
+    /// With `count --per-cell` on a colour puzzle: for each colour of the palette, the
+    /// background first, in how many of the `count` solutions each cell has it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) per_color: Option<Vec<ColorCells>>,
+}
+
+/// One colour's per-cell counts (`count --per-cell --json` on a colour puzzle).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct ColorCells {
+    /// The colour's name.
+    pub(crate) color: String,
+    /// Its character in text output.
+    pub(crate) char: String,
+    /// For each cell, row by row, in how many solutions it has this colour, each a decimal
+    /// string like `count`.
+    pub(crate) rows: Vec<Vec<String>>,
 }
 
 /// The rows of a grid as strings of `#` and `.`.

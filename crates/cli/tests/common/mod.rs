@@ -1,0 +1,61 @@
+//! Helpers shared by the CLI tests: a colour puzzle whose solutions are known by construction.
+#![allow(dead_code, reason = "each test binary uses only some of these")]
+
+use std::path::{Path, PathBuf};
+
+/// The IN (and OUT) characters of the band puzzles' colours, in band order.
+pub(crate) const BAND_CHARS: [char; 4] = ['a', 'b', 'c', 'd'];
+
+/// The band puzzle in Olšák's `.g` format: `k` colours, `m` columns and `k * m` rows. Each row
+/// holds one cell, of its band's colour (rows `c * m .. (c + 1) * m` are band `c`); each
+/// column holds one cell of each colour, in band order. Each band is an `m` x `m` permutation
+/// matrix, so the puzzle has `(m!)^k` solutions (see [`bands_total`]).
+pub(crate) fn write_bands(dir: &Path, k: usize, m: usize) -> PathBuf {
+    let hex = ["#FF0000", "#00AA00", "#0000FF", "#FFAA00"];
+    let names = ["red", "green", "blue", "orange"];
+    let mut text = format!("bands {k}x{m}\n#d\n   0:   #FFFFFF   white\n");
+    for c in 0..k {
+        let ch = BAND_CHARS[c];
+        text.push_str(&format!("   {ch}:{ch}  {}   {}\n", hex[c], names[c]));
+    }
+    text.push_str(": rows\n");
+    for ch in &BAND_CHARS[..k] {
+        for _ in 0..m {
+            text.push_str(&format!("1{ch}\n"));
+        }
+    }
+    text.push_str(": columns\n");
+    let column: Vec<String> = BAND_CHARS[..k].iter().map(|c| format!("1{c}")).collect();
+    for _ in 0..m {
+        text.push_str(&column.join(" "));
+        text.push('\n');
+    }
+    let path = dir.join(format!("bands-{k}x{m}.g"));
+    std::fs::write(&path, text).expect("write puzzle");
+    path
+}
+
+/// `(m!)^k`, the number of solutions of the band puzzle.
+pub(crate) fn bands_total(k: usize, m: usize) -> usize {
+    let factorial: usize = (1..=m).product();
+    factorial.pow(k as u32)
+}
+
+/// Checks that `grid` (rows of colour characters and `.`) is a solution of the band puzzle.
+pub(crate) fn assert_band_solution(grid: &str, k: usize, m: usize) {
+    let rows: Vec<&str> = grid.lines().collect();
+    assert_eq!(rows.len(), k * m, "a partial solution: {grid:?}");
+    for (r, row) in rows.iter().enumerate() {
+        let ch = BAND_CHARS[r / m];
+        assert_eq!(row.len(), m, "{grid}");
+        assert_eq!(row.matches(ch).count(), 1, "{grid}");
+        assert_eq!(row.matches('.').count(), m - 1, "{grid}");
+    }
+    for c in 0..k {
+        for col in 0..m {
+            let band = &rows[c * m..(c + 1) * m];
+            let filled = band.iter().filter(|r| r.as_bytes()[col] != b'.').count();
+            assert_eq!(filled, 1, "{grid}");
+        }
+    }
+}
