@@ -106,7 +106,19 @@ impl ColorPuzzle {
         row_clues: Vec<ColorClue>,
         col_clues: Vec<ColorClue>,
     ) -> Result<Self, PuzzleError> {
-        let puzzle = ColorPuzzle {
+        let puzzle = ColorPuzzle::unchecked(colors, row_clues, col_clues);
+        puzzle.check()?;
+        Ok(puzzle)
+    }
+
+    /// A puzzle of this palette and these clues alone (no title, givens, metadata or goal),
+    /// not yet checked: for readers that check it themselves.
+    pub(crate) fn unchecked(
+        colors: Vec<Color>,
+        row_clues: Vec<ColorClue>,
+        col_clues: Vec<ColorClue>,
+    ) -> Self {
+        ColorPuzzle {
             title: None,
             colors,
             row_clues,
@@ -114,9 +126,7 @@ impl ColorPuzzle {
             givens: Vec::new(),
             metadata: Vec::new(),
             goal: None,
-        };
-        puzzle.check()?;
-        Ok(puzzle)
+        }
     }
 
     /// Number of rows.

@@ -171,16 +171,7 @@ impl Format {
     /// tournament and XML files). A colour puzzle is [`ParseErrorKind::ColorUnsupported`]:
     /// [`Format::parse_any`] reads both kinds.
     pub fn parse(self, text: &str) -> Result<Vec<Puzzle>, ParseError> {
-        self.parse_any(text)?
-            .into_iter()
-            .map(|p| match p {
-                AnyPuzzle::Bw(p) => Ok(p),
-                AnyPuzzle::Color(_) => Err(ParseError::new(
-                    0,
-                    ParseErrorKind::ColorUnsupported("this reader"),
-                )),
-            })
-            .collect()
+        only_bw(self.parse_any(text)?)
     }
 
     /// Parses a text in this format into checked puzzles, black-and-white or colour (a colour
@@ -228,7 +219,12 @@ pub fn read_puzzles(
     format: Option<Format>,
     path: Option<&Path>,
 ) -> Result<Vec<Puzzle>, ParseError> {
-    read_any_puzzles(bytes, format, path)?
+    only_bw(read_any_puzzles(bytes, format, path)?)
+}
+
+/// The black-and-white puzzles, or [`ParseErrorKind::ColorUnsupported`] if one is in colour.
+fn only_bw(puzzles: Vec<AnyPuzzle>) -> Result<Vec<Puzzle>, ParseError> {
+    puzzles
         .into_iter()
         .map(|p| match p {
             AnyPuzzle::Bw(p) => Ok(p),
