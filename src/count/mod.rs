@@ -261,16 +261,6 @@ pub fn count_exact(
     // independent parts it cuts through: leave a grid that falls apart to components.
     let whole = components::largest_component(puzzle, &root)
         .is_some_and(|(unknown, largest)| 2 * largest >= unknown);
-    let components_method = |stats: &ComponentStats| ExactMethod::Components {
-        branched: load(&stats.branched),
-        cache_hits: load(&stats.cache_hits),
-        probes: load(&stats.probes),
-        checks: [
-            load(&stats.checks_completed),
-            load(&stats.checks_impossible),
-            load(&stats.checks_undecided),
-        ],
-    };
     // The orientation of the sweep that counted, if one did.
     let swept_as = std::sync::Mutex::new(orientation);
     let sweep_method = |stats: &SweepStats| ExactMethod::Sweep {
@@ -416,21 +406,26 @@ pub fn count_by_components_alone<P: Countable>(
     progress.enter(CountPhase::Components);
     let stats = &progress.components;
     let count = count_by_components(puzzle, &root, limits, Stop::from(cancel), stats)?;
-    let load = |n: &std::sync::atomic::AtomicU64| n.load(std::sync::atomic::Ordering::Relaxed);
     Ok(ExactCount {
         count,
-        method: ExactMethod::Components {
-            branched: load(&stats.branched),
-            cache_hits: load(&stats.cache_hits),
-            probes: load(&stats.probes),
-            checks: [
-                load(&stats.checks_completed),
-                load(&stats.checks_impossible),
-                load(&stats.checks_undecided),
-            ],
-        },
+        method: components_method(stats),
         unknown_cells,
     })
+}
+
+/// How a count by components went, from its counters.
+fn components_method(stats: &ComponentStats) -> ExactMethod {
+    let load = |n: &std::sync::atomic::AtomicU64| n.load(std::sync::atomic::Ordering::Relaxed);
+    ExactMethod::Components {
+        branched: load(&stats.branched),
+        cache_hits: load(&stats.cache_hits),
+        probes: load(&stats.probes),
+        checks: [
+            load(&stats.checks_completed),
+            load(&stats.checks_impossible),
+            load(&stats.checks_undecided),
+        ],
+    }
 }
 
 /// Runs `sweep` and `components` at once, each on its own pool of half the current pool's
