@@ -35,6 +35,25 @@ mod text;
 #[cfg(test)]
 mod corpus_tests;
 
+/// For each case `(from, to, line, kind)`: `good` with `from` replaced by `to` fails to parse
+/// at `line`, with an error kind that prints (with `{:?}`) starting with `kind`.
+#[cfg(test)]
+fn assert_edits_fail<T: fmt::Debug>(
+    parse: impl Fn(&str) -> Result<T, ParseError>,
+    good: &str,
+    cases: &[(&str, &str, usize, &str)],
+) {
+    for &(from, to, line, kind) in cases {
+        let text = good.replace(from, to);
+        let err = parse(&text).expect_err(&text);
+        let got = format!("{:?}", err.kind);
+        assert!(
+            err.line == line && got.starts_with(kind),
+            "{text:?}: {err}, {got}"
+        );
+    }
+}
+
 pub use error::{ParseError, ParseErrorKind};
 pub use givens::{
     add_givens, parse_givens, parse_numbered_givens, read_givens, read_numbered_givens,
