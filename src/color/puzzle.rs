@@ -338,20 +338,10 @@ impl ColorPuzzle {
         for clue in self.row_clues.iter().chain(&self.col_clues) {
             clues.push_str(&format!("{clue}\n"));
         }
-        let mut givens: Vec<(usize, usize, u8)> = self
-            .givens
-            .iter()
-            .map(|g| (g.row, g.col, g.color))
-            .collect();
-        givens.sort_unstable();
-        givens.dedup();
-        let givens: String = givens
-            .iter()
-            .map(|(r, c, v)| format!("{r} {c} {v}\n"))
-            .collect();
+        let givens = self.givens.iter().map(|g| (g.row, g.col, g.color));
         (
             crate::checksum::fnv1a64(clues.as_bytes()),
-            crate::checksum::fnv1a64(givens.as_bytes()),
+            crate::checksum::givens_fnv1a64(givens.collect()),
         )
     }
 
