@@ -17,16 +17,24 @@ pub fn clue_checksum(puzzle: &Puzzle) -> String {
 /// A checksum of the puzzle's givens, in any order, as `fnv1a64:HEX`: it tells the parts of a
 /// split apart.
 pub fn givens_checksum(puzzle: &Puzzle) -> String {
-    let mut givens: Vec<(usize, usize, bool)> = puzzle
-        .givens
-        .iter()
-        .map(|g| (g.row, g.col, g.filled))
-        .collect();
+    givens_fnv1a64(
+        puzzle
+            .givens
+            .iter()
+            .map(|g| (g.row, g.col, u8::from(g.filled)))
+            .collect(),
+    )
+}
+
+/// The checksum of givens `(row, col, value)` in any order, each counted once: the lines
+/// `ROW COL VALUE`, sorted, hashed with [`fnv1a64`]. Black and white (value 1 = filled) and
+/// colour (the palette index) alike.
+pub(crate) fn givens_fnv1a64(mut givens: Vec<(usize, usize, u8)>) -> String {
     givens.sort_unstable();
     givens.dedup();
     let mut text = String::new();
-    for (row, col, filled) in givens {
-        let _ = writeln!(text, "{row} {col} {}", u8::from(filled));
+    for (row, col, value) in givens {
+        let _ = writeln!(text, "{row} {col} {value}");
     }
     fnv1a64(text.as_bytes())
 }

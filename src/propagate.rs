@@ -154,10 +154,7 @@ impl<P: Domain> Propagator<P> {
         row: usize,
         col: usize,
     ) -> Result<(), Contradiction> {
-        self.reset(puzzle);
-        self.dirty.push(LineId::Row(row));
-        self.dirty.push(LineId::Col(col));
-        self.run(puzzle, grid)
+        self.propagate_cells(puzzle, grid, [(row, col)])
     }
 
     /// Propagates after several cells changed: their rows and columns are dirty.

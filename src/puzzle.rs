@@ -217,16 +217,22 @@ pub struct Puzzle {
 impl Puzzle {
     /// Builds a puzzle from its clues and checks that they are well formed (see [`Puzzle::check`]).
     pub fn new(row_clues: Vec<Clue>, col_clues: Vec<Clue>) -> Result<Self, PuzzleError> {
-        let puzzle = Puzzle {
+        let puzzle = Puzzle::unchecked(row_clues, col_clues);
+        puzzle.check()?;
+        Ok(puzzle)
+    }
+
+    /// A puzzle of these clues alone (no title, givens, metadata or goal), not yet checked:
+    /// for readers that check it themselves, reporting errors at the line of the file.
+    pub(crate) fn unchecked(row_clues: Vec<Clue>, col_clues: Vec<Clue>) -> Self {
+        Puzzle {
             title: None,
             row_clues,
             col_clues,
             givens: Vec::new(),
             metadata: Vec::new(),
             goal: None,
-        };
-        puzzle.check()?;
-        Ok(puzzle)
+        }
     }
 
     /// Number of rows.

@@ -106,7 +106,19 @@ impl ColorPuzzle {
         row_clues: Vec<ColorClue>,
         col_clues: Vec<ColorClue>,
     ) -> Result<Self, PuzzleError> {
-        let puzzle = ColorPuzzle {
+        let puzzle = ColorPuzzle::unchecked(colors, row_clues, col_clues);
+        puzzle.check()?;
+        Ok(puzzle)
+    }
+
+    /// A puzzle of this palette and these clues alone (no title, givens, metadata or goal),
+    /// not yet checked: for readers that check it themselves.
+    pub(crate) fn unchecked(
+        colors: Vec<Color>,
+        row_clues: Vec<ColorClue>,
+        col_clues: Vec<ColorClue>,
+    ) -> Self {
+        ColorPuzzle {
             title: None,
             colors,
             row_clues,
@@ -114,9 +126,7 @@ impl ColorPuzzle {
             givens: Vec::new(),
             metadata: Vec::new(),
             goal: None,
-        };
-        puzzle.check()?;
-        Ok(puzzle)
+        }
     }
 
     /// Number of rows.
@@ -328,20 +338,10 @@ impl ColorPuzzle {
         for clue in self.row_clues.iter().chain(&self.col_clues) {
             clues.push_str(&format!("{clue}\n"));
         }
-        let mut givens: Vec<(usize, usize, u8)> = self
-            .givens
-            .iter()
-            .map(|g| (g.row, g.col, g.color))
-            .collect();
-        givens.sort_unstable();
-        givens.dedup();
-        let givens: String = givens
-            .iter()
-            .map(|(r, c, v)| format!("{r} {c} {v}\n"))
-            .collect();
+        let givens = self.givens.iter().map(|g| (g.row, g.col, g.color));
         (
             crate::checksum::fnv1a64(clues.as_bytes()),
-            crate::checksum::fnv1a64(givens.as_bytes()),
+            crate::checksum::givens_fnv1a64(givens.collect()),
         )
     }
 

@@ -50,6 +50,19 @@ pub(super) enum Backbone {
     Reduced(Grid),
 }
 
+/// Adds the time from its making to its drop to a count of nanoseconds.
+struct Timer<'a> {
+    started: std::time::Instant,
+    nanos: &'a AtomicU64,
+}
+
+impl Drop for Timer<'_> {
+    fn drop(&mut self) {
+        let nanos = u64::try_from(self.started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.nanos.fetch_add(nanos, Ordering::Relaxed);
+    }
+}
+
 /// Fixes the backbone cells of the unknown cells of `root` (a propagated grid of `puzzle`),
 /// on every thread of the current pool, spending at most `max_conflicts` conflicts of the
 /// learning searches per thread. Stops early, with the cells found so far, when `stop` is
@@ -61,21 +74,10 @@ pub(super) fn fix_backbone(
     stop: Stop<'_>,
     stats: &BackboneStats,
 ) -> Backbone {
-    let started = std::time::Instant::now();
-    let backbone = fix_backbone_cells(puzzle, root, max_conflicts, stop, stats);
-    let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-    stats.nanos.fetch_add(nanos, Ordering::Relaxed);
-    backbone
-}
-
-/// [`fix_backbone`], untimed.
-fn fix_backbone_cells(
-    puzzle: &Puzzle,
-    root: &Grid,
-    max_conflicts: u64,
-    stop: Stop<'_>,
-    stats: &BackboneStats,
-) -> Backbone {
+    let _timer = Timer {
+        started: std::time::Instant::now(),
+        nanos: &stats.nanos,
+    };
     let mut checker = CompletionChecker::new(puzzle, root);
     let candidates = unknown_cells(root);
     stats.checks.fetch_add(1, Ordering::Relaxed);

@@ -2,7 +2,6 @@
 //! the same counts as enumeration on random pictures, and lower bounds when cancelled.
 
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 
@@ -90,28 +89,8 @@ fn cancelled_colour_counts_give_a_lower_bound() {
     let root = crate::choose::probed_root(&puzzle)
         .expect("valid")
         .expect("solvable");
-    let cancel = AtomicBool::new(false);
-    let (mut cancelled, mut bounded) = (0, 0);
-    let mut allowed = Duration::from_micros(50);
-    loop {
-        let stats = ComponentStats::default();
-        let stop = Stop::from(&cancel).with_deadline(Instant::now() + allowed);
-        match ComponentCounter::<BigUint, ColorPuzzle>::new(&puzzle, stop, &stats).count(&root) {
-            Ok(count) => {
-                assert_eq!(count, expected);
-                assert_eq!(stats.at_least(), BigUint::ZERO, "finished");
-                break;
-            }
-            Err(error) => {
-                assert_eq!(error, ComponentError::Cancelled);
-                let at_least = stats.at_least();
-                assert!(at_least <= expected, "{at_least} > {expected}");
-                cancelled += 1;
-                bounded += usize::from(at_least > BigUint::ZERO);
-            }
-        }
-        allowed = allowed * 5 / 4;
-    }
+    let (cancelled, bounded) =
+        super::tests::cancel_components_ever_later(&puzzle, &root, &expected, "colour pairs");
     assert!(cancelled > 0, "no count was cancelled part way");
     assert!(bounded > 0, "no cancelled count had counted a solution");
     // A raised flag stops the whole count, marked as cancelled.

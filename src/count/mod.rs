@@ -53,7 +53,7 @@ pub use sweep::{SweepError, SweepStats};
 pub use tally::{Overflow, Tally};
 use turns::{SideSweeps, Sides};
 
-use crate::domain::DomainGrid;
+use crate::domain::{Domain, DomainGrid};
 use crate::grid::Grid;
 use crate::puzzle::{Puzzle, PuzzleError};
 
@@ -191,6 +191,31 @@ pub struct ExactCount {
     pub unknown_cells: usize,
 }
 
+/// Enters [`CountPhase::Root`] and propagates and probes at the root of an exact count: the
+/// root grid and its number of undecided cells, or `Err` with the count when that settles the
+/// puzzle (no solution, or every cell decided).
+fn open_root<P: Domain>(
+    puzzle: &P,
+    progress: &CountProgress,
+) -> Result<Result<(P::Grid, usize), ExactCount>, CountError> {
+    progress.enter(CountPhase::Root);
+    let settled = |solutions: u8| {
+        Ok(Err(ExactCount {
+            count: BigUint::from(solutions),
+            method: ExactMethod::Propagation,
+            unknown_cells: 0,
+        }))
+    };
+    let Some(root) = crate::choose::probed_root(puzzle)? else {
+        return settled(0);
+    };
+    let unknown_cells = root.undecided();
+    if unknown_cells == 0 {
+        return settled(1);
+    }
+    Ok(Ok((root, unknown_cells)))
+}
+
 /// Counts the solutions of `puzzle` exactly without visiting them one by one, in the current
 /// rayon pool: by profiles while a layer holds at most `limits.max_profiles`, else by a sweep
 /// while its memo fits `limits.sweep_memory`, else by components. `progress` is kept up to
@@ -201,22 +226,10 @@ pub fn count_exact(
     cancel: &AtomicBool,
     progress: &CountProgress,
 ) -> Result<ExactCount, CountError> {
-    progress.enter(CountPhase::Root);
-    let Some(root) = probed_root(puzzle)? else {
-        return Ok(ExactCount {
-            count: BigUint::ZERO,
-            method: ExactMethod::Propagation,
-            unknown_cells: 0,
-        });
+    let (root, unknown_cells) = match open_root(puzzle, progress)? {
+        Ok(open) => open,
+        Err(settled) => return Ok(settled),
     };
-    let unknown_cells = root.unknown_count();
-    if unknown_cells == 0 {
-        return Ok(ExactCount {
-            count: BigUint::from(1u8),
-            method: ExactMethod::Propagation,
-            unknown_cells,
-        });
-    }
     let load = |n: &std::sync::atomic::AtomicU64| n.load(std::sync::atomic::Ordering::Relaxed);
     let orientation = orientations(puzzle)[0];
     if limits.max_profiles > 0 {
@@ -248,16 +261,6 @@ pub fn count_exact(
     // independent parts it cuts through: leave a grid that falls apart to components.
     let whole = components::largest_component(puzzle, &root)
         .is_some_and(|(unknown, largest)| 2 * largest >= unknown);
-    let components_method = |stats: &ComponentStats| ExactMethod::Components {
-        branched: load(&stats.branched),
-        cache_hits: load(&stats.cache_hits),
-        probes: load(&stats.probes),
-        checks: [
-            load(&stats.checks_completed),
-            load(&stats.checks_impossible),
-            load(&stats.checks_undecided),
-        ],
-    };
     // The orientation of the sweep that counted, if one did.
     let swept_as = std::sync::Mutex::new(orientation);
     let sweep_method = |stats: &SweepStats| ExactMethod::Sweep {
@@ -396,40 +399,33 @@ pub fn count_by_components_alone<P: Countable>(
     cancel: &AtomicBool,
     progress: &CountProgress,
 ) -> Result<ExactCount, CountError> {
-    progress.enter(CountPhase::Root);
-    let Some(root) = crate::choose::probed_root(puzzle)? else {
-        return Ok(ExactCount {
-            count: BigUint::ZERO,
-            method: ExactMethod::Propagation,
-            unknown_cells: 0,
-        });
+    let (root, unknown_cells) = match open_root(puzzle, progress)? {
+        Ok(open) => open,
+        Err(settled) => return Ok(settled),
     };
-    let unknown_cells = root.undecided();
-    if unknown_cells == 0 {
-        return Ok(ExactCount {
-            count: BigUint::from(1u8),
-            method: ExactMethod::Propagation,
-            unknown_cells,
-        });
-    }
     progress.enter(CountPhase::Components);
     let stats = &progress.components;
     let count = count_by_components(puzzle, &root, limits, Stop::from(cancel), stats)?;
-    let load = |n: &std::sync::atomic::AtomicU64| n.load(std::sync::atomic::Ordering::Relaxed);
     Ok(ExactCount {
         count,
-        method: ExactMethod::Components {
-            branched: load(&stats.branched),
-            cache_hits: load(&stats.cache_hits),
-            probes: load(&stats.probes),
-            checks: [
-                load(&stats.checks_completed),
-                load(&stats.checks_impossible),
-                load(&stats.checks_undecided),
-            ],
-        },
+        method: components_method(stats),
         unknown_cells,
     })
+}
+
+/// How a count by components went, from its counters.
+fn components_method(stats: &ComponentStats) -> ExactMethod {
+    let load = |n: &std::sync::atomic::AtomicU64| n.load(std::sync::atomic::Ordering::Relaxed);
+    ExactMethod::Components {
+        branched: load(&stats.branched),
+        cache_hits: load(&stats.cache_hits),
+        probes: load(&stats.probes),
+        checks: [
+            load(&stats.checks_completed),
+            load(&stats.checks_impossible),
+            load(&stats.checks_undecided),
+        ],
+    }
 }
 
 /// Runs `sweep` and `components` at once, each on its own pool of half the current pool's

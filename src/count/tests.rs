@@ -529,7 +529,6 @@ fn side_sweeps_go_on_where_they_stopped() {
 /// the product over components of what each had counted), and on larger pictures, some.
 #[test]
 fn cancelled_components_count_a_lower_bound() {
-    use std::time::{Duration, Instant};
     let (mut cancelled, mut bounded) = (0, 0);
     for seed in 2..=5 {
         let puzzle = seeded_picture(16, 16, seed);
@@ -537,32 +536,50 @@ fn cancelled_components_count_a_lower_bound() {
             continue;
         };
         let expected = component_count(&puzzle);
-        let cancel = AtomicBool::new(false);
-        let mut allowed = Duration::from_micros(50);
-        loop {
-            let stats = ComponentStats::default();
-            let stop = Stop::from(&cancel).with_deadline(Instant::now() + allowed);
-            match ComponentCounter::<BigUint>::new(&puzzle, stop, &stats).count(&root) {
-                Ok(count) => {
-                    assert_eq!(count, expected, "seed {seed}");
-                    assert_eq!(stats.at_least(), BigUint::ZERO, "seed {seed}: finished");
-                    break;
-                }
-                Err(error) => {
-                    assert_eq!(error, ComponentError::Cancelled);
-                    let at_least = stats.at_least();
-                    assert!(at_least <= expected, "seed {seed}: {at_least} > {expected}");
-                    cancelled += 1;
-                    bounded += usize::from(at_least > BigUint::ZERO);
-                }
-            }
-            // Small steps, so that some run is stopped close to the end even on a busy
-            // machine, where a run may lose milliseconds to other processes.
-            allowed = allowed * 5 / 4;
-        }
+        let (c, b) =
+            cancel_components_ever_later(&puzzle, &root, &expected, &format!("seed {seed}"));
+        cancelled += c;
+        bounded += b;
     }
     assert!(cancelled > 0, "no count was cancelled part way");
     assert!(bounded > 0, "no cancelled count had counted a solution");
+}
+
+/// Counts by components from `root` with deadlines ever later, from 50 us, until a count
+/// finishes (with `expected`, and nothing left in the lower bound); each cancelled one must
+/// have counted at most `expected`. Returns how many were cancelled and how many of those had
+/// counted a solution. `what` names the case in failures.
+pub(super) fn cancel_components_ever_later<P: Countable>(
+    puzzle: &P,
+    root: &P::Grid,
+    expected: &BigUint,
+    what: &str,
+) -> (usize, usize) {
+    use std::time::{Duration, Instant};
+    let cancel = AtomicBool::new(false);
+    let (mut cancelled, mut bounded) = (0, 0);
+    let mut allowed = Duration::from_micros(50);
+    loop {
+        let stats = ComponentStats::default();
+        let stop = Stop::from(&cancel).with_deadline(Instant::now() + allowed);
+        match ComponentCounter::<BigUint, P>::new(puzzle, stop, &stats).count(root) {
+            Ok(count) => {
+                assert_eq!(&count, expected, "{what}");
+                assert_eq!(stats.at_least(), BigUint::ZERO, "{what}: finished");
+                return (cancelled, bounded);
+            }
+            Err(error) => {
+                assert_eq!(error, ComponentError::Cancelled);
+                let at_least = stats.at_least();
+                assert!(&at_least <= expected, "{what}: {at_least} > {expected}");
+                cancelled += 1;
+                bounded += usize::from(at_least > BigUint::ZERO);
+            }
+        }
+        // Small steps, so that some run is stopped close to the end even on a busy
+        // machine, where a run may lose milliseconds to other processes.
+        allowed = allowed * 5 / 4;
+    }
 }
 
 #[test]

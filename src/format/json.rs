@@ -63,14 +63,7 @@ pub fn parse(text: &str) -> Result<Puzzle, ParseError> {
         cols: (0..col_clues.len()).map(|i| cols_at + 1 + i).collect(),
         goal: 0,
     };
-    map.check(Puzzle {
-        title: None,
-        row_clues,
-        col_clues,
-        givens: Vec::new(),
-        metadata: Vec::new(),
-        goal: None,
-    })
+    map.check(Puzzle::unchecked(row_clues, col_clues))
 }
 
 /// Writes a puzzle in this JSON form, one clue per line.

@@ -35,6 +35,25 @@ mod text;
 #[cfg(test)]
 mod corpus_tests;
 
+/// For each case `(from, to, line, kind)`: `good` with `from` replaced by `to` fails to parse
+/// at `line`, with an error kind that prints (with `{:?}`) starting with `kind`.
+#[cfg(test)]
+fn assert_edits_fail<T: fmt::Debug>(
+    parse: impl Fn(&str) -> Result<T, ParseError>,
+    good: &str,
+    cases: &[(&str, &str, usize, &str)],
+) {
+    for &(from, to, line, kind) in cases {
+        let text = good.replace(from, to);
+        let err = parse(&text).expect_err(&text);
+        let got = format!("{:?}", err.kind);
+        assert!(
+            err.line == line && got.starts_with(kind),
+            "{text:?}: {err}, {got}"
+        );
+    }
+}
+
 pub use error::{ParseError, ParseErrorKind};
 pub use givens::{
     add_givens, parse_givens, parse_numbered_givens, read_givens, read_numbered_givens,
@@ -171,16 +190,7 @@ impl Format {
     /// tournament and XML files). A colour puzzle is [`ParseErrorKind::ColorUnsupported`]:
     /// [`Format::parse_any`] reads both kinds.
     pub fn parse(self, text: &str) -> Result<Vec<Puzzle>, ParseError> {
-        self.parse_any(text)?
-            .into_iter()
-            .map(|p| match p {
-                AnyPuzzle::Bw(p) => Ok(p),
-                AnyPuzzle::Color(_) => Err(ParseError::new(
-                    0,
-                    ParseErrorKind::ColorUnsupported("this reader"),
-                )),
-            })
-            .collect()
+        only_bw(self.parse_any(text)?)
     }
 
     /// Parses a text in this format into checked puzzles, black-and-white or colour (a colour
@@ -228,7 +238,12 @@ pub fn read_puzzles(
     format: Option<Format>,
     path: Option<&Path>,
 ) -> Result<Vec<Puzzle>, ParseError> {
-    read_any_puzzles(bytes, format, path)?
+    only_bw(read_any_puzzles(bytes, format, path)?)
+}
+
+/// The black-and-white puzzles, or [`ParseErrorKind::ColorUnsupported`] if one is in colour.
+fn only_bw(puzzles: Vec<AnyPuzzle>) -> Result<Vec<Puzzle>, ParseError> {
+    puzzles
         .into_iter()
         .map(|p| match p {
             AnyPuzzle::Bw(p) => Ok(p),

@@ -4,29 +4,15 @@
 //! (Olšák's `.mk`, `HEIGHT WIDTH`, rows, a `#` line, columns, is read as plain).
 
 use super::error::{ParseError, ParseErrorKind};
-use super::plain::{parse_header, read_clues};
-use super::text::{LineMap, check_size_at, eof_line, is_comment, numbered_lines, snippet};
+use super::plain::read_header_and_clues;
+use super::text::{eof_line, is_comment, numbered_lines, snippet};
 use crate::puzzle::Puzzle;
 
 /// Parses a `.nin` file.
 pub fn parse(text: &str) -> Result<Puzzle, ParseError> {
     let eof = eof_line(text);
     let mut lines = numbered_lines(text).filter(|(_, l)| !is_comment(l));
-    let Some((size_line, header)) = lines.find(|(_, l)| !l.trim().is_empty()) else {
-        let kind = ParseErrorKind::MissingLine {
-            expected: "the `WIDTH HEIGHT` header".into(),
-            found: "end of file".into(),
-        };
-        return Err(ParseError::new(eof, kind));
-    };
-    let (cols, rows) = parse_header(header).map_err(|kind| ParseError::new(size_line, kind))?;
-    check_size_at(rows, cols, size_line)?;
-    let mut map = LineMap {
-        size: size_line,
-        ..LineMap::default()
-    };
-    let row_clues = read_clues(&mut lines, rows, "row", &mut map.rows, eof)?;
-    let col_clues = read_clues(&mut lines, cols, "column", &mut map.cols, eof)?;
+    let (row_clues, col_clues, map) = read_header_and_clues(&mut lines, eof, true)?;
     if let Some((line, extra)) = lines.find(|(_, l)| !l.trim().is_empty()) {
         let kind = ParseErrorKind::Unexpected {
             found: snippet(extra.trim()),
@@ -34,14 +20,7 @@ pub fn parse(text: &str) -> Result<Puzzle, ParseError> {
         };
         return Err(ParseError::new(line, kind));
     }
-    map.check(Puzzle {
-        title: None,
-        row_clues,
-        col_clues,
-        givens: Vec::new(),
-        metadata: Vec::new(),
-        goal: None,
-    })
+    map.check(Puzzle::unchecked(row_clues, col_clues))
 }
 
 /// Writes a puzzle in `.nin` form.

@@ -357,15 +357,7 @@ mod tests {
             ("title", "title \"a\"\ntitle", 2, "DuplicateSection(\"title\")"),
             ("rows\n", "rows 2\n", 7, "BadHeader { expected: \"the clues on the next lines\""),
         ];
-        for (from, to, line, kind) in cases {
-            let text = GOOD.replace(from, to);
-            let err = parse(&text).expect_err(&text);
-            let got = format!("{:?}", err.kind);
-            assert!(
-                err.line == line && got.starts_with(kind),
-                "{text:?}: {err}, {got}"
-            );
-        }
+        crate::format::assert_edits_fail(parse, GOOD, &cases);
     }
 
     #[test]

@@ -33,21 +33,7 @@ use crate::puzzle::{Clue, Puzzle};
 pub fn parse(text: &str) -> Result<Puzzle, ParseError> {
     let eof = eof_line(text);
     let mut lines = numbered_lines(text).filter(|(_, l)| !is_comment(l));
-    let Some((size_line, header)) = lines.find(|(_, l)| !l.trim().is_empty()) else {
-        let kind = ParseErrorKind::MissingLine {
-            expected: "the `ROWS COLS` header".into(),
-            found: "end of file".into(),
-        };
-        return Err(ParseError::new(eof, kind));
-    };
-    let (rows, cols) = parse_header(header).map_err(|kind| ParseError::new(size_line, kind))?;
-    check_size_at(rows, cols, size_line)?;
-    let mut map = LineMap {
-        size: size_line,
-        ..LineMap::default()
-    };
-    let row_clues = read_clues(&mut lines, rows, "row", &mut map.rows, eof)?;
-    let col_clues = read_clues(&mut lines, cols, "column", &mut map.cols, eof)?;
+    let (row_clues, col_clues, map) = read_header_and_clues(&mut lines, eof, false)?;
     let mut givens = Vec::new();
     if let Some((line, extra)) = lines.find(|(_, l)| !l.trim().is_empty()) {
         if !extra.trim().eq_ignore_ascii_case("givens") {
@@ -62,14 +48,7 @@ pub fn parse(text: &str) -> Result<Puzzle, ParseError> {
             givens.push((number, given));
         }
     }
-    let mut puzzle = map.check(Puzzle {
-        title: None,
-        row_clues,
-        col_clues,
-        givens: Vec::new(),
-        metadata: Vec::new(),
-        goal: None,
-    })?;
+    let mut puzzle = map.check(Puzzle::unchecked(row_clues, col_clues))?;
     add_givens(&mut puzzle, &givens)?;
     Ok(puzzle)
 }
@@ -86,8 +65,45 @@ pub(super) fn parse_header(line: &str) -> Result<(usize, usize), ParseErrorKind>
     Ok((parse_usize(rows)?, parse_usize(cols)?))
 }
 
+/// Reads the header and the clue lines of a plain or `.nin` text, which `lines` yields without
+/// comments; the lines after the last column clue are left in `lines`. The header is
+/// `WIDTH HEIGHT` if `width_first` (`.nin`), else `ROWS COLS`. Returns the row clues, the
+/// column clues and the lines they were read from.
+pub(super) fn read_header_and_clues<'a>(
+    lines: &mut impl Iterator<Item = (usize, &'a str)>,
+    eof: usize,
+    width_first: bool,
+) -> Result<(Vec<Clue>, Vec<Clue>, LineMap), ParseError> {
+    let header_name = if width_first {
+        "WIDTH HEIGHT"
+    } else {
+        "ROWS COLS"
+    };
+    let Some((size_line, header)) = lines.find(|(_, l)| !l.trim().is_empty()) else {
+        let kind = ParseErrorKind::MissingLine {
+            expected: format!("the `{header_name}` header"),
+            found: "end of file".into(),
+        };
+        return Err(ParseError::new(eof, kind));
+    };
+    let (first, second) = parse_header(header).map_err(|kind| ParseError::new(size_line, kind))?;
+    let (rows, cols) = if width_first {
+        (second, first)
+    } else {
+        (first, second)
+    };
+    check_size_at(rows, cols, size_line)?;
+    let mut map = LineMap {
+        size: size_line,
+        ..LineMap::default()
+    };
+    let row_clues = read_clues(lines, rows, "row", &mut map.rows, eof)?;
+    let col_clues = read_clues(lines, cols, "column", &mut map.cols, eof)?;
+    Ok((row_clues, col_clues, map))
+}
+
 /// Reads `count` clue lines, recording the line number of each.
-pub(super) fn read_clues<'a>(
+fn read_clues<'a>(
     lines: &mut impl Iterator<Item = (usize, &'a str)>,
     count: usize,
     what: &str,

@@ -71,15 +71,7 @@ pub fn parse(text: &str) -> Result<AnyPuzzle, ParseError> {
     let col_clues = read(cols, "column", &mut map.cols)?;
     let row_clues = read(rows, "row", &mut map.rows)?;
     assign_chars(&mut colors);
-    map.check_color(ColorPuzzle {
-        title: None,
-        colors,
-        row_clues,
-        col_clues,
-        givens: Vec::new(),
-        metadata: Vec::new(),
-        goal: None,
-    })
+    map.check_color(ColorPuzzle::unchecked(colors, row_clues, col_clues))
 }
 
 fn parse_clue(line: &str, colors: &[Color]) -> Result<ColorClue, ParseErrorKind> {

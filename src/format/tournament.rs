@@ -198,15 +198,7 @@ mod tests {
             ("$1", "7\n$1", 1, "Unexpected { found: \"7\", context: \"before the first `$` line\""),
             ("$2\n1\n1\n1\n1\n", "$2\n", 6, "Puzzle(EmptyGrid"),
         ];
-        for (from, to, line, kind) in cases {
-            let text = GOOD.replace(from, to);
-            let err = parse(&text).expect_err(&text);
-            let got = format!("{:?}", err.kind);
-            assert!(
-                err.line == line && got.starts_with(kind),
-                "{text:?}: {err}, {got}"
-            );
-        }
+        crate::format::assert_edits_fail(parse, GOOD, &cases);
         let err = parse("# nothing\n\n").unwrap_err();
         assert_eq!((err.line, err.kind), (0, ParseErrorKind::Empty));
     }

@@ -87,12 +87,10 @@ impl Order {
             if self.activity[above as usize] >= key {
                 break;
             }
-            self.heap[at] = above;
-            self.slot[above as usize] = at as u32;
+            self.put(at, above);
             at = parent;
         }
-        self.heap[at] = cell;
-        self.slot[cell as usize] = at as u32;
+        self.put(at, cell);
     }
 
     fn sift_down(&mut self, mut at: usize) {
@@ -116,10 +114,15 @@ impl Order {
             if self.activity[below as usize] <= key {
                 break;
             }
-            self.heap[at] = below;
-            self.slot[below as usize] = at as u32;
+            self.put(at, below);
             at = child;
         }
+        self.put(at, cell);
+    }
+
+    /// Puts `cell` at position `at` of the heap.
+    #[inline]
+    fn put(&mut self, at: usize, cell: u32) {
         self.heap[at] = cell;
         self.slot[cell as usize] = at as u32;
     }

@@ -321,6 +321,17 @@ mod tests {
         Puzzle::from_picture(8, 8, &cells).expect("valid")
     }
 
+    /// Ordered probing on `threads` threads, without restarts.
+    fn ordered_options(threads: usize) -> SolverOptions {
+        SolverOptions {
+            threads,
+            probing: true,
+            ordered: true,
+            restarts: false,
+            engine: Default::default(),
+        }
+    }
+
     /// The first `limit` solutions, rendered, in the order the collector received them.
     fn listing(
         puzzle: &Puzzle,
@@ -328,14 +339,7 @@ mod tests {
         budget: Option<usize>,
         limit: usize,
     ) -> Vec<String> {
-        let options = SolverOptions {
-            threads,
-            probing: true,
-            ordered: true,
-            restarts: false,
-            engine: Default::default(),
-        };
-        let mut solver = Solver::new(puzzle, options);
+        let mut solver = Solver::new(puzzle, ordered_options(threads));
         if let Some(budget) = budget {
             solver = solver.with_buffer_budget(budget);
         }
@@ -393,14 +397,8 @@ mod tests {
         let puzzle = perm(6);
         let sequential = listing(&puzzle, 1, None, usize::MAX);
         for (threads, budget) in [(2, None), (8, Some(2))] {
-            let options = SolverOptions {
-                threads,
-                probing: true,
-                ordered: true,
-                restarts: false,
-                engine: Default::default(),
-            };
-            let solver = Solver::new(&puzzle, options).with_buffer_budget(budget.unwrap_or(64));
+            let solver = Solver::new(&puzzle, ordered_options(threads))
+                .with_buffer_budget(budget.unwrap_or(64));
             let cancel = solver.cancel_flag();
             let mut found = Vec::new();
             let outcome = solver
