@@ -13,7 +13,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
-use nonoenum::line::{DpLineSolver, LineSolver, NaiveLineSolver};
+use nonoenum::line::{DpLineSolver, LineIn, LineOut, LineSolver, NaiveLineSolver};
 
 /// Row clues of a 25x25 tournament puzzle (TAAI 2011, #1): typical dense tournament lines.
 const TOURNAMENT_CLUES: [&[u32]; 8] = [
@@ -90,19 +90,26 @@ impl Case {
         }
     }
 
+    /// The line as a solver reads it.
+    fn line(&self) -> LineIn<'_> {
+        LineIn {
+            clue: &self.clue,
+            len: self.len,
+            filled: &self.filled,
+            empty: &self.empty,
+        }
+    }
+
     /// Runs a solver once; `(filled, empty)` afterwards.
     fn solve_with(&self, solver: &mut dyn LineSolver) -> (Vec<u64>, Vec<u64>) {
         let (mut out_filled, mut out_empty) =
             (vec![0; self.filled.len()], vec![0; self.empty.len()]);
+        let out = LineOut {
+            filled: &mut out_filled,
+            empty: &mut out_empty,
+        };
         solver
-            .solve(
-                &self.clue,
-                self.len,
-                &self.filled,
-                &self.empty,
-                &mut out_filled,
-                &mut out_empty,
-            )
+            .solve(self.line(), out)
             .expect("the case is built from a valid picture");
         (out_filled, out_empty)
     }
@@ -179,14 +186,11 @@ fn solve_all(
 ) {
     for case in cases {
         let words = case.filled.len();
-        let result = solver.solve(
-            black_box(&case.clue),
-            black_box(case.len),
-            black_box(&case.filled),
-            black_box(&case.empty),
-            &mut out_filled[..words],
-            &mut out_empty[..words],
-        );
+        let out = LineOut {
+            filled: &mut out_filled[..words],
+            empty: &mut out_empty[..words],
+        };
+        let result = solver.solve(black_box(case.line()), out);
         black_box(result).expect("solvable");
     }
 }
@@ -221,14 +225,11 @@ fn short_lines(c: &mut Criterion) {
             let (mut of, mut oe) = ([0u64; 1], [0u64; 1]);
             b.iter(|| {
                 for case in cases {
-                    let result = solver.solve(
-                        black_box(&case.clue),
-                        case.len,
-                        black_box(&case.filled),
-                        black_box(&case.empty),
-                        &mut of,
-                        &mut oe,
-                    );
+                    let out = LineOut {
+                        filled: &mut of,
+                        empty: &mut oe,
+                    };
+                    let result = solver.solve(black_box(case.line()), out);
                     black_box(result).expect("solvable");
                 }
             });

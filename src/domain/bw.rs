@@ -4,16 +4,48 @@
 use super::{BW_VALUES, Domain, DomainGrid, EMPTY, FILLED};
 use crate::checksum::{clue_checksum, givens_checksum};
 use crate::grid::{Cell, Conflict, Grid};
-use crate::line::{BitLineSolver, Contradiction, LineCache, LineSolver};
+use crate::line::{BitLineSolver, Contradiction, LineCache, LineIn, LineOut, LineSolver};
 use crate::puzzle::{Given, LineId, Puzzle};
 
 /// A thread's black-and-white line-solving state.
 #[derive(Debug, Default)]
 pub struct BwLines {
     solver: BitLineSolver,
-    out_filled: Vec<u64>,
-    out_empty: Vec<u64>,
-    cache: Option<Box<LineCache>>,
+    /// The cells known after the last solve.
+    pub(crate) out_filled: Vec<u64>,
+    pub(crate) out_empty: Vec<u64>,
+    pub(crate) cache: Option<Box<LineCache>>,
+}
+
+impl BwLines {
+    /// Solves `line` of `grid` (the puzzle's line number `index`), through the cache if there
+    /// is one: the cells known afterwards are left in `out_filled` and `out_empty`.
+    #[inline]
+    pub(crate) fn solve(
+        &mut self,
+        puzzle: &Puzzle,
+        grid: &Grid,
+        line: LineId,
+        index: u32,
+    ) -> Result<(), Contradiction> {
+        let (filled, empty) = grid.line(line);
+        self.out_filled.resize(filled.len(), 0);
+        self.out_empty.resize(filled.len(), 0);
+        let known = LineIn {
+            clue: puzzle.clue(line).blocks(),
+            len: grid.line_len(line),
+            filled,
+            empty,
+        };
+        let out = LineOut {
+            filled: &mut self.out_filled,
+            empty: &mut self.out_empty,
+        };
+        match &mut self.cache {
+            Some(cache) => cache.solve(&mut self.solver, index, known, out),
+            None => self.solver.solve(known, out),
+        }
+    }
 }
 
 impl DomainGrid for Grid {
@@ -197,36 +229,9 @@ impl Domain for Puzzle {
         index: u32,
         mut changed: impl FnMut(usize),
     ) -> Result<(), Contradiction> {
-        let len = grid.line_len(line);
-        let (filled, empty) = grid.line(line);
-        let words = filled.len();
-        lines.out_filled.resize(words, 0);
-        lines.out_empty.resize(words, 0);
-        let BwLines {
-            solver,
-            out_filled,
-            out_empty,
-            cache,
-        } = lines;
-        let mut solve = || {
-            let clue = self.clue(line).blocks();
-            solver.solve(clue, len, filled, empty, out_filled, out_empty)
-        };
-        match cache {
-            Some(cache) if words == 1 => {
-                let (f, e) = (filled[0], empty[0]);
-                let result = match cache.get(index, f, e) {
-                    Some(result) => result,
-                    None => {
-                        let result = solve().map(|()| (out_filled[0], out_empty[0]));
-                        cache.put(index, f, e, result);
-                        result
-                    }
-                };
-                (out_filled[0], out_empty[0]) = result?;
-            }
-            _ => solve()?,
-        }
+        lines.solve(self, grid, line, index)?;
+        let (out_filled, out_empty) = (&lines.out_filled, &lines.out_empty);
+        let words = out_filled.len();
         for w in 0..words {
             let (filled, empty) = grid.line(line);
             let new_filled = out_filled[w] & !filled[w];

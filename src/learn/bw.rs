@@ -7,9 +7,10 @@ use super::assign::CellValues;
 use super::domain::{LearnDomain, Shape};
 use super::explain::{Deduction, Fact, LineCheck};
 use super::lit::{Lit, lit, value, var_of};
+use crate::domain::Domain;
 use crate::flow::Flow;
 use crate::grid::{Cell, Grid};
-use crate::line::{BitLineSolver, Contradiction, LineCache, LineSolver};
+use crate::line::{BitLineSolver, LineCache};
 use crate::puzzle::{LineId, Puzzle};
 
 impl CellValues for Grid {
@@ -24,15 +25,12 @@ impl CellValues for Grid {
     }
 }
 
-/// One search's line solvers, line-result cache and buffers.
-#[derive(Debug, Default)]
+/// One search's line solver with its line-result cache (line states recur after every jump
+/// back), whose buffers hold the cells the last solve fixed that were unknown before it, and
+/// the explanation's buffers.
+#[derive(Debug)]
 pub(crate) struct BwLines {
-    solver: BitLineSolver,
-    /// Results of one-word lines: line states recur after every jump back.
-    cache: LineCache,
-    /// The cells the last solve fixed that were unknown before it.
-    out_filled: Vec<u64>,
-    out_empty: Vec<u64>,
+    solving: <Puzzle as Domain>::Lines,
     planes: Planes,
 }
 
@@ -66,10 +64,12 @@ impl LearnDomain for Puzzle {
     }
 
     fn new_lines(&self) -> BwLines {
-        let mut lines = BwLines::default();
-        let (height, width) = (self.height(), self.width());
-        lines.cache.configure(height + width, height.max(width));
-        lines
+        let mut solving = Puzzle::lines_with_cache();
+        self.configure_cache(&mut solving);
+        BwLines {
+            solving,
+            planes: Planes::default(),
+        }
     }
 
     fn known_lits(&self, grid: &Grid, out: &mut Vec<Lit>) {
@@ -90,33 +90,29 @@ impl LearnDomain for Puzzle {
     }
 
     fn solve_line(&self, lines: &mut BwLines, grid: &Grid, line: LineId, index: usize) -> bool {
-        let len = grid.line_len(line);
-        let (filled, empty) = grid.line(line);
-        let words = filled.len();
-        lines.out_filled.resize(words, 0);
-        lines.out_empty.resize(words, 0);
-        let solved = solve_cached(
-            &mut lines.solver,
-            (&mut lines.cache, index as u32),
-            self.clue(line).blocks(),
-            len,
-            (filled, empty),
-            (&mut lines.out_filled, &mut lines.out_empty),
-        );
-        if solved.is_err() {
+        let solving = &mut lines.solving;
+        if solving.solve(self, grid, line, index as u32).is_err() {
             return false;
         }
+        let (filled, empty) = grid.line(line);
+        let words = filled.len();
         // Keep only the cells this solve fixed.
         for w in 0..words {
-            lines.out_filled[w] &= !filled[w];
-            lines.out_empty[w] &= !empty[w];
+            solving.out_filled[w] &= !filled[w];
+            solving.out_empty[w] &= !empty[w];
         }
         true
     }
 
     fn forced(&self, lines: &BwLines, line: LineId, mut set: impl FnMut(Lit)) {
         let shape = self.shape();
-        for (w, (&filled, &empty)) in lines.out_filled.iter().zip(&lines.out_empty).enumerate() {
+        for (w, (&filled, &empty)) in lines
+            .solving
+            .out_filled
+            .iter()
+            .zip(&lines.solving.out_empty)
+            .enumerate()
+        {
             for (mut bits, value) in [(filled, true), (empty, false)] {
                 while bits != 0 {
                     let cell = shape.cell(line, w * 64 + bits.trailing_zeros() as usize);
@@ -141,7 +137,7 @@ impl LearnDomain for Puzzle {
         }
         Check {
             planes,
-            cache: &mut lines.cache,
+            cache: lines.solving.cache.as_deref_mut(),
             line: index as u32,
             clue: self.clue(line).blocks(),
             len,
@@ -153,14 +149,14 @@ impl LearnDomain for Puzzle {
     }
 
     fn cache_stats(lines: &BwLines) -> (u64, u64) {
-        (lines.cache.lookups, lines.cache.hits)
+        Puzzle::cache_counts(&lines.solving)
     }
 }
 
 /// One line under explanation, with its clue and cache entry.
 struct Check<'a> {
     planes: &'a mut Planes,
-    cache: &'a mut LineCache,
+    cache: Option<&'a mut LineCache>,
     line: u32,
     clue: &'a [u32],
     len: usize,
@@ -182,7 +178,7 @@ impl LineCheck for Check<'_> {
     fn still_holds(&mut self, deduction: Deduction) -> bool {
         let planes = &mut *self.planes;
         if let ([f], [e]) = (&planes.filled[..], &planes.empty[..])
-            && let Some(cached) = self.cache.get(self.line, *f, *e)
+            && let Some(cached) = self.cache.as_mut().and_then(|c| c.get(self.line, *f, *e))
         {
             return match (deduction, cached) {
                 (_, Err(_)) => true,
@@ -219,28 +215,4 @@ impl LineCheck for Check<'_> {
             }
         }
     }
-}
-
-/// Solves a line with `solver`, looking one-word lines up in `cache` (line `line`) first and
-/// storing what it computes. Same contract as [`LineSolver::solve`].
-fn solve_cached(
-    solver: &mut BitLineSolver,
-    (cache, line): (&mut LineCache, u32),
-    clue: &[u32],
-    len: usize,
-    (filled, empty): (&[u64], &[u64]),
-    (out_filled, out_empty): (&mut [u64], &mut [u64]),
-) -> Result<(), Contradiction> {
-    if filled.len() != 1 {
-        return solver.solve(clue, len, filled, empty, out_filled, out_empty);
-    }
-    let (f, e) = (filled[0], empty[0]);
-    let result = cache.get(line, f, e).unwrap_or_else(|| {
-        let result = solver
-            .solve(clue, len, filled, empty, out_filled, out_empty)
-            .map(|()| (out_filled[0], out_empty[0]));
-        cache.put(line, f, e, result);
-        result
-    });
-    result.map(|(f, e)| (out_filled[0], out_empty[0]) = (f, e))
 }

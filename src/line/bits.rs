@@ -20,7 +20,7 @@
 
 use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
-use super::{Contradiction, DpLineSolver, LineSolver};
+use super::{Contradiction, DpLineSolver, LineIn, LineOut, LineSolver};
 
 /// The unsigned integers used as bitsets of line positions.
 trait Word:
@@ -107,10 +107,17 @@ impl BitLineSolver {
         if len == 0 || clue.contains(&0) || len > MAX_LEN_U128 {
             let words = len.div_ceil(64).max(1);
             let (mut out_filled, mut out_empty) = (vec![0; words], vec![0; words]);
-            return self
-                .long_lines
-                .solve(clue, len, filled, empty, &mut out_filled, &mut out_empty)
-                .is_ok();
+            let line = LineIn {
+                clue,
+                len,
+                filled,
+                empty,
+            };
+            let out = LineOut {
+                filled: &mut out_filled,
+                empty: &mut out_empty,
+            };
+            return self.long_lines.solve(line, out).is_ok();
         }
         if len <= MAX_LEN_U64 {
             self.narrow.feasible(clue, len, filled[0], empty[0])
@@ -150,40 +157,31 @@ impl BitLineSolver {
 }
 
 impl LineSolver for BitLineSolver {
-    fn solve(
-        &mut self,
-        clue: &[u32],
-        len: usize,
-        filled: &[u64],
-        empty: &[u64],
-        out_filled: &mut [u64],
-        out_empty: &mut [u64],
-    ) -> Result<(), Contradiction> {
-        if len == 0 || clue.contains(&0) {
-            return self
-                .long_lines
-                .solve(clue, len, filled, empty, out_filled, out_empty);
+    fn solve(&mut self, line: LineIn<'_>, out: LineOut<'_>) -> Result<(), Contradiction> {
+        let LineIn {
+            clue,
+            len,
+            filled,
+            empty,
+        } = line;
+        if len == 0 || clue.contains(&0) || len > MAX_LEN_U128 {
+            return self.long_lines.solve(line, out);
         }
-        if len <= MAX_LEN_U64 {
+        let (f, e) = if len <= MAX_LEN_U64 {
             let (f, e) = self.narrow.solve(clue, len, filled[0], empty[0])?;
-            out_filled[0] = f;
-            out_empty[0] = e;
-            Ok(())
-        } else if len <= MAX_LEN_U128 {
+            (u128::from(f), u128::from(e))
+        } else {
             let join =
                 |w: &[u64]| u128::from(w[0]) | u128::from(w.get(1).copied().unwrap_or(0)) << 64;
-            let (f, e) = self.wide.solve(clue, len, join(filled), join(empty))?;
-            out_filled[0] = f as u64;
-            out_empty[0] = e as u64;
-            if out_filled.len() > 1 {
-                out_filled[1] = (f >> 64) as u64;
-                out_empty[1] = (e >> 64) as u64;
-            }
-            Ok(())
-        } else {
-            self.long_lines
-                .solve(clue, len, filled, empty, out_filled, out_empty)
+            self.wide.solve(clue, len, join(filled), join(empty))?
+        };
+        out.filled[0] = f as u64;
+        out.empty[0] = e as u64;
+        if len > MAX_LEN_U64 && out.filled.len() > 1 {
+            out.filled[1] = (f >> 64) as u64;
+            out.empty[1] = (e >> 64) as u64;
         }
+        Ok(())
     }
 }
 

@@ -11,7 +11,7 @@
 //! ([`crate::propagate::Propagator`]) calls [`LineCache::configure`] whenever it is handed
 //! another puzzle.
 
-use super::Contradiction;
+use super::{Contradiction, LineIn, LineOut, LineSolver};
 
 /// The table's size in bytes, at most (its regions are powers of two).
 const BUDGET_BYTES: usize = 1 << 17;
@@ -70,6 +70,34 @@ impl LineCache {
         let h = (h ^ (h >> 31)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let within = (h >> (64 - self.region_bits)) as usize;
         ((line as usize) << self.region_bits | within) * self.stride()
+    }
+
+    /// Solves `line` (the puzzle's line number `index`) with `solver`, looking a line of one
+    /// word up first and storing what it computes. Same contract as [`LineSolver::solve`].
+    #[inline]
+    pub fn solve(
+        &mut self,
+        solver: &mut impl LineSolver,
+        index: u32,
+        line: LineIn<'_>,
+        mut out: LineOut<'_>,
+    ) -> Result<(), Contradiction> {
+        if line.filled.len() != 1 {
+            return solver.solve(line, out);
+        }
+        let (f, e) = (line.filled[0], line.empty[0]);
+        let result = match self.get(index, f, e) {
+            Some(result) => result,
+            None => {
+                let result = solver
+                    .solve(line, out.reborrow())
+                    .map(|()| (out.filled[0], out.empty[0]));
+                self.put(index, f, e, result);
+                result
+            }
+        };
+        (out.filled[0], out.empty[0]) = result?;
+        Ok(())
     }
 
     /// The cached result for `line` with these known cells, if any.

@@ -7,7 +7,7 @@
 //! prefix sums of known cells makes every range test O(1), and a difference array marks the
 //! cells a placement covers in O(1), so the whole solve is O(length x blocks).
 
-use super::{Contradiction, LineSolver, bit, set_bit};
+use super::{Contradiction, LineIn, LineOut, LineSolver, bit, set_bit};
 
 /// The dynamic-programming line solver. Keeps its buffers between calls: create one per thread.
 #[derive(Debug, Default)]
@@ -156,34 +156,27 @@ impl DpLineSolver {
 }
 
 impl LineSolver for DpLineSolver {
-    fn solve(
-        &mut self,
-        clue: &[u32],
-        len: usize,
-        filled: &[u64],
-        empty: &[u64],
-        out_filled: &mut [u64],
-        out_empty: &mut [u64],
-    ) -> Result<(), Contradiction> {
+    fn solve(&mut self, line: LineIn<'_>, out: LineOut<'_>) -> Result<(), Contradiction> {
+        let (clue, len) = (line.clue, line.len);
         let needed: usize = clue.iter().map(|&b| b as usize + 1).sum::<usize>();
         if needed > len + 1 || clue.contains(&0) {
             return Err(Contradiction);
         }
-        self.load(len, filled, empty);
+        self.load(len, line.filled, line.empty);
         self.forward(clue, len);
         if !self.fwd[clue.len() * (len + 1) + len] {
             return Err(Contradiction);
         }
         self.backward(clue, len);
         self.mark(clue, len);
-        out_filled.fill(0);
-        out_empty.fill(0);
+        out.filled.fill(0);
+        out.empty.fill(0);
         let mut covered = 0i32;
         for c in 0..len {
             covered += self.cover[c];
             match (covered > 0, self.can_empty[c]) {
-                (true, false) => set_bit(out_filled, c),
-                (false, true) => set_bit(out_empty, c),
+                (true, false) => set_bit(out.filled, c),
+                (false, true) => set_bit(out.empty, c),
                 (true, true) => {}
                 (false, false) => return Err(Contradiction),
             }

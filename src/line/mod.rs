@@ -21,23 +21,46 @@ pub use naive::NaiveLineSolver;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Contradiction;
 
+/// One line as a [`LineSolver`] reads it: the clue, the length and the known cells.
+#[derive(Clone, Copy, Debug)]
+pub struct LineIn<'a> {
+    /// The block lengths.
+    pub clue: &'a [u32],
+    /// The number of cells.
+    pub len: usize,
+    /// The cells known filled (bit `i` is cell `i`).
+    pub filled: &'a [u64],
+    /// The cells known empty; never shares a bit with `filled`.
+    pub empty: &'a [u64],
+}
+
+/// Where a [`LineSolver`] writes the cells known afterwards (as many words as the input).
+#[derive(Debug)]
+pub struct LineOut<'a> {
+    /// The cells known filled.
+    pub filled: &'a mut [u64],
+    /// The cells known empty.
+    pub empty: &'a mut [u64],
+}
+
+impl LineOut<'_> {
+    /// The same buffers, borrowed again for a call that does not consume `self`.
+    pub fn reborrow(&mut self) -> LineOut<'_> {
+        LineOut {
+            filled: self.filled,
+            empty: self.empty,
+        }
+    }
+}
+
 /// A solver for one line.
 pub trait LineSolver {
-    /// Finds every cell of a `len`-cell line that `clue` forces, given the known cells.
+    /// Finds every cell of the line that its clue forces, given the known cells.
     ///
-    /// `filled` and `empty` hold the known cells (bit `i` is cell `i`; they never share a bit).
-    /// On success `out_filled` and `out_empty` (same word count) hold every cell known
-    /// afterwards: the input cells plus all the clue forces. The solver is *complete*: a cell
-    /// left unknown can take both values in some placement consistent with the input.
-    fn solve(
-        &mut self,
-        clue: &[u32],
-        len: usize,
-        filled: &[u64],
-        empty: &[u64],
-        out_filled: &mut [u64],
-        out_empty: &mut [u64],
-    ) -> Result<(), Contradiction>;
+    /// On success `out` holds every cell known afterwards: the input cells plus all the clue
+    /// forces. The solver is *complete*: a cell left unknown can take both values in some
+    /// placement consistent with the input.
+    fn solve(&mut self, line: LineIn<'_>, out: LineOut<'_>) -> Result<(), Contradiction>;
 }
 
 /// Reads bit `i` of a bitset.

@@ -1,6 +1,6 @@
 //! The reference line solver: enumerates every placement of the blocks. Exponential; for tests.
 
-use super::{Contradiction, LineSolver, bit, set_bit};
+use super::{Contradiction, LineIn, LineOut, LineSolver, bit, set_bit};
 
 /// Enumerates all placements of the clue that agree with the known cells and keeps the cells on
 /// which they all agree. Only for short lines (tests and cross-checks).
@@ -8,20 +8,13 @@ use super::{Contradiction, LineSolver, bit, set_bit};
 pub struct NaiveLineSolver;
 
 impl LineSolver for NaiveLineSolver {
-    fn solve(
-        &mut self,
-        clue: &[u32],
-        len: usize,
-        filled: &[u64],
-        empty: &[u64],
-        out_filled: &mut [u64],
-        out_empty: &mut [u64],
-    ) -> Result<(), Contradiction> {
+    fn solve(&mut self, line: LineIn<'_>, out: LineOut<'_>) -> Result<(), Contradiction> {
+        let (clue, len) = (line.clue, line.len);
         let known: Vec<Option<bool>> = (0..len)
             .map(|i| {
-                if bit(filled, i) {
+                if bit(line.filled, i) {
                     Some(true)
-                } else if bit(empty, i) {
+                } else if bit(line.empty, i) {
                     Some(false)
                 } else {
                     None
@@ -30,9 +23,9 @@ impl LineSolver for NaiveLineSolver {
             .collect();
         let mut seen_filled = vec![false; len];
         let mut seen_empty = vec![false; len];
-        let mut line = vec![false; len];
+        let mut cells = vec![false; len];
         let mut any = false;
-        place(clue, 0, &mut line, &known, &mut |line| {
+        place(clue, 0, &mut cells, &known, &mut |line| {
             any = true;
             for (i, &f) in line.iter().enumerate() {
                 if f {
@@ -45,12 +38,12 @@ impl LineSolver for NaiveLineSolver {
         if !any {
             return Err(Contradiction);
         }
-        out_filled.fill(0);
-        out_empty.fill(0);
+        out.filled.fill(0);
+        out.empty.fill(0);
         for i in 0..len {
             match (seen_filled[i], seen_empty[i]) {
-                (true, false) => set_bit(out_filled, i),
-                (false, true) => set_bit(out_empty, i),
+                (true, false) => set_bit(out.filled, i),
+                (false, true) => set_bit(out.empty, i),
                 _ => {}
             }
         }

@@ -3,7 +3,8 @@
 use proptest::prelude::*;
 
 use super::{
-    BitLineSolver, Contradiction, DpLineSolver, LineSolver, NaiveLineSolver, bit, set_bit,
+    BitLineSolver, Contradiction, DpLineSolver, LineIn, LineOut, LineSolver, NaiveLineSolver, bit,
+    set_bit,
 };
 
 /// Parses a line drawn with `#` (filled), `.` (empty) and `?` (unknown) into bitsets.
@@ -34,7 +35,19 @@ fn draw(len: usize, filled: &[u64], empty: &[u64]) -> String {
 fn run(solver: &mut dyn LineSolver, clue: &[u32], line: &str) -> Result<String, Contradiction> {
     let (len, filled, empty) = parse(line);
     let (mut of, mut oe) = (vec![0; filled.len()], vec![0; filled.len()]);
-    solver.solve(clue, len, &filled, &empty, &mut of, &mut oe)?;
+    let line = LineIn {
+        clue,
+        len,
+        filled: &filled,
+        empty: &empty,
+    };
+    solver.solve(
+        line,
+        LineOut {
+            filled: &mut of,
+            empty: &mut oe,
+        },
+    )?;
     Ok(draw(len, &of, &oe))
 }
 
