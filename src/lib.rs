@@ -59,7 +59,7 @@ pub use api::{CountFailure, ReadError, Solution, Solutions, Verdict};
 pub use color::{AnyPuzzle, ColorGrid, ColorPuzzle};
 pub use domain::{Domain, DomainGrid};
 pub use grid::{Cell, Grid};
-pub use puzzle::{Clue, Given, LineId, Puzzle, PuzzleError};
+pub use puzzle::{BlackWhite, Clue, Given, LineId, Nonogram, Puzzle, PuzzleError, PuzzleKind};
 pub use search::{
     ColorSolver, Engine, Flow, Outcome, SearchStats, Searchable, SolveError, Solver, SolverOptions,
     StatsSnapshot,

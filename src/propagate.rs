@@ -112,7 +112,7 @@ impl<P: Domain> Propagator<P> {
     }
 
     fn reset(&mut self, puzzle: &P) {
-        let (height, width) = (puzzle.rows(), puzzle.cols());
+        let (height, width) = puzzle.size();
         self.claim_cache(puzzle);
         let dirty = &mut self.dirty;
         dirty.queue.clear();
@@ -137,10 +137,10 @@ impl<P: Domain> Propagator<P> {
     /// Propagates from scratch: every line is dirty.
     pub fn propagate_all(&mut self, puzzle: &P, grid: &mut P::Grid) -> Result<(), Contradiction> {
         self.reset(puzzle);
-        for r in 0..puzzle.rows() {
+        for r in 0..puzzle.size().0 {
             self.dirty.push(LineId::Row(r));
         }
-        for c in 0..puzzle.cols() {
+        for c in 0..puzzle.size().1 {
             self.dirty.push(LineId::Col(c));
         }
         self.run(puzzle, grid)
@@ -173,7 +173,7 @@ impl<P: Domain> Propagator<P> {
     }
 
     fn run(&mut self, puzzle: &P, grid: &mut P::Grid) -> Result<(), Contradiction> {
-        let height = puzzle.rows();
+        let height = puzzle.size().0;
         while let Some(line) = self.dirty.pop() {
             let index = line_index(height, line);
             if !self.in_footprint[index as usize] {
@@ -216,7 +216,7 @@ mod tests {
         picture: &[u8],
         guesses: &[Guess],
     ) -> Result<(), TestCaseError> {
-        let cols = puzzle.cols();
+        let cols = puzzle.size().1;
         let mut cached = Propagator::<P>::with_line_cache();
         let mut plain = Propagator::<P>::new();
         let mut grid = puzzle.blank_grid();

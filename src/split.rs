@@ -201,7 +201,7 @@ pub fn split_by<P: Searchable>(
     let Some(root) = Solver::new(puzzle, SolverOptions::default()).root()? else {
         return Ok(vec![Part {
             decisions: Vec::new(),
-            unknown: puzzle.rows() * puzzle.cols(),
+            unknown: puzzle.size().0 * puzzle.size().1,
             estimate: 1.0,
         }]);
     };

@@ -43,7 +43,7 @@ impl ColorGrid {
     }
 
     /// Cells with more than one possible colour.
-    pub fn undecided_count(&self) -> usize {
+    pub fn unknown_count(&self) -> usize {
         self.undecided
     }
 
@@ -142,13 +142,13 @@ mod tests {
     #[test]
     fn narrowing_counts_decided_cells() {
         let mut g = ColorGrid::new(2, 3, 0b111);
-        assert_eq!(g.undecided_count(), 6);
+        assert_eq!(g.unknown_count(), 6);
         assert_eq!(g.narrow(1, 2, 0b110), Ok(true));
-        assert_eq!(g.undecided_count(), 6);
+        assert_eq!(g.unknown_count(), 6);
         assert_eq!(g.narrow(1, 2, 0b010), Ok(true));
         assert_eq!(g.narrow(1, 2, 0b011), Ok(false));
         assert_eq!(g.narrow(1, 2, 0b100), Err(super::super::Conflict));
-        assert_eq!(g.undecided_count(), 5);
+        assert_eq!(g.unknown_count(), 5);
         let mut col = Vec::new();
         g.read_line(LineId::Col(2), &mut col);
         assert_eq!(col, vec![0b111, 0b010]);

@@ -31,7 +31,8 @@ mod puzzle;
 pub use grid::ColorGrid;
 pub use line::{ColorLineSolver, naive_solve};
 pub use puzzle::{
-    Block, Color, ColorClue, ColorGiven, ColorPuzzle, MAX_COLORS, bw_palette, color_blocks_of,
+    Block, Color, ColorClue, ColorGiven, ColorPuzzle, Colored, MAX_COLORS, bw_palette,
+    color_blocks_of,
 };
 
 use crate::puzzle::Puzzle;

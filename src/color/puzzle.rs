@@ -1,9 +1,11 @@
 //! The colour puzzle model: a palette, clues of coloured blocks, givens and an optional goal.
 
-use std::collections::HashMap;
 use std::fmt;
 
-use crate::puzzle::{Clue, Given, LineId, Puzzle, PuzzleError, check_size};
+use crate::puzzle::picture::{check_givens, picture_clues};
+use crate::puzzle::{
+    Clue, Given, LineId, Nonogram, Puzzle, PuzzleError, PuzzleKind, check_size, write_blocks,
+};
 
 /// The most colours a puzzle may have, the background included (cell states are `u64` sets).
 pub const MAX_COLORS: usize = 64;
@@ -80,24 +82,24 @@ pub struct ColorGiven {
     pub color: u8,
 }
 
-/// A colour nonogram.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ColorPuzzle {
-    /// A name for the puzzle.
-    pub title: Option<String>,
-    /// The palette; index 0 is the background.
-    pub colors: Vec<Color>,
-    /// Row clues, top to bottom.
-    pub row_clues: Vec<ColorClue>,
-    /// Column clues, left to right.
-    pub col_clues: Vec<ColorClue>,
-    /// Cells known before solving.
-    pub givens: Vec<ColorGiven>,
-    /// Other `key value` pairs read from the file, in order.
-    pub metadata: Vec<(String, String)>,
-    /// The designer's solution, row-major palette indices, if the file stores one.
-    pub goal: Option<Vec<u8>>,
+/// Colour: the kind of [`ColorPuzzle`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Colored {}
+
+impl PuzzleKind for Colored {
+    type Palette = Vec<Color>;
+    type Clue = ColorClue;
+    type Given = ColorGiven;
+    /// A palette index.
+    type Cell = u8;
+
+    fn clue_of(cells: &[u8]) -> ColorClue {
+        ColorClue(color_blocks_of(cells.iter().copied()))
+    }
 }
+
+/// A colour nonogram. Its palette's index 0 is the background.
+pub type ColorPuzzle = Nonogram<Colored>;
 
 impl ColorPuzzle {
     /// Builds a puzzle and checks it (see [`ColorPuzzle::check`]).
@@ -118,33 +120,7 @@ impl ColorPuzzle {
         row_clues: Vec<ColorClue>,
         col_clues: Vec<ColorClue>,
     ) -> Self {
-        ColorPuzzle {
-            title: None,
-            colors,
-            row_clues,
-            col_clues,
-            givens: Vec::new(),
-            metadata: Vec::new(),
-            goal: None,
-        }
-    }
-
-    /// Number of rows.
-    pub fn height(&self) -> usize {
-        self.row_clues.len()
-    }
-
-    /// Number of columns.
-    pub fn width(&self) -> usize {
-        self.col_clues.len()
-    }
-
-    /// The clue of a line.
-    pub fn clue(&self, line: LineId) -> &ColorClue {
-        match line {
-            LineId::Row(i) => &self.row_clues[i],
-            LineId::Col(j) => &self.col_clues[j],
-        }
+        Nonogram::with_clues(colors, row_clues, col_clues)
     }
 
     /// The set of every colour of the palette, as a cell state.
@@ -214,32 +190,8 @@ impl ColorPuzzle {
                 });
             }
         }
-        let mut seen = HashMap::new();
-        for g in &self.givens {
-            if g.row >= rows || g.col >= cols {
-                return Err(PuzzleError::GivenOutside {
-                    row: g.row + 1,
-                    col: g.col + 1,
-                    rows,
-                    cols,
-                });
-            }
-            if usize::from(g.color) >= n {
-                return Err(PuzzleError::BadGivenColor {
-                    row: g.row + 1,
-                    col: g.col + 1,
-                });
-            }
-            if let Some(&previous) = seen.get(&(g.row, g.col))
-                && previous != g.color
-            {
-                return Err(PuzzleError::GivensDisagree {
-                    row: g.row + 1,
-                    col: g.col + 1,
-                });
-            }
-            let _ = seen.insert((g.row, g.col), g.color);
-        }
+        let givens = self.givens.iter().map(|g| (g.row, g.col, g.color));
+        check_givens(rows, cols, givens, |color| usize::from(color) < n)?;
         if let Some(goal) = &self.goal {
             if goal.len() != rows * cols || goal.iter().any(|&c| usize::from(c) >= n) {
                 return Err(PuzzleError::GoalMismatch {
@@ -247,29 +199,6 @@ impl ColorPuzzle {
                 });
             }
             self.check_grid(goal)?;
-        }
-        Ok(())
-    }
-
-    /// Checks a full grid (row-major palette indices) against every clue.
-    pub fn check_grid(&self, cells: &[u8]) -> Result<(), PuzzleError> {
-        let (rows, cols) = (self.height(), self.width());
-        assert_eq!(cells.len(), rows * cols, "grid size does not match");
-        for i in 0..rows {
-            if color_blocks_of(cells[i * cols..(i + 1) * cols].iter().copied())
-                != self.row_clues[i].0
-            {
-                return Err(PuzzleError::GoalMismatch {
-                    line: LineId::Row(i),
-                });
-            }
-        }
-        for j in 0..cols {
-            if color_blocks_of((0..rows).map(|i| cells[i * cols + j])) != self.col_clues[j].0 {
-                return Err(PuzzleError::GoalMismatch {
-                    line: LineId::Col(j),
-                });
-            }
         }
         Ok(())
     }
@@ -282,17 +211,7 @@ impl ColorPuzzle {
         cells: &[u8],
     ) -> Result<Self, PuzzleError> {
         check_size(rows, cols)?;
-        assert_eq!(cells.len(), rows * cols, "picture size does not match");
-        let row_clues = (0..rows)
-            .map(|i| {
-                ColorClue(color_blocks_of(
-                    cells[i * cols..(i + 1) * cols].iter().copied(),
-                ))
-            })
-            .collect();
-        let col_clues = (0..cols)
-            .map(|j| ColorClue(color_blocks_of((0..rows).map(|i| cells[i * cols + j]))))
-            .collect();
+        let (row_clues, col_clues) = picture_clues(rows, cols, cells, Colored::clue_of);
         ColorPuzzle::new(colors, row_clues, col_clues)
     }
 
@@ -301,31 +220,13 @@ impl ColorPuzzle {
         if self.colors.len() > 2 {
             return None;
         }
-        let bw = |clues: &[ColorClue]| -> Vec<Clue> {
-            clues
-                .iter()
-                .map(|c| Clue(c.blocks().iter().map(|b| b.len).collect()))
-                .collect()
+        let given = |g: &ColorGiven| Given {
+            row: g.row,
+            col: g.col,
+            filled: g.color != 0,
         };
-        Some(Puzzle {
-            title: self.title.clone(),
-            row_clues: bw(&self.row_clues),
-            col_clues: bw(&self.col_clues),
-            givens: self
-                .givens
-                .iter()
-                .map(|g| Given {
-                    row: g.row,
-                    col: g.col,
-                    filled: g.color != 0,
-                })
-                .collect(),
-            metadata: self.metadata.clone(),
-            goal: self
-                .goal
-                .as_ref()
-                .map(|g| g.iter().map(|&c| c != 0).collect()),
-        })
+        let clue = |c: &ColorClue| Clue(c.blocks().iter().map(|b| b.len).collect());
+        Some(self.convert((), clue, given, |c| c != 0))
     }
 
     /// Checksums of the clues (with the palette) and of the givens, as `fnv1a64:HEX`, like
@@ -347,39 +248,14 @@ impl ColorPuzzle {
 
     /// A black-and-white puzzle as a colour puzzle with a white background and black blocks.
     pub fn from_bw(puzzle: &Puzzle) -> Self {
-        let color = |clues: &[Clue]| -> Vec<ColorClue> {
-            clues
-                .iter()
-                .map(|c| {
-                    ColorClue(
-                        c.blocks()
-                            .iter()
-                            .map(|&len| Block { len, color: 1 })
-                            .collect(),
-                    )
-                })
-                .collect()
+        let given = |g: &Given| ColorGiven {
+            row: g.row,
+            col: g.col,
+            color: u8::from(g.filled),
         };
-        ColorPuzzle {
-            title: puzzle.title.clone(),
-            colors: bw_palette(),
-            row_clues: color(&puzzle.row_clues),
-            col_clues: color(&puzzle.col_clues),
-            givens: puzzle
-                .givens
-                .iter()
-                .map(|g| ColorGiven {
-                    row: g.row,
-                    col: g.col,
-                    color: u8::from(g.filled),
-                })
-                .collect(),
-            metadata: puzzle.metadata.clone(),
-            goal: puzzle
-                .goal
-                .as_ref()
-                .map(|g| g.iter().map(|&f| u8::from(f)).collect()),
-        }
+        let block = |&len: &u32| Block { len, color: 1 };
+        let clue = |c: &Clue| ColorClue(c.blocks().iter().map(block).collect());
+        puzzle.convert(bw_palette(), clue, given, u8::from)
     }
 }
 
@@ -409,16 +285,7 @@ pub fn color_blocks_of(cells: impl IntoIterator<Item = u8>) -> Vec<Block> {
 
 impl fmt::Display for ColorClue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.is_empty() {
-            return write!(f, "0");
-        }
-        for (i, b) in self.0.iter().enumerate() {
-            if i > 0 {
-                write!(f, " ")?;
-            }
-            write!(f, "{}:{}", b.len, b.color)?;
-        }
-        Ok(())
+        write_blocks(f, &self.0, |f, b| write!(f, "{}:{}", b.len, b.color))
     }
 }
 

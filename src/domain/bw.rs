@@ -1,7 +1,9 @@
 //! Black and white, the fast case: a grid of bit planes and the bit-parallel line solver, whose
 //! results on lines of up to 64 cells are cached.
 
-use super::{BW_VALUES, Domain, DomainGrid, EMPTY, FILLED};
+use super::{
+    BW_VALUES, Domain, DomainGrid, EMPTY, FILLED, same_in_every_domain, same_in_every_grid,
+};
 use crate::checksum::{clue_checksum, givens_checksum};
 use crate::grid::{Cell, Conflict, Grid};
 use crate::line::{BitLineSolver, Contradiction, LineCache, LineIn, LineOut, LineSolver};
@@ -49,20 +51,7 @@ impl BwLines {
 }
 
 impl DomainGrid for Grid {
-    #[inline]
-    fn height(&self) -> usize {
-        Grid::height(self)
-    }
-
-    #[inline]
-    fn width(&self) -> usize {
-        Grid::width(self)
-    }
-
-    #[inline]
-    fn undecided(&self) -> usize {
-        self.unknown_count()
-    }
+    same_in_every_grid!();
 
     #[inline]
     fn values(&self, row: usize, col: usize) -> u64 {
@@ -138,20 +127,6 @@ impl Domain for Puzzle {
     type Grid = Grid;
     type Lines = BwLines;
 
-    fn validate(&self) -> Result<(), crate::PuzzleError> {
-        self.check()
-    }
-
-    #[inline]
-    fn rows(&self) -> usize {
-        self.height()
-    }
-
-    #[inline]
-    fn cols(&self) -> usize {
-        self.width()
-    }
-
     const HIGH_VALUE_FIRST: bool = true;
 
     fn all_values(&self) -> u64 {
@@ -165,14 +140,6 @@ impl Domain for Puzzle {
 
     fn blank_grid(&self) -> Grid {
         Grid::new(self.height(), self.width())
-    }
-
-    fn given_grid(&self) -> Option<Grid> {
-        let mut grid = self.blank_grid();
-        for g in &self.givens {
-            grid.set(g.row, g.col, g.filled).ok()?;
-        }
-        Some(grid)
     }
 
     type Given = Given;
@@ -189,21 +156,8 @@ impl Domain for Puzzle {
         if given.filled { FILLED } else { EMPTY }
     }
 
-    fn with_givens(&self, givens: &[Given]) -> Self {
-        let mut puzzle = self.clone();
-        puzzle.givens.extend_from_slice(givens);
-        puzzle
-    }
-
     fn checksums(&self) -> (String, String) {
         (clue_checksum(self), givens_checksum(self))
-    }
-
-    fn lines_with_cache() -> BwLines {
-        BwLines {
-            cache: Some(Box::default()),
-            ..BwLines::default()
-        }
     }
 
     fn configure_cache(&self, lines: &mut BwLines) {
@@ -211,13 +165,6 @@ impl Domain for Puzzle {
             let longest = self.height().max(self.width());
             cache.configure(self.height() + self.width(), longest);
         }
-    }
-
-    fn cache_counts(lines: &BwLines) -> (u64, u64) {
-        lines
-            .cache
-            .as_ref()
-            .map_or((0, 0), |cache| (cache.lookups, cache.hits))
     }
 
     #[inline]
@@ -250,4 +197,6 @@ impl Domain for Puzzle {
         }
         Ok(())
     }
+
+    same_in_every_domain!();
 }

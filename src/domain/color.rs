@@ -1,7 +1,7 @@
 //! Colour, the general case: cells that are sets of palette colours and the colour line
 //! solver, whose results are cached.
 
-use super::{Domain, DomainGrid};
+use super::{Domain, DomainGrid, same_in_every_domain, same_in_every_grid};
 use crate::color::cache::ColorLineCache;
 use crate::color::{ColorGiven, ColorGrid, ColorLineSolver, ColorPuzzle};
 use crate::grid::Conflict;
@@ -18,20 +18,7 @@ pub struct ColorLines {
 }
 
 impl DomainGrid for ColorGrid {
-    #[inline]
-    fn height(&self) -> usize {
-        ColorGrid::height(self)
-    }
-
-    #[inline]
-    fn width(&self) -> usize {
-        ColorGrid::width(self)
-    }
-
-    #[inline]
-    fn undecided(&self) -> usize {
-        self.undecided_count()
-    }
+    same_in_every_grid!();
 
     #[inline]
     fn values(&self, row: usize, col: usize) -> u64 {
@@ -95,20 +82,6 @@ impl Domain for ColorPuzzle {
     type Grid = ColorGrid;
     type Lines = ColorLines;
 
-    fn validate(&self) -> Result<(), crate::PuzzleError> {
-        self.check()
-    }
-
-    #[inline]
-    fn rows(&self) -> usize {
-        self.height()
-    }
-
-    #[inline]
-    fn cols(&self) -> usize {
-        self.width()
-    }
-
     const HIGH_VALUE_FIRST: bool = false;
 
     fn all_values(&self) -> u64 {
@@ -126,14 +99,6 @@ impl Domain for ColorPuzzle {
         ColorGrid::new(self.height(), self.width(), self.all_colors())
     }
 
-    fn given_grid(&self) -> Option<ColorGrid> {
-        let mut grid = self.blank_grid();
-        for g in &self.givens {
-            grid.narrow(g.row, g.col, 1 << g.color).ok()?;
-        }
-        Some(grid)
-    }
-
     type Given = ColorGiven;
 
     fn given(row: usize, col: usize, value: u64) -> ColorGiven {
@@ -148,21 +113,8 @@ impl Domain for ColorPuzzle {
         1 << given.color
     }
 
-    fn with_givens(&self, givens: &[ColorGiven]) -> Self {
-        let mut puzzle = self.clone();
-        puzzle.givens.extend_from_slice(givens);
-        puzzle
-    }
-
     fn checksums(&self) -> (String, String) {
         ColorPuzzle::checksums(self)
-    }
-
-    fn lines_with_cache() -> ColorLines {
-        ColorLines {
-            cache: Some(Box::default()),
-            ..ColorLines::default()
-        }
     }
 
     fn configure_cache(&self, lines: &mut ColorLines) {
@@ -170,13 +122,6 @@ impl Domain for ColorPuzzle {
             let (height, width) = (self.height(), self.width());
             cache.configure(height + width, height.max(width), self.all_colors());
         }
-    }
-
-    fn cache_counts(lines: &ColorLines) -> (u64, u64) {
-        lines
-            .cache
-            .as_ref()
-            .map_or((0, 0), |cache| (cache.lookups, cache.hits))
     }
 
     fn solve_line(
@@ -215,4 +160,6 @@ impl Domain for ColorPuzzle {
         }
         Ok(())
     }
+
+    same_in_every_domain!();
 }

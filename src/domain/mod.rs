@@ -29,10 +29,16 @@ pub const EMPTY: u64 = 0b01;
 
 /// A partially known grid of one domain.
 pub trait DomainGrid: Clone + Debug + PartialEq + Eq + Send + Sync + 'static {
+    /// Number of rows and of columns.
+    fn size(&self) -> (usize, usize);
     /// Number of rows.
-    fn height(&self) -> usize;
+    fn height(&self) -> usize {
+        self.size().0
+    }
     /// Number of columns.
-    fn width(&self) -> usize;
+    fn width(&self) -> usize {
+        self.size().1
+    }
     /// Cells with more than one possible value.
     fn undecided(&self) -> usize;
     /// Whether every cell is decided.
@@ -71,10 +77,8 @@ pub trait Domain: Debug + Sync + Sized + 'static {
 
     /// Checks that the puzzle is well formed (see [`Puzzle::check`](crate::Puzzle::check)).
     fn validate(&self) -> Result<(), crate::PuzzleError>;
-    /// Number of rows.
-    fn rows(&self) -> usize;
-    /// Number of columns.
-    fn cols(&self) -> usize;
+    /// Number of rows and of columns.
+    fn size(&self) -> (usize, usize);
     /// Whether a cell's values are tried highest first (black and white: filled, then empty)
     /// rather than lowest first (colour: the background, then the palette in order).
     const HIGH_VALUE_FIRST: bool;
@@ -124,6 +128,63 @@ pub trait Domain: Debug + Sync + Sized + 'static {
         changed: impl FnMut(usize),
     ) -> Result<(), Contradiction>;
 }
+
+/// The items of [`DomainGrid`] that both kinds of grid write in the same words, expanded
+/// inside each `impl DomainGrid`.
+macro_rules! same_in_every_grid {
+    () => {
+        fn size(&self) -> (usize, usize) {
+            (Self::height(self), Self::width(self))
+        }
+
+        fn undecided(&self) -> usize {
+            self.unknown_count()
+        }
+    };
+}
+use same_in_every_grid;
+
+/// The items of [`Domain`] that both kinds of puzzle write in the same words (their fields
+/// and methods have the same names), expanded inside each `impl Domain`.
+macro_rules! same_in_every_domain {
+    () => {
+        fn validate(&self) -> Result<(), crate::PuzzleError> {
+            self.check()
+        }
+
+        fn size(&self) -> (usize, usize) {
+            (self.height(), self.width())
+        }
+
+        fn given_grid(&self) -> Option<Self::Grid> {
+            let mut grid = self.blank_grid();
+            for g in &self.givens {
+                grid.restrict(g.row, g.col, Self::given_value(g)).ok()?;
+            }
+            Some(grid)
+        }
+
+        fn with_givens(&self, givens: &[Self::Given]) -> Self {
+            let mut puzzle = self.clone();
+            puzzle.givens.extend_from_slice(givens);
+            puzzle
+        }
+
+        fn lines_with_cache() -> Self::Lines {
+            let mut lines = Self::Lines::default();
+            lines.cache = Some(Box::default());
+            lines
+        }
+
+        fn cache_counts(lines: &Self::Lines) -> (u64, u64) {
+            lines
+                .cache
+                .as_ref()
+                .map_or((0, 0), |cache| (cache.lookups, cache.hits))
+        }
+    };
+}
+use same_in_every_domain;
 
 /// A line as one number: rows are `0..height`, columns follow.
 #[inline]

@@ -515,6 +515,6 @@ fn with_restarts<P: Domain>(
 /// 1 KiB a cell, between 64 MiB and 1 GiB (reserved address space, touched only as used).
 /// The stack a search thread needs: its recursion goes as deep as the puzzle has cells.
 pub fn stack_size<P: Domain>(puzzle: &P) -> usize {
-    let cells = puzzle.rows() * puzzle.cols();
+    let cells = puzzle.size().0 * puzzle.size().1;
     (cells * 1024).clamp(64 << 20, 1 << 30)
 }

@@ -208,7 +208,7 @@ impl<P: Domain> SearchCx<'_, P> {
                 children,
                 memo,
             } => Step::Branch {
-                cell: row * self.puzzle.cols() + col,
+                cell: row * self.puzzle.size().1 + col,
                 children,
                 memo,
             },

@@ -129,8 +129,8 @@ fn write_parts<P: PartPuzzle>(
         label: label.into(),
         puzzle: clues,
         givens,
-        rows: puzzle.rows(),
-        cols: puzzle.cols(),
+        rows: puzzle.size().0,
+        cols: puzzle.size().1,
         parts_requested: parts,
         method: "propagation and probing at each node; the open node with the most unknown \
                  cells is branched first, on the search's own branching cell"

@@ -4,6 +4,10 @@ use std::fmt;
 
 use thiserror::Error;
 
+pub(crate) mod picture;
+
+use picture::{check_givens, check_picture, picture_clues};
+
 /// The longest line (row or column) a puzzle may have, in cells.
 ///
 /// Large enough for every published puzzle (the biggest known are 512x512); small enough that a
@@ -39,17 +43,26 @@ impl From<Vec<u32>> for Clue {
 
 impl fmt::Display for Clue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.is_empty() {
-            return write!(f, "0");
-        }
-        for (i, b) in self.0.iter().enumerate() {
-            if i > 0 {
-                write!(f, " ")?;
-            }
-            write!(f, "{b}")?;
-        }
-        Ok(())
+        write_blocks(f, &self.0, |f, b| write!(f, "{b}"))
     }
+}
+
+/// Writes the blocks of a clue, each by `block`, separated by spaces; `0` for no blocks.
+pub(crate) fn write_blocks<B>(
+    f: &mut fmt::Formatter<'_>,
+    blocks: &[B],
+    block: impl Fn(&mut fmt::Formatter<'_>, &B) -> fmt::Result,
+) -> fmt::Result {
+    if blocks.is_empty() {
+        return write!(f, "0");
+    }
+    for (i, b) in blocks.iter().enumerate() {
+        if i > 0 {
+            write!(f, " ")?;
+        }
+        block(f, b)?;
+    }
+    Ok(())
 }
 
 /// Which kind of line a clue belongs to.
@@ -197,36 +210,73 @@ pub enum PuzzleError {
     },
 }
 
-/// A black-and-white nonogram: clues for every row and column, plus optional givens.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Puzzle {
-    /// A name for the puzzle (a title, or `$N` in a tournament file).
-    pub title: Option<String>,
-    /// Row clues, top to bottom.
-    pub row_clues: Vec<Clue>,
-    /// Column clues, left to right.
-    pub col_clues: Vec<Clue>,
-    /// Cells known before solving.
-    pub givens: Vec<Given>,
-    /// Other `key value` pairs read from the file (author, copyright, ...), kept in order.
-    pub metadata: Vec<(String, String)>,
-    /// The designer's solution, row-major, `true` = filled, if the file stores one.
-    pub goal: Option<Vec<bool>>,
+/// What one kind of puzzle holds in its palette, clues, givens and solution cells: black and
+/// white ([`BlackWhite`]) or colour ([`crate::color::Colored`]).
+pub trait PuzzleKind: Clone + fmt::Debug + PartialEq + Eq {
+    /// The palette: nothing in black and white, whose colours are fixed; the colours, the
+    /// background first, in colour.
+    type Palette: Clone + fmt::Debug + PartialEq + Eq;
+    /// The clue of one line.
+    type Clue: Clone + fmt::Debug + PartialEq + Eq;
+    /// A cell known before solving.
+    type Given: Clone + fmt::Debug + PartialEq + Eq;
+    /// A cell of a solution: filled or not, or a palette index.
+    type Cell: Copy + fmt::Debug + PartialEq + Eq;
+
+    /// The clue of a line of cells.
+    fn clue_of(cells: &[Self::Cell]) -> Self::Clue;
 }
 
-impl Puzzle {
-    /// Builds a puzzle from its clues and checks that they are well formed (see [`Puzzle::check`]).
-    pub fn new(row_clues: Vec<Clue>, col_clues: Vec<Clue>) -> Result<Self, PuzzleError> {
-        let puzzle = Puzzle::unchecked(row_clues, col_clues);
-        puzzle.check()?;
-        Ok(puzzle)
-    }
+/// Black and white: the kind of [`Puzzle`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlackWhite {}
 
-    /// A puzzle of these clues alone (no title, givens, metadata or goal), not yet checked:
-    /// for readers that check it themselves, reporting errors at the line of the file.
-    pub(crate) fn unchecked(row_clues: Vec<Clue>, col_clues: Vec<Clue>) -> Self {
-        Puzzle {
+impl PuzzleKind for BlackWhite {
+    type Palette = ();
+    type Clue = Clue;
+    type Given = Given;
+    type Cell = bool;
+
+    fn clue_of(cells: &[bool]) -> Clue {
+        Clue(blocks_of(cells.iter().copied()))
+    }
+}
+
+/// A nonogram of either kind: clues for every row and column, plus optional givens, a title,
+/// metadata and the designer's solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Nonogram<K: PuzzleKind> {
+    /// A name for the puzzle (a title, or `$N` in a tournament file).
+    pub title: Option<String>,
+    /// The palette (`()` in black and white).
+    pub colors: K::Palette,
+    /// Row clues, top to bottom.
+    pub row_clues: Vec<K::Clue>,
+    /// Column clues, left to right.
+    pub col_clues: Vec<K::Clue>,
+    /// Cells known before solving.
+    pub givens: Vec<K::Given>,
+    /// Other `key value` pairs read from the file (author, copyright, ...), kept in order.
+    pub metadata: Vec<(String, String)>,
+    /// The designer's solution, row-major, if the file stores one.
+    pub goal: Option<Vec<K::Cell>>,
+}
+
+/// A black-and-white nonogram.
+pub type Puzzle = Nonogram<BlackWhite>;
+
+impl<K: PuzzleKind> Nonogram<K> {
+    /// A puzzle of this palette and these clues alone (no title, givens, metadata or goal),
+    /// not yet checked: for readers that check it themselves, reporting errors at the line
+    /// of the file.
+    pub(crate) fn with_clues(
+        colors: K::Palette,
+        row_clues: Vec<K::Clue>,
+        col_clues: Vec<K::Clue>,
+    ) -> Self {
+        Nonogram {
             title: None,
+            colors,
             row_clues,
             col_clues,
             givens: Vec::new(),
@@ -246,11 +296,55 @@ impl Puzzle {
     }
 
     /// The clue of a line.
-    pub fn clue(&self, line: LineId) -> &Clue {
+    pub fn clue(&self, line: LineId) -> &K::Clue {
         match line {
             LineId::Row(i) => &self.row_clues[i],
             LineId::Col(j) => &self.col_clues[j],
         }
+    }
+
+    /// The same puzzle as another kind, with the palette `colors` and each clue, given and
+    /// goal cell converted by `clue`, `given` and `cell`.
+    pub(crate) fn convert<L: PuzzleKind>(
+        &self,
+        colors: L::Palette,
+        clue: impl Fn(&K::Clue) -> L::Clue,
+        given: impl Fn(&K::Given) -> L::Given,
+        cell: impl Fn(K::Cell) -> L::Cell,
+    ) -> Nonogram<L> {
+        Nonogram {
+            title: self.title.clone(),
+            colors,
+            row_clues: self.row_clues.iter().map(&clue).collect(),
+            col_clues: self.col_clues.iter().map(&clue).collect(),
+            givens: self.givens.iter().map(given).collect(),
+            metadata: self.metadata.clone(),
+            goal: self
+                .goal
+                .as_ref()
+                .map(|goal| goal.iter().copied().map(cell).collect()),
+        }
+    }
+
+    /// Checks a full grid (row-major) against every clue: the first line whose clue it
+    /// breaks, as [`PuzzleError::GoalMismatch`]. Givens are not consulted.
+    pub fn check_grid(&self, cells: &[K::Cell]) -> Result<(), PuzzleError> {
+        check_picture(&self.row_clues, &self.col_clues, cells, K::clue_of)
+    }
+}
+
+impl Puzzle {
+    /// Builds a puzzle from its clues and checks that they are well formed (see [`Puzzle::check`]).
+    pub fn new(row_clues: Vec<Clue>, col_clues: Vec<Clue>) -> Result<Self, PuzzleError> {
+        let puzzle = Puzzle::unchecked(row_clues, col_clues);
+        puzzle.check()?;
+        Ok(puzzle)
+    }
+
+    /// A puzzle of these clues alone (no title, givens, metadata or goal), not yet checked:
+    /// for readers that check it themselves, reporting errors at the line of the file.
+    pub(crate) fn unchecked(row_clues: Vec<Clue>, col_clues: Vec<Clue>) -> Self {
+        Nonogram::with_clues((), row_clues, col_clues)
     }
 
     /// Checks the size limits, every clue against its line, the totals, the givens and the goal.
@@ -279,69 +373,14 @@ impl Puzzle {
     }
 
     fn check_givens(&self) -> Result<(), PuzzleError> {
-        let (rows, cols) = (self.height(), self.width());
-        let mut seen = std::collections::HashMap::new();
-        for g in &self.givens {
-            if g.row >= rows || g.col >= cols {
-                return Err(PuzzleError::GivenOutside {
-                    row: g.row + 1,
-                    col: g.col + 1,
-                    rows,
-                    cols,
-                });
-            }
-            if let Some(&previous) = seen.get(&(g.row, g.col))
-                && previous != g.filled
-            {
-                return Err(PuzzleError::GivensDisagree {
-                    row: g.row + 1,
-                    col: g.col + 1,
-                });
-            }
-            let _ = seen.insert((g.row, g.col), g.filled);
-        }
-        Ok(())
-    }
-
-    /// Checks a full grid (row-major, `true` = filled) against every clue.
-    ///
-    /// Returns the first line whose clue the grid breaks. Givens are not consulted.
-    pub fn check_grid(&self, cells: &[bool]) -> Result<(), PuzzleError> {
-        let (rows, cols) = (self.height(), self.width());
-        assert_eq!(
-            cells.len(),
-            rows * cols,
-            "grid size does not match the puzzle"
-        );
-        for i in 0..rows {
-            let line = &cells[i * cols..(i + 1) * cols];
-            if blocks_of(line.iter().copied()) != self.row_clues[i].0 {
-                return Err(PuzzleError::GoalMismatch {
-                    line: LineId::Row(i),
-                });
-            }
-        }
-        for j in 0..cols {
-            let column = (0..rows).map(|i| cells[i * cols + j]);
-            if blocks_of(column) != self.col_clues[j].0 {
-                return Err(PuzzleError::GoalMismatch {
-                    line: LineId::Col(j),
-                });
-            }
-        }
-        Ok(())
+        let givens = self.givens.iter().map(|g| (g.row, g.col, g.filled));
+        check_givens(self.height(), self.width(), givens, |_| true)
     }
 
     /// The puzzle whose clues describe a picture (row-major, `true` = filled).
     pub fn from_picture(rows: usize, cols: usize, cells: &[bool]) -> Result<Self, PuzzleError> {
         check_size(rows, cols)?;
-        assert_eq!(cells.len(), rows * cols, "picture size does not match");
-        let row_clues = (0..rows)
-            .map(|i| Clue(blocks_of(cells[i * cols..(i + 1) * cols].iter().copied())))
-            .collect();
-        let col_clues = (0..cols)
-            .map(|j| Clue(blocks_of((0..rows).map(|i| cells[i * cols + j]))))
-            .collect();
+        let (row_clues, col_clues) = picture_clues(rows, cols, cells, BlackWhite::clue_of);
         Puzzle::new(row_clues, col_clues)
     }
 }
