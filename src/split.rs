@@ -91,7 +91,14 @@ impl<P: Domain> Splitter<'_, P> {
         grid: &mut P::Grid,
         memo: Option<&SealedMemo<P::Grid>>,
     ) -> Choice<P::Grid> {
-        choose_probing(self.puzzle, grid, &mut self.prop, &mut self.counts, memo)
+        choose_probing(
+            self.puzzle,
+            grid,
+            &mut self.prop,
+            &mut self.counts,
+            memo,
+            None,
+        )
     }
 
     /// The size of the subtree under `grid`, in search nodes. A breadth-first search of up to

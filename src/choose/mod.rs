@@ -142,7 +142,7 @@ pub fn probed_root<P: Domain>(puzzle: &P) -> Result<Option<P::Grid>, crate::Puzz
     }
     let mut counts = ProbeCounts::default();
     Ok(
-        match choose_probing(puzzle, &mut grid, &mut prop, &mut counts, None) {
+        match choose_probing(puzzle, &mut grid, &mut prop, &mut counts, None, None) {
             Choice::Dead => None,
             Choice::Solved | Choice::Branch { .. } => Some(grid),
         },
@@ -152,21 +152,11 @@ pub fn probed_root<P: Domain>(puzzle: &P) -> Result<Option<P::Grid>, crate::Puzz
 /// Probes every undecided cell until a round changes nothing, then picks the branching cell.
 /// `inherited` is the parent node's memo: probes whose footprint the branch left unchanged
 /// are not run again.
+///
+/// With `cells`, only they are probed and branched on, and [`Choice::Solved`] means none of
+/// them is undecided: for a set of cells that does not interact with the rest of the grid,
+/// such as a component of the exact counter.
 pub fn choose_probing<P: Domain>(
-    puzzle: &P,
-    grid: &mut P::Grid,
-    prop: &mut Propagator<P>,
-    counts: &mut ProbeCounts,
-    inherited: Option<&SealedMemo<P::Grid>>,
-) -> Choice<P::Grid> {
-    choose_probing_among(puzzle, grid, prop, counts, inherited, None)
-}
-
-/// [`choose_probing`] restricted to `cells` (all undecided cells if `None`): only they are
-/// probed and branched on, and [`Choice::Solved`] means none of them is undecided. For a set
-/// of cells that does not interact with the rest of the grid, such as a component of the
-/// exact counter.
-pub fn choose_probing_among<P: Domain>(
     puzzle: &P,
     grid: &mut P::Grid,
     prop: &mut Propagator<P>,

@@ -24,7 +24,7 @@ use super::propagators::ThreadPropagators;
 use super::segments::Segment;
 use super::stop::Stop;
 use super::tally::{LowerBound, Overflow, Tally};
-use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_probing_among};
+use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_probing};
 use crate::domain::DomainGrid;
 use crate::learn::Completion;
 use crate::puzzle::LineId;
@@ -323,7 +323,7 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
         let mut probes = ProbeCounts::default();
         // The guard is dropped before the branches run, which may be stolen onto this
         // thread and ask for its propagator again.
-        let choice = choose_probing_among(
+        let choice = choose_probing(
             self.puzzle,
             &mut grid,
             &mut self.propagators.get(),

@@ -184,7 +184,7 @@ impl<P: Domain> SearchCx<'_, P> {
             let (lookups, hits) = prop.cache_counts();
             let mut counts = ProbeCounts::default();
             let choice = if self.probing {
-                choose_probing(self.puzzle, &mut grid, prop, &mut counts, memo)
+                choose_probing(self.puzzle, &mut grid, prop, &mut counts, memo, None)
             } else {
                 choose_plain(self.puzzle, &grid, prop)
             };
