@@ -55,7 +55,10 @@ pub mod split;
 #[cfg(test)]
 mod test_strategies;
 
-pub use api::{CountFailure, ReadError, Solution, Solutions, Verdict};
+pub use api::{
+    AnyGrid, AnySolver, CountFailure, CountOptions, Counter, EnumerationNeeded, ExactOutcome,
+    ReadError, Solution, Solutions, Verdict,
+};
 pub use color::{AnyPuzzle, ColorGrid, ColorPuzzle};
 pub use domain::{Domain, DomainGrid};
 pub use grid::{Cell, Grid};
