@@ -210,34 +210,28 @@ fn run_puzzles(
             cancel: &cancel,
         };
         if let Mode::Count(exact) = mode {
-            match puzzle {
-                // Colour per-cell counts are tallied by enumeration, below.
-                AnyPuzzle::Color(_) if exact.per_cell() => {}
-                _ => {
-                    let job = crate::exact::ExactJob {
-                        label,
-                        puzzle,
-                        threads: settings.threads,
-                        quiet: settings.quiet,
-                        stats: settings.stats,
-                        max_solutions: settings.max_solutions.is_some(),
-                        cancel: &cancel.any,
-                    };
-                    match crate::exact::count(&job, exact)? {
-                        Counted::Enumerate => {}
-                        Counted::Done {
-                            count,
-                            per_cell,
-                            elapsed,
-                        } => {
-                            run.print_count(out, count, true, per_cell, elapsed)?;
-                            continue;
-                        }
-                        Counted::Cancelled { at_least, elapsed } => {
-                            run.print_count(out, at_least, false, None, elapsed)?;
-                            return cancelled(&cancel, settings, out);
-                        }
-                    }
+            let job = crate::exact::ExactJob {
+                label,
+                puzzle,
+                threads: settings.threads,
+                quiet: settings.quiet,
+                stats: settings.stats,
+                max_solutions: settings.max_solutions.is_some(),
+                cancel: &cancel.any,
+            };
+            match crate::exact::count(&job, exact)? {
+                Counted::Enumerate => {}
+                Counted::Done {
+                    count,
+                    per_cell,
+                    elapsed,
+                } => {
+                    run.print_count(out, count, true, per_cell, elapsed)?;
+                    continue;
+                }
+                Counted::Cancelled { at_least, elapsed } => {
+                    run.print_count(out, at_least, false, None, elapsed)?;
+                    return cancelled(&cancel, settings, out);
                 }
             }
         }
