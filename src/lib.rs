@@ -7,7 +7,9 @@
 //! clause-learning search can race the probing search ([`Engine::Both`]).
 //!
 //! [`AnyPuzzle`] is the entry point for both palettes: it reads a puzzle, counts it exactly,
-//! decides it, or streams its solutions.
+//! decides it, or streams its solutions. [`AnyPuzzle::counter`] and [`AnyPuzzle::solver`],
+//! which the `nonoenum` command is built on, take options, a cancel flag and a progress
+//! display.
 //!
 //! ```
 //! use nonoenum::{AnyPuzzle, Verdict};
@@ -55,7 +57,10 @@ pub mod split;
 #[cfg(test)]
 mod test_strategies;
 
-pub use api::{CountFailure, ReadError, Solution, Solutions, Verdict};
+pub use api::{
+    AnyGrid, AnySolver, CountFailure, CountOptions, Counter, EnumerationNeeded, ExactOutcome,
+    ReadError, Solution, Solutions, Verdict,
+};
 pub use color::{AnyPuzzle, ColorGrid, ColorPuzzle};
 pub use domain::{Domain, DomainGrid};
 pub use grid::{Cell, Grid};

@@ -61,6 +61,11 @@ use crate::puzzle::{Puzzle, PuzzleError};
 /// before the sweep takes over.
 pub const DEFAULT_MAX_PROFILES: usize = 1 << 18;
 
+/// How many times [`CountLimits::max_profiles`] the layers of per-cell counts by profiles may
+/// hold together (they are all kept, see [`count_per_cell_by_profiles`]): about 2 million
+/// profiles by default, some 100 to 300 MB.
+pub const PER_CELL_LAYERS: usize = 8;
+
 /// Default limit on the sweep's memo, in bytes, before counting by components takes over.
 pub const DEFAULT_SWEEP_MEMORY: usize = 1 << 30;
 

@@ -3,20 +3,18 @@
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, bail};
 
-use nonoenum::ColorSolver;
 use nonoenum::count::BigUint;
 use nonoenum::split::{clue_checksum, givens_checksum};
-use nonoenum::{AnyPuzzle, Engine, Flow, Outcome, Solver, SolverOptions};
+use nonoenum::{AnyGrid, AnyPuzzle, AnySolver, Engine, Flow, Outcome, SolverOptions};
 
 use crate::cli::{Cli, Command, EngineChoice, Settings};
 use crate::exact::Counted;
 use crate::output::json::{JsonLine, RunResult, picture_rows, write_line};
 use crate::output::progress::Progress;
-use crate::output::{Picture, print_stats, write_picture};
+use crate::output::{print_stats, write_picture};
 use crate::per_cell::{Tally, write_rows};
 use crate::stop::{Cancel, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_TIME_LIMIT, Stop};
 
@@ -197,7 +195,9 @@ fn run_puzzles(
             restarts: settings.restarts && !matches!(mode, Mode::Count(_)),
             engine: engine_for(settings, mode),
         };
-        let solver = AnySolver::new(puzzle, options, &cancel.any);
+        let solver = puzzle
+            .solver(options)
+            .with_cancel_flag(Arc::clone(&cancel.any));
         let run = Run {
             mode,
             label,
@@ -210,34 +210,28 @@ fn run_puzzles(
             cancel: &cancel,
         };
         if let Mode::Count(exact) = mode {
-            match puzzle {
-                // Colour per-cell counts are tallied by enumeration, below.
-                AnyPuzzle::Color(_) if exact.per_cell() => {}
-                _ => {
-                    let job = crate::exact::ExactJob {
-                        label,
-                        puzzle,
-                        threads: settings.threads,
-                        quiet: settings.quiet,
-                        stats: settings.stats,
-                        max_solutions: settings.max_solutions.is_some(),
-                        cancel: &cancel.any,
-                    };
-                    match crate::exact::count(&job, exact)? {
-                        Counted::Enumerate => {}
-                        Counted::Done {
-                            count,
-                            per_cell,
-                            elapsed,
-                        } => {
-                            run.print_count(out, count, true, per_cell, elapsed)?;
-                            continue;
-                        }
-                        Counted::Cancelled { at_least, elapsed } => {
-                            run.print_count(out, at_least, false, None, elapsed)?;
-                            return cancelled(&cancel, settings, out);
-                        }
-                    }
+            let job = crate::exact::ExactJob {
+                label,
+                puzzle,
+                threads: settings.threads,
+                quiet: settings.quiet,
+                stats: settings.stats,
+                max_solutions: settings.max_solutions.is_some(),
+                cancel: &cancel.any,
+            };
+            match crate::exact::count(&job, exact)? {
+                Counted::Enumerate => {}
+                Counted::Done {
+                    count,
+                    per_cell,
+                    elapsed,
+                } => {
+                    run.print_count(out, count, true, per_cell, elapsed)?;
+                    continue;
+                }
+                Counted::Cancelled { at_least, elapsed } => {
+                    run.print_count(out, at_least, false, None, elapsed)?;
+                    return cancelled(&cancel, settings, out);
                 }
             }
         }
@@ -365,7 +359,7 @@ struct Printer<'o, W: Write> {
 }
 
 impl<W: Write> Printer<'_, W> {
-    fn print(&mut self, picture: Picture<'_>) -> Flow {
+    fn print(&mut self, picture: AnyGrid<'_>) -> Flow {
         let result = (|| {
             if self.json {
                 write_line(
@@ -407,22 +401,14 @@ impl<W: Write> Printer<'_, W> {
 
 impl<W: Write> Printer<'_, W> {
     /// A solution in the chosen format, as the bytes of a file.
-    fn encode(&self, picture: Picture<'_>) -> io::Result<Vec<u8>> {
+    fn encode(&self, picture: AnyGrid<'_>) -> io::Result<Vec<u8>> {
         use crate::cli::SolutionFormat as F;
-        let (colors, cells) = match picture {
-            Picture::Bw(grid) => (
-                nonoenum::color::bw_palette(),
-                grid.to_cells()
-                    .iter()
-                    .map(|&f| u8::from(f))
-                    .collect::<Vec<u8>>(),
-            ),
-            Picture::Color(grid, puzzle) => (puzzle.colors.clone(), grid.to_colors()),
+        let colors = match picture {
+            AnyGrid::Bw(_) => nonoenum::color::bw_palette(),
+            AnyGrid::Color(_, puzzle) => puzzle.colors.clone(),
         };
-        let (w, h) = match picture {
-            Picture::Bw(grid) => (grid.width(), grid.height()),
-            Picture::Color(grid, _) => (grid.width(), grid.height()),
-        };
+        let cells = picture.to_cells();
+        let (w, h) = (picture.width(), picture.height());
         let with_goal = nonoenum::format::write::with_goal(self.puzzle, &cells);
         let puzzle_as = |format| {
             nonoenum::format::write::write_puzzle(&with_goal, format)
@@ -638,40 +624,3 @@ fn engine_for(settings: &Settings, mode: Mode) -> Engine {
 /// The most solutions `list --limit` may ask for with `--engine auto` to race both searches
 /// (their collector keeps every solution reported, to report each once).
 const RACE_LIMIT: u64 = 10_000;
-
-/// A search of either kind of puzzle.
-enum AnySolver<'p> {
-    Bw(Solver<'p>),
-    Color(ColorSolver<'p>, &'p nonoenum::ColorPuzzle),
-}
-
-impl<'p> AnySolver<'p> {
-    fn new(puzzle: &'p AnyPuzzle, options: SolverOptions, cancel: &Arc<AtomicBool>) -> Self {
-        match puzzle {
-            AnyPuzzle::Bw(p) => {
-                AnySolver::Bw(Solver::new(p, options).with_cancel_flag(Arc::clone(cancel)))
-            }
-            AnyPuzzle::Color(p) => AnySolver::Color(
-                ColorSolver::new(p, options).with_cancel_flag(Arc::clone(cancel)),
-                p,
-            ),
-        }
-    }
-
-    fn stats(&self) -> Arc<nonoenum::SearchStats> {
-        match self {
-            AnySolver::Bw(s) => s.stats(),
-            AnySolver::Color(s, _) => s.stats(),
-        }
-    }
-
-    fn run(
-        &self,
-        mut on_solution: impl FnMut(Picture<'_>) -> Flow,
-    ) -> Result<Outcome, nonoenum::SolveError> {
-        match self {
-            AnySolver::Bw(s) => s.run(|g| on_solution(Picture::Bw(g))),
-            AnySolver::Color(s, p) => s.run(|g| on_solution(Picture::Color(g, p))),
-        }
-    }
-}

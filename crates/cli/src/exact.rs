@@ -1,15 +1,17 @@
 //! `count --method decompose|auto`: exact counts without visiting solutions, by the library's
-//! exact counters ([`nonoenum::count`]), in a pool of the requested size.
+//! [`AnyPuzzle::counter`], with the options of the command line, its statistics and progress
+//! lines, and its choice between enumerating and giving up where the counter cannot answer.
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use anyhow::bail;
+use anyhow::{anyhow, bail};
 use nonoenum::count::{
-    BigUint, CountError, CountLimits, CountProgress, DEFAULT_SWEEP_MEMORY, ExactCount, ExactMethod,
-    Orientation, count_by_components_alone, count_exact, count_per_cell_by_profiles, probed_root,
+    BigUint, CountLimits, DEFAULT_SWEEP_MEMORY, ExactCount, ExactMethod, Orientation,
+    PER_CELL_LAYERS,
 };
-use nonoenum::{AnyPuzzle, Puzzle};
+use nonoenum::{AnyPuzzle, CountOptions, EnumerationNeeded, ExactOutcome};
 
 use crate::cli::{CountMethod, SweepSide};
 use crate::output::progress::Progress;
@@ -146,75 +148,6 @@ impl ExactSettings {
     }
 }
 
-/// How many times `--max-profiles` the layers of per-cell counts by profiles may hold together
-/// (they are all kept): about 2 million profiles by default, some 100 to 300 MB.
-const PER_CELL_LAYERS: usize = 8;
-
-/// `count --per-cell` without `--method enumerate`: by profiles, keeping every layer; when
-/// they need too many, `auto` enumerates and `decompose` gives up.
-fn count_per_cell(
-    job: &ExactJob<'_>,
-    puzzle: &Puzzle,
-    settings: ExactSettings,
-) -> anyhow::Result<Counted> {
-    let start = Instant::now();
-    let limit = settings
-        .limits()
-        .max_profiles
-        .saturating_mul(PER_CELL_LAYERS);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(job.threads)
-        .stack_size(nonoenum::search::stack_size(puzzle))
-        .build()?;
-    let counted = match probed_root(puzzle)? {
-        None => Ok(no_solutions(puzzle)),
-        Some(root) => pool.install(|| count_per_cell_by_profiles(puzzle, &root, limit, job.cancel)),
-    };
-    let elapsed = start.elapsed();
-    let say = |what: &str| {
-        if job.stats && !job.quiet {
-            eprintln!(
-                "stats {}: {:.3} s, {what}",
-                job.label,
-                elapsed.as_secs_f64()
-            );
-        }
-    };
-    match counted {
-        Ok((count, per_cell)) => {
-            say(&format!("{count} solutions, per cell by profiles"));
-            Ok(Counted::Done {
-                count,
-                per_cell: Some(per_cell),
-                elapsed,
-            })
-        }
-        Err(CountError::TooManyProfiles { .. }) if settings.method == CountMethod::Auto => {
-            say(&format!(
-                "per-cell counts by profiles need more than {limit} profiles: enumerating"
-            ));
-            Ok(Counted::Enumerate)
-        }
-        Err(CountError::TooManyProfiles { .. }) => bail!(
-            "{}: per-cell counts by profiles need more than {limit} profiles in all (they may \
-             hold {PER_CELL_LAYERS} times --max-profiles: raise it, or drop --method decompose \
-             to enumerate)",
-            job.label
-        ),
-        Err(CountError::Cancelled) => Ok(Counted::Cancelled {
-            at_least: BigUint::ZERO,
-            elapsed,
-        }),
-        Err(e) => Err(e.into()),
-    }
-}
-
-/// No solutions, and no cell filled in any.
-fn no_solutions(puzzle: &Puzzle) -> (BigUint, Vec<Vec<BigUint>>) {
-    let rows = vec![vec![BigUint::ZERO; puzzle.width()]; puzzle.height()];
-    (BigUint::ZERO, rows)
-}
-
 /// The sweep's memo limit when `--sweep-memory` is not given: a quarter of the memory the
 /// system has available now (Linux's `MemAvailable`), and at least the library's default,
 /// which is used where the system does not say. Lion (#2712) needs about 5 GiB.
@@ -245,7 +178,7 @@ pub(crate) struct ExactJob<'a> {
     pub(crate) stats: bool,
     /// `--max-solutions` was given: the user wants an enumeration's partial count.
     pub(crate) max_solutions: bool,
-    pub(crate) cancel: &'a AtomicBool,
+    pub(crate) cancel: &'a Arc<AtomicBool>,
 }
 
 /// What counting without enumerating gave.
@@ -277,35 +210,36 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
         CountMethod::Auto | CountMethod::Decompose => {}
     }
     let start = Instant::now();
-    let stack_size = match job.puzzle {
-        AnyPuzzle::Bw(puzzle) if settings.per_cell => return count_per_cell(job, puzzle, settings),
-        AnyPuzzle::Color(_) if settings.per_cell => {
-            bail!("--per-cell is for black-and-white puzzles")
-        }
-        AnyPuzzle::Bw(puzzle) => nonoenum::search::stack_size(puzzle),
-        AnyPuzzle::Color(puzzle) => nonoenum::search::stack_size(puzzle),
+    let options = CountOptions {
+        threads: job.threads,
+        limits: settings.limits(),
+        per_cell: settings.per_cell,
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(job.threads)
-        .stack_size(stack_size)
-        .build()?;
-    let progress = std::sync::Arc::new(CountProgress::default());
-    let lines = (settings.progress && !job.quiet)
-        .then(|| Progress::exact_lines(job.label, std::sync::Arc::clone(&progress)));
-    // Colour has no line automaton for profiles and the sweep yet: components count it.
-    let result = pool.install(|| match job.puzzle {
-        AnyPuzzle::Bw(puzzle) => count_exact(puzzle, settings.limits(), job.cancel, &progress),
-        AnyPuzzle::Color(puzzle) => {
-            count_by_components_alone(puzzle, settings.limits(), job.cancel, &progress)
-        }
-    });
+    let counter = job
+        .puzzle
+        .counter(options)
+        .with_cancel_flag(Arc::clone(job.cancel));
+    // Per-cell counts by profiles keep no progress counters.
+    let lines = (settings.progress && !job.quiet && !settings.per_cell)
+        .then(|| Progress::exact_lines(job.label, counter.progress()));
+    let result = counter.run();
     if let Some(lines) = lines {
         lines.finish();
     }
     let elapsed = start.elapsed();
-    match result {
-        Ok(counted) => {
-            if job.stats && !job.quiet {
+    let stats = job.stats && !job.quiet;
+    let say = |what: &str| {
+        if stats {
+            eprintln!(
+                "stats {}: {:.3} s, {what}",
+                job.label,
+                elapsed.as_secs_f64()
+            );
+        }
+    };
+    match result.map_err(|e| anyhow!("{}: {e}", job.label))? {
+        ExactOutcome::Counted(counted) => {
+            if stats {
                 print_stats(job.label, &counted, elapsed);
             }
             Ok(Counted::Done {
@@ -314,21 +248,43 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
                 elapsed,
             })
         }
-        Err(CountError::Cancelled) => {
-            let at_least = progress.at_least();
-            if job.stats && !job.quiet {
+        ExactOutcome::CountedPerCell { count, per_cell } => {
+            say(&format!("{count} solutions, per cell by profiles"));
+            Ok(Counted::Done {
+                count,
+                per_cell: Some(per_cell),
+                elapsed,
+            })
+        }
+        ExactOutcome::Cancelled { at_least } => {
+            if !settings.per_cell {
                 // Say how far it got, as the last progress line would.
-                eprintln!(
-                    "stats {}: {:.3} s, stopped before the count was known, at least {at_least} \
-                     solutions counted; {}",
-                    job.label,
-                    elapsed.as_secs_f64(),
-                    crate::output::progress::exact_line(&progress.snapshot())
-                );
+                say(&format!(
+                    "stopped before the count was known, at least {at_least} solutions \
+                     counted; {}",
+                    crate::output::progress::exact_line(&counter.progress().snapshot())
+                ));
             }
             Ok(Counted::Cancelled { at_least, elapsed })
         }
-        Err(e) => bail!("{}: {e}", job.label),
+        ExactOutcome::NeedsEnumeration(why) => match why {
+            EnumerationNeeded::TooManyProfiles { limit }
+                if settings.method == CountMethod::Auto =>
+            {
+                say(&format!(
+                    "per-cell counts by profiles need more than {limit} profiles: enumerating"
+                ));
+                Ok(Counted::Enumerate)
+            }
+            EnumerationNeeded::TooManyProfiles { limit } => bail!(
+                "{}: per-cell counts by profiles need more than {limit} profiles in all (they \
+                 may hold {PER_CELL_LAYERS} times --max-profiles: raise it, or drop --method \
+                 decompose to enumerate)",
+                job.label
+            ),
+            // Colour per-cell counts are tallied over the solutions, whatever the method.
+            _ => Ok(Counted::Enumerate),
+        },
     }
 }
 

@@ -9,9 +9,9 @@ use anyhow::bail;
 use nonoenum::color::ColorGiven;
 use nonoenum::format::{ParseError, olsak, plain};
 use nonoenum::search::Searchable;
-use nonoenum::{AnyPuzzle, ColorPuzzle, Domain, Given, Puzzle};
+use nonoenum::{AnyGrid, AnyPuzzle, ColorPuzzle, Domain, Given, Puzzle};
 
-use crate::output::{Picture, write_grid, write_picture};
+use crate::output::{write_grid, write_picture};
 
 /// A kind of puzzle that can be split into part files and checkpointed.
 pub(crate) trait PartPuzzle: Searchable + Clone {
@@ -98,7 +98,7 @@ impl PartPuzzle for ColorPuzzle {
     }
 
     fn write_solution(&self, out: &mut impl Write, grid: &nonoenum::ColorGrid) -> io::Result<()> {
-        write_picture(out, Picture::Color(grid, self))
+        write_picture(out, AnyGrid::Color(grid, self))
     }
 }
 

@@ -6,9 +6,8 @@ use std::io::{self, Write};
 
 use nonoenum::count::BigUint;
 use nonoenum::grid::{Cell, Grid};
-use nonoenum::{AnyPuzzle, ColorGrid, ColorPuzzle};
+use nonoenum::{AnyGrid, AnyPuzzle, ColorGrid, ColorPuzzle};
 
-use crate::output::Picture;
 use crate::output::json::ColorCells;
 
 /// A tally of either kind of puzzle.
@@ -28,10 +27,10 @@ impl Tally {
     }
 
     /// Adds one solution.
-    pub(crate) fn add(&mut self, picture: Picture<'_>) {
+    pub(crate) fn add(&mut self, picture: AnyGrid<'_>) {
         match (self, picture) {
-            (Tally::Bw(t), Picture::Bw(grid)) => t.add(grid),
-            (Tally::Color(t), Picture::Color(grid, _)) => t.add(grid),
+            (Tally::Bw(t), AnyGrid::Bw(grid)) => t.add(grid),
+            (Tally::Color(t), AnyGrid::Color(grid, _)) => t.add(grid),
             _ => {}
         }
     }

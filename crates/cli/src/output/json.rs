@@ -72,7 +72,7 @@ pub(crate) struct ColorCells {
 
 /// The rows of a grid as strings of `#` and `.`.
 /// The rows of a solution of either kind.
-pub(crate) fn picture_rows(picture: super::Picture<'_>) -> Vec<String> {
+pub(crate) fn picture_rows(picture: nonoenum::AnyGrid<'_>) -> Vec<String> {
     super::picture_text_rows(picture)
 }
 

@@ -5,7 +5,7 @@ pub(crate) mod progress;
 
 use std::io::{self, Write};
 
-use nonoenum::{Cell, Grid, Outcome};
+use nonoenum::{AnyGrid, Cell, Grid, Outcome};
 
 /// Whether an error comes from writing to a closed pipe (`nonoenum list ... | head`), which
 /// ends the program quietly.
@@ -26,26 +26,17 @@ pub(crate) fn cell_char(cell: Cell) -> char {
     }
 }
 
-/// A solution of either kind, as the printers see it.
-#[derive(Clone, Copy)]
-pub(crate) enum Picture<'a> {
-    /// Black and white.
-    Bw(&'a Grid),
-    /// Colour, with its puzzle (for the palette).
-    Color(&'a nonoenum::ColorGrid, &'a nonoenum::ColorPuzzle),
-}
-
 /// The rows of a solution as text: `#` and `.`, or each colour's character.
-pub(crate) fn picture_text_rows(picture: Picture<'_>) -> Vec<String> {
+pub(crate) fn picture_text_rows(picture: AnyGrid<'_>) -> Vec<String> {
     match picture {
-        Picture::Bw(grid) => (0..grid.height())
+        AnyGrid::Bw(grid) => (0..grid.height())
             .map(|r| {
                 (0..grid.width())
                     .map(|c| cell_char(grid.cell(r, c)))
                     .collect()
             })
             .collect(),
-        Picture::Color(grid, puzzle) => {
+        AnyGrid::Color(grid, puzzle) => {
             let chars: Vec<char> = puzzle.colors.iter().map(|c| c.ch).collect();
             grid.render(&chars).lines().map(str::to_string).collect()
         }
@@ -55,11 +46,11 @@ pub(crate) fn picture_text_rows(picture: Picture<'_>) -> Vec<String> {
 /// Writes a solution as text rows (see [`picture_text_rows`]).
 pub(crate) fn write_picture(
     out: &mut (impl Write + ?Sized),
-    picture: Picture<'_>,
+    picture: AnyGrid<'_>,
 ) -> io::Result<()> {
     match picture {
-        Picture::Bw(grid) => write_grid(out, grid),
-        Picture::Color(..) => {
+        AnyGrid::Bw(grid) => write_grid(out, grid),
+        AnyGrid::Color(..) => {
             for row in picture_text_rows(picture) {
                 writeln!(out, "{row}")?;
             }

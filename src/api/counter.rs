@@ -1,0 +1,212 @@
+//! Counting without visiting the solutions, for either palette: [`Counter`] builds the pool
+//! with the stack the search needs and picks the exact counter for the palette, or says that
+//! only an enumeration gives what was asked ([`ExactOutcome::NeedsEnumeration`]).
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use num_bigint::BigUint;
+use thiserror::Error;
+
+use crate::color::AnyPuzzle;
+use crate::count::{
+    CountError, CountLimits, CountProgress, ExactCount, PER_CELL_LAYERS, count_by_components_alone,
+    count_exact, count_per_cell_by_profiles, probed_root,
+};
+use crate::domain::Domain;
+use crate::flow::Flow;
+use crate::puzzle::Puzzle;
+use crate::search::{SolveError, SolverOptions, stack_size};
+
+/// Why a count failed.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum CountFailure {
+    /// The exact counter failed.
+    #[error(transparent)]
+    Exact(#[from] CountError),
+    /// The search could not run.
+    #[error(transparent)]
+    Search(#[from] SolveError),
+    /// The thread pool could not be built.
+    #[error("cannot start the counting threads: {0}")]
+    Threads(String),
+}
+
+/// How to count (see [`AnyPuzzle::counter`]).
+#[derive(Clone, Debug, Default)]
+pub struct CountOptions {
+    /// Worker threads; `0` (the default) means one per available core.
+    pub threads: usize,
+    /// How far each exact method may grow (see [`CountLimits`]). Per-cell counts use only
+    /// `max_profiles`: their layers, all kept, may hold [`PER_CELL_LAYERS`] times as many
+    /// profiles together.
+    pub limits: CountLimits,
+    /// Also count, for each cell, the solutions that fill it. Black and white counts them by
+    /// profiles; colour has no profiles yet, and needs an enumeration.
+    pub per_cell: bool,
+}
+
+/// What a [`Counter`] gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExactOutcome {
+    /// The exact count, and how it was made.
+    Counted(ExactCount),
+    /// The exact count and, row by row, in how many solutions each cell is filled (by
+    /// profiles, [`CountOptions::per_cell`]).
+    CountedPerCell {
+        /// The number of solutions.
+        count: BigUint,
+        /// For each row, for each cell, the solutions that fill it.
+        per_cell: Vec<Vec<BigUint>>,
+    },
+    /// The cancel flag was raised before the count was known.
+    Cancelled {
+        /// The solutions counted for certain by then (0 for per-cell counts).
+        at_least: BigUint,
+    },
+    /// Only enumerating the solutions (with [`AnyPuzzle::solver`]) gives what was asked.
+    NeedsEnumeration(EnumerationNeeded),
+}
+
+/// Why a count needs an enumeration of the solutions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum EnumerationNeeded {
+    /// Per-cell counts by profiles would hold more than `limit` profiles in all their layers
+    /// ([`PER_CELL_LAYERS`] times [`CountLimits::max_profiles`]).
+    #[error("per-cell counts by profiles need more than {limit} profiles")]
+    TooManyProfiles {
+        /// The limit.
+        limit: usize,
+    },
+    /// Per-cell counts of a colour puzzle are tallied over its solutions.
+    #[error("per-cell counts of a colour puzzle are made by enumerating its solutions")]
+    ColorPerCell,
+}
+
+/// A count of one puzzle without visiting its solutions (see [`AnyPuzzle::counter`]).
+#[derive(Debug)]
+pub struct Counter<'p> {
+    puzzle: &'p AnyPuzzle,
+    options: CountOptions,
+    cancel: Arc<AtomicBool>,
+    progress: Arc<CountProgress>,
+}
+
+impl AnyPuzzle {
+    /// A count of this puzzle as `options` say; [`Counter::run`] runs it.
+    pub fn counter(&self, options: CountOptions) -> Counter<'_> {
+        Counter {
+            puzzle: self,
+            options,
+            cancel: Arc::default(),
+            progress: Arc::default(),
+        }
+    }
+
+    /// The exact number of solutions, on every core, without visiting them: black and white
+    /// by [`crate::count::count_exact`], colour by components
+    /// ([`crate::count::count_by_components_alone`]).
+    pub fn count(&self) -> Result<BigUint, CountFailure> {
+        match self.counter(CountOptions::default()).run()? {
+            ExactOutcome::Counted(exact) => Ok(exact.count),
+            ExactOutcome::CountedPerCell { count, .. } => Ok(count),
+            ExactOutcome::Cancelled { .. } => Err(CountError::Cancelled.into()),
+            // Only per-cell counts need it; enumerate should that ever change.
+            ExactOutcome::NeedsEnumeration(_) => {
+                let outcome = self
+                    .solver(SolverOptions::default())
+                    .run(|_| Flow::Continue)?;
+                Ok(outcome.solutions.into())
+            }
+        }
+    }
+}
+
+impl Counter<'_> {
+    /// Uses `flag` as the cancel flag: setting it stops the count promptly, and
+    /// [`Counter::run`] returns [`ExactOutcome::Cancelled`].
+    pub fn with_cancel_flag(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.cancel = flag;
+        self
+    }
+
+    /// Where the count stands, kept up to date for a display that reads it from another
+    /// thread (per-cell counts leave it as it is).
+    pub fn progress(&self) -> Arc<CountProgress> {
+        Arc::clone(&self.progress)
+    }
+
+    /// Counts, in a pool of [`CountOptions::threads`] with the stack the search needs: black
+    /// and white by [`count_exact`] (profiles, then a sweep, then components, as the limits
+    /// allow), or by profiles per cell; colour by components
+    /// ([`count_by_components_alone`]: it has no line automaton for profiles and the sweep
+    /// yet), its per-cell counts by enumerating.
+    pub fn run(&self) -> Result<ExactOutcome, CountFailure> {
+        let (limits, cancel, progress) = (self.options.limits, &*self.cancel, &*self.progress);
+        let counted = match self.puzzle {
+            AnyPuzzle::Bw(p) if self.options.per_cell => {
+                return self.in_pool(p, || per_cell(p, limits.max_profiles, cancel))?;
+            }
+            AnyPuzzle::Color(_) if self.options.per_cell => {
+                return Ok(ExactOutcome::NeedsEnumeration(
+                    EnumerationNeeded::ColorPerCell,
+                ));
+            }
+            AnyPuzzle::Bw(p) => self.in_pool(p, || count_exact(p, limits, cancel, progress))?,
+            AnyPuzzle::Color(p) => {
+                self.in_pool(p, || count_by_components_alone(p, limits, cancel, progress))?
+            }
+        };
+        match counted {
+            Ok(exact) => Ok(ExactOutcome::Counted(exact)),
+            Err(CountError::Cancelled) => Ok(ExactOutcome::Cancelled {
+                at_least: progress.at_least(),
+            }),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Runs `work` in a pool of the requested size with the stack `puzzle`'s search needs.
+    fn in_pool<P: Domain, R: Send>(
+        &self,
+        puzzle: &P,
+        work: impl FnOnce() -> R + Send,
+    ) -> Result<R, CountFailure> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.options.threads)
+            .stack_size(stack_size(puzzle))
+            .build()
+            .map_err(|e| CountFailure::Threads(e.to_string()))?;
+        Ok(pool.install(work))
+    }
+}
+
+/// Per-cell counts of `puzzle` by profiles, their layers holding at most [`PER_CELL_LAYERS`]
+/// times `max_profiles` together.
+fn per_cell(
+    puzzle: &Puzzle,
+    max_profiles: usize,
+    cancel: &AtomicBool,
+) -> Result<ExactOutcome, CountFailure> {
+    let limit = max_profiles.saturating_mul(PER_CELL_LAYERS);
+    let counted = match probed_root(puzzle).map_err(CountError::from)? {
+        // No solutions, and no cell filled in any.
+        None => Ok((
+            BigUint::ZERO,
+            vec![vec![BigUint::ZERO; puzzle.width()]; puzzle.height()],
+        )),
+        Some(root) => count_per_cell_by_profiles(puzzle, &root, limit, cancel),
+    };
+    match counted {
+        Ok((count, per_cell)) => Ok(ExactOutcome::CountedPerCell { count, per_cell }),
+        Err(CountError::TooManyProfiles { .. }) => Ok(ExactOutcome::NeedsEnumeration(
+            EnumerationNeeded::TooManyProfiles { limit },
+        )),
+        Err(CountError::Cancelled) => Ok(ExactOutcome::Cancelled {
+            at_least: BigUint::ZERO,
+        }),
+        Err(e) => Err(e.into()),
+    }
+}

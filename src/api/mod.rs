@@ -1,0 +1,115 @@
+//! The library's entry point for both palettes: read a puzzle, then count, list or decide it.
+//!
+//! [`AnyPuzzle`] is a black-and-white or colour puzzle as the readers return it. Its methods
+//! pick the engine's instance for the palette and build the thread pool with the stack the
+//! search needs. [`AnyPuzzle::counter`] counts without visiting the solutions, choosing how
+//! for the palette: black and white by [`crate::count::count_exact`] (profiles, a sweep or
+//! components), colour by components; where only an enumeration can give what was asked
+//! (some per-cell counts) it says so ([`ExactOutcome::NeedsEnumeration`]), and
+//! [`AnyPuzzle::solver`] enumerates. The `nonoenum` command is built on the same calls.
+//!
+//! ```
+//! use nonoenum::{AnyPuzzle, CountOptions, ExactOutcome, Verdict};
+//!
+//! // Two 1-blocks in a 2x2 grid: the two diagonals.
+//! let puzzle = AnyPuzzle::parse("2 2\n1\n1\n1\n1\n")?;
+//! assert_eq!(puzzle.count()?, 2u32.into());
+//! assert!(matches!(puzzle.solve()?, Verdict::Multiple(..)));
+//! let first = puzzle.solutions().next().expect("a solution");
+//! assert_eq!(first.rows(), vec!["#.", ".#"]);
+//!
+//! // In how many solutions each cell is filled, on two threads.
+//! let options = CountOptions { threads: 2, per_cell: true, ..CountOptions::default() };
+//! let ExactOutcome::CountedPerCell { count, per_cell } = puzzle.counter(options).run()? else {
+//!     panic!("a 2x2 grid is counted per cell by profiles");
+//! };
+//! assert_eq!(count, 2u32.into());
+//! assert_eq!(per_cell, vec![vec![1u32.into(); 2]; 2]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod counter;
+mod solve;
+mod solver;
+#[cfg(test)]
+mod tests;
+
+use std::path::Path;
+
+use thiserror::Error;
+
+use crate::color::AnyPuzzle;
+use crate::format::{Format, ParseError, read_any_puzzles};
+
+pub use counter::{CountFailure, CountOptions, Counter, EnumerationNeeded, ExactOutcome};
+pub use solve::{Solution, Solutions, Verdict};
+pub use solver::{AnyGrid, AnySolver};
+
+/// Why a puzzle could not be read.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum ReadError {
+    /// The file could not be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The text is not a puzzle.
+    #[error("{path}: {source}")]
+    Parse {
+        /// The file (`-` for text given directly).
+        path: String,
+        /// What is wrong, and where.
+        source: ParseError,
+    },
+    /// The file holds several puzzles (a tournament file, say): read it with
+    /// [`read_any_puzzles`].
+    #[error("{path}: holds {count} puzzles, not one")]
+    Several {
+        /// The file.
+        path: String,
+        /// How many it holds.
+        count: usize,
+    },
+}
+
+impl AnyPuzzle {
+    /// Reads the one puzzle of a file, in any format the readers know (told by the file's
+    /// name and content).
+    pub fn read(path: impl AsRef<Path>) -> Result<AnyPuzzle, ReadError> {
+        let path = path.as_ref();
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|source| ReadError::Io {
+            path: name.clone(),
+            source,
+        })?;
+        Self::one(read_any_puzzles(&bytes, None, Some(path)), name)
+    }
+
+    /// Parses the one puzzle of `text`, in any format the readers know.
+    pub fn parse(text: &str) -> Result<AnyPuzzle, ReadError> {
+        Self::one(read_any_puzzles(text.as_bytes(), None, None), "-".into())
+    }
+
+    /// Parses the one puzzle of `text`, in `format`.
+    pub fn parse_as(text: &str, format: Format) -> Result<AnyPuzzle, ReadError> {
+        Self::one(
+            read_any_puzzles(text.as_bytes(), Some(format), None),
+            "-".into(),
+        )
+    }
+
+    fn one(read: Result<Vec<AnyPuzzle>, ParseError>, path: String) -> Result<AnyPuzzle, ReadError> {
+        let mut puzzles = read.map_err(|source| ReadError::Parse {
+            path: path.clone(),
+            source,
+        })?;
+        match puzzles.len() {
+            1 => Ok(puzzles.remove(0)),
+            count => Err(ReadError::Several { path, count }),
+        }
+    }
+}
