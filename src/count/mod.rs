@@ -138,7 +138,7 @@ pub enum CountError {
 
 /// The root grid of `puzzle`, its givens applied, propagated and probed to a fixpoint, or
 /// `None` when that proves there is no solution.
-pub fn probed_root(puzzle: &Puzzle) -> Result<Option<Grid>, PuzzleError> {
+pub fn probed_root<P: Domain>(puzzle: &P) -> Result<Option<P::Grid>, PuzzleError> {
     crate::choose::probed_root(puzzle)
 }
 
@@ -216,12 +216,13 @@ fn open_root<P: Domain>(
     Ok(Ok((root, unknown_cells)))
 }
 
-/// Counts the solutions of `puzzle` exactly without visiting them one by one, in the current
-/// rayon pool: by profiles while a layer holds at most `limits.max_profiles`, else by a sweep
-/// while its memo fits `limits.sweep_memory`, else by components. `progress` is kept up to
-/// date for a display that reads it from another thread.
-pub fn count_exact(
-    puzzle: &Puzzle,
+/// Counts the solutions of `puzzle`, black and white or colour, exactly without visiting them
+/// one by one, in the current rayon pool: by profiles while a layer holds at most
+/// `limits.max_profiles`, else by a sweep while its memo fits `limits.sweep_memory`, else by
+/// components. `progress` is kept up to date for a display that reads it from another thread.
+/// (A domain without a completion checker, colour so far, fixes no backbone.)
+pub fn count_exact<P: Countable>(
+    puzzle: &P,
     limits: CountLimits,
     cancel: &AtomicBool,
     progress: &CountProgress,
@@ -274,7 +275,7 @@ pub fn count_exact(
     };
     let budget = MemoBudget::new(limits.sweep_memory);
     let sweep_progress = || (progress.sweep.counted(), progress.sweep.explored());
-    let sweep_by = |sweeps: &SideSweeps, side: Orientation, stop: Stop| {
+    let sweep_by = |sweeps: &SideSweeps<P>, side: Orientation, stop: Stop| {
         let counted = sweeps.count(side, stop);
         if counted.is_ok() {
             *swept_as
@@ -290,7 +291,7 @@ pub fn count_exact(
         let mut sides = limits
             .sweep_from
             .map_or_else(|| Sides::new(orientation), Sides::only);
-        let backbone = |grid: &Grid| match fix_backbone(
+        let backbone = |grid: &P::Grid| match fix_backbone(
             puzzle,
             grid,
             BACKBONE_CONFLICTS,
@@ -388,8 +389,7 @@ pub fn count_exact(
 }
 
 /// Counts the solutions of `puzzle`, black and white or colour, exactly by components alone
-/// (the profiles and the sweep of [`count_exact`] need an automaton of each line, which only
-/// black and white has so far), in the current rayon pool: the root is propagated and probed,
+/// (without the profiles and the sweep of [`count_exact`]), in the current rayon pool: the root is propagated and probed,
 /// then [`ComponentCounter`] counts what is left, in `u128` and again in big integers if that
 /// overflows. Only `limits.completion_checks` matters here. When cancelled, the solutions it
 /// had counted for certain are in `progress` ([`CountProgress::at_least`]).
@@ -434,7 +434,7 @@ fn components_method(stats: &ComponentStats) -> ExactMethod {
 /// long tasks keep them, and on 4 to 8 threads the sweep, starved, took twice as long as on
 /// one. On one thread, or if a pool cannot be built, both run in the current pool
 /// (`rayon::join`: on one thread, the sweep first).
-fn race_apart<A, B, RA, RB>(puzzle: &Puzzle, sweep: A, components: B) -> (RA, RB)
+fn race_apart<P: Domain, A, B, RA, RB>(puzzle: &P, sweep: A, components: B) -> (RA, RB)
 where
     A: FnOnce() -> RA + Send,
     B: FnOnce() -> RB + Send,
@@ -503,9 +503,9 @@ fn count_by_components<P: Countable>(
 /// Counts the completions of `root` (a probed grid of `puzzle`) by profiles walked as
 /// `orientation` says, with at most `max_profiles` per layer. Returns the count and the
 /// widest layer.
-pub fn count_by_profiles(
-    puzzle: &Puzzle,
-    root: &Grid,
+pub fn count_by_profiles<P: Countable>(
+    puzzle: &P,
+    root: &P::Grid,
     orientation: Orientation,
     max_profiles: usize,
     cancel: &AtomicBool,
@@ -522,13 +522,21 @@ pub fn count_by_profiles(
         Err(ProfileError::Overflow) => problem.count::<BigUint>(max_profiles, cancel, &mut track),
         other => other.map(|n| n.to_big()),
     };
-    match result {
-        Ok(count) => Ok((count, widest)),
-        Err(ProfileError::TooManyProfiles { .. }) => Err(CountError::TooManyProfiles {
-            limit: max_profiles,
-        }),
-        Err(ProfileError::LineTooLong) => Err(CountError::LineTooLong),
-        Err(ProfileError::Cancelled | ProfileError::Overflow) => Err(CountError::Cancelled),
+    let count = result.map_err(|e| e.into_count_error(max_profiles))?;
+    Ok((count, widest))
+}
+
+impl ProfileError {
+    /// The error of a count by profiles held to `max_profiles` (an overflow, of a count
+    /// already in big integers, cannot happen).
+    fn into_count_error(self, max_profiles: usize) -> CountError {
+        match self {
+            ProfileError::TooManyProfiles { .. } => CountError::TooManyProfiles {
+                limit: max_profiles,
+            },
+            ProfileError::LineTooLong => CountError::LineTooLong,
+            ProfileError::Cancelled | ProfileError::Overflow => CountError::Cancelled,
+        }
     }
 }
 
@@ -555,16 +563,7 @@ pub fn count_per_cell_by_profiles(
                 .collect(),
         }),
     };
-    let counts = match result {
-        Ok(counts) => counts,
-        Err(ProfileError::TooManyProfiles { .. }) => {
-            return Err(CountError::TooManyProfiles {
-                limit: max_profiles,
-            });
-        }
-        Err(ProfileError::LineTooLong) => return Err(CountError::LineTooLong),
-        Err(ProfileError::Cancelled | ProfileError::Overflow) => return Err(CountError::Cancelled),
-    };
+    let counts = result.map_err(|e| e.into_count_error(max_profiles))?;
     // Step lines are rows, or columns when the walk is transposed.
     let rows = (0..puzzle.height())
         .map(|row| {
@@ -580,9 +579,9 @@ pub fn count_per_cell_by_profiles(
 }
 
 /// The orientations to try, the more promising first: the one tracking fewer lines.
-fn orientations(puzzle: &Puzzle) -> [Orientation; 2] {
+fn orientations<P: Domain>(puzzle: &P) -> [Orientation; 2] {
     let [rows, _, columns, _] = Orientation::ALL;
-    if puzzle.width() <= puzzle.height() {
+    if puzzle.cols() <= puzzle.rows() {
         [rows, columns]
     } else {
         [columns, rows]

@@ -33,8 +33,8 @@ fn profile_count(puzzle: &Puzzle) -> BigUint {
     counted.count
 }
 
-/// The sweep alone (whether or not the grid falls apart).
-fn sweep_count(puzzle: &Puzzle) -> BigUint {
+/// The sweep alone (whether or not the grid falls apart), from the first side.
+pub(super) fn sweep_count<P: Countable>(puzzle: &P) -> BigUint {
     let Some(root) = probed_root(puzzle).expect("valid") else {
         return BigUint::ZERO;
     };
@@ -42,7 +42,7 @@ fn sweep_count(puzzle: &Puzzle) -> BigUint {
     let stats = SweepStats::default();
     let stop = Stop::from(&cancel);
     let budget = MemoBudget::new(DEFAULT_SWEEP_MEMORY);
-    sweep::new_sweep::<BigUint>(puzzle, &root, Orientation::ALL[0], &budget, &stats)
+    sweep::new_sweep::<BigUint, P>(puzzle, &root, Orientation::ALL[0], &budget, &stats)
         .expect("short lines")
         .count_big(&root, stop)
         .expect("counts")
@@ -382,7 +382,7 @@ fn swept<K: key::Key, T: Tally>(
     stats: &SweepStats,
 ) -> T {
     let budget = MemoBudget::new(1 << 20);
-    SweepCounter::<K, T>::new(puzzle, root, orientation, &budget, stats)
+    SweepCounter::<K, T, Puzzle>::new(puzzle, root, orientation, &budget, stats)
         .expect("short lines")
         .count(root, Stop::from(&AtomicBool::new(false)))
         .expect("counts")

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 use nonoenum::count::{
     BigUint, CountError, CountLimits, CountProgress, DEFAULT_SWEEP_MEMORY, ExactCount, ExactMethod,
-    Orientation, count_by_components_alone, count_exact, count_per_cell_by_profiles, probed_root,
+    Orientation, count_exact, count_per_cell_by_profiles, probed_root,
 };
 use nonoenum::{AnyPuzzle, Puzzle};
 
@@ -292,12 +292,9 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
     let progress = std::sync::Arc::new(CountProgress::default());
     let lines = (settings.progress && !job.quiet)
         .then(|| Progress::exact_lines(job.label, std::sync::Arc::clone(&progress)));
-    // Colour has no line automaton for profiles and the sweep yet: components count it.
     let result = pool.install(|| match job.puzzle {
         AnyPuzzle::Bw(puzzle) => count_exact(puzzle, settings.limits(), job.cancel, &progress),
-        AnyPuzzle::Color(puzzle) => {
-            count_by_components_alone(puzzle, settings.limits(), job.cancel, &progress)
-        }
+        AnyPuzzle::Color(puzzle) => count_exact(puzzle, settings.limits(), job.cancel, &progress),
     });
     if let Some(lines) = lines {
         lines.finish();

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::{Key, Layout, ProfileError, ProfileProblem, Scratch, with_narrowest_key};
-use crate::count::dfa::DEAD;
+use crate::count::dfa::{DEAD, Successors};
 use crate::count::tally::Tally;
 
 /// The solutions of a grid, and in how many of them each cell is filled.
@@ -23,7 +23,7 @@ pub struct CellCounts<T> {
     pub filled: Vec<Vec<T>>,
 }
 
-impl ProfileProblem {
+impl<S: Successors> ProfileProblem<S> {
     /// In how many grids that satisfy every line each cell is filled, by step line (see
     /// [`CellCounts`]). Keeps every layer, so gives up when the layers together hold more than
     /// `max_profiles` profiles.
@@ -135,7 +135,8 @@ impl ProfileProblem {
                     self.expand(layout, step, profile, scratch, |successor, placement| {
                         if let Some(after) = later.get(successor) {
                             add(&mut count, after);
-                            for (sum, _) in through.iter_mut().zip(placement).filter(|p| *p.1) {
+                            for (sum, _) in through.iter_mut().zip(placement).filter(|p| *p.1 != 0)
+                            {
                                 add(sum, after);
                             }
                         }
