@@ -383,6 +383,51 @@ mod tests {
         assert_eq!(reachable_widths(&dfa), [1, 2, 2, 2, 1]);
     }
 
+    /// Every colour line of 6 cells over 3 values (the background and two colours) under a
+    /// few clues and known cells: the colour automaton accepts exactly those whose blocks are
+    /// the clue and that agree with the known cells.
+    #[test]
+    fn a_colour_automaton_accepts_exactly_the_lines_of_its_clue() {
+        use crate::color::color_blocks_of;
+        const LEN: usize = 6;
+        let clues: [&[(u32, u8)]; 6] = [
+            &[],
+            &[(1, 1)],
+            &[(1, 1), (1, 2)],
+            &[(2, 1), (1, 1)],
+            &[(1, 2), (2, 1), (1, 2)],
+            &[(6, 2)],
+        ];
+        let knowns: [[u64; LEN]; 3] = [
+            [0b111; LEN],
+            [0b111, 0b110, 0b111, 0b011, 0b111, 0b111],
+            [0b001, 0b111, 0b100, 0b111, 0b111, 0b010],
+        ];
+        for clue in clues {
+            for known in &knowns {
+                let dfa = LineDfa::<ColorClass>::from_clue(clue, known, 3).expect("small");
+                for code in 0..3usize.pow(LEN as u32) {
+                    let cells: Vec<u8> = (0..LEN)
+                        .map(|i| (code / 3usize.pow(i as u32) % 3) as u8)
+                        .collect();
+                    let mut class = dfa.start();
+                    for (pos, &value) in cells.iter().enumerate() {
+                        if class != DEAD {
+                            class = dfa.class(pos, class).after(usize::from(value));
+                        }
+                    }
+                    let blocks: Vec<(u32, u8)> = color_blocks_of(cells.iter().copied())
+                        .iter()
+                        .map(|b| (b.len, b.color))
+                        .collect();
+                    let agrees = cells.iter().zip(known).all(|(&v, k)| k >> v & 1 == 1);
+                    let expected = agrees && blocks == clue;
+                    assert_eq!(class == 0, expected, "{clue:?} {known:?} {cells:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn an_impossible_line_has_a_dead_start() {
         let dfa = LineDfa::new(&[3], &[Cell::Unknown, Cell::Empty, Cell::Unknown]).expect("small");

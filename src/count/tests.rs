@@ -11,7 +11,7 @@ use super::*;
 use crate::search::{Solver, SolverOptions};
 
 /// Counts with only the methods whose limits are not 0, taking turns (no race).
-fn count_with(puzzle: &Puzzle, max_profiles: usize, sweep_memory: usize) -> ExactCount {
+fn count_with<P: Countable>(puzzle: &P, max_profiles: usize, sweep_memory: usize) -> ExactCount {
     let limits = CountLimits {
         max_profiles,
         sweep_memory,
@@ -24,7 +24,8 @@ fn count_with(puzzle: &Puzzle, max_profiles: usize, sweep_memory: usize) -> Exac
     count_exact(puzzle, limits, &AtomicBool::new(false), &progress).expect("counts")
 }
 
-fn profile_count(puzzle: &Puzzle) -> BigUint {
+/// Profiles alone (or propagation, which settles some puzzles first).
+pub(super) fn profile_count<P: Countable>(puzzle: &P) -> BigUint {
     let counted = count_with(puzzle, DEFAULT_MAX_PROFILES, 0);
     assert!(!matches!(
         counted.method,
