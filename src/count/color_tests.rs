@@ -150,8 +150,49 @@ fn colour_picture(max: usize) -> impl Strategy<Value = ColorPuzzle> {
     })
 }
 
+/// The solutions and, row by row and cell by cell, in how many each cell holds each colour,
+/// by enumerating them.
+fn per_colour_enumerated(puzzle: &ColorPuzzle) -> (BigUint, Vec<Vec<Vec<BigUint>>>) {
+    let colours = puzzle.colors.len() - 1;
+    let mut counts = vec![vec![vec![0u64; colours]; puzzle.width()]; puzzle.height()];
+    let mut total = 0u64;
+    let outcome = ColorSolver::new(puzzle, SolverOptions::default())
+        .run(|grid| {
+            total += 1;
+            for (row, cells) in counts.iter_mut().enumerate() {
+                for (col, cell) in cells.iter_mut().enumerate() {
+                    let value = grid.cell(row, col).trailing_zeros() as usize;
+                    if value > 0 {
+                        cell[value - 1] += 1;
+                    }
+                }
+            }
+            crate::search::Flow::Continue
+        })
+        .expect("valid");
+    assert!(outcome.exhausted);
+    let big = |cell: Vec<u64>| cell.into_iter().map(BigUint::from).collect();
+    let rows = counts
+        .into_iter()
+        .map(|row| row.into_iter().map(big).collect())
+        .collect();
+    (BigUint::from(total), rows)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Per-colour counts by profiles are those of enumeration.
+    #[test]
+    fn per_colour_counts_of_colour_pictures_are_those_of_enumeration(
+        puzzle in colour_picture(6),
+    ) {
+        let root = crate::choose::probed_root(&puzzle).expect("valid").expect("a solution");
+        let cancel = AtomicBool::new(false);
+        let counted = count_per_colour_by_profiles(&puzzle, &root, 1 << 20, &cancel)
+            .expect("counts");
+        prop_assert_eq!(counted, per_colour_enumerated(&puzzle));
+    }
 
     #[test]
     fn components_count_colour_pictures_as_enumeration_does(puzzle in colour_picture(6)) {

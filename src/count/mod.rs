@@ -549,6 +549,28 @@ pub fn count_per_cell_by_profiles(
     max_profiles: usize,
     cancel: &AtomicBool,
 ) -> Result<(BigUint, Vec<Vec<BigUint>>), CountError> {
+    let (total, rows) = count_per_colour_by_profiles(puzzle, root, max_profiles, cancel)?;
+    let filled = rows
+        .into_iter()
+        .map(|row| row.into_iter().flatten().collect())
+        .collect();
+    Ok((total, filled))
+}
+
+/// The completions of `root` (a probed grid of `puzzle`, black and white or colour) and, row
+/// by row and cell by cell, in how many of them the cell holds each colour (values 1 and up:
+/// black and white has one, filled), by profiles (rows fixed one by one, or columns where
+/// there are fewer), keeping at most `max_profiles` in all layers together.
+#[allow(
+    clippy::type_complexity,
+    reason = "the count, then rows of cells of colours"
+)]
+pub fn count_per_colour_by_profiles<P: Countable>(
+    puzzle: &P,
+    root: &P::Grid,
+    max_profiles: usize,
+    cancel: &AtomicBool,
+) -> Result<(BigUint, Vec<Vec<Vec<BigUint>>>), CountError> {
     let orientation = orientations(puzzle)[0];
     let problem =
         ProfileProblem::new(puzzle, root, orientation).map_err(|_| CountError::LineTooLong)?;
@@ -564,13 +586,17 @@ pub fn count_per_cell_by_profiles(
         }),
     };
     let counts = result.map_err(|e| e.into_count_error(max_profiles))?;
+    let colours = puzzle.all_values().count_ones() as usize - 1;
     // Step lines are rows, or columns when the walk is transposed.
-    let rows = (0..puzzle.height())
+    let rows = (0..puzzle.rows())
         .map(|row| {
-            (0..puzzle.width())
-                .map(|col| match orientation.transposed {
-                    false => counts.filled[row][col].clone(),
-                    true => counts.filled[col][row].clone(),
+            (0..puzzle.cols())
+                .map(|col| {
+                    let (line, cell) = match orientation.transposed {
+                        false => (row, col),
+                        true => (col, row),
+                    };
+                    counts.filled[line][cell * colours..][..colours].to_vec()
                 })
                 .collect()
         })

@@ -133,6 +133,8 @@ impl Orientation {
 pub struct ProfileProblem<S = Class> {
     steps: Vec<LineDfa<S>>,
     tracked: Vec<LineDfa<S>>,
+    /// The values a cell may take (the background included).
+    values: usize,
     /// How the puzzle is walked.
     pub orientation: Orientation,
 }
@@ -151,6 +153,7 @@ impl<S: Successors> ProfileProblem<S> {
         Ok(ProfileProblem {
             steps,
             tracked,
+            values: puzzle.all_values().count_ones() as usize,
             orientation,
         })
     }

@@ -1,5 +1,5 @@
-//! Per-cell counts by profiles: in how many solutions each cell is filled, without visiting
-//! the solutions. A forward pass keeps every layer of the dynamic program (profile -> partial
+//! Per-cell counts by profiles: in how many solutions each cell is filled (in colour: holds
+//! each colour), without visiting the solutions. A forward pass keeps every layer of the dynamic program (profile -> partial
 //! grids leading to it); a backward pass gives each profile its number of completions. A
 //! placement of step line `s` from profile `P` to `P'` then lies in `ways(P) x
 //! completions(P')` solutions, and adds that to every cell it fills.
@@ -13,13 +13,14 @@ use super::{Key, Layout, ProfileError, ProfileProblem, Scratch, with_narrowest_k
 use crate::count::dfa::{DEAD, Successors};
 use crate::count::tally::Tally;
 
-/// The solutions of a grid, and in how many of them each cell is filled.
+/// The solutions of a grid, and in how many of them each cell is filled (holds each colour).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CellCounts<T> {
     /// The number of solutions.
     pub total: T,
-    /// For each step line, in the order the walk fixes them, and each of its cells: in how
-    /// many solutions the cell is filled.
+    /// For each step line, in the order the walk fixes them, each of its cells and each
+    /// colour (values 1 and up; black and white has one, filled): in how many solutions the
+    /// cell holds the colour, at `cell * colours + colour - 1`.
     pub filled: Vec<Vec<T>>,
 }
 
@@ -47,7 +48,7 @@ impl<S: Successors> ProfileProblem<S> {
         let width = self.tracked.len();
         let none = CellCounts {
             total: T::zero(),
-            filled: vec![vec![T::zero(); width]; self.steps.len()],
+            filled: vec![vec![T::zero(); width * (self.values - 1)]; self.steps.len()],
         };
         let mut start = K::blank(width);
         for (t, line) in self.tracked.iter().enumerate() {
@@ -105,7 +106,8 @@ impl<S: Successors> ProfileProblem<S> {
 
     /// For each profile of `entries` (the layer before step line `step`, each with its partial
     /// grids), its completions, given those of the next layer's profiles (`later`); and, for
-    /// each cell of the step line, the solutions in which its placements fill it.
+    /// each cell of the step line and each colour, the solutions in which its placements give
+    /// the cell the colour (see [`CellCounts::filled`]).
     fn step_back<K: Key, T: Tally>(
         &self,
         layout: &Layout,
@@ -114,7 +116,7 @@ impl<S: Successors> ProfileProblem<S> {
         later: &FxHashMap<K, T>,
         cancel: &AtomicBool,
     ) -> Result<(Vec<T>, Vec<T>), ProfileError> {
-        let width = self.tracked.len();
+        let (width, colours) = (self.tracked.len(), self.values - 1);
         let overflow = AtomicBool::new(false);
         let add = |sum: &mut T, more: &T| {
             if sum.add(more).is_err() {
@@ -126,8 +128,9 @@ impl<S: Successors> ProfileProblem<S> {
             .map_init(
                 || Scratch::new(&self.steps[step], width),
                 |scratch, (profile, ways)| {
-                    // Completions through each cell the placements fill, then in all.
-                    let mut through = vec![T::zero(); width];
+                    // Completions through each cell and colour the placements give it, then
+                    // in all.
+                    let mut through = vec![T::zero(); width * colours];
                     let mut count = T::zero();
                     if cancel.load(Ordering::Relaxed) || overflow.load(Ordering::Relaxed) {
                         return (count, through);
@@ -135,9 +138,13 @@ impl<S: Successors> ProfileProblem<S> {
                     self.expand(layout, step, profile, scratch, |successor, placement| {
                         if let Some(after) = later.get(successor) {
                             add(&mut count, after);
-                            for (sum, _) in through.iter_mut().zip(placement).filter(|p| *p.1 != 0)
-                            {
-                                add(sum, after);
+                            for (cell, &value) in placement.iter().enumerate() {
+                                if value != 0 {
+                                    add(
+                                        &mut through[cell * colours + usize::from(value) - 1],
+                                        after,
+                                    );
+                                }
                             }
                         }
                         !overflow.load(Ordering::Relaxed)
@@ -155,7 +162,7 @@ impl<S: Successors> ProfileProblem<S> {
         if cancel.load(Ordering::Relaxed) {
             return Err(ProfileError::Cancelled);
         }
-        let mut cells = vec![T::zero(); width];
+        let mut cells = vec![T::zero(); width * colours];
         let mut counts = Vec::with_capacity(per_profile.len());
         for (count, through) in per_profile {
             for (sum, more) in cells.iter_mut().zip(&through) {
