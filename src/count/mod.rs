@@ -42,7 +42,10 @@ use backbone::{Backbone, fix_backbone};
 pub use components::{CompletionChecks, ComponentCounter, ComponentError, ComponentStats};
 pub use countable::Countable;
 pub use num_bigint::BigUint;
-pub use profile::{CellCounts, LayerProgress, Orientation, ProfileError, ProfileProblem};
+pub use profile::{
+    CellCounts, LayerProgress, Orientation, ProfileError, ProfileProblem, count_by_profiles,
+    count_per_cell_by_profiles, count_per_colour_by_profiles,
+};
 pub use progress::{CountPhase, CountProgress, CountSnapshot};
 pub use segments::{ColorSegmentSolver, Segment};
 pub use stop::Stop;
@@ -54,8 +57,7 @@ pub use tally::{Overflow, Tally};
 use turns::{SideSweeps, Sides};
 
 use crate::domain::{Domain, DomainGrid};
-use crate::grid::Grid;
-use crate::puzzle::{Puzzle, PuzzleError};
+use crate::puzzle::PuzzleError;
 
 /// Default limit on the profiles of one layer (each costs a few dozen bytes plus its count)
 /// before the sweep takes over.
@@ -260,8 +262,9 @@ pub fn count_exact<P: Countable>(
     }
     // The sweep's frontier crosses every line, so it holds the product of the states of the
     // independent parts it cuts through: leave a grid that falls apart to components.
-    let whole = components::largest_component(puzzle, &root)
-        .is_some_and(|(unknown, largest)| 2 * largest >= unknown);
+    let whole = limits.sweep_memory > 0
+        && components::largest_component(puzzle, &root)
+            .is_some_and(|(unknown, largest)| 2 * largest >= unknown);
     // The orientation of the sweep that counted, if one did.
     let swept_as = std::sync::Mutex::new(orientation);
     let sweep_method = |stats: &SweepStats| ExactMethod::Sweep {
@@ -389,28 +392,23 @@ pub fn count_exact<P: Countable>(
 }
 
 /// Counts the solutions of `puzzle`, black and white or colour, exactly by components alone
-/// (without the profiles and the sweep of [`count_exact`]), in the current rayon pool: the root is propagated and probed,
-/// then [`ComponentCounter`] counts what is left, in `u128` and again in big integers if that
-/// overflows. Only `limits.completion_checks` matters here. When cancelled, the solutions it
-/// had counted for certain are in `progress` ([`CountProgress::at_least`]).
+/// (the last method of [`count_exact`], without profiles or the sweep), in the current rayon
+/// pool: the root is propagated and probed, then [`ComponentCounter`] counts what is left, in
+/// `u128` and again in big integers if that overflows. Only `limits.completion_checks`
+/// matters here. When cancelled, the solutions it had counted for certain are in `progress`
+/// ([`CountProgress::at_least`]).
 pub fn count_by_components_alone<P: Countable>(
     puzzle: &P,
     limits: CountLimits,
     cancel: &AtomicBool,
     progress: &CountProgress,
 ) -> Result<ExactCount, CountError> {
-    let (root, unknown_cells) = match open_root(puzzle, progress)? {
-        Ok(open) => open,
-        Err(settled) => return Ok(settled),
+    let limits = CountLimits {
+        max_profiles: 0,
+        sweep_memory: 0,
+        ..limits
     };
-    progress.enter(CountPhase::Components);
-    let stats = &progress.components;
-    let count = count_by_components(puzzle, &root, limits, Stop::from(cancel), stats)?;
-    Ok(ExactCount {
-        count,
-        method: components_method(stats),
-        unknown_cells,
-    })
+    count_exact(puzzle, limits, cancel, progress)
 }
 
 /// How a count by components went, from its counters.
@@ -498,110 +496,6 @@ fn count_by_components<P: Countable>(
         }
         other => Ok(other?.to_big()),
     }
-}
-
-/// Counts the completions of `root` (a probed grid of `puzzle`) by profiles walked as
-/// `orientation` says, with at most `max_profiles` per layer. Returns the count and the
-/// widest layer.
-pub fn count_by_profiles<P: Countable>(
-    puzzle: &P,
-    root: &P::Grid,
-    orientation: Orientation,
-    max_profiles: usize,
-    cancel: &AtomicBool,
-    mut progress: impl FnMut(LayerProgress),
-) -> Result<(BigUint, usize), CountError> {
-    let problem =
-        ProfileProblem::new(puzzle, root, orientation).map_err(|_| CountError::LineTooLong)?;
-    let mut widest = 1;
-    let mut track = |p: LayerProgress| {
-        widest = widest.max(p.profiles);
-        progress(p);
-    };
-    let result = match problem.count::<u128>(max_profiles, cancel, &mut track) {
-        Err(ProfileError::Overflow) => problem.count::<BigUint>(max_profiles, cancel, &mut track),
-        other => other.map(|n| n.to_big()),
-    };
-    let count = result.map_err(|e| e.into_count_error(max_profiles))?;
-    Ok((count, widest))
-}
-
-impl ProfileError {
-    /// The error of a count by profiles held to `max_profiles` (an overflow, of a count
-    /// already in big integers, cannot happen).
-    fn into_count_error(self, max_profiles: usize) -> CountError {
-        match self {
-            ProfileError::TooManyProfiles { .. } => CountError::TooManyProfiles {
-                limit: max_profiles,
-            },
-            ProfileError::LineTooLong => CountError::LineTooLong,
-            ProfileError::Cancelled | ProfileError::Overflow => CountError::Cancelled,
-        }
-    }
-}
-
-/// The completions of `root` (a probed grid of `puzzle`) and, row by row, in how many of them
-/// each cell is filled, by profiles (rows fixed one by one, or columns where there are fewer),
-/// keeping at most `max_profiles` in all layers together.
-pub fn count_per_cell_by_profiles(
-    puzzle: &Puzzle,
-    root: &Grid,
-    max_profiles: usize,
-    cancel: &AtomicBool,
-) -> Result<(BigUint, Vec<Vec<BigUint>>), CountError> {
-    let (total, rows) = count_per_colour_by_profiles(puzzle, root, max_profiles, cancel)?;
-    let filled = rows
-        .into_iter()
-        .map(|row| row.into_iter().flatten().collect())
-        .collect();
-    Ok((total, filled))
-}
-
-/// The completions of `root` (a probed grid of `puzzle`, black and white or colour) and, row
-/// by row and cell by cell, in how many of them the cell holds each colour (values 1 and up:
-/// black and white has one, filled), by profiles (rows fixed one by one, or columns where
-/// there are fewer), keeping at most `max_profiles` in all layers together.
-#[allow(
-    clippy::type_complexity,
-    reason = "the count, then rows of cells of colours"
-)]
-pub fn count_per_colour_by_profiles<P: Countable>(
-    puzzle: &P,
-    root: &P::Grid,
-    max_profiles: usize,
-    cancel: &AtomicBool,
-) -> Result<(BigUint, Vec<Vec<Vec<BigUint>>>), CountError> {
-    let orientation = orientations(puzzle)[0];
-    let problem =
-        ProfileProblem::new(puzzle, root, orientation).map_err(|_| CountError::LineTooLong)?;
-    let result = match problem.count_per_cell::<u128>(max_profiles, cancel) {
-        Err(ProfileError::Overflow) => problem.count_per_cell::<BigUint>(max_profiles, cancel),
-        other => other.map(|counts| CellCounts {
-            total: counts.total.to_big(),
-            filled: counts
-                .filled
-                .iter()
-                .map(|line| line.iter().map(Tally::to_big).collect())
-                .collect(),
-        }),
-    };
-    let counts = result.map_err(|e| e.into_count_error(max_profiles))?;
-    let colours = puzzle.all_values().count_ones() as usize - 1;
-    // Step lines are rows, or columns when the walk is transposed.
-    let rows = (0..puzzle.rows())
-        .map(|row| {
-            (0..puzzle.cols())
-                .map(|col| {
-                    let (line, cell) = match orientation.transposed {
-                        false => (row, col),
-                        true => (col, row),
-                    };
-                    counts.filled[line][cell * colours..][..colours].to_vec()
-                })
-                .collect()
-        })
-        .collect();
-    Ok((counts.total, rows))
 }
 
 /// The orientations to try, the more promising first: the one tracking fewer lines.

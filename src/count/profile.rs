@@ -10,6 +10,9 @@ use dashmap::DashMap;
 use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
 
+use num_bigint::BigUint;
+
+use super::CountError;
 use super::countable::Countable;
 use super::dfa::{Class, DEAD, LineDfa, Successors, TooLarge};
 use super::key::{Key, Layout, with_narrowest_key};
@@ -18,7 +21,7 @@ use crate::domain::DomainGrid;
 use crate::puzzle::LineId;
 
 mod cells;
-pub use cells::CellCounts;
+pub use cells::{CellCounts, count_per_cell_by_profiles, count_per_colour_by_profiles};
 
 /// One layer of the dynamic program: profile -> number of partial grids.
 type Layer<K, T> = DashMap<K, T, FxBuildHasher>;
@@ -131,8 +134,10 @@ impl Orientation {
 /// lines, each an automaton over its own cells with the grid's known cells folded in; its
 /// classes have successors of type `S`, one per cell value.
 pub struct ProfileProblem<S = Class> {
-    steps: Vec<LineDfa<S>>,
-    tracked: Vec<LineDfa<S>>,
+    /// The lines fixed one per layer, in order (the sweep's swept lines).
+    pub(super) steps: Vec<LineDfa<S>>,
+    /// The lines crossing them.
+    pub(super) tracked: Vec<LineDfa<S>>,
     /// The values a cell may take (the background included).
     values: usize,
     /// How the puzzle is walked.
@@ -372,6 +377,46 @@ impl<S: Successors> ProfileProblem<S> {
             }
         }
         true
+    }
+}
+
+/// Counts the completions of `root` (a probed grid of `puzzle`) by profiles walked as
+/// `orientation` says, with at most `max_profiles` per layer. Returns the count and the
+/// widest layer.
+pub fn count_by_profiles<P: Countable>(
+    puzzle: &P,
+    root: &P::Grid,
+    orientation: Orientation,
+    max_profiles: usize,
+    cancel: &AtomicBool,
+    mut progress: impl FnMut(LayerProgress),
+) -> Result<(BigUint, usize), CountError> {
+    let problem =
+        ProfileProblem::new(puzzle, root, orientation).map_err(|_| CountError::LineTooLong)?;
+    let mut widest = 1;
+    let mut track = |p: LayerProgress| {
+        widest = widest.max(p.profiles);
+        progress(p);
+    };
+    let result = match problem.count::<u128>(max_profiles, cancel, &mut track) {
+        Err(ProfileError::Overflow) => problem.count::<BigUint>(max_profiles, cancel, &mut track),
+        other => other.map(|n| n.to_big()),
+    };
+    let count = result.map_err(|e| e.into_count_error(max_profiles))?;
+    Ok((count, widest))
+}
+
+impl ProfileError {
+    /// The error of a count by profiles held to `max_profiles` (an overflow, of a count
+    /// already in big integers, cannot happen).
+    pub(super) fn into_count_error(self, max_profiles: usize) -> CountError {
+        match self {
+            ProfileError::TooManyProfiles { .. } => CountError::TooManyProfiles {
+                limit: max_profiles,
+            },
+            ProfileError::LineTooLong => CountError::LineTooLong,
+            ProfileError::Cancelled | ProfileError::Overflow => CountError::Cancelled,
+        }
     }
 }
 

@@ -19,7 +19,7 @@ use rustc_hash::FxBuildHasher;
 use super::countable::Countable;
 use super::dfa::{DEAD, LineDfa, Successors};
 use super::key::{Key, Layout, with_narrowest_key};
-use super::profile::Orientation;
+use super::profile::{Orientation, ProfileProblem};
 use super::propagators::ThreadPropagators;
 use super::stop::Stop;
 use super::tally::{LowerBound, Overflow, Tally};
@@ -211,16 +211,15 @@ impl<S: Successors> SweepLines<S> {
         root: &P::Grid,
         orientation: Orientation,
     ) -> Result<Self, SweepError> {
-        let (swept, crossing) = orientation
-            .automata(puzzle, root)
-            .map_err(|_| SweepError::LineTooLong)?;
-        let layout = Layout::new(&crossing);
+        // The lines of a walk by profiles, in the same order.
+        let lines =
+            ProfileProblem::new(puzzle, root, orientation).map_err(|_| SweepError::LineTooLong)?;
         Ok(SweepLines {
             transposed: orientation.transposed,
             reversed: orientation.reversed,
-            swept,
-            crossing,
-            layout,
+            layout: Layout::new(&lines.tracked),
+            swept: lines.steps,
+            crossing: lines.tracked,
         })
     }
 }

@@ -8,6 +8,8 @@ use proptest::prelude::*;
 use crate::test_strategies::{diagonal_squares, permutations, random_clues};
 
 use super::*;
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
 use crate::search::{Solver, SolverOptions};
 
 /// Counts with only the methods whose limits are not 0, taking turns (no race).

@@ -10,8 +10,12 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::{Key, Layout, ProfileError, ProfileProblem, Scratch, with_narrowest_key};
+use crate::count::countable::Countable;
 use crate::count::dfa::{DEAD, Successors};
 use crate::count::tally::Tally;
+use crate::count::{BigUint, CountError, orientations};
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
 
 /// The solutions of a grid, and in how many of them each cell is filled (holds each colour).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -175,6 +179,70 @@ impl<S: Successors> ProfileProblem<S> {
         }
         Ok((counts, cells))
     }
+}
+
+/// The completions of `root` (a probed grid of `puzzle`) and, row by row, in how many of them
+/// each cell is filled, by profiles (rows fixed one by one, or columns where there are fewer),
+/// keeping at most `max_profiles` in all layers together.
+pub fn count_per_cell_by_profiles(
+    puzzle: &Puzzle,
+    root: &Grid,
+    max_profiles: usize,
+    cancel: &AtomicBool,
+) -> Result<(BigUint, Vec<Vec<BigUint>>), CountError> {
+    let (total, rows) = count_per_colour_by_profiles(puzzle, root, max_profiles, cancel)?;
+    let filled = rows
+        .into_iter()
+        .map(|row| row.into_iter().flatten().collect())
+        .collect();
+    Ok((total, filled))
+}
+
+/// The completions of `root` (a probed grid of `puzzle`, black and white or colour) and, row
+/// by row and cell by cell, in how many of them the cell holds each colour (values 1 and up:
+/// black and white has one, filled), by profiles (rows fixed one by one, or columns where
+/// there are fewer), keeping at most `max_profiles` in all layers together.
+#[allow(
+    clippy::type_complexity,
+    reason = "the count, then rows of cells of colours"
+)]
+pub fn count_per_colour_by_profiles<P: Countable>(
+    puzzle: &P,
+    root: &P::Grid,
+    max_profiles: usize,
+    cancel: &AtomicBool,
+) -> Result<(BigUint, Vec<Vec<Vec<BigUint>>>), CountError> {
+    let orientation = orientations(puzzle)[0];
+    let problem =
+        ProfileProblem::new(puzzle, root, orientation).map_err(|_| CountError::LineTooLong)?;
+    let result = match problem.count_per_cell::<u128>(max_profiles, cancel) {
+        Err(ProfileError::Overflow) => problem.count_per_cell::<BigUint>(max_profiles, cancel),
+        other => other.map(|counts| CellCounts {
+            total: counts.total.to_big(),
+            filled: counts
+                .filled
+                .iter()
+                .map(|line| line.iter().map(Tally::to_big).collect())
+                .collect(),
+        }),
+    };
+    let counts = result.map_err(|e| e.into_count_error(max_profiles))?;
+    let colours = puzzle.all_values().count_ones() as usize - 1;
+    // Step lines are rows, or columns when the walk is transposed.
+    let rows = (0..puzzle.rows())
+        .map(|row| {
+            (0..puzzle.cols())
+                .map(|col| {
+                    let (line, cell) = match orientation.transposed {
+                        false => (row, col),
+                        true => (col, row),
+                    };
+                    counts.filled[line][cell * colours..][..colours].to_vec()
+                })
+                .collect()
+        })
+        .collect();
+    Ok((counts.total, rows))
 }
 
 #[cfg(test)]
