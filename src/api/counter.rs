@@ -10,8 +10,8 @@ use thiserror::Error;
 
 use crate::color::AnyPuzzle;
 use crate::count::{
-    CountError, CountLimits, CountProgress, ExactCount, PER_CELL_LAYERS, count_by_components_alone,
-    count_exact, count_per_cell_by_profiles, probed_root,
+    CountError, CountLimits, CountProgress, ExactCount, PER_CELL_LAYERS, count_exact,
+    count_per_cell_by_profiles, probed_root,
 };
 use crate::domain::Domain;
 use crate::flow::Flow;
@@ -105,9 +105,8 @@ impl AnyPuzzle {
         }
     }
 
-    /// The exact number of solutions, on every core, without visiting them: black and white
-    /// by [`crate::count::count_exact`], colour by components
-    /// ([`crate::count::count_by_components_alone`]).
+    /// The exact number of solutions, on every core, without visiting them (by
+    /// [`crate::count::count_exact`]: profiles, a sweep or components).
     pub fn count(&self) -> Result<BigUint, CountFailure> {
         match self.counter(CountOptions::default()).run()? {
             ExactOutcome::Counted(exact) => Ok(exact.count),
@@ -138,11 +137,9 @@ impl Counter<'_> {
         Arc::clone(&self.progress)
     }
 
-    /// Counts, in a pool of [`CountOptions::threads`] with the stack the search needs: black
-    /// and white by [`count_exact`] (profiles, then a sweep, then components, as the limits
-    /// allow), or by profiles per cell; colour by components
-    /// ([`count_by_components_alone`]: it has no line automaton for profiles and the sweep
-    /// yet), its per-cell counts by enumerating.
+    /// Counts, in a pool of [`CountOptions::threads`] with the stack the search needs, by
+    /// [`count_exact`] (profiles, then a sweep, then components, as the limits allow); black
+    /// and white per cell by profiles, colour per cell by enumerating.
     pub fn run(&self) -> Result<ExactOutcome, CountFailure> {
         let (limits, cancel, progress) = (self.options.limits, &*self.cancel, &*self.progress);
         let counted = match self.puzzle {
@@ -155,9 +152,7 @@ impl Counter<'_> {
                 ));
             }
             AnyPuzzle::Bw(p) => self.in_pool(p, || count_exact(p, limits, cancel, progress))?,
-            AnyPuzzle::Color(p) => {
-                self.in_pool(p, || count_by_components_alone(p, limits, cancel, progress))?
-            }
+            AnyPuzzle::Color(p) => self.in_pool(p, || count_exact(p, limits, cancel, progress))?,
         };
         match counted {
             Ok(exact) => Ok(ExactOutcome::Counted(exact)),

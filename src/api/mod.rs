@@ -2,9 +2,8 @@
 //!
 //! [`AnyPuzzle`] is a black-and-white or colour puzzle as the readers return it. Its methods
 //! pick the engine's instance for the palette and build the thread pool with the stack the
-//! search needs. [`AnyPuzzle::counter`] counts without visiting the solutions, choosing how
-//! for the palette: black and white by [`crate::count::count_exact`] (profiles, a sweep or
-//! components), colour by components; where only an enumeration can give what was asked
+//! search needs. [`AnyPuzzle::counter`] counts without visiting the solutions, by
+//! [`crate::count::count_exact`] (profiles, a sweep or components) for both palettes; where only an enumeration can give what was asked
 //! (some per-cell counts) it says so ([`ExactOutcome::NeedsEnumeration`]), and
 //! [`AnyPuzzle::solver`] enumerates. The `nonoenum` command is built on the same calls.
 //!

@@ -62,24 +62,35 @@ fn colour_puzzles_are_decided_and_counted() {
 }
 
 #[test]
-fn colour_puzzles_are_counted_by_components() {
+fn colour_puzzles_are_counted_by_profiles_or_components() {
     // (3!)^3 solutions.
     let puzzle = AnyPuzzle::Color(colour_bands(3, 3));
     assert_eq!(puzzle.count().expect("counts"), BigUint::from(216u16));
-    let options = CountOptions {
-        threads: 2,
-        ..CountOptions::default()
-    };
-    let ExactOutcome::Counted(exact) = puzzle.counter(options).run().expect("counts") else {
-        panic!("a colour puzzle is counted by components");
-    };
-    assert_eq!(exact.count, BigUint::from(216u16));
-    assert!(
-        matches!(exact.method, ExactMethod::Components { .. }),
-        "{:?}",
+    let count_with = |limits: CountLimits| {
+        let options = CountOptions {
+            threads: 2,
+            limits,
+            ..CountOptions::default()
+        };
+        let ExactOutcome::Counted(exact) = puzzle.counter(options).run().expect("counts") else {
+            panic!("a colour puzzle is counted without enumerating");
+        };
+        assert_eq!(exact.count, BigUint::from(216u16));
+        assert!(exact.unknown_cells > 0);
         exact.method
+    };
+    let method = count_with(CountLimits::default());
+    assert!(matches!(method, ExactMethod::Profiles { .. }), "{method:?}");
+    let no_profiles_or_sweep = CountLimits {
+        max_profiles: 0,
+        sweep_memory: 0,
+        ..CountLimits::default()
+    };
+    let method = count_with(no_profiles_or_sweep);
+    assert!(
+        matches!(method, ExactMethod::Components { .. }),
+        "{method:?}"
     );
-    assert!(exact.unknown_cells > 0);
 }
 
 #[test]

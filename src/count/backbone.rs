@@ -3,8 +3,8 @@
 //! far fewer unknown cells than propagation and probing do, since what makes a cell certain
 //! there is the whole grid, not one line or one probe.
 //!
-//! A learning search ([`CompletionChecker`]) finds a solution `S`, then, cell by cell, asks
-//! for a solution that differs from `S` there. One that exists marks every cell where it
+//! A learning search (the domain's completion checker, see [`Countable::checker`]) finds a
+//! solution `S`, then, cell by cell, asks for a solution that differs from `S` there. One that exists marks every cell where it
 //! differs as not in the backbone, so each such answer rules out many cells at once; a cell
 //! whose other value has no completion is fixed to its value in `S`, and the grid propagated,
 //! which fixes more. The cells are checked on every thread of the pool, each with a learning
@@ -16,11 +16,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use super::components::unknown_cells;
+use super::countable::Countable;
 use super::stop::Stop;
-use crate::grid::{Cell, Grid};
-use crate::learn::{Completion, CompletionChecker};
+use crate::domain::DomainGrid;
+use crate::learn::Completion;
 use crate::propagate::Propagator;
-use crate::puzzle::Puzzle;
 
 /// What a backbone search did, live.
 #[derive(Debug, Default)]
@@ -42,12 +42,12 @@ impl BackboneStats {
 
 /// The result of a backbone search.
 #[derive(Debug)]
-pub(super) enum Backbone {
+pub(super) enum Backbone<G> {
     /// The puzzle has no solution that extends the root.
     NoSolution,
     /// The root with the backbone cells found fixed, at a propagation fixpoint. Every cell
     /// fixed is in the backbone; a search stopped early leaves some backbone cells unknown.
-    Reduced(Grid),
+    Reduced(G),
 }
 
 /// Adds the time from its making to its drop to a count of nanoseconds.
@@ -66,22 +66,26 @@ impl Drop for Timer<'_> {
 /// Fixes the backbone cells of the unknown cells of `root` (a propagated grid of `puzzle`),
 /// on every thread of the current pool, spending at most `max_conflicts` conflicts of the
 /// learning searches per thread. Stops early, with the cells found so far, when `stop` is
-/// raised.
-pub(super) fn fix_backbone(
-    puzzle: &Puzzle,
-    root: &Grid,
+/// raised. A domain without a completion checker fixes nothing.
+pub(super) fn fix_backbone<P: Countable>(
+    puzzle: &P,
+    root: &P::Grid,
     max_conflicts: u64,
     stop: Stop<'_>,
     stats: &BackboneStats,
-) -> Backbone {
+) -> Backbone<P::Grid> {
     let _timer = Timer {
         started: std::time::Instant::now(),
         nanos: &stats.nanos,
     };
-    let mut checker = CompletionChecker::new(puzzle, root);
+    let Some(mut checker) = puzzle.checker(root) else {
+        return Backbone::Reduced(root.clone());
+    };
     let candidates = unknown_cells(root);
     stats.checks.fetch_add(1, Ordering::Relaxed);
-    let first = match checker.check(root, &candidates, max_conflicts, || stop.raised()) {
+    let first = match P::check(&mut checker, root, &candidates, max_conflicts, || {
+        stop.raised()
+    }) {
         Completion::Found(solution) => solution,
         // Every unknown cell was checked, so no other cell's completion is assumed.
         Completion::Impossible => return Backbone::NoSolution,
@@ -97,7 +101,7 @@ pub(super) fn fix_backbone(
         first,
         candidates,
         next: AtomicUsize::new(0),
-        spent: AtomicU64::new(checker.stats().conflicts),
+        spent: AtomicU64::new(P::conflicts(&checker)),
         max_conflicts: max_conflicts.saturating_mul(workers as u64),
         out: AtomicBool::new(false),
         stop,
@@ -118,19 +122,19 @@ pub(super) fn fix_backbone(
 
 /// What the threads checking cells share, under a lock: the grid with the backbone cells found
 /// so far fixed, and which cells are known to vary.
-struct Shared {
-    grid: Grid,
+struct Shared<G> {
+    grid: G,
     /// Cells where some solution differs from the first one (row-major).
     varies: Vec<bool>,
 }
 
 /// The checks of one backbone search, taken cell by cell by the threads.
-struct CellChecks<'a, 'p> {
-    puzzle: &'p Puzzle,
-    root: &'a Grid,
+struct CellChecks<'a, 'p, P: Countable> {
+    puzzle: &'p P,
+    root: &'a P::Grid,
     /// The first solution found: a cell is in the backbone iff no solution differs from it
     /// there.
-    first: Grid,
+    first: P::Grid,
     /// The cells to check, in order.
     candidates: Vec<(u32, u32)>,
     /// The index of the next candidate to take.
@@ -143,16 +147,16 @@ struct CellChecks<'a, 'p> {
     out: AtomicBool,
     stop: Stop<'a>,
     stats: &'a BackboneStats,
-    shared: Mutex<Shared>,
+    shared: Mutex<Shared<P::Grid>>,
     /// The learning search that found the first solution, for the first thread to take it.
-    first_checker: Mutex<Option<CompletionChecker<'p>>>,
+    first_checker: Mutex<Option<P::Checker<'p>>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-impl CellChecks<'_, '_> {
+impl<P: Countable> CellChecks<'_, '_, P> {
     /// Whether the checks are to stop.
     fn stopped(&self) -> bool {
         self.out.load(Ordering::Relaxed) || self.stop.raised()
@@ -162,7 +166,7 @@ impl CellChecks<'_, '_> {
     fn run(&self) {
         let width = self.root.width();
         let mut checker = None;
-        let mut propagator = Propagator::new();
+        let mut propagator = Propagator::<P>::new();
         while !self.stopped() {
             let Some(&(row, col)) = self
                 .candidates
@@ -173,7 +177,8 @@ impl CellChecks<'_, '_> {
             let (row, col) = (row as usize, col as usize);
             let mut other = {
                 let shared = lock(&self.shared);
-                if shared.grid.cell(row, col) != Cell::Unknown || shared.varies[row * width + col] {
+                let decided = shared.grid.values(row, col).is_power_of_two();
+                if decided || shared.varies[row * width + col] {
                     continue;
                 }
                 shared.grid.clone()
@@ -185,8 +190,11 @@ impl CellChecks<'_, '_> {
                 self.out.store(true, Ordering::Relaxed);
                 break;
             }
-            let value = self.first.cell(row, col) == Cell::Filled;
-            other.set_unknown(row, col, !value);
+            // A solution with another value there?
+            let value = self.first.values(row, col);
+            if other.restrict(row, col, !value).is_err() {
+                continue;
+            }
             let in_backbone = if propagator
                 .propagate_cell(self.puzzle, &mut other, row, col)
                 .is_err()
@@ -194,22 +202,25 @@ impl CellChecks<'_, '_> {
                 true
             } else {
                 self.stats.checks.fetch_add(1, Ordering::Relaxed);
-                let checker = checker.get_or_insert_with(|| {
-                    lock(&self.first_checker)
+                if checker.is_none() {
+                    checker = lock(&self.first_checker)
                         .take()
-                        .unwrap_or_else(|| CompletionChecker::new(self.puzzle, self.root))
-                });
-                let before = checker.stats().conflicts;
+                        .or_else(|| self.puzzle.checker(self.root));
+                }
+                let Some(checker) = checker.as_mut() else {
+                    break;
+                };
+                let before = P::conflicts(checker);
                 let cells = unknown_cells(&other);
-                let result = checker.check(&other, &cells, budget, || self.stopped());
-                let used = checker.stats().conflicts.saturating_sub(before);
+                let result = P::check(checker, &other, &cells, budget, || self.stopped());
+                let used = P::conflicts(checker).saturating_sub(before);
                 self.spent.fetch_add(used, Ordering::Relaxed);
                 match result {
                     Completion::Found(solution) => {
                         let mut shared = lock(&self.shared);
                         for r in 0..self.root.height() {
                             for c in 0..width {
-                                if solution.cell(r, c) != self.first.cell(r, c) {
+                                if solution.values(r, c) != self.first.values(r, c) {
                                     shared.varies[r * width + c] = true;
                                 }
                             }
@@ -229,14 +240,15 @@ impl CellChecks<'_, '_> {
         }
     }
 
-    /// Fixes the backbone cell (`row`, `col`) to `value` in the shared grid and propagates.
-    fn fix(&self, propagator: &mut Propagator, row: usize, col: usize, value: bool) {
+    /// Fixes the backbone cell (`row`, `col`) to `value` (a one-bit set) in the shared grid
+    /// and propagates.
+    fn fix(&self, propagator: &mut Propagator<P>, row: usize, col: usize, value: u64) {
         let mut shared = lock(&self.shared);
-        if shared.grid.cell(row, col) != Cell::Unknown {
+        if shared.grid.values(row, col).is_power_of_two() {
             return;
         }
         let mut fixed = shared.grid.clone();
-        fixed.set_unknown(row, col, value);
+        fixed.decide(row, col, value);
         // The first solution extends `fixed`, so propagation cannot fail; if it did, the
         // cells fixed so far would still be sound: keep them and stop.
         if propagator
@@ -247,7 +259,7 @@ impl CellChecks<'_, '_> {
             self.out.store(true, Ordering::Relaxed);
             return;
         }
-        let newly = shared.grid.unknown_count() - fixed.unknown_count();
+        let newly = shared.grid.undecided() - fixed.undecided();
         self.stats.fixed.fetch_add(newly as u64, Ordering::Relaxed);
         shared.grid = fixed;
     }
@@ -261,6 +273,8 @@ mod tests {
 
     use super::*;
     use crate::count::probed_root;
+    use crate::grid::{Cell, Grid};
+    use crate::puzzle::Puzzle;
     use crate::search::{Flow, Solver, SolverOptions};
     use crate::test_strategies::random_clues;
 

@@ -1,5 +1,6 @@
-//! Counting colour puzzles by components: counts known by construction far past enumeration,
-//! the same counts as enumeration on random pictures, and lower bounds when cancelled.
+//! Counting colour puzzles by profiles, by the sweep and by components: counts known by
+//! construction far past enumeration, the same counts as enumeration on random pictures, and
+//! lower bounds when cancelled.
 
 use std::sync::atomic::AtomicBool;
 
@@ -9,6 +10,8 @@ use super::*;
 use crate::color::{Block, ColorClue, ColorPuzzle};
 use crate::search::{ColorSolver, SolverOptions};
 use crate::test_strategies::{colour_bands, palette};
+
+use super::tests::{profile_count, sweep_count};
 
 /// `2n` rows alternately of colours 1 and 2, each holding one cell, over `n` columns each
 /// holding one cell of colour 1 above one of colour 2: one component.
@@ -73,6 +76,41 @@ fn colour_bands_fall_apart_into_one_component_per_band() {
     );
 }
 
+/// Profiles and the sweep count the bands as components do, and `count_exact` counts them by
+/// profiles.
+#[test]
+fn colour_bands_are_counted_by_profiles_and_by_the_sweep() {
+    for (k, m) in [(2, 1), (2, 3), (3, 4), (4, 5), (2, 6)] {
+        let puzzle = colour_bands(k, m);
+        let expected = factorial(m as u32).pow(k as u32);
+        assert_eq!(profile_count(&puzzle), expected, "profiles, k {k}, m {m}");
+        assert_eq!(sweep_count(&puzzle), expected, "sweep, k {k}, m {m}");
+        let progress = CountProgress::default();
+        let counted = count_exact(
+            &puzzle,
+            CountLimits::default(),
+            &AtomicBool::new(false),
+            &progress,
+        )
+        .expect("counts");
+        assert_eq!(counted.count, expected, "k {k}, m {m}");
+        let profiles = matches!(counted.method, ExactMethod::Profiles { .. });
+        assert_eq!(profiles, m > 1, "{:?}", counted.method);
+    }
+}
+
+/// Blocks of different colours touch in every column of the pairs: profiles and the sweep
+/// count them as enumeration does.
+#[test]
+fn touching_colours_are_counted_by_profiles_and_by_the_sweep() {
+    for n in 1..=5 {
+        let puzzle = colour_pairs(n);
+        let expected = BigUint::from(enumerated(&puzzle));
+        assert_eq!(profile_count(&puzzle), expected, "profiles, n {n}");
+        assert_eq!(sweep_count(&puzzle), expected, "sweep, n {n}");
+    }
+}
+
 #[test]
 fn colour_counts_past_u128_switch_to_big_integers() {
     // (3!)^50, about 8.1e38.
@@ -80,6 +118,8 @@ fn colour_counts_past_u128_switch_to_big_integers() {
     let expected = factorial(3).pow(50);
     assert!(expected > BigUint::from(u128::MAX));
     assert_eq!(by_components(&puzzle).count, expected);
+    assert_eq!(profile_count(&puzzle), expected);
+    assert_eq!(sweep_count(&puzzle), expected);
 }
 
 #[test]
@@ -110,13 +150,63 @@ fn colour_picture(max: usize) -> impl Strategy<Value = ColorPuzzle> {
     })
 }
 
+/// The solutions and, row by row and cell by cell, in how many each cell holds each colour,
+/// by enumerating them.
+fn per_colour_enumerated(puzzle: &ColorPuzzle) -> (BigUint, Vec<Vec<Vec<BigUint>>>) {
+    let colours = puzzle.colors.len() - 1;
+    let mut counts = vec![vec![vec![0u64; colours]; puzzle.width()]; puzzle.height()];
+    let mut total = 0u64;
+    let outcome = ColorSolver::new(puzzle, SolverOptions::default())
+        .run(|grid| {
+            total += 1;
+            for (row, cells) in counts.iter_mut().enumerate() {
+                for (col, cell) in cells.iter_mut().enumerate() {
+                    let value = grid.cell(row, col).trailing_zeros() as usize;
+                    if value > 0 {
+                        cell[value - 1] += 1;
+                    }
+                }
+            }
+            crate::search::Flow::Continue
+        })
+        .expect("valid");
+    assert!(outcome.exhausted);
+    let big = |cell: Vec<u64>| cell.into_iter().map(BigUint::from).collect();
+    let rows = counts
+        .into_iter()
+        .map(|row| row.into_iter().map(big).collect())
+        .collect();
+    (BigUint::from(total), rows)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Per-colour counts by profiles are those of enumeration.
+    #[test]
+    fn per_colour_counts_of_colour_pictures_are_those_of_enumeration(
+        puzzle in colour_picture(6),
+    ) {
+        let root = crate::choose::probed_root(&puzzle).expect("valid").expect("a solution");
+        let cancel = AtomicBool::new(false);
+        let counted = count_per_colour_by_profiles(&puzzle, &root, 1 << 20, &cancel)
+            .expect("counts");
+        prop_assert_eq!(counted, per_colour_enumerated(&puzzle));
+    }
 
     #[test]
     fn components_count_colour_pictures_as_enumeration_does(puzzle in colour_picture(6)) {
         let counted = by_components(&puzzle).count;
         prop_assert!(counted >= BigUint::from(1u8));
         prop_assert_eq!(counted, BigUint::from(enumerated(&puzzle)));
+    }
+
+    /// Profiles, the sweep, components and enumeration agree.
+    #[test]
+    fn every_method_counts_colour_pictures_as_enumeration_does(puzzle in colour_picture(6)) {
+        let enumerated = BigUint::from(enumerated(&puzzle));
+        prop_assert_eq!(&profile_count(&puzzle), &enumerated);
+        prop_assert_eq!(&sweep_count(&puzzle), &enumerated);
+        prop_assert_eq!(&by_components(&puzzle).count, &enumerated);
     }
 }

@@ -1,17 +1,22 @@
-//! What counting by components needs of a [`Domain`] beyond propagation and probing: where a
-//! line falls apart into independent segments, and whether a learning search can check a set
-//! of cells for a completion (black and white only, so far).
+//! What exact counting needs of a [`Domain`] beyond propagation and probing: where a line falls
+//! apart into independent segments, the automaton of a line (for profiles and the sweep), and
+//! whether a learning search can check a set of cells for a completion (black and white only,
+//! so far).
 
+use super::dfa::{Class, ColorClass, LineDfa, Successors, TooLarge};
 use super::segments::{ColorSegmentSolver, Segment, segments_of_bits};
 use crate::color::{ColorGrid, ColorPuzzle};
-use crate::domain::Domain;
+use crate::domain::{Domain, DomainGrid};
 use crate::grid::Grid;
 use crate::learn::{Completion, CompletionChecker};
 use crate::line::BitLineSolver;
 use crate::puzzle::{LineId, Puzzle};
 
-/// A domain whose puzzles [`ComponentCounter`](super::ComponentCounter) counts.
+/// A domain whose puzzles [`ComponentCounter`](super::ComponentCounter), profiles and the
+/// sweep count.
 pub trait Countable: Domain {
+    /// The successors of a class of a line automaton: one per cell value.
+    type Successors: Successors;
     /// A thread's buffers for finding segments.
     type SegmentSolver: Default;
     /// A learning search that checks sets of cells for a completion, kept across checks.
@@ -28,8 +33,20 @@ pub trait Countable: Domain {
         line: LineId,
     ) -> Option<Vec<Segment>>;
 
+    /// The automaton of `line` with the cells of `grid` folded in, reading the cells from the
+    /// last to the first when `backwards`.
+    fn line_automaton(
+        &self,
+        grid: &Self::Grid,
+        line: LineId,
+        backwards: bool,
+    ) -> Result<LineDfa<Self::Successors>, TooLarge>;
+
     /// A completion checker for grids that extend `root`, if the domain has one.
     fn checker<'p>(&'p self, root: &Self::Grid) -> Option<Self::Checker<'p>>;
+
+    /// The conflicts `checker` has spent in all its checks so far.
+    fn conflicts(checker: &Self::Checker<'_>) -> u64;
 
     /// Whether the unknown `cells` of `grid` can be completed, as
     /// [`CompletionChecker::check`] says.
@@ -42,7 +59,28 @@ pub trait Countable: Domain {
     ) -> Completion<Self::Grid>;
 }
 
+/// The automaton of `line` of `grid` whose clue is `blocks` (length, colour), over cells of
+/// `values` values, read backwards when `backwards`.
+fn automaton<S: Successors>(
+    grid: &impl DomainGrid,
+    line: LineId,
+    mut blocks: Vec<(u32, u8)>,
+    values: usize,
+    backwards: bool,
+) -> Result<LineDfa<S>, TooLarge> {
+    let mut known: Vec<u64> = match line {
+        LineId::Row(r) => (0..grid.width()).map(|c| grid.values(r, c)).collect(),
+        LineId::Col(c) => (0..grid.height()).map(|r| grid.values(r, c)).collect(),
+    };
+    if backwards {
+        known.reverse();
+        blocks.reverse();
+    }
+    LineDfa::from_clue(&blocks, &known, values)
+}
+
 impl Countable for Puzzle {
+    type Successors = Class;
     type SegmentSolver = (BitLineSolver, Vec<(u32, u32)>);
     type Checker<'p> = CompletionChecker<'p>;
 
@@ -57,8 +95,27 @@ impl Countable for Puzzle {
         segments_of_bits(solver, starts, blocks, grid.line_len(line), grid.line(line))
     }
 
+    fn line_automaton(
+        &self,
+        grid: &Grid,
+        line: LineId,
+        backwards: bool,
+    ) -> Result<LineDfa<Class>, TooLarge> {
+        let blocks = self
+            .clue(line)
+            .blocks()
+            .iter()
+            .map(|&len| (len, 1))
+            .collect();
+        automaton(grid, line, blocks, 2, backwards)
+    }
+
     fn checker<'p>(&'p self, root: &Grid) -> Option<CompletionChecker<'p>> {
         Some(CompletionChecker::new(self, root))
+    }
+
+    fn conflicts(checker: &CompletionChecker<'_>) -> u64 {
+        checker.stats().conflicts
     }
 
     fn check(
@@ -74,6 +131,7 @@ impl Countable for Puzzle {
 
 /// Colour has no learning search yet: every set of cells is counted without a check.
 impl Countable for ColorPuzzle {
+    type Successors = ColorClass;
     type SegmentSolver = ColorSegmentSolver;
     type Checker<'p> = std::convert::Infallible;
 
@@ -86,8 +144,23 @@ impl Countable for ColorPuzzle {
         solver.segments(self.clue(line).blocks(), grid, line)
     }
 
+    fn line_automaton(
+        &self,
+        grid: &ColorGrid,
+        line: LineId,
+        backwards: bool,
+    ) -> Result<LineDfa<ColorClass>, TooLarge> {
+        let blocks = self.clue(line).blocks();
+        let blocks = blocks.iter().map(|b| (b.len, b.color)).collect();
+        automaton(grid, line, blocks, self.colors.len(), backwards)
+    }
+
     fn checker(&self, _: &ColorGrid) -> Option<std::convert::Infallible> {
         None
+    }
+
+    fn conflicts(checker: &std::convert::Infallible) -> u64 {
+        match *checker {}
     }
 
     fn check(

@@ -8,6 +8,16 @@
 //! problem: two partial lines in the same class have the same completions, so a counter that
 //! keys its memo on classes makes equal residual problems meet. In a line of `1`-clues, for
 //! example, "the block was just painted" and "the block is done" become one class.
+//!
+//! The automaton reads cell values (value 0 the background, see [`crate::domain`]): a class
+//! has one successor per value, as a [`Successors`] record, two fields in black and white
+//! ([`Class`]) and a slice as long as the palette in colour ([`ColorClass`]), so that the
+//! black-and-white counters keep their two-successor layout. Blocks are (length, colour):
+//! two blocks of the same colour need a background cell between them, blocks of different
+//! colours may touch (in black and white every block has colour 1).
+
+use std::fmt::Debug;
+use std::hash::Hash;
 
 use rustc_hash::FxHashMap;
 
@@ -16,8 +26,23 @@ use crate::grid::Cell;
 /// No class: the value leads nowhere.
 pub const DEAD: u16 = u16::MAX;
 
-/// The successors of one class at one position: the class at the next position after an
-/// empty cell and after a filled cell, or [`DEAD`].
+/// The successors of one class at one position, one per cell value: the class at the next
+/// position after a cell of that value, or [`DEAD`].
+pub trait Successors: Clone + Debug + PartialEq + Eq + Hash + Send + Sync + 'static {
+    /// The successors `next(v)` for each of `values` values.
+    fn from_fn(values: usize, next: impl FnMut(usize) -> u16) -> Self;
+    /// Number of values.
+    fn values(&self) -> usize;
+    /// The successor after a cell of value `value` (below [`Self::values`]).
+    fn after(&self, value: usize) -> u16;
+    /// Whether every value leads nowhere.
+    fn is_dead(&self) -> bool {
+        (0..self.values()).all(|v| self.after(v) == DEAD)
+    }
+}
+
+/// The successors of one black-and-white class at one position: the class at the next
+/// position after an empty cell and after a filled cell, or [`DEAD`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Class {
     /// After an empty cell.
@@ -34,11 +59,67 @@ impl Class {
     }
 }
 
+impl Successors for Class {
+    #[inline]
+    fn from_fn(_: usize, mut next: impl FnMut(usize) -> u16) -> Self {
+        Class {
+            empty: next(0),
+            filled: next(1),
+        }
+    }
+
+    #[inline]
+    fn values(&self) -> usize {
+        2
+    }
+
+    #[inline]
+    fn after(&self, value: usize) -> u16 {
+        self.next(value != 0)
+    }
+
+    #[inline]
+    fn is_dead(&self) -> bool {
+        self.empty == DEAD && self.filled == DEAD
+    }
+}
+
+/// The successors of one colour class at one position, one per palette value.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct ColorClass(Box<[u16]>);
+
+impl Clone for ColorClass {
+    fn clone(&self) -> Self {
+        ColorClass(self.0.clone())
+    }
+
+    /// Reuses the allocation (the counters copy classes into buffers of the same palette).
+    fn clone_from(&mut self, source: &Self) {
+        self.0.clone_from(&source.0);
+    }
+}
+
+impl Successors for ColorClass {
+    fn from_fn(values: usize, next: impl FnMut(usize) -> u16) -> Self {
+        ColorClass((0..values).map(next).collect())
+    }
+
+    #[inline]
+    fn values(&self) -> usize {
+        self.0.len()
+    }
+
+    #[inline]
+    fn after(&self, value: usize) -> u16 {
+        self.0[value]
+    }
+}
+
 /// A line's classes, position by position. Position `len` has the single accepting class `0`.
 #[derive(Clone, Debug)]
-pub struct LineDfa {
+pub struct LineDfa<S = Class> {
     /// `classes[pos]`: the live classes before cell `pos`.
-    classes: Vec<Vec<Class>>,
+    classes: Vec<Vec<S>>,
     /// The class of the start, or [`DEAD`] if the line has no completion at all.
     start: u16,
 }
@@ -47,9 +128,28 @@ pub struct LineDfa {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TooLarge;
 
-impl LineDfa {
-    /// Builds the automaton of a line of `known.len()` cells with clue `blocks`.
+impl LineDfa<Class> {
+    /// Builds the black-and-white automaton of a line of `known.len()` cells with clue
+    /// `blocks`.
     pub fn new(blocks: &[u32], known: &[Cell]) -> Result<Self, TooLarge> {
+        let blocks: Vec<(u32, u8)> = blocks.iter().map(|&len| (len, 1)).collect();
+        let known: Vec<u64> = known
+            .iter()
+            .map(|cell| match cell {
+                Cell::Unknown => crate::domain::BW_VALUES,
+                Cell::Filled => crate::domain::FILLED,
+                Cell::Empty => crate::domain::EMPTY,
+            })
+            .collect();
+        Self::from_clue(&blocks, &known, 2)
+    }
+}
+
+impl<S: Successors> LineDfa<S> {
+    /// Builds the automaton of a line of `known.len()` cells, each a set of value bits (see
+    /// [`crate::domain`]), with clue `blocks` (length and colour, from 1 below `values`), over
+    /// cells of `values` values (at most 64).
+    pub fn from_clue(blocks: &[(u32, u8)], known: &[u64], values: usize) -> Result<Self, TooLarge> {
         let raw = RawStates::new(blocks);
         if raw.count() >= usize::from(DEAD) || known.len() >= usize::from(DEAD) {
             return Err(TooLarge);
@@ -60,36 +160,25 @@ impl LineDfa {
         let mut later: Vec<u16> = (0..raw.count())
             .map(|s| if raw.accepts(s) { 0 } else { DEAD })
             .collect();
-        classes[len].push(Class {
-            empty: DEAD,
-            filled: DEAD,
-        });
+        classes[len].push(S::from_fn(values, |_| DEAD));
         let mut now = vec![DEAD; raw.count()];
-        let mut interned: FxHashMap<Class, u16> = FxHashMap::default();
+        let mut interned: FxHashMap<S, u16> = FxHashMap::default();
         for pos in (0..len).rev() {
             interned.clear();
             let mut list = Vec::new();
             for (s, slot) in now.iter_mut().enumerate() {
-                let follow = |filled: bool| {
-                    let allowed = match known[pos] {
-                        Cell::Unknown => true,
-                        Cell::Filled => filled,
-                        Cell::Empty => !filled,
-                    };
-                    match raw.next(s, filled) {
+                let class = S::from_fn(values, |value| {
+                    let allowed = known[pos] >> value & 1 == 1;
+                    match raw.next(s, value) {
                         Some(n) if allowed => later[n],
                         _ => DEAD,
                     }
-                };
-                let class = Class {
-                    empty: follow(false),
-                    filled: follow(true),
-                };
-                *slot = if class.empty == DEAD && class.filled == DEAD {
+                });
+                *slot = if class.is_dead() {
                     DEAD
                 } else {
-                    *interned.entry(class).or_insert_with(|| {
-                        list.push(class);
+                    *interned.entry(class).or_insert_with_key(|class| {
+                        list.push(class.clone());
                         (list.len() - 1) as u16
                     })
                 };
@@ -118,31 +207,36 @@ impl LineDfa {
 
     /// The class `class` before cell `pos`.
     #[inline]
-    pub fn class(&self, pos: usize, class: u16) -> Class {
-        self.classes[pos][usize::from(class)]
+    pub fn class(&self, pos: usize, class: u16) -> &S {
+        &self.classes[pos][usize::from(class)]
     }
 
     /// Number of live classes before cell `pos`.
     pub fn width_at(&self, pos: usize) -> usize {
         self.classes[pos].len()
     }
+
+    /// The most live classes at any position.
+    pub fn widest(&self) -> usize {
+        self.classes.iter().map(Vec::len).max().unwrap_or(1)
+    }
 }
 
 /// The clue automaton before merging: state `base[j] + r` means `r` cells of block `j` painted
-/// (`r == blocks[j]`: the block is complete and a gap must follow); the last state means every
-/// block is done.
+/// (`r == blocks[j]`: the block is complete and, before a block of its colour, a gap must
+/// follow); the last state means every block is done.
 struct RawStates<'a> {
-    blocks: &'a [u32],
+    blocks: &'a [(u32, u8)],
     base: Vec<usize>,
 }
 
 impl<'a> RawStates<'a> {
-    fn new(blocks: &'a [u32]) -> Self {
+    fn new(blocks: &'a [(u32, u8)]) -> Self {
         let mut base = Vec::with_capacity(blocks.len() + 1);
         let mut at = 0;
-        for &b in blocks {
+        for &(len, _) in blocks {
             base.push(at);
-            at += b as usize + 1;
+            at += len as usize + 1;
         }
         base.push(at);
         RawStates { blocks, base }
@@ -158,17 +252,25 @@ impl<'a> RawStates<'a> {
         (j, s - self.base[j])
     }
 
-    fn next(&self, s: usize, filled: bool) -> Option<usize> {
+    /// The state after a cell of value `value` (0 the background) from state `s`.
+    fn next(&self, s: usize, value: usize) -> Option<usize> {
         let (j, r) = self.decode(s);
         let k = self.blocks.len();
         if j == k {
-            return (!filled).then_some(s);
+            return (value == 0).then_some(s);
         }
-        let len = self.blocks[j] as usize;
-        match (r, filled) {
-            (0, false) => Some(s),
-            (r, true) if r < len => Some(s + 1),
-            (r, false) if r == len => Some(self.base[j + 1]),
+        let (len, color) = (self.blocks[j].0 as usize, usize::from(self.blocks[j].1));
+        // The next block starts at once: its colour differs from this one's.
+        let touching = |value: usize| {
+            self.blocks
+                .get(j + 1)
+                .is_some_and(|&(_, next)| usize::from(next) == value && value != color)
+        };
+        match (r, value) {
+            (0, 0) => Some(s),
+            (r, v) if r < len && v == color => Some(s + 1),
+            (r, 0) if r == len => Some(self.base[j + 1]),
+            (r, v) if r == len && touching(v) => Some(self.base[j + 1] + 1),
             _ => None,
         }
     }
@@ -176,7 +278,7 @@ impl<'a> RawStates<'a> {
     fn accepts(&self, s: usize) -> bool {
         let k = self.blocks.len();
         let (j, r) = self.decode(s);
-        j == k || (j + 1 == k && r == self.blocks[j] as usize)
+        j == k || (j + 1 == k && r == self.blocks[j].0 as usize)
     }
 }
 
@@ -279,6 +381,51 @@ mod tests {
         // and "painted long ago" are one class.
         let dfa = LineDfa::new(&[1], &[Cell::Unknown; 4]).expect("small");
         assert_eq!(reachable_widths(&dfa), [1, 2, 2, 2, 1]);
+    }
+
+    /// Every colour line of 6 cells over 3 values (the background and two colours) under a
+    /// few clues and known cells: the colour automaton accepts exactly those whose blocks are
+    /// the clue and that agree with the known cells.
+    #[test]
+    fn a_colour_automaton_accepts_exactly_the_lines_of_its_clue() {
+        use crate::color::color_blocks_of;
+        const LEN: usize = 6;
+        let clues: [&[(u32, u8)]; 6] = [
+            &[],
+            &[(1, 1)],
+            &[(1, 1), (1, 2)],
+            &[(2, 1), (1, 1)],
+            &[(1, 2), (2, 1), (1, 2)],
+            &[(6, 2)],
+        ];
+        let knowns: [[u64; LEN]; 3] = [
+            [0b111; LEN],
+            [0b111, 0b110, 0b111, 0b011, 0b111, 0b111],
+            [0b001, 0b111, 0b100, 0b111, 0b111, 0b010],
+        ];
+        for clue in clues {
+            for known in &knowns {
+                let dfa = LineDfa::<ColorClass>::from_clue(clue, known, 3).expect("small");
+                for code in 0..3usize.pow(LEN as u32) {
+                    let cells: Vec<u8> = (0..LEN)
+                        .map(|i| (code / 3usize.pow(i as u32) % 3) as u8)
+                        .collect();
+                    let mut class = dfa.start();
+                    for (pos, &value) in cells.iter().enumerate() {
+                        if class != DEAD {
+                            class = dfa.class(pos, class).after(usize::from(value));
+                        }
+                    }
+                    let blocks: Vec<(u32, u8)> = color_blocks_of(cells.iter().copied())
+                        .iter()
+                        .map(|b| (b.len, b.color))
+                        .collect();
+                    let agrees = cells.iter().zip(known).all(|(&v, k)| k >> v & 1 == 1);
+                    let expected = agrees && blocks == clue;
+                    assert_eq!(class == 0, expected, "{clue:?} {known:?} {cells:?}");
+                }
+            }
+        }
     }
 
     #[test]

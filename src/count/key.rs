@@ -4,7 +4,7 @@
 
 use std::hash::Hash;
 
-use super::dfa::LineDfa;
+use super::dfa::{LineDfa, Successors};
 
 /// Where each tracked line's class sits in a packed key.
 #[derive(Clone, Debug)]
@@ -17,15 +17,12 @@ pub(super) struct Layout {
 
 impl Layout {
     /// The layout for `tracked` lines: each gets the bits its widest position needs.
-    pub(super) fn new(tracked: &[LineDfa]) -> Self {
+    pub(super) fn new<S: Successors>(tracked: &[LineDfa<S>]) -> Self {
         let mut shift = Vec::with_capacity(tracked.len());
         let mut mask = Vec::with_capacity(tracked.len());
         let mut bits = 0u32;
         for line in tracked {
-            let widest = (0..=line.len())
-                .map(|p| line.width_at(p))
-                .max()
-                .unwrap_or(1);
+            let widest = line.widest();
             let need = usize::BITS - widest.saturating_sub(1).leading_zeros();
             shift.push(bits);
             mask.push((1u128 << need) - 1);

@@ -42,7 +42,10 @@ use backbone::{Backbone, fix_backbone};
 pub use components::{CompletionChecks, ComponentCounter, ComponentError, ComponentStats};
 pub use countable::Countable;
 pub use num_bigint::BigUint;
-pub use profile::{CellCounts, LayerProgress, Orientation, ProfileError, ProfileProblem};
+pub use profile::{
+    CellCounts, LayerProgress, Orientation, ProfileError, ProfileProblem, count_by_profiles,
+    count_per_cell_by_profiles, count_per_colour_by_profiles,
+};
 pub use progress::{CountPhase, CountProgress, CountSnapshot};
 pub use segments::{ColorSegmentSolver, Segment};
 pub use stop::Stop;
@@ -54,8 +57,7 @@ pub use tally::{Overflow, Tally};
 use turns::{SideSweeps, Sides};
 
 use crate::domain::{Domain, DomainGrid};
-use crate::grid::Grid;
-use crate::puzzle::{Puzzle, PuzzleError};
+use crate::puzzle::PuzzleError;
 
 /// Default limit on the profiles of one layer (each costs a few dozen bytes plus its count)
 /// before the sweep takes over.
@@ -143,7 +145,7 @@ pub enum CountError {
 
 /// The root grid of `puzzle`, its givens applied, propagated and probed to a fixpoint, or
 /// `None` when that proves there is no solution.
-pub fn probed_root(puzzle: &Puzzle) -> Result<Option<Grid>, PuzzleError> {
+pub fn probed_root<P: Domain>(puzzle: &P) -> Result<Option<P::Grid>, PuzzleError> {
     crate::choose::probed_root(puzzle)
 }
 
@@ -221,12 +223,13 @@ fn open_root<P: Domain>(
     Ok(Ok((root, unknown_cells)))
 }
 
-/// Counts the solutions of `puzzle` exactly without visiting them one by one, in the current
-/// rayon pool: by profiles while a layer holds at most `limits.max_profiles`, else by a sweep
-/// while its memo fits `limits.sweep_memory`, else by components. `progress` is kept up to
-/// date for a display that reads it from another thread.
-pub fn count_exact(
-    puzzle: &Puzzle,
+/// Counts the solutions of `puzzle`, black and white or colour, exactly without visiting them
+/// one by one, in the current rayon pool: by profiles while a layer holds at most
+/// `limits.max_profiles`, else by a sweep while its memo fits `limits.sweep_memory`, else by
+/// components. `progress` is kept up to date for a display that reads it from another thread.
+/// (A domain without a completion checker, colour so far, fixes no backbone.)
+pub fn count_exact<P: Countable>(
+    puzzle: &P,
     limits: CountLimits,
     cancel: &AtomicBool,
     progress: &CountProgress,
@@ -264,8 +267,9 @@ pub fn count_exact(
     }
     // The sweep's frontier crosses every line, so it holds the product of the states of the
     // independent parts it cuts through: leave a grid that falls apart to components.
-    let whole = components::largest_component(puzzle, &root)
-        .is_some_and(|(unknown, largest)| 2 * largest >= unknown);
+    let whole = limits.sweep_memory > 0
+        && components::largest_component(puzzle, &root)
+            .is_some_and(|(unknown, largest)| 2 * largest >= unknown);
     // The orientation of the sweep that counted, if one did.
     let swept_as = std::sync::Mutex::new(orientation);
     let sweep_method = |stats: &SweepStats| ExactMethod::Sweep {
@@ -279,7 +283,7 @@ pub fn count_exact(
     };
     let budget = MemoBudget::new(limits.sweep_memory);
     let sweep_progress = || (progress.sweep.counted(), progress.sweep.explored());
-    let sweep_by = |sweeps: &SideSweeps, side: Orientation, stop: Stop| {
+    let sweep_by = |sweeps: &SideSweeps<P>, side: Orientation, stop: Stop| {
         let counted = sweeps.count(side, stop);
         if counted.is_ok() {
             *swept_as
@@ -295,7 +299,7 @@ pub fn count_exact(
         let mut sides = limits
             .sweep_from
             .map_or_else(|| Sides::new(orientation), Sides::only);
-        let backbone = |grid: &Grid| match fix_backbone(
+        let backbone = |grid: &P::Grid| match fix_backbone(
             puzzle,
             grid,
             BACKBONE_CONFLICTS,
@@ -393,29 +397,23 @@ pub fn count_exact(
 }
 
 /// Counts the solutions of `puzzle`, black and white or colour, exactly by components alone
-/// (the profiles and the sweep of [`count_exact`] need an automaton of each line, which only
-/// black and white has so far), in the current rayon pool: the root is propagated and probed,
-/// then [`ComponentCounter`] counts what is left, in `u128` and again in big integers if that
-/// overflows. Only `limits.completion_checks` matters here. When cancelled, the solutions it
-/// had counted for certain are in `progress` ([`CountProgress::at_least`]).
+/// (the last method of [`count_exact`], without profiles or the sweep), in the current rayon
+/// pool: the root is propagated and probed, then [`ComponentCounter`] counts what is left, in
+/// `u128` and again in big integers if that overflows. Only `limits.completion_checks`
+/// matters here. When cancelled, the solutions it had counted for certain are in `progress`
+/// ([`CountProgress::at_least`]).
 pub fn count_by_components_alone<P: Countable>(
     puzzle: &P,
     limits: CountLimits,
     cancel: &AtomicBool,
     progress: &CountProgress,
 ) -> Result<ExactCount, CountError> {
-    let (root, unknown_cells) = match open_root(puzzle, progress)? {
-        Ok(open) => open,
-        Err(settled) => return Ok(settled),
+    let limits = CountLimits {
+        max_profiles: 0,
+        sweep_memory: 0,
+        ..limits
     };
-    progress.enter(CountPhase::Components);
-    let stats = &progress.components;
-    let count = count_by_components(puzzle, &root, limits, Stop::from(cancel), stats)?;
-    Ok(ExactCount {
-        count,
-        method: components_method(stats),
-        unknown_cells,
-    })
+    count_exact(puzzle, limits, cancel, progress)
 }
 
 /// How a count by components went, from its counters.
@@ -439,7 +437,7 @@ fn components_method(stats: &ComponentStats) -> ExactMethod {
 /// long tasks keep them, and on 4 to 8 threads the sweep, starved, took twice as long as on
 /// one. On one thread, or if a pool cannot be built, both run in the current pool
 /// (`rayon::join`: on one thread, the sweep first).
-fn race_apart<A, B, RA, RB>(puzzle: &Puzzle, sweep: A, components: B) -> (RA, RB)
+fn race_apart<P: Domain, A, B, RA, RB>(puzzle: &P, sweep: A, components: B) -> (RA, RB)
 where
     A: FnOnce() -> RA + Send,
     B: FnOnce() -> RB + Send,
@@ -505,89 +503,11 @@ fn count_by_components<P: Countable>(
     }
 }
 
-/// Counts the completions of `root` (a probed grid of `puzzle`) by profiles walked as
-/// `orientation` says, with at most `max_profiles` per layer. Returns the count and the
-/// widest layer.
-pub fn count_by_profiles(
-    puzzle: &Puzzle,
-    root: &Grid,
-    orientation: Orientation,
-    max_profiles: usize,
-    cancel: &AtomicBool,
-    mut progress: impl FnMut(LayerProgress),
-) -> Result<(BigUint, usize), CountError> {
-    let problem =
-        ProfileProblem::new(puzzle, root, orientation).map_err(|_| CountError::LineTooLong)?;
-    let mut widest = 1;
-    let mut track = |p: LayerProgress| {
-        widest = widest.max(p.profiles);
-        progress(p);
-    };
-    let result = match problem.count::<u128>(max_profiles, cancel, &mut track) {
-        Err(ProfileError::Overflow) => problem.count::<BigUint>(max_profiles, cancel, &mut track),
-        other => other.map(|n| n.to_big()),
-    };
-    match result {
-        Ok(count) => Ok((count, widest)),
-        Err(ProfileError::TooManyProfiles { .. }) => Err(CountError::TooManyProfiles {
-            limit: max_profiles,
-        }),
-        Err(ProfileError::LineTooLong) => Err(CountError::LineTooLong),
-        Err(ProfileError::Cancelled | ProfileError::Overflow) => Err(CountError::Cancelled),
-    }
-}
-
-/// The completions of `root` (a probed grid of `puzzle`) and, row by row, in how many of them
-/// each cell is filled, by profiles (rows fixed one by one, or columns where there are fewer),
-/// keeping at most `max_profiles` in all layers together.
-pub fn count_per_cell_by_profiles(
-    puzzle: &Puzzle,
-    root: &Grid,
-    max_profiles: usize,
-    cancel: &AtomicBool,
-) -> Result<(BigUint, Vec<Vec<BigUint>>), CountError> {
-    let orientation = orientations(puzzle)[0];
-    let problem =
-        ProfileProblem::new(puzzle, root, orientation).map_err(|_| CountError::LineTooLong)?;
-    let result = match problem.count_per_cell::<u128>(max_profiles, cancel) {
-        Err(ProfileError::Overflow) => problem.count_per_cell::<BigUint>(max_profiles, cancel),
-        other => other.map(|counts| CellCounts {
-            total: counts.total.to_big(),
-            filled: counts
-                .filled
-                .iter()
-                .map(|line| line.iter().map(Tally::to_big).collect())
-                .collect(),
-        }),
-    };
-    let counts = match result {
-        Ok(counts) => counts,
-        Err(ProfileError::TooManyProfiles { .. }) => {
-            return Err(CountError::TooManyProfiles {
-                limit: max_profiles,
-            });
-        }
-        Err(ProfileError::LineTooLong) => return Err(CountError::LineTooLong),
-        Err(ProfileError::Cancelled | ProfileError::Overflow) => return Err(CountError::Cancelled),
-    };
-    // Step lines are rows, or columns when the walk is transposed.
-    let rows = (0..puzzle.height())
-        .map(|row| {
-            (0..puzzle.width())
-                .map(|col| match orientation.transposed {
-                    false => counts.filled[row][col].clone(),
-                    true => counts.filled[col][row].clone(),
-                })
-                .collect()
-        })
-        .collect();
-    Ok((counts.total, rows))
-}
-
 /// The orientations to try, the more promising first: the one tracking fewer lines.
-fn orientations(puzzle: &Puzzle) -> [Orientation; 2] {
+fn orientations<P: Domain>(puzzle: &P) -> [Orientation; 2] {
     let [rows, _, columns, _] = Orientation::ALL;
-    if puzzle.width() <= puzzle.height() {
+    let (height, width) = puzzle.size();
+    if width <= height {
         [rows, columns]
     } else {
         [columns, rows]

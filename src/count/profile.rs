@@ -10,14 +10,18 @@ use dashmap::DashMap;
 use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
 
-use super::dfa::{Class, DEAD, LineDfa};
+use num_bigint::BigUint;
+
+use super::CountError;
+use super::countable::Countable;
+use super::dfa::{Class, DEAD, LineDfa, Successors, TooLarge};
 use super::key::{Key, Layout, with_narrowest_key};
 use super::tally::{Overflow, Tally};
-use crate::grid::{Cell, Grid};
-use crate::puzzle::{LineId, Puzzle};
+use crate::domain::DomainGrid;
+use crate::puzzle::LineId;
 
 mod cells;
-pub use cells::CellCounts;
+pub use cells::{CellCounts, count_per_cell_by_profiles, count_per_colour_by_profiles};
 
 /// One layer of the dynamic program: profile -> number of partial grids.
 type Layer<K, T> = DashMap<K, T, FxBuildHasher>;
@@ -88,56 +92,73 @@ impl Orientation {
     ];
 }
 
+impl Orientation {
+    /// The automata of the lines of `grid` (a propagated grid of `puzzle`) walked as this
+    /// orientation says: the lines fixed one by one (rows, or columns when transposed), in
+    /// the order they are fixed, and the lines crossing them. Each reads its cells in the
+    /// order they are fixed: the crossing lines backwards when the walk is reversed.
+    #[allow(
+        clippy::type_complexity,
+        reason = "the two lists of automata, named where they are used"
+    )]
+    pub(super) fn automata<P: Countable>(
+        self,
+        puzzle: &P,
+        grid: &P::Grid,
+    ) -> Result<(Vec<LineDfa<P::Successors>>, Vec<LineDfa<P::Successors>>), TooLarge> {
+        let (rows, cols) = (
+            (0..grid.height()).map(LineId::Row),
+            (0..grid.width()).map(LineId::Col),
+        );
+        let (fixed, crossing): (Vec<LineId>, Vec<LineId>) = if self.transposed {
+            (cols.collect(), rows.collect())
+        } else {
+            (rows.collect(), cols.collect())
+        };
+        let mut fixed = fixed
+            .into_iter()
+            .map(|id| puzzle.line_automaton(grid, id, false))
+            .collect::<Result<Vec<_>, _>>()?;
+        if self.reversed {
+            fixed.reverse();
+        }
+        let crossing = crossing
+            .into_iter()
+            .map(|id| puzzle.line_automaton(grid, id, self.reversed))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((fixed, crossing))
+    }
+}
+
 /// The puzzle seen as lines fixed one per layer (`steps`) whose cells cross the `tracked`
-/// lines, each an automaton over its own cells with the grid's known cells folded in.
-pub struct ProfileProblem {
-    steps: Vec<LineDfa>,
-    tracked: Vec<LineDfa>,
+/// lines, each an automaton over its own cells with the grid's known cells folded in; its
+/// classes have successors of type `S`, one per cell value.
+pub struct ProfileProblem<S = Class> {
+    /// The lines fixed one per layer, in order (the sweep's swept lines).
+    pub(super) steps: Vec<LineDfa<S>>,
+    /// The lines crossing them.
+    pub(super) tracked: Vec<LineDfa<S>>,
+    /// The values a cell may take (the background included).
+    values: usize,
     /// How the puzzle is walked.
     pub orientation: Orientation,
 }
 
-impl ProfileProblem {
+impl<S: Successors> ProfileProblem<S> {
     /// Builds the problem for `grid` (a propagated grid of `puzzle`), walked as `orientation`
     /// says.
-    pub fn new(
-        puzzle: &Puzzle,
-        grid: &Grid,
+    pub fn new<P: Countable<Successors = S>>(
+        puzzle: &P,
+        grid: &P::Grid,
         orientation: Orientation,
     ) -> Result<Self, ProfileError> {
-        let Orientation {
-            transposed,
-            reversed,
-        } = orientation;
-        let (h, w) = (puzzle.height(), puzzle.width());
-        let (step_count, tracked_count) = if transposed { (w, h) } else { (h, w) };
-        // The puzzle's line of step `s` (`step`) or of tracked line `s`; read backwards when
-        // the walk is reversed, so that tracked lines are read in the order steps are fixed.
-        let line = |index: usize, step: bool| -> Result<LineDfa, ProfileError> {
-            let (id, len) = match (step, transposed) {
-                (true, false) | (false, true) => (LineId::Row(index), w),
-                _ => (LineId::Col(index), h),
-            };
-            let cell = |p: usize| match id {
-                LineId::Row(r) => grid.cell(r, p),
-                LineId::Col(c) => grid.cell(p, c),
-            };
-            let mut blocks = puzzle.clue(id).blocks().to_vec();
-            let mut known: Vec<Cell> = (0..len).map(cell).collect();
-            if reversed && !step {
-                blocks.reverse();
-                known.reverse();
-            }
-            LineDfa::new(&blocks, &known).map_err(|_| ProfileError::LineTooLong)
-        };
-        let step_order = |s: usize| if reversed { step_count - 1 - s } else { s };
+        let (steps, tracked) = orientation
+            .automata(puzzle, grid)
+            .map_err(|_| ProfileError::LineTooLong)?;
         Ok(ProfileProblem {
-            steps: (0..step_count)
-                .map(|s| line(step_order(s), true))
-                .collect::<Result<_, _>>()?,
-            tracked: (0..tracked_count)
-                .map(|t| line(t, false))
-                .collect::<Result<_, _>>()?,
+            steps,
+            tracked,
+            values: puzzle.all_values().count_ones() as usize,
             orientation,
         })
     }
@@ -222,37 +243,31 @@ impl ProfileProblem {
                         overflow.store(true, Ordering::Relaxed);
                     }
                 };
-                self.expand(
-                    layout,
-                    step,
-                    profile,
-                    scratch,
-                    |successor: &K, _: &[bool]| {
-                        let insert = || {
-                            if profiles.fetch_add(1, Ordering::Relaxed) >= max_profiles {
-                                too_many.store(true, Ordering::Relaxed);
-                            }
-                            ways.clone()
-                        };
-                        // A packed key costs nothing to copy: one lookup. A boxed one is looked up
-                        // first, so that only new profiles allocate.
-                        if K::PACKED {
-                            next.entry(successor.clone())
-                                .and_modify(add)
-                                .or_insert_with(insert);
-                        } else if let Some(mut sum) = next.get_mut(successor) {
-                            add(&mut sum);
-                        } else {
-                            next.entry(successor.clone())
-                                .and_modify(add)
-                                .or_insert_with(insert);
+                self.expand(layout, step, profile, scratch, |successor: &K, _: &[u8]| {
+                    let insert = || {
+                        if profiles.fetch_add(1, Ordering::Relaxed) >= max_profiles {
+                            too_many.store(true, Ordering::Relaxed);
                         }
-                        // Keep going? A single profile can have astronomically many successors.
-                        !(too_many.load(Ordering::Relaxed)
-                            || overflow.load(Ordering::Relaxed)
-                            || cancel.load(Ordering::Relaxed))
-                    },
-                );
+                        ways.clone()
+                    };
+                    // A packed key costs nothing to copy: one lookup. A boxed one is looked up
+                    // first, so that only new profiles allocate.
+                    if K::PACKED {
+                        next.entry(successor.clone())
+                            .and_modify(add)
+                            .or_insert_with(insert);
+                    } else if let Some(mut sum) = next.get_mut(successor) {
+                        add(&mut sum);
+                    } else {
+                        next.entry(successor.clone())
+                            .and_modify(add)
+                            .or_insert_with(insert);
+                    }
+                    // Keep going? A single profile can have astronomically many successors.
+                    !(too_many.load(Ordering::Relaxed)
+                        || overflow.load(Ordering::Relaxed)
+                        || cancel.load(Ordering::Relaxed))
+                });
             },
         );
         if cancel.load(Ordering::Relaxed) {
@@ -271,21 +286,21 @@ impl ProfileProblem {
     }
 
     /// Calls `emit` with the profile after each placement of step line `step` that the
-    /// tracked lines, in `profile`, allow, and the placement (which cells it fills), until it
-    /// returns `false`.
+    /// tracked lines, in `profile`, allow, and the placement (the value of each cell), until
+    /// it returns `false`.
     fn expand<K: Key>(
         &self,
         layout: &Layout,
         step: usize,
         profile: &K,
-        scratch: &mut Scratch<K>,
-        mut emit: impl FnMut(&K, &[bool]) -> bool,
+        scratch: &mut Scratch<K, S>,
+        mut emit: impl FnMut(&K, &[u8]) -> bool,
     ) {
         let line = &self.steps[step];
         let width = self.tracked.len();
         // The crossing tracked lines' classes in this step.
         for (t, crossing) in scratch.crossing.iter_mut().enumerate() {
-            *crossing = self.tracked[t].class(step, profile.get(layout, t));
+            crossing.clone_from(self.tracked[t].class(step, profile.get(layout, t)));
         }
         // alive[pos][c]: from class c before cell pos, the step line can be completed.
         scratch.alive[width].clear();
@@ -294,12 +309,12 @@ impl ProfileProblem {
             let (before, after) = scratch.alive.split_at_mut(pos + 1);
             let (here, later) = (&mut before[pos], &after[0]);
             here.clear();
-            let crossing = scratch.crossing[pos];
+            let crossing = &scratch.crossing[pos];
             here.extend((0..line.width_at(pos)).map(|c| {
                 let class = line.class(pos, c as u16);
                 let ok =
                     |to: u16, across: u16| to != DEAD && across != DEAD && later[usize::from(to)];
-                ok(class.empty, crossing.empty) || ok(class.filled, crossing.filled)
+                (0..crossing.values()).any(|v| ok(class.after(v), crossing.after(v)))
             }));
         }
         if !scratch.alive[0][usize::from(line.start())] {
@@ -307,7 +322,7 @@ impl ProfileProblem {
         }
         let mut successor = profile.clone();
         let mut placement = std::mem::take(&mut scratch.placement);
-        placement.resize(width, false);
+        placement.resize(width, 0);
         let _ = self.place(
             layout,
             step,
@@ -330,25 +345,25 @@ impl ProfileProblem {
         &self,
         layout: &Layout,
         step: usize,
-        scratch: &Scratch<K>,
+        scratch: &Scratch<K, S>,
         pos: usize,
         class: u16,
-        (successor, placement): (&mut K, &mut [bool]),
-        emit: &mut impl FnMut(&K, &[bool]) -> bool,
+        (successor, placement): (&mut K, &mut [u8]),
+        emit: &mut impl FnMut(&K, &[u8]) -> bool,
     ) -> bool {
         if pos == self.tracked.len() {
             return emit(successor, placement);
         }
         let here = self.steps[step].class(pos, class);
-        let crossing = scratch.crossing[pos];
-        for filled in [false, true] {
-            let to = here.next(filled);
-            let across = crossing.next(filled);
+        let crossing = &scratch.crossing[pos];
+        for value in 0..crossing.values() {
+            let to = here.after(value);
+            let across = crossing.after(value);
             if to == DEAD || across == DEAD || !scratch.alive[pos + 1][usize::from(to)] {
                 continue;
             }
             successor.set(layout, pos, across);
-            placement[pos] = filled;
+            placement[pos] = value as u8;
             if !self.place(
                 layout,
                 step,
@@ -365,26 +380,62 @@ impl ProfileProblem {
     }
 }
 
+/// Counts the completions of `root` (a probed grid of `puzzle`) by profiles walked as
+/// `orientation` says, with at most `max_profiles` per layer. Returns the count and the
+/// widest layer.
+pub fn count_by_profiles<P: Countable>(
+    puzzle: &P,
+    root: &P::Grid,
+    orientation: Orientation,
+    max_profiles: usize,
+    cancel: &AtomicBool,
+    mut progress: impl FnMut(LayerProgress),
+) -> Result<(BigUint, usize), CountError> {
+    let problem =
+        ProfileProblem::new(puzzle, root, orientation).map_err(|_| CountError::LineTooLong)?;
+    let mut widest = 1;
+    let mut track = |p: LayerProgress| {
+        widest = widest.max(p.profiles);
+        progress(p);
+    };
+    let result = match problem.count::<u128>(max_profiles, cancel, &mut track) {
+        Err(ProfileError::Overflow) => problem.count::<BigUint>(max_profiles, cancel, &mut track),
+        other => other.map(|n| n.to_big()),
+    };
+    let count = result.map_err(|e| e.into_count_error(max_profiles))?;
+    Ok((count, widest))
+}
+
+impl ProfileError {
+    /// The error of a count by profiles held to `max_profiles` (an overflow, of a count
+    /// already in big integers, cannot happen).
+    pub(super) fn into_count_error(self, max_profiles: usize) -> CountError {
+        match self {
+            ProfileError::TooManyProfiles { .. } => CountError::TooManyProfiles {
+                limit: max_profiles,
+            },
+            ProfileError::LineTooLong => CountError::LineTooLong,
+            ProfileError::Cancelled | ProfileError::Overflow => CountError::Cancelled,
+        }
+    }
+}
+
 /// Per-thread buffers for expanding profiles.
-struct Scratch<K> {
+struct Scratch<K, S> {
     /// The class of each crossing tracked line in the step being fixed.
-    crossing: Vec<Class>,
+    crossing: Vec<S>,
     alive: Vec<Vec<bool>>,
-    /// Which cells of the step line the placement being built fills.
-    placement: Vec<bool>,
+    /// The value of each cell of the step line in the placement being built.
+    placement: Vec<u8>,
     _key: std::marker::PhantomData<K>,
 }
 
-impl<K> Scratch<K> {
-    fn new(step: &LineDfa, tracked: usize) -> Self {
+impl<K, S: Successors> Scratch<K, S> {
+    fn new(step: &LineDfa<S>, tracked: usize) -> Self {
+        // Any class of the step line: its values are every line's.
+        let dead = S::from_fn(step.class(step.len(), 0).values(), |_| DEAD);
         Scratch {
-            crossing: vec![
-                Class {
-                    empty: DEAD,
-                    filled: DEAD
-                };
-                tracked
-            ],
+            crossing: vec![dead; tracked],
             alive: vec![Vec::new(); step.len() + 1],
             placement: Vec::new(),
             _key: std::marker::PhantomData,

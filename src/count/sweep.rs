@@ -16,14 +16,14 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use dashmap::DashMap;
 use rustc_hash::FxBuildHasher;
 
-use super::dfa::{DEAD, LineDfa};
+use super::countable::Countable;
+use super::dfa::{DEAD, LineDfa, Successors};
 use super::key::{Key, Layout, with_narrowest_key};
-use super::profile::Orientation;
+use super::profile::{Orientation, ProfileProblem};
 use super::propagators::ThreadPropagators;
 use super::stop::Stop;
 use super::tally::{LowerBound, Overflow, Tally};
-use crate::grid::{Cell, Grid};
-use crate::puzzle::{LineId, Puzzle};
+use crate::domain::{Domain, DomainGrid};
 use num_bigint::BigUint;
 
 /// Why a sweep count stopped.
@@ -156,16 +156,16 @@ struct Frontier<K> {
 type MemoKey<K> = (u32, u16, K);
 
 /// A sweep over one probed grid of a puzzle, with its memo.
-pub(super) struct SweepCounter<'p, K: Key, T> {
-    puzzle: &'p Puzzle,
+pub(super) struct SweepCounter<'p, K: Key, T, P: Countable> {
+    puzzle: &'p P,
     /// The sweep goes column by column (the crossing lines are the rows).
     transposed: bool,
     /// The sweep goes from the last line to the first (bottom to top, or right to left).
     reversed: bool,
     /// The lines swept, in order, as automata with the root's known cells folded in.
-    swept: Vec<LineDfa>,
+    swept: Vec<LineDfa<P::Successors>>,
     /// The crossing lines likewise.
-    crossing: Vec<LineDfa>,
+    crossing: Vec<LineDfa<P::Successors>>,
     layout: Layout,
     memo: DashMap<MemoKey<K>, T, FxBuildHasher>,
     /// Entries stored (or about to be).
@@ -176,7 +176,7 @@ pub(super) struct SweepCounter<'p, K: Key, T> {
     budget: &'p MemoBudget,
     /// A propagator (buffers and line-result cache) for each thread of the pool, and one for
     /// a caller outside it. Owned by the counter, so that their caches serve its puzzle only.
-    propagators: ThreadPropagators,
+    propagators: ThreadPropagators<P>,
     /// What it did, live.
     stats: &'p SweepStats,
     /// In the current count, the solutions of the finished subtrees whose parent did not
@@ -186,7 +186,7 @@ pub(super) struct SweepCounter<'p, K: Key, T> {
     unfinished: std::sync::Mutex<BigUint>,
 }
 
-impl<K: Key, T> Drop for SweepCounter<'_, K, T> {
+impl<K: Key, T, P: Countable> Drop for SweepCounter<'_, K, T, P> {
     fn drop(&mut self) {
         self.budget
             .give_back(self.entries.load(Ordering::Relaxed) * self.entry_bytes);
@@ -195,81 +195,43 @@ impl<K: Key, T> Drop for SweepCounter<'_, K, T> {
 
 /// The automata of a sweep's lines, and the layout of its keys: what a [`SweepCounter`] is
 /// built from, whatever its key type.
-pub(super) struct SweepLines {
+pub(super) struct SweepLines<S> {
     transposed: bool,
     reversed: bool,
-    swept: Vec<LineDfa>,
-    crossing: Vec<LineDfa>,
+    swept: Vec<LineDfa<S>>,
+    crossing: Vec<LineDfa<S>>,
     layout: Layout,
 }
 
-impl SweepLines {
+impl<S: Successors> SweepLines<S> {
     /// The lines of a sweep of `puzzle` from `root` (a propagated grid), line by line as
-    /// `orientation` says.
-    pub(super) fn new(
-        puzzle: &Puzzle,
-        root: &Grid,
+    /// `orientation` says: each automaton reads its cells in the order the sweep decides them.
+    pub(super) fn new<P: Countable<Successors = S>>(
+        puzzle: &P,
+        root: &P::Grid,
         orientation: Orientation,
     ) -> Result<Self, SweepError> {
-        let Orientation {
-            transposed,
-            reversed,
-        } = orientation;
-        // A line's automaton reads its cells in the order the sweep decides them: the swept
-        // lines forwards, the crossing lines backwards when the sweep runs from the last line.
-        let automaton = |id: LineId, backwards: bool| {
-            let mut known: Vec<Cell> = match id {
-                LineId::Row(r) => (0..root.width()).map(|c| root.cell(r, c)).collect(),
-                LineId::Col(c) => (0..root.height()).map(|r| root.cell(r, c)).collect(),
-            };
-            let mut blocks = puzzle.clue(id).blocks().to_vec();
-            if backwards {
-                known.reverse();
-                blocks.reverse();
-            }
-            LineDfa::new(&blocks, &known).map_err(|_| SweepError::LineTooLong)
-        };
-        let (swept_ids, crossing_ids): (Vec<LineId>, Vec<LineId>) = if transposed {
-            (
-                (0..root.width()).map(LineId::Col).collect(),
-                (0..root.height()).map(LineId::Row).collect(),
-            )
-        } else {
-            (
-                (0..root.height()).map(LineId::Row).collect(),
-                (0..root.width()).map(LineId::Col).collect(),
-            )
-        };
-        let mut swept = swept_ids
-            .iter()
-            .map(|&id| automaton(id, false))
-            .collect::<Result<Vec<_>, _>>()?;
-        if reversed {
-            swept.reverse();
-        }
-        let crossing = crossing_ids
-            .iter()
-            .map(|&id| automaton(id, reversed))
-            .collect::<Result<Vec<_>, _>>()?;
-        let layout = Layout::new(&crossing);
+        // The lines of a walk by profiles, in the same order.
+        let lines =
+            ProfileProblem::new(puzzle, root, orientation).map_err(|_| SweepError::LineTooLong)?;
         Ok(SweepLines {
-            transposed,
-            reversed,
-            swept,
-            crossing,
-            layout,
+            transposed: orientation.transposed,
+            reversed: orientation.reversed,
+            layout: Layout::new(&lines.tracked),
+            swept: lines.steps,
+            crossing: lines.tracked,
         })
     }
 }
 
-impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
+impl<'p, K: Key, T: Tally, P: Countable> SweepCounter<'p, K, T, P> {
     /// A sweep of `puzzle` from `root` (a propagated grid), line by line as `orientation`
     /// says, whose memo takes its memory from `budget`, with keys of type `K` (which must hold
     /// its classes: [`new_sweep`] picks the type).
     #[cfg(test)]
     pub(super) fn new(
-        puzzle: &'p Puzzle,
-        root: &Grid,
+        puzzle: &'p P,
+        root: &P::Grid,
         orientation: Orientation,
         budget: &'p MemoBudget,
         stats: &'p SweepStats,
@@ -280,8 +242,8 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
 
     /// A sweep of `puzzle` over `lines`, whose memo takes its memory from `budget`.
     pub(super) fn with_lines(
-        puzzle: &'p Puzzle,
-        lines: SweepLines,
+        puzzle: &'p P,
+        lines: SweepLines<P::Successors>,
         budget: &'p MemoBudget,
         stats: &'p SweepStats,
     ) -> Self {
@@ -320,7 +282,7 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
     /// Counts the solutions that extend `root`, the grid the counter was built from, until
     /// `stop` is raised. The memo stays: counting again goes on where the last count stopped.
     /// If it stops first, the solutions it had counted are offered to the stats' lower bound.
-    pub(super) fn count(&self, root: &Grid, stop: Stop) -> Result<T, SweepError> {
+    pub(super) fn count(&self, root: &P::Grid, stop: Stop) -> Result<T, SweepError> {
         self.stats.restart();
         *self.lock_unfinished() = BigUint::ZERO;
         let counted = self.count_from_root(root, stop);
@@ -345,7 +307,7 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
     }
 
     /// [`Self::count`], without its lower bound.
-    fn count_from_root(&self, root: &Grid, stop: Stop) -> Result<T, SweepError> {
+    fn count_from_root(&self, root: &P::Grid, stop: Stop) -> Result<T, SweepError> {
         let mut crossing = K::blank(self.crossing.len());
         for (t, line) in self.crossing.iter().enumerate() {
             if line.start() == DEAD {
@@ -385,21 +347,21 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
     }
 
     /// Moves `at` over the cells of `grid` already known, or `None` if they break a line.
-    fn advance(&self, grid: &Grid, mut at: Frontier<K>) -> Option<Frontier<K>> {
+    fn advance(&self, grid: &P::Grid, mut at: Frontier<K>) -> Option<Frontier<K>> {
         let across = self.crossing.len();
         let total = self.swept.len() * across;
         while at.done < total {
             let (r, c) = self.cell_at(at.done);
-            let filled = match grid.cell(r, c) {
-                Cell::Unknown => break,
-                Cell::Filled => true,
-                Cell::Empty => false,
-            };
+            let values = grid.values(r, c);
+            if !values.is_power_of_two() {
+                break;
+            }
+            let value = values.trailing_zeros() as usize;
             let (line, pos) = (at.done / across, at.done % across);
-            at.swept = self.swept[line].class(pos, at.swept).next(filled);
+            at.swept = self.swept[line].class(pos, at.swept).after(value);
             let crossing = self.crossing[pos]
                 .class(line, at.crossing.get(&self.layout, pos))
-                .next(filled);
+                .after(value);
             if at.swept == DEAD || crossing == DEAD {
                 return None;
             }
@@ -418,7 +380,7 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
     /// `depth` branchings below the root.
     fn count_node(
         &self,
-        grid: &Grid,
+        grid: &P::Grid,
         at: Frontier<K>,
         depth: u32,
         stop: &Stop,
@@ -442,9 +404,9 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
         }
         self.stats.branched.fetch_add(1, Ordering::Relaxed);
         let (row, col) = self.cell_at(at.done);
-        let branch = |filled: bool| -> Result<T, SweepError> {
+        let branch = |value: u64| -> Result<T, SweepError> {
             let mut child = grid.clone();
-            child.set_unknown(row, col, filled);
+            child.decide(row, col, value);
             let consistent = self
                 .propagators
                 .get()
@@ -457,18 +419,7 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
                 Ok(T::zero())
             }
         };
-        let (filled, empty) = rayon::join(|| branch(true), || branch(false));
-        let total = match (filled, empty) {
-            (Ok(mut total), Ok(empty)) => {
-                total.add(&empty)?;
-                total
-            }
-            (Ok(finished), Err(e)) | (Err(e), Ok(finished)) => {
-                self.keep_unfinished(&finished);
-                return Err(e);
-            }
-            (Err(e), Err(_)) => return Err(e),
-        };
+        let total = self.branch_values(grid.values(row, col), &branch)?;
         self.stats.finish(depth, false, 0.0);
         if !self.budget.take(self.entry_bytes) {
             self.keep_unfinished(&total);
@@ -478,43 +429,86 @@ impl<'p, K: Key, T: Tally> SweepCounter<'p, K, T> {
         self.memo.insert(key, total.clone());
         Ok(total)
     }
+
+    /// The sum of `branch` over the values of `set` (each a one-bit set), the branches split
+    /// in halves in the order domain `P` tries values and run by [`rayon::join`]: in black and
+    /// white, filled beside empty. A finished half beside a stopped one is kept as unfinished.
+    fn branch_values(
+        &self,
+        set: u64,
+        branch: &(impl Fn(u64) -> Result<T, SweepError> + Sync),
+    ) -> Result<T, SweepError> {
+        if set.is_power_of_two() {
+            return branch(set);
+        }
+        let (first, second) = split_values::<P>(set);
+        match rayon::join(
+            || self.branch_values(first, branch),
+            || self.branch_values(second, branch),
+        ) {
+            (Ok(mut total), Ok(second)) => {
+                total.add(&second)?;
+                Ok(total)
+            }
+            (Ok(finished), Err(e)) | (Err(e), Ok(finished)) => {
+                self.keep_unfinished(&finished);
+                Err(e)
+            }
+            (Err(e), Err(_)) => Err(e),
+        }
+    }
+}
+
+/// `set` (two values or more) in two halves, the values domain `P` tries first in the first.
+fn split_values<P: Domain>(set: u64) -> (u64, u64) {
+    let (mut first, mut second) = (set, 0);
+    for _ in 0..set.count_ones() / 2 {
+        let last = if P::HIGH_VALUE_FIRST {
+            first & first.wrapping_neg()
+        } else {
+            1 << (63 - first.leading_zeros())
+        };
+        first &= !last;
+        second |= last;
+    }
+    (first, second)
 }
 
 /// A sweep of one grid that can count again, going on where it stopped, whatever its key and
 /// number types.
-pub(super) trait ResumableSweep: Send + Sync {
+pub(super) trait ResumableSweep<G>: Send + Sync {
     /// Counts the solutions that extend the grid the sweep was built from (`root`), until
     /// `stop` is raised.
-    fn count_big(&self, root: &Grid, stop: Stop) -> Result<BigUint, SweepError>;
+    fn count_big(&self, root: &G, stop: Stop) -> Result<BigUint, SweepError>;
 }
 
-impl<K: Key, T: Tally> ResumableSweep for SweepCounter<'_, K, T> {
-    fn count_big(&self, root: &Grid, stop: Stop) -> Result<BigUint, SweepError> {
+impl<K: Key, T: Tally, P: Countable> ResumableSweep<P::Grid> for SweepCounter<'_, K, T, P> {
+    fn count_big(&self, root: &P::Grid, stop: Stop) -> Result<BigUint, SweepError> {
         self.count(root, stop).map(|n| n.to_big())
     }
 }
 
 /// A sweep of `puzzle` from `root` line by line as `orientation` says, with the narrowest key
 /// type that holds its classes and counts of type `T`.
-pub(super) fn new_sweep<'p, T: Tally>(
-    puzzle: &'p Puzzle,
-    root: &Grid,
+pub(super) fn new_sweep<'p, T: Tally, P: Countable>(
+    puzzle: &'p P,
+    root: &P::Grid,
     orientation: Orientation,
     budget: &'p MemoBudget,
     stats: &'p SweepStats,
-) -> Result<Box<dyn ResumableSweep + 'p>, SweepError> {
-    fn typed<'p, K: Key, T: Tally>(
-        puzzle: &'p Puzzle,
-        lines: SweepLines,
+) -> Result<Box<dyn ResumableSweep<P::Grid> + 'p>, SweepError> {
+    fn typed<'p, K: Key, T: Tally, P: Countable>(
+        puzzle: &'p P,
+        lines: SweepLines<P::Successors>,
         budget: &'p MemoBudget,
         stats: &'p SweepStats,
-    ) -> Box<dyn ResumableSweep + 'p> {
-        Box::new(SweepCounter::<K, T>::with_lines(
+    ) -> Box<dyn ResumableSweep<P::Grid> + 'p> {
+        Box::new(SweepCounter::<K, T, P>::with_lines(
             puzzle, lines, budget, stats,
         ))
     }
     let lines = SweepLines::new(puzzle, root, orientation)?;
     Ok(with_narrowest_key!(&lines.layout, K => {
-        typed::<K, T>(puzzle, lines, budget, stats)
+        typed::<K, T, P>(puzzle, lines, budget, stats)
     }))
 }

@@ -8,10 +8,12 @@ use proptest::prelude::*;
 use crate::test_strategies::{diagonal_squares, permutations, random_clues};
 
 use super::*;
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
 use crate::search::{Solver, SolverOptions};
 
 /// Counts with only the methods whose limits are not 0, taking turns (no race).
-fn count_with(puzzle: &Puzzle, max_profiles: usize, sweep_memory: usize) -> ExactCount {
+fn count_with<P: Countable>(puzzle: &P, max_profiles: usize, sweep_memory: usize) -> ExactCount {
     let limits = CountLimits {
         max_profiles,
         sweep_memory,
@@ -24,7 +26,8 @@ fn count_with(puzzle: &Puzzle, max_profiles: usize, sweep_memory: usize) -> Exac
     count_exact(puzzle, limits, &AtomicBool::new(false), &progress).expect("counts")
 }
 
-fn profile_count(puzzle: &Puzzle) -> BigUint {
+/// Profiles alone (or propagation, which settles some puzzles first).
+pub(super) fn profile_count<P: Countable>(puzzle: &P) -> BigUint {
     let counted = count_with(puzzle, DEFAULT_MAX_PROFILES, 0);
     assert!(!matches!(
         counted.method,
@@ -33,8 +36,8 @@ fn profile_count(puzzle: &Puzzle) -> BigUint {
     counted.count
 }
 
-/// The sweep alone (whether or not the grid falls apart).
-fn sweep_count(puzzle: &Puzzle) -> BigUint {
+/// The sweep alone (whether or not the grid falls apart), from the first side.
+pub(super) fn sweep_count<P: Countable>(puzzle: &P) -> BigUint {
     let Some(root) = probed_root(puzzle).expect("valid") else {
         return BigUint::ZERO;
     };
@@ -42,7 +45,7 @@ fn sweep_count(puzzle: &Puzzle) -> BigUint {
     let stats = SweepStats::default();
     let stop = Stop::from(&cancel);
     let budget = MemoBudget::new(DEFAULT_SWEEP_MEMORY);
-    sweep::new_sweep::<BigUint>(puzzle, &root, Orientation::ALL[0], &budget, &stats)
+    sweep::new_sweep::<BigUint, P>(puzzle, &root, Orientation::ALL[0], &budget, &stats)
         .expect("short lines")
         .count_big(&root, stop)
         .expect("counts")
@@ -382,7 +385,7 @@ fn swept<K: key::Key, T: Tally>(
     stats: &SweepStats,
 ) -> T {
     let budget = MemoBudget::new(1 << 20);
-    SweepCounter::<K, T>::new(puzzle, root, orientation, &budget, stats)
+    SweepCounter::<K, T, Puzzle>::new(puzzle, root, orientation, &budget, stats)
         .expect("short lines")
         .count(root, Stop::from(&AtomicBool::new(false)))
         .expect("counts")

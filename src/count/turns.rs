@@ -15,29 +15,31 @@ use std::time::{Duration, Instant};
 
 use num_bigint::BigUint;
 
+use super::countable::Countable;
 use super::profile::Orientation;
 use super::stop::Stop;
 use super::sweep::{MemoBudget, ResumableSweep, SweepError, SweepStats, new_sweep};
-use crate::grid::Grid;
-use crate::puzzle::Puzzle;
+
+/// A sweep from one side, whatever its key and number types.
+type SideSweep<'p, P> = Box<dyn ResumableSweep<<P as crate::domain::Domain>::Grid> + 'p>;
 
 /// The sweeps of one grid from each side, kept between turns.
-pub(super) struct SideSweeps<'p> {
-    puzzle: &'p Puzzle,
+pub(super) struct SideSweeps<'p, P: Countable> {
+    puzzle: &'p P,
     /// The grid they count the completions of.
-    grid: Grid,
+    grid: P::Grid,
     budget: &'p MemoBudget,
     stats: &'p SweepStats,
     /// The sweeps started so far, each with its side; none while one is counting.
-    sweeps: std::sync::Mutex<Vec<(Orientation, Box<dyn ResumableSweep + 'p>)>>,
+    sweeps: std::sync::Mutex<Vec<(Orientation, SideSweep<'p, P>)>>,
 }
 
-impl<'p> SideSweeps<'p> {
+impl<'p, P: Countable> SideSweeps<'p, P> {
     /// No sweeps yet of `grid` (a probed grid of `puzzle`), whose memos take their memory
     /// from `budget`, reporting to `stats`.
     pub(super) fn new(
-        puzzle: &'p Puzzle,
-        grid: Grid,
+        puzzle: &'p P,
+        grid: P::Grid,
         budget: &'p MemoBudget,
         stats: &'p SweepStats,
     ) -> Self {
@@ -51,7 +53,7 @@ impl<'p> SideSweeps<'p> {
     }
 
     /// The grid they count.
-    pub(super) fn grid(&self) -> &Grid {
+    pub(super) fn grid(&self) -> &P::Grid {
         &self.grid
     }
 
@@ -65,13 +67,13 @@ impl<'p> SideSweeps<'p> {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut sweep = match sweeps.iter().position(|&(s, _)| s == side) {
             Some(at) => sweeps.swap_remove(at).1,
-            None => new_sweep::<u128>(self.puzzle, &self.grid, side, self.budget, self.stats)?,
+            None => new_sweep::<u128, P>(self.puzzle, &self.grid, side, self.budget, self.stats)?,
         };
         loop {
             match sweep.count_big(&self.grid, stop) {
                 Err(SweepError::Overflow) => {
                     drop(sweep);
-                    sweep = new_sweep::<BigUint>(
+                    sweep = new_sweep::<BigUint, P>(
                         self.puzzle,
                         &self.grid,
                         side,

@@ -455,7 +455,7 @@ fn bands_count(k: usize, m: usize) -> String {
 }
 
 #[test]
-fn colour_puzzles_are_counted_by_components() {
+fn colour_puzzles_are_counted_by_profiles_or_components() {
     let flag = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles/flag.g");
     let (code, enumerated, err) = run(&["count", "-q", "--method", "enumerate"], &flag);
     assert_eq!(code, 0, "{err}");
@@ -468,7 +468,8 @@ fn colour_puzzles_are_counted_by_components() {
     let small = colour_bands(tmp.path(), 3, 2);
     let (code, out, err) = run(&["count", "-q", "--method", "enumerate"], &small);
     assert_eq!((code, out.as_str()), (0, "8\n"), "{err}");
-    // (6!)^4, past enumeration, by components, which --stats names.
+    // (6!)^4, past enumeration, by profiles, which --stats names; by components without
+    // profiles or the sweep; by the sweep without profiles.
     let big = colour_bands(tmp.path(), 4, 6);
     let expected = bands_count(4, 6);
     assert_eq!(expected, "268738560000");
@@ -479,8 +480,26 @@ fn colour_puzzles_are_counted_by_components() {
             (0, expected.as_str()),
             "{method}: {err}"
         );
+        assert!(err.contains("counted by profiles"), "{err}");
+        let alone = ["--max-profiles", "0", "--sweep-memory", "0"];
+        let args = [&["count", "--stats", "--method", method][..], &alone].concat();
+        let (code, out, err) = run(&args, &big);
+        assert_eq!(
+            (code, out.trim_end()),
+            (0, expected.as_str()),
+            "{method}: {err}"
+        );
         assert!(err.contains("counted by components"), "{err}");
     }
+    // One component, counted by the sweep from the side asked: 6! solutions.
+    let pairs = colour_pairs(tmp.path(), 6);
+    let args = "count --stats --max-profiles 0 --no-race --sweep-from bottom";
+    let (code, out, err) = run(&args.split(' ').collect::<Vec<_>>(), &pairs);
+    assert_eq!((code, out.trim_end()), (0, "720"), "{err}");
+    assert!(
+        err.contains("counted by a sweep row by row from the bottom"),
+        "{err}"
+    );
     let (code, out, _) = run(&["count", "-q", "--json"], &big);
     assert_eq!(code, 0);
     assert!(out.contains(&format!(r#""count":"{expected}""#)), "{out}");
@@ -520,7 +539,18 @@ fn colour_pairs(dir: &Path, n: usize) -> PathBuf {
 fn a_time_limit_leaves_a_lower_bound_on_a_colour_count() {
     let tmp = TempDir::new().expect("temp dir");
     let puzzle = colour_pairs(tmp.path(), 9);
-    let args = ["count", "--json", "--method", "decompose"];
+    // Components alone: profiles and the sweep count the pairs at once.
+    let alone = ["--max-profiles", "0", "--sweep-memory", "0"];
+    let args = [
+        "count",
+        "--json",
+        "--method",
+        "decompose",
+        alone[0],
+        alone[1],
+        alone[2],
+        alone[3],
+    ];
     let (out, count) = count_until_something_is_counted(&args, &puzzle, |out| {
         let result: serde_json::Value = out
             .lines()
@@ -536,7 +566,7 @@ fn a_time_limit_leaves_a_lower_bound_on_a_colour_count() {
     assert!(count > 0.0, "{out}");
     // In text, the same, marked incomplete.
     let args = ["count", "--method", "decompose", "--time-limit", "1"];
-    let (code, out, err) = run(&args, &puzzle);
+    let (code, out, err) = run(&[&args[..], &alone].concat(), &puzzle);
     assert_eq!(code, 3, "{err}");
     assert!(out.starts_with("incomplete: at least "), "{out}");
 }

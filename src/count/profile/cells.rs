@@ -1,5 +1,5 @@
-//! Per-cell counts by profiles: in how many solutions each cell is filled, without visiting
-//! the solutions. A forward pass keeps every layer of the dynamic program (profile -> partial
+//! Per-cell counts by profiles: in how many solutions each cell is filled (in colour: holds
+//! each colour), without visiting the solutions. A forward pass keeps every layer of the dynamic program (profile -> partial
 //! grids leading to it); a backward pass gives each profile its number of completions. A
 //! placement of step line `s` from profile `P` to `P'` then lies in `ways(P) x
 //! completions(P')` solutions, and adds that to every cell it fills.
@@ -10,20 +10,25 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::{Key, Layout, ProfileError, ProfileProblem, Scratch, with_narrowest_key};
-use crate::count::dfa::DEAD;
+use crate::count::countable::Countable;
+use crate::count::dfa::{DEAD, Successors};
 use crate::count::tally::Tally;
+use crate::count::{BigUint, CountError, orientations};
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
 
-/// The solutions of a grid, and in how many of them each cell is filled.
+/// The solutions of a grid, and in how many of them each cell is filled (holds each colour).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CellCounts<T> {
     /// The number of solutions.
     pub total: T,
-    /// For each step line, in the order the walk fixes them, and each of its cells: in how
-    /// many solutions the cell is filled.
+    /// For each step line, in the order the walk fixes them, each of its cells and each
+    /// colour (values 1 and up; black and white has one, filled): in how many solutions the
+    /// cell holds the colour, at `cell * colours + colour - 1`.
     pub filled: Vec<Vec<T>>,
 }
 
-impl ProfileProblem {
+impl<S: Successors> ProfileProblem<S> {
     /// In how many grids that satisfy every line each cell is filled, by step line (see
     /// [`CellCounts`]). Keeps every layer, so gives up when the layers together hold more than
     /// `max_profiles` profiles.
@@ -47,7 +52,7 @@ impl ProfileProblem {
         let width = self.tracked.len();
         let none = CellCounts {
             total: T::zero(),
-            filled: vec![vec![T::zero(); width]; self.steps.len()],
+            filled: vec![vec![T::zero(); width * (self.values - 1)]; self.steps.len()],
         };
         let mut start = K::blank(width);
         for (t, line) in self.tracked.iter().enumerate() {
@@ -105,7 +110,8 @@ impl ProfileProblem {
 
     /// For each profile of `entries` (the layer before step line `step`, each with its partial
     /// grids), its completions, given those of the next layer's profiles (`later`); and, for
-    /// each cell of the step line, the solutions in which its placements fill it.
+    /// each cell of the step line and each colour, the solutions in which its placements give
+    /// the cell the colour (see [`CellCounts::filled`]).
     fn step_back<K: Key, T: Tally>(
         &self,
         layout: &Layout,
@@ -114,7 +120,7 @@ impl ProfileProblem {
         later: &FxHashMap<K, T>,
         cancel: &AtomicBool,
     ) -> Result<(Vec<T>, Vec<T>), ProfileError> {
-        let width = self.tracked.len();
+        let (width, colours) = (self.tracked.len(), self.values - 1);
         let overflow = AtomicBool::new(false);
         let add = |sum: &mut T, more: &T| {
             if sum.add(more).is_err() {
@@ -126,8 +132,9 @@ impl ProfileProblem {
             .map_init(
                 || Scratch::new(&self.steps[step], width),
                 |scratch, (profile, ways)| {
-                    // Completions through each cell the placements fill, then in all.
-                    let mut through = vec![T::zero(); width];
+                    // Completions through each cell and colour the placements give it, then
+                    // in all.
+                    let mut through = vec![T::zero(); width * colours];
                     let mut count = T::zero();
                     if cancel.load(Ordering::Relaxed) || overflow.load(Ordering::Relaxed) {
                         return (count, through);
@@ -135,8 +142,13 @@ impl ProfileProblem {
                     self.expand(layout, step, profile, scratch, |successor, placement| {
                         if let Some(after) = later.get(successor) {
                             add(&mut count, after);
-                            for (sum, _) in through.iter_mut().zip(placement).filter(|p| *p.1) {
-                                add(sum, after);
+                            for (cell, &value) in placement.iter().enumerate() {
+                                if value != 0 {
+                                    add(
+                                        &mut through[cell * colours + usize::from(value) - 1],
+                                        after,
+                                    );
+                                }
                             }
                         }
                         !overflow.load(Ordering::Relaxed)
@@ -154,7 +166,7 @@ impl ProfileProblem {
         if cancel.load(Ordering::Relaxed) {
             return Err(ProfileError::Cancelled);
         }
-        let mut cells = vec![T::zero(); width];
+        let mut cells = vec![T::zero(); width * colours];
         let mut counts = Vec::with_capacity(per_profile.len());
         for (count, through) in per_profile {
             for (sum, more) in cells.iter_mut().zip(&through) {
@@ -167,6 +179,70 @@ impl ProfileProblem {
         }
         Ok((counts, cells))
     }
+}
+
+/// The completions of `root` (a probed grid of `puzzle`) and, row by row, in how many of them
+/// each cell is filled, by profiles (rows fixed one by one, or columns where there are fewer),
+/// keeping at most `max_profiles` in all layers together.
+pub fn count_per_cell_by_profiles(
+    puzzle: &Puzzle,
+    root: &Grid,
+    max_profiles: usize,
+    cancel: &AtomicBool,
+) -> Result<(BigUint, Vec<Vec<BigUint>>), CountError> {
+    let (total, rows) = count_per_colour_by_profiles(puzzle, root, max_profiles, cancel)?;
+    let filled = rows
+        .into_iter()
+        .map(|row| row.into_iter().flatten().collect())
+        .collect();
+    Ok((total, filled))
+}
+
+/// The completions of `root` (a probed grid of `puzzle`, black and white or colour) and, row
+/// by row and cell by cell, in how many of them the cell holds each colour (values 1 and up:
+/// black and white has one, filled), by profiles (rows fixed one by one, or columns where
+/// there are fewer), keeping at most `max_profiles` in all layers together.
+#[allow(
+    clippy::type_complexity,
+    reason = "the count, then rows of cells of colours"
+)]
+pub fn count_per_colour_by_profiles<P: Countable>(
+    puzzle: &P,
+    root: &P::Grid,
+    max_profiles: usize,
+    cancel: &AtomicBool,
+) -> Result<(BigUint, Vec<Vec<Vec<BigUint>>>), CountError> {
+    let orientation = orientations(puzzle)[0];
+    let problem =
+        ProfileProblem::new(puzzle, root, orientation).map_err(|_| CountError::LineTooLong)?;
+    let result = match problem.count_per_cell::<u128>(max_profiles, cancel) {
+        Err(ProfileError::Overflow) => problem.count_per_cell::<BigUint>(max_profiles, cancel),
+        other => other.map(|counts| CellCounts {
+            total: counts.total.to_big(),
+            filled: counts
+                .filled
+                .iter()
+                .map(|line| line.iter().map(Tally::to_big).collect())
+                .collect(),
+        }),
+    };
+    let counts = result.map_err(|e| e.into_count_error(max_profiles))?;
+    let colours = puzzle.all_values().count_ones() as usize - 1;
+    // Step lines are rows, or columns when the walk is transposed.
+    let rows = (0..puzzle.size().0)
+        .map(|row| {
+            (0..puzzle.size().1)
+                .map(|col| {
+                    let (line, cell) = match orientation.transposed {
+                        false => (row, col),
+                        true => (col, row),
+                    };
+                    counts.filled[line][cell * colours..][..colours].to_vec()
+                })
+                .collect()
+        })
+        .collect();
+    Ok((counts.total, rows))
 }
 
 #[cfg(test)]
