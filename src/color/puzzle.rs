@@ -96,6 +96,10 @@ impl PuzzleKind for Colored {
     fn clue_of(cells: &[u8]) -> ColorClue {
         ColorClue(color_blocks_of(cells.iter().copied()))
     }
+
+    fn check(puzzle: &ColorPuzzle) -> Result<(), PuzzleError> {
+        puzzle.check()
+    }
 }
 
 /// A colour nonogram. Its palette's index 0 is the background.

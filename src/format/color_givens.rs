@@ -100,13 +100,9 @@ pub fn add_color_givens(puzzle: &mut ColorPuzzle, givens: &[RawGiven]) -> Result
         }
         resolved.push((g.line, given));
     }
-    let before = puzzle.givens.len();
-    puzzle.givens.extend(resolved.iter().map(|&(_, g)| g));
-    if let Err(error) = puzzle.check() {
-        puzzle.givens.truncate(before);
-        return Err(ParseError::new(0, error.into()));
-    }
-    Ok(())
+    puzzle
+        .add_givens(resolved.iter().map(|&(_, g)| g))
+        .map_err(|error| ParseError::new(0, error.into()))
 }
 
 /// The palette index a given's colour names.

@@ -92,13 +92,9 @@ pub fn add_givens(puzzle: &mut Puzzle, givens: &[(usize, Given)]) -> Result<(), 
             }
         }
     }
-    let before = puzzle.givens.len();
-    puzzle.givens.extend(givens.iter().map(|&(_, given)| given));
-    if let Err(error) = puzzle.check() {
-        puzzle.givens.truncate(before);
-        return Err(ParseError::new(0, error.into()));
-    }
-    Ok(())
+    puzzle
+        .add_givens(givens.iter().map(|&(_, given)| given))
+        .map_err(|error| ParseError::new(0, error.into()))
 }
 
 /// One `ROW COL [VALUE]` line.

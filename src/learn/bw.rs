@@ -4,7 +4,7 @@
 //! cached result.
 
 use super::assign::CellValues;
-use super::domain::{LearnDomain, Shape};
+use super::domain::LearnDomain;
 use super::explain::{Deduction, Fact, LineCheck};
 use super::lit::{Lit, lit, value, var_of};
 use crate::domain::Domain;
@@ -43,17 +43,9 @@ struct Planes {
 }
 
 impl LearnDomain for Puzzle {
-    type Grid = Grid;
     type Cells = Grid;
-    type Lines = BwLines;
+    type LearnLines = BwLines;
     const CELL_RULE: bool = false;
-
-    fn shape(&self) -> Shape {
-        Shape {
-            height: self.height(),
-            width: self.width(),
-        }
-    }
 
     fn vars_per_cell(&self) -> usize {
         1

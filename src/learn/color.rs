@@ -8,7 +8,7 @@
 //! colour or rules one out, and its saved phase says which.
 
 use super::assign::{Assignment, CellValues};
-use super::domain::{LearnDomain, Shape};
+use super::domain::LearnDomain;
 use super::explain::{Deduction, Fact, LineCheck};
 use super::lit::{Lit, lit, value, var_of};
 use crate::color::cache::ColorLineCache;
@@ -81,17 +81,9 @@ struct FactLine {
 }
 
 impl LearnDomain for ColorPuzzle {
-    type Grid = ColorGrid;
     type Cells = ColorCells;
-    type Lines = ColorLines;
+    type LearnLines = ColorLines;
     const CELL_RULE: bool = true;
-
-    fn shape(&self) -> Shape {
-        Shape {
-            height: self.height(),
-            width: self.width(),
-        }
-    }
 
     fn vars_per_cell(&self) -> usize {
         self.colors.len()

@@ -7,6 +7,7 @@
 use super::assign::{Assignment, CellValues};
 use super::explain::LineCheck;
 use super::lit::Lit;
+use crate::domain::Domain;
 use crate::flow::Flow;
 use crate::puzzle::LineId;
 
@@ -61,25 +62,26 @@ impl Shape {
 /// A cell has [`vars_per_cell`](Self::vars_per_cell) variables, numbered
 /// `cell * vars_per_cell + k` (see [`super::lit`]). Line `index` numbers the lines: the rows
 /// from 0, then the columns.
-pub(crate) trait LearnDomain {
-    /// A grid of the puzzle: the root a search starts from, and each solution it reports.
-    type Grid;
+pub(crate) trait LearnDomain: Domain {
     /// The cells as the line solver reads them, kept in step with the variables.
     type Cells: CellValues;
     /// One search's line solver, line-result cache and explanation buffers.
-    type Lines;
+    type LearnLines;
     /// Whether a cell's variables obey a rule of their own, propagated by
     /// [`cell_rule`](Self::cell_rule); `false` leaves the three `cell_` methods unused.
     const CELL_RULE: bool;
 
     /// Rows and columns.
-    fn shape(&self) -> Shape;
+    fn shape(&self) -> Shape {
+        let (height, width) = self.size();
+        Shape { height, width }
+    }
     /// Variables per cell.
     fn vars_per_cell(&self) -> usize;
     /// The cells with nothing known.
     fn new_cells(&self) -> Self::Cells;
     /// Line-solving state for one search.
-    fn new_lines(&self) -> Self::Lines;
+    fn new_lines(&self) -> Self::LearnLines;
     /// Appends the literals that `grid`'s known cells make true, cell by cell in row-major
     /// order.
     fn known_lits(&self, grid: &Self::Grid, out: &mut Vec<Lit>);
@@ -89,19 +91,19 @@ pub(crate) trait LearnDomain {
     /// newly forces is then read with [`forced`](Self::forced).
     fn solve_line(
         &self,
-        lines: &mut Self::Lines,
+        lines: &mut Self::LearnLines,
         cells: &Self::Cells,
         line: LineId,
         index: usize,
     ) -> bool;
     /// Calls `set` with each literal the last [`solve_line`](Self::solve_line) of `line`
     /// forced that was not known before it.
-    fn forced(&self, lines: &Self::Lines, line: LineId, set: impl FnMut(Lit));
+    fn forced(&self, lines: &Self::LearnLines, line: LineId, set: impl FnMut(Lit));
     /// `line` (line `index`) with no fact in it, for [`shrink`](super::explain::shrink) to
     /// explain a deduction of the line with.
     fn line_check<'l>(
         &'l self,
-        lines: &'l mut Self::Lines,
+        lines: &'l mut Self::LearnLines,
         line: LineId,
         index: usize,
     ) -> impl LineCheck + 'l;
@@ -112,7 +114,7 @@ pub(crate) trait LearnDomain {
         on_solution: &mut impl FnMut(&Self::Grid) -> Flow,
     ) -> Flow;
     /// The line-result cache's lookups and hits so far.
-    fn cache_stats(lines: &Self::Lines) -> (u64, u64);
+    fn cache_stats(lines: &Self::LearnLines) -> (u64, u64);
 
     /// Propagates the cell rule from `lit`, just made true: appends to `forced` the literals
     /// it forces and returns the cell it finds contradicted, if any (after the literals it

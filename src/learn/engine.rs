@@ -35,7 +35,7 @@ pub(super) struct Engine<'p, D: LearnDomain> {
     a: Assignment<D::Cells>,
     db: ClauseDb,
     order: Order,
-    lines: D::Lines,
+    lines: D::LearnLines,
     queue: LineQueue,
     /// Trail position up to which clauses and the cell rule have been propagated.
     clause_head: usize,
@@ -227,7 +227,7 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
         self.stats.line_solves += 1;
         let puzzle = self.puzzle;
         let index = self.shape.index(line);
-        if !puzzle.solve_line(&mut self.lines, &self.a.cells, line, index) {
+        if !LearnDomain::solve_line(puzzle, &mut self.lines, &self.a.cells, line, index) {
             return false;
         }
         let mark = self.a.trail.len() as u32;

@@ -225,6 +225,9 @@ pub trait PuzzleKind: Clone + fmt::Debug + PartialEq + Eq {
 
     /// The clue of a line of cells.
     fn clue_of(cells: &[Self::Cell]) -> Self::Clue;
+
+    /// Checks that a puzzle of this kind is well formed.
+    fn check(puzzle: &Nonogram<Self>) -> Result<(), PuzzleError>;
 }
 
 /// Black and white: the kind of [`Puzzle`].
@@ -239,6 +242,10 @@ impl PuzzleKind for BlackWhite {
 
     fn clue_of(cells: &[bool]) -> Clue {
         Clue(blocks_of(cells.iter().copied()))
+    }
+
+    fn check(puzzle: &Puzzle) -> Result<(), PuzzleError> {
+        puzzle.check()
     }
 }
 
@@ -301,6 +308,17 @@ impl<K: PuzzleKind> Nonogram<K> {
             LineId::Row(i) => &self.row_clues[i],
             LineId::Col(j) => &self.col_clues[j],
         }
+    }
+
+    /// Adds `givens` to the puzzle's own and checks it; a puzzle that fails the check is left
+    /// as it was.
+    pub fn add_givens(
+        &mut self,
+        givens: impl IntoIterator<Item = K::Given>,
+    ) -> Result<(), PuzzleError> {
+        let before = self.givens.len();
+        self.givens.extend(givens);
+        K::check(self).inspect_err(|_| self.givens.truncate(before))
     }
 
     /// The same puzzle as another kind, with the palette `colors` and each clue, given and
