@@ -98,6 +98,8 @@ impl<P: Domain> Splitter<'_, P> {
             &mut self.counts,
             memo,
             None,
+            // A split runs to its end: nothing stops it.
+            &|| false,
         )
     }
 
@@ -230,7 +232,8 @@ pub fn split_by<P: Searchable>(
     while open.len() + done.len() < parts.max(1) {
         let Some(mut node) = open.pop() else { break };
         match splitter.choose(&mut node.grid, node.memo.as_deref()) {
-            Choice::Dead => {}
+            // Nothing interrupts a split's choices.
+            Choice::Dead | Choice::Interrupted => {}
             Choice::Solved => done.push(Open {
                 estimate: 1.0,
                 ..node

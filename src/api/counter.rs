@@ -11,7 +11,7 @@ use thiserror::Error;
 use crate::color::AnyPuzzle;
 use crate::count::{
     CountError, CountLimits, CountProgress, ExactCount, PER_CELL_LAYERS, count_exact,
-    count_per_cell_by_profiles, probed_root,
+    count_per_cell_by_profiles,
 };
 use crate::domain::Domain;
 use crate::flow::Flow;
@@ -186,7 +186,14 @@ fn per_cell(
     cancel: &AtomicBool,
 ) -> Result<ExactOutcome, CountFailure> {
     let limit = max_profiles.saturating_mul(PER_CELL_LAYERS);
-    let counted = match probed_root(puzzle).map_err(CountError::from)? {
+    let stopped = || cancel.load(std::sync::atomic::Ordering::Relaxed);
+    let root = crate::choose::probed_root_until(puzzle, &stopped).map_err(CountError::from)?;
+    let Ok(root) = root else {
+        return Ok(ExactOutcome::Cancelled {
+            at_least: BigUint::ZERO,
+        });
+    };
+    let counted = match root {
         // No solutions, and no cell filled in any.
         None => Ok((
             BigUint::ZERO,

@@ -13,6 +13,16 @@
 //! shrink the problem). Its propagated probe grids become the children directly, one per
 //! value, so the subtrees are disjoint (exact counts) and a branch costs no extra propagation.
 //!
+//! Probing is **bounded** at nodes of huge grids: once a node's probes have cost
+//! [`PROBE_WORK`] (cells copied and line cells solved, counted the same way on every run, so the
+//! tree does not depend on timing), the round stops and the node branches on the best cell
+//! probed so far, or as without probing when a probe had just narrowed the grid. A node of a
+//! 2000 x 2000 grid would otherwise probe 4 million cells before its first branch. Puzzles up
+//! to a few hundred cells a side never reach the bound.
+//!
+//! Probing and branching poll a `stopped` check before each probe and give
+//! [`Choice::Interrupted`] when it says stop: one propagation at most runs after a stop.
+//!
 //! Without probing, the branching cell is the first undecided cell of the line (row or
 //! column) with the fewest undecided cells: the most constrained line, where a guess is most
 //! often right or quickly refuted; its children are its values that do not contradict at once.
@@ -45,7 +55,18 @@ pub enum Choice<G = crate::grid::Grid> {
         /// Probe results that the children can reuse (with probing).
         memo: Option<Arc<SealedMemo<G>>>,
     },
+    /// The `stopped` check said stop before the node was decided: nothing is known.
+    Interrupted,
 }
+
+/// Probing that a `stopped` check ended before it was done: nothing is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interrupted;
+
+/// The work one node's probing may do before it branches on what it knows (see the module
+/// documentation): about a second of probing (a cell of a long line costs the dynamic
+/// programming line solver some 20 ns).
+pub const PROBE_WORK: u64 = 1 << 26;
 
 /// The children of a black-and-white branch on `(row, col)` as `(filled, empty)`, each the
 /// child or the contradiction that left it out.
@@ -98,13 +119,20 @@ pub fn choose_plain<P: Domain>(
     puzzle: &P,
     grid: &P::Grid,
     prop: &mut Propagator<P>,
+    stopped: &dyn Fn() -> bool,
 ) -> Choice<P::Grid> {
     let Some(cell) = most_constrained_cell(grid) else {
         return Choice::Solved;
     };
-    let children = each_value::<P>(grid.values(cell.0, cell.1))
-        .filter_map(|value| try_value(puzzle, grid, prop, cell, value).ok())
-        .collect();
+    let mut children = Vec::new();
+    for value in each_value::<P>(grid.values(cell.0, cell.1)) {
+        if stopped() {
+            return Choice::Interrupted;
+        }
+        if let Ok(child) = try_value(puzzle, grid, prop, cell, value) {
+            children.push(child);
+        }
+    }
     Choice::Branch {
         cell,
         children,
@@ -129,24 +157,44 @@ fn most_constrained_cell<G: DomainGrid>(grid: &G) -> Option<(usize, usize)> {
     }
 }
 
-/// The root grid of `puzzle`, its givens applied, propagated and probed to a fixpoint, or
-/// `None` when that proves there is no solution.
+/// The root grid of `puzzle`, its givens applied, propagated and probed to a fixpoint (within
+/// [`PROBE_WORK`]), or `None` when that proves there is no solution.
 pub fn probed_root<P: Domain>(puzzle: &P) -> Result<Option<P::Grid>, crate::PuzzleError> {
+    Ok(probed_root_until(puzzle, &|| false)?.unwrap_or(None))
+}
+
+/// [`probed_root`], polling `stopped` between probes: `Err(Interrupted)` when it said stop.
+pub fn probed_root_until<P: Domain>(
+    puzzle: &P,
+    stopped: &dyn Fn() -> bool,
+) -> Result<Result<Option<P::Grid>, Interrupted>, crate::PuzzleError> {
     puzzle.validate()?;
     let Some(mut grid) = puzzle.given_grid() else {
-        return Ok(None);
+        return Ok(Ok(None));
     };
     let mut prop = Propagator::new();
-    if prop.propagate_all(puzzle, &mut grid).is_err() {
-        return Ok(None);
+    let propagated = prop.propagate_all(puzzle, &mut grid);
+    if stopped() {
+        return Ok(Err(Interrupted));
+    }
+    if propagated.is_err() {
+        return Ok(Ok(None));
     }
     let mut counts = ProbeCounts::default();
-    Ok(
-        match choose_probing(puzzle, &mut grid, &mut prop, &mut counts, None, None) {
-            Choice::Dead => None,
-            Choice::Solved | Choice::Branch { .. } => Some(grid),
-        },
-    )
+    let choice = choose_probing(
+        puzzle,
+        &mut grid,
+        &mut prop,
+        &mut counts,
+        None,
+        None,
+        stopped,
+    );
+    Ok(match choice {
+        Choice::Interrupted => Err(Interrupted),
+        Choice::Dead => Ok(None),
+        Choice::Solved | Choice::Branch { .. } => Ok(Some(grid)),
+    })
 }
 
 /// Probes every undecided cell until a round changes nothing, then picks the branching cell.
@@ -155,7 +203,9 @@ pub fn probed_root<P: Domain>(puzzle: &P) -> Result<Option<P::Grid>, crate::Puzz
 ///
 /// With `cells`, only they are probed and branched on, and [`Choice::Solved`] means none of
 /// them is undecided: for a set of cells that does not interact with the rest of the grid,
-/// such as a component of the exact counter.
+/// such as a component of the exact counter. Probing is then not bounded by [`PROBE_WORK`].
+///
+/// `stopped` is polled before each probe: [`Choice::Interrupted`] when it says stop.
 pub fn choose_probing<P: Domain>(
     puzzle: &P,
     grid: &mut P::Grid,
@@ -163,21 +213,33 @@ pub fn choose_probing<P: Domain>(
     counts: &mut ProbeCounts,
     inherited: Option<&SealedMemo<P::Grid>>,
     cells: Option<&[(u32, u32)]>,
+    stopped: &dyn Fn() -> bool,
 ) -> Choice<P::Grid> {
+    if grid.undecided() == 0 {
+        // Nothing to probe: spare the memo, a slot per value of every cell.
+        return Choice::Solved;
+    }
     let value_bits = u64::BITS - puzzle.all_values().leading_zeros();
     let mut memo = ProbeMemo::inherit(inherited, grid, value_bits);
+    let (height, width) = (grid.height(), grid.width());
     let mut prober = Prober {
         puzzle,
         prop,
         counts,
         narrowed: Vec::new(),
+        stopped,
+        work_left: cells.map_or(PROBE_WORK, |_| u64::MAX),
+        copy_work: (height * width / 16) as u64,
+        line_work: height.max(width) as u64,
     };
     loop {
         match prober.round(grid, &mut memo, cells) {
             Round::Dead => return Choice::Dead,
+            Round::Interrupted => return Choice::Interrupted,
             Round::Changed => {}
             Round::Stable(None) => return Choice::Solved,
-            Round::Stable(Some(best)) => {
+            Round::OutOfWork(None) => return choose_plain(puzzle, grid, prober.prop, stopped),
+            Round::Stable(Some(best)) | Round::OutOfWork(Some(best)) => {
                 let children = match best.children {
                     Some(children) => children,
                     None => {
@@ -187,6 +249,9 @@ pub fn choose_probing<P: Domain>(
                         let children: Vec<_> = each_value::<P>(values)
                             .filter_map(|v| try_value(puzzle, grid, prober.prop, best.cell, v).ok())
                             .collect();
+                        if stopped() {
+                            return Choice::Interrupted;
+                        }
                         if children.len() < values.count_ones() as usize {
                             // Only a stale memo entry could lead here; recover soundly.
                             if prober.narrow_to_union(grid, &children, &mut memo).is_err() {
@@ -221,6 +286,11 @@ enum Round<G> {
     Changed,
     /// Nothing changed; the best branching cell, if any cell is undecided.
     Stable(Option<Candidate<G>>),
+    /// The node's probing work ran out: the best cell probed since the grid last changed, if
+    /// any.
+    OutOfWork(Option<Candidate<G>>),
+    /// `stopped` said stop.
+    Interrupted,
 }
 
 /// What one node's probing rounds share.
@@ -230,6 +300,12 @@ struct Prober<'a, P: Domain> {
     counts: &'a mut ProbeCounts,
     /// A buffer for [`Prober::narrow_to_union`].
     narrowed: Vec<(usize, usize, u64)>,
+    stopped: &'a dyn Fn() -> bool,
+    /// What is left of the node's probing work.
+    work_left: u64,
+    /// The work of copying the grid, and of solving one line.
+    copy_work: u64,
+    line_work: u64,
 }
 
 impl<P: Domain> Prober<'_, P> {
@@ -260,6 +336,12 @@ impl<P: Domain> Prober<'_, P> {
             if values.count_ones() < 2 {
                 continue;
             }
+            if (self.stopped)() {
+                return Round::Interrupted;
+            }
+            if self.work_left == 0 {
+                return Round::OutOfWork(if changed { None } else { best });
+            }
             fixed.clear();
             let remembered = each_value::<P>(values).all(|v| match memo.get(row, col, v) {
                 Some(f) => {
@@ -286,6 +368,7 @@ impl<P: Domain> Prober<'_, P> {
             }
             self.counts.probes += u64::from(values.count_ones());
             let before = grid.undecided();
+            let solves = self.prop.line_solves;
             fixed.clear();
             survivors.clear();
             for value in each_value::<P>(values) {
@@ -295,6 +378,12 @@ impl<P: Domain> Prober<'_, P> {
                     fixed.push(u64::from(n));
                     survivors.push(g);
                 }
+            }
+            let work = u64::from(values.count_ones()) * self.copy_work
+                + (self.prop.line_solves - solves) * self.line_work;
+            self.work_left = self.work_left.saturating_sub(work);
+            if (self.stopped)() {
+                return Round::Interrupted;
             }
             match survivors.len() {
                 0 => return Round::Dead,

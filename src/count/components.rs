@@ -330,11 +330,13 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
             &mut probes,
             memo,
             Some(&part.cells),
+            &|| self.stop.raised(),
         );
         self.stats
             .probes
             .fetch_add(probes.probes, Ordering::Relaxed);
         let total = match choice {
+            Choice::Interrupted => return Err(Halt::cancelled(BigUint::ZERO)),
             Choice::Dead => T::zero(),
             Choice::Solved => T::one(),
             Choice::Branch {

@@ -204,6 +204,7 @@ pub struct ExactCount {
 fn open_root<P: Domain>(
     puzzle: &P,
     progress: &CountProgress,
+    cancel: &AtomicBool,
 ) -> Result<Result<(P::Grid, usize), ExactCount>, CountError> {
     progress.enter(CountPhase::Root);
     let settled = |solutions: u8| {
@@ -213,7 +214,11 @@ fn open_root<P: Domain>(
             unknown_cells: 0,
         }))
     };
-    let Some(root) = crate::choose::probed_root(puzzle)? else {
+    let stopped = || cancel.load(std::sync::atomic::Ordering::Relaxed);
+    let Ok(root) = crate::choose::probed_root_until(puzzle, &stopped)? else {
+        return Err(CountError::Cancelled);
+    };
+    let Some(root) = root else {
         return settled(0);
     };
     let unknown_cells = root.undecided();
@@ -234,7 +239,7 @@ pub fn count_exact<P: Countable>(
     cancel: &AtomicBool,
     progress: &CountProgress,
 ) -> Result<ExactCount, CountError> {
-    let (root, unknown_cells) = match open_root(puzzle, progress)? {
+    let (root, unknown_cells) = match open_root(puzzle, progress, cancel)? {
         Ok(open) => open,
         Err(settled) => return Ok(settled),
     };

@@ -261,6 +261,15 @@ impl<'p, P: Searchable> Solver<'p, P> {
         let Some(root) = root else {
             return Ok(self.outcome(0, true, start));
         };
+        if root.complete() {
+            // Propagation solved it: the one solution, without starting a search (whose
+            // learner would build its clauses for every cell of the grid).
+            self.stats.add_node();
+            self.stats.add_solution();
+            self.stats.finish_subtree(0);
+            let _ = on_solution(&root);
+            return Ok(self.outcome(1, true, start));
+        }
         let threads = self.thread_count();
         let ordered = self.options.ordered;
         let engine = match self.options.engine {
@@ -447,14 +456,16 @@ pub(crate) fn spawn_search<'scope>(
 /// finished search ends the run (the probing search beside it stops).
 fn learn<P: Searchable>(cx: &SearchCx<'_, P>, root: P::Grid, racing: bool) {
     let root = if P::LEARNER_PROBES_THE_ROOT {
-        crate::choose::probed_root(cx.puzzle)
+        crate::choose::probed_root_until(cx.puzzle, &|| cx.stopped())
     } else {
-        Ok(Some(root))
+        Ok(Ok(Some(root)))
     };
     let root = match root {
-        Ok(Some(root)) => root,
+        Ok(Ok(Some(root))) => root,
+        // Stopped: the other search, or the caller, ends the run.
+        Ok(Err(crate::choose::Interrupted)) => return,
         // The puzzle was checked, so only "no solution" is left.
-        Ok(None) | Err(_) => {
+        Ok(Ok(None)) | Err(_) => {
             if racing && !cx.stopped() {
                 cx.stop.store(true, Ordering::Relaxed);
             }

@@ -183,10 +183,19 @@ impl<P: Domain> SearchCx<'_, P> {
             let before = prop.line_solves;
             let (lookups, hits) = prop.cache_counts();
             let mut counts = ProbeCounts::default();
+            let stopped = || self.stopped();
             let choice = if self.probing {
-                choose_probing(self.puzzle, &mut grid, prop, &mut counts, memo, None)
+                choose_probing(
+                    self.puzzle,
+                    &mut grid,
+                    prop,
+                    &mut counts,
+                    memo,
+                    None,
+                    &stopped,
+                )
             } else {
-                choose_plain(self.puzzle, &grid, prop)
+                choose_plain(self.puzzle, &grid, prop, &stopped)
             };
             let solves = prop.line_solves - before;
             let (lookups_after, hits_after) = prop.cache_counts();
@@ -198,6 +207,8 @@ impl<P: Domain> SearchCx<'_, P> {
         });
         self.stats.add_choose_time(started.elapsed());
         match choice {
+            // The search is stopping: the node's subtree is neither explored nor finished.
+            Choice::Interrupted => Step::Done,
             Choice::Solved => Step::Solution(grid),
             Choice::Dead => {
                 self.stats.finish_subtree(depth);

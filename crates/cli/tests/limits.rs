@@ -189,3 +189,109 @@ fn restarts_list_every_solution_once_and_solve_the_same() {
         assert_eq!(stdout.lines().last(), Some("multiple"));
     }
 }
+
+/// Checks a run of `command` on an `n` x `n` permutation puzzle: ended by a stop (`why`:
+/// "time limit reached" or "interrupted", exit code `stopped`), it printed a partial result
+/// marked as such; ended on its own (`list --limit 1` and `solve` may, a permutation being
+/// easy to find), it printed whole answers with exit code 0.
+fn check_stopped_run(
+    command: &str,
+    n: usize,
+    (code, out, err): (i32, &str, &str),
+    (stopped, why): (i32, &str),
+) {
+    let context = format!("{command} on perm{n}: exit {code}\n{out}\n{err}");
+    let mut lines: Vec<&str> = out.lines().collect();
+    let last = lines.pop().unwrap_or_default();
+    if command == "count" {
+        assert_eq!(code, stopped, "{context}");
+        assert!(
+            last.starts_with("incomplete: at least ") && last.ends_with(&format!(" ({why})")),
+            "{context}"
+        );
+        assert!(lines.is_empty(), "{context}");
+    } else if command == "list" {
+        lines.push(last);
+    }
+    let found = check_perm_listing(&lines.join("\n"), n);
+    if code == 0 {
+        assert_ne!(command, "count", "{context}");
+        assert_eq!(found, 1, "{context}");
+        if command == "solve" {
+            assert_eq!(last, "multiple", "{context}");
+        }
+        return;
+    }
+    assert_eq!(code, stopped, "{context}");
+    assert!(found <= 1, "{context}");
+    assert!(
+        err.contains(&format!("{why}; the results above are incomplete")),
+        "{context}"
+    );
+    if command == "solve" {
+        assert!(
+            last == format!("incomplete: search {why}") || last == "multiple",
+            "{context}"
+        );
+    }
+}
+
+/// The commands checked on huge puzzles, as arguments.
+const STOPPED_COMMANDS: [&[&str]; 3] = [&["count"], &["list", "--limit", "1"], &["solve"]];
+
+/// `--time-limit 1` stops every command on an `n` x `n` permutation puzzle well within
+/// `margin` (debug builds on a loaded machine: the real latencies, under a second in release
+/// builds, are measured by `scripts/latency`).
+fn time_limit_stops_huge_permutations(n: usize, margin: Duration) {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), n);
+    for args in STOPPED_COMMANDS {
+        let start = Instant::now();
+        let all = [args, &["--time-limit", "1"]].concat();
+        let (code, out, err) = run(&all, &puzzle);
+        let took = start.elapsed();
+        assert!(took < margin, "{args:?} on perm{n} took {took:?}");
+        check_stopped_run(args[0], n, (code, &out, &err), (3, "time limit reached"));
+    }
+}
+
+#[test]
+fn time_limit_stops_every_command_on_perm200_promptly() {
+    time_limit_stops_huge_permutations(200, Duration::from_secs(20));
+}
+
+#[test]
+fn time_limit_stops_every_command_on_perm400_promptly() {
+    time_limit_stops_huge_permutations(400, Duration::from_secs(30));
+}
+
+#[test]
+fn sigterm_stops_every_command_on_perm400_promptly() {
+    let tmp = TempDir::new().expect("temp dir");
+    let n = 400;
+    let puzzle = write_perm(tmp.path(), n);
+    for args in STOPPED_COMMANDS {
+        let child = Command::new(BIN)
+            .args(args)
+            .arg(&puzzle)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("starts");
+        std::thread::sleep(Duration::from_millis(1500));
+        let killed = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        let start = Instant::now();
+        let output = child.wait_with_output().expect("ends");
+        let took = start.elapsed();
+        assert!(took < Duration::from_secs(30), "{args:?} took {took:?}");
+        let code = output.status.code().unwrap_or(-1);
+        // `kill` fails only when the process had ended by itself.
+        assert!(killed.success() || code == 0, "{args:?}: exit {code}");
+        let out = String::from_utf8(output.stdout).expect("UTF-8");
+        let err = String::from_utf8(output.stderr).expect("UTF-8");
+        check_stopped_run(args[0], n, (code, &out, &err), (130, "interrupted"));
+    }
+}
