@@ -33,7 +33,7 @@ impl BwLines {
         let (filled, empty) = grid.line(line);
         self.out_filled.resize(filled.len(), 0);
         self.out_empty.resize(filled.len(), 0);
-        let known = LineIn {
+        let known = || LineIn {
             clue: puzzle.clue(line).blocks(),
             len: grid.line_len(line),
             filled,
@@ -44,8 +44,8 @@ impl BwLines {
             empty: &mut self.out_empty,
         };
         match &mut self.cache {
-            Some(cache) => cache.solve(&mut self.solver, index, known, out),
-            None => self.solver.solve(known, out),
+            Some(cache) => cache.solve(&mut self.solver, index, (filled, empty), known, out),
+            None => self.solver.solve(known(), out),
         }
     }
 }

@@ -72,27 +72,29 @@ impl LineCache {
         ((line as usize) << self.region_bits | within) * self.stride()
     }
 
-    /// Solves `line` (the puzzle's line number `index`) with `solver`, looking a line of one
-    /// word up first and storing what it computes. Same contract as [`LineSolver::solve`].
+    /// Solves the line the puzzle numbers `index`, whose known cells are `known` (filled,
+    /// empty), with `solver`, looking a line of one word up first and storing what it
+    /// computes; `line` gives the whole line (its clue and length) for the solver on a miss.
+    /// Same contract as [`LineSolver::solve`].
     #[inline]
-    pub fn solve(
+    pub fn solve<'a>(
         &mut self,
         solver: &mut impl LineSolver,
         index: u32,
-        line: LineIn<'_>,
+        known: (&[u64], &[u64]),
+        line: impl FnOnce() -> LineIn<'a>,
         mut out: LineOut<'_>,
     ) -> Result<(), Contradiction> {
-        if line.filled.len() != 1 {
-            return solver.solve(line, out);
-        }
-        let (f, e) = (line.filled[0], line.empty[0]);
-        let result = match self.get(index, f, e) {
+        let ([f], [e]) = known else {
+            return solver.solve(line(), out);
+        };
+        let result = match self.get(index, *f, *e) {
             Some(result) => result,
             None => {
                 let result = solver
-                    .solve(line, out.reborrow())
+                    .solve(line(), out.reborrow())
                     .map(|()| (out.filled[0], out.empty[0]));
-                self.put(index, f, e, result);
+                self.put(index, *f, *e, result);
                 result
             }
         };
