@@ -114,9 +114,24 @@ impl ExactSettings {
         self.per_cell
     }
 
-    /// Whether the options rule out a checkpoint (which saves an enumeration's frontier).
-    pub(crate) fn excludes_checkpoint(self) -> bool {
-        self.method == CountMethod::Decompose
+    /// Why the options rule out a checkpoint, if they do: a checkpoint saves an enumeration's
+    /// frontier, and cannot record a count made without enumerating. `auto` is refused too
+    /// rather than silently switched to an enumeration, which may take days where counting
+    /// without enumerating takes milliseconds (`--method enumerate` asks for it).
+    pub(crate) fn checkpoint_refusal(self) -> Option<&'static str> {
+        match self.method {
+            CountMethod::Enumerate => None,
+            CountMethod::Decompose => Some(
+                "--method decompose does not go with --checkpoint (a checkpoint can only \
+                 record an enumeration)",
+            ),
+            CountMethod::Auto => Some(
+                "count --checkpoint would enumerate the solutions one by one, since a \
+                 checkpoint cannot record a count made without enumerating (which may be far \
+                 faster): add --method enumerate to enumerate with a checkpoint, or drop \
+                 --checkpoint",
+            ),
+        }
     }
 
     /// Whether progress lines were asked for.

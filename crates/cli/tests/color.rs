@@ -248,7 +248,7 @@ fn checkpoint_and_split_take_colour() {
     let dir = tempfile::tempdir().expect("temp dir");
     let checkpoint = dir.path().join("c.json");
     nonoenum()
-        .args(["count", "-q", FLAG, "--checkpoint"])
+        .args(["count", "-q", "--method", "enumerate", FLAG, "--checkpoint"])
         .arg(&checkpoint)
         .assert()
         .success()
