@@ -13,7 +13,7 @@ use nonoenum::{AnyGrid, AnyPuzzle, AnySolver, Engine, Flow, Outcome, SolverOptio
 use crate::cli::{Cli, Command, EngineChoice, Settings};
 use crate::exact::Counted;
 use crate::output::json::{JsonLine, RunResult, picture_rows, write_line};
-use crate::output::progress::Progress;
+use crate::output::progress::{Progress, Show};
 use crate::output::{print_stats, write_picture};
 use crate::per_cell::{Tally, write_rows};
 use crate::stop::{Cancel, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_TIME_LIMIT, Stop};
@@ -197,9 +197,17 @@ fn run_puzzles(
             restarts: settings.restarts && !matches!(mode, Mode::Count(_)),
             engine: engine_for(settings, mode),
         };
+        // `count --progress` shows lines even off a terminal.
+        let show = Show::new(
+            settings.quiet,
+            matches!(mode, Mode::Count(exact) if exact.progress()),
+        );
+        // The tree's size and the time left matter to a long run, not to `solve`.
+        let estimate = !matches!(mode, Mode::Solve) && show.shows();
         let solver = puzzle
             .solver(options)
-            .with_cancel_flag(Arc::clone(&cancel.any));
+            .with_cancel_flag(Arc::clone(&cancel.any))
+            .with_estimate(estimate);
         let run = Run {
             mode,
             label,
@@ -242,12 +250,7 @@ fn run_puzzles(
                 }
             }
         }
-        let progress = match mode {
-            Mode::Count(exact) if exact.progress() && !settings.quiet => {
-                Progress::lines(label, solver.stats())
-            }
-            _ => Progress::start(label, solver.stats(), settings.quiet),
-        };
+        let progress = Progress::search(label, solver.stats(), show);
         let result = run.run(&solver, out);
         progress.finish();
         let (outcome, found_none) = result?;

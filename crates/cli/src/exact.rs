@@ -14,7 +14,7 @@ use nonoenum::count::{
 use nonoenum::{AnyPuzzle, CountOptions, EnumerationNeeded, ExactOutcome};
 
 use crate::cli::{CountMethod, SweepSide};
-use crate::output::progress::Progress;
+use crate::output::progress::{Progress, Show};
 
 /// The limits given on the command line for counting without enumerating.
 #[derive(Clone, Copy, Debug, Default)]
@@ -235,12 +235,14 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
         .counter(options)
         .with_cancel_flag(Arc::clone(job.cancel));
     // Per-cell counts by profiles keep no progress counters.
-    let lines = (settings.progress && !job.quiet && !settings.per_cell)
-        .then(|| Progress::exact_lines(job.label, counter.progress()));
+    let show = if settings.per_cell {
+        Show::Nothing
+    } else {
+        Show::new(job.quiet, settings.progress)
+    };
+    let display = Progress::count(job.label, counter.progress(), show);
     let result = counter.run();
-    if let Some(lines) = lines {
-        lines.finish();
-    }
+    display.finish();
     let elapsed = start.elapsed();
     let stats = job.stats && !job.quiet;
     let say = |what: &str| {
@@ -277,7 +279,7 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
                 say(&format!(
                     "stopped before the count was known, at least {at_least} solutions \
                      counted; {}",
-                    crate::output::progress::exact_line(&counter.progress().snapshot())
+                    crate::output::progress::exact_line(&counter.progress().snapshot(), elapsed)
                 ));
             }
             Ok(Counted::Cancelled { at_least, elapsed })

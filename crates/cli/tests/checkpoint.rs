@@ -353,6 +353,17 @@ fn checkpoint_usage_errors() {
     let puzzle = write_perm(tmp.path(), 4);
     let ck = tmp.path().join("ck.json");
     let (ck, p) = (ck.to_str().expect("path"), puzzle.to_str().expect("path"));
+    let enumerate = |option: &'static str| {
+        vec![
+            "count",
+            "--method",
+            "enumerate",
+            "--checkpoint",
+            ck,
+            option,
+            p,
+        ]
+    };
     for (args, says) in [
         (
             vec!["solve", "--checkpoint", ck, p],
@@ -360,30 +371,10 @@ fn checkpoint_usage_errors() {
         ),
         (vec!["list", "--checkpoint", ck, p], "needs --output FILE"),
         (
-            vec![
-                "count",
-                "--method",
-                "enumerate",
-                "--checkpoint",
-                ck,
-                "--max-solutions",
-                "3",
-                p,
-            ],
+            enumerate("--max-solutions=3"),
             "does not go with --max-solutions",
         ),
-        (
-            vec![
-                "count",
-                "--method",
-                "enumerate",
-                "--checkpoint",
-                ck,
-                "--json",
-                p,
-            ],
-            "does not go with --json",
-        ),
+        (enumerate("--json"), "does not go with --json"),
     ] {
         let output = nonoenum(&args).output().expect("runs");
         assert_eq!(output.status.code(), Some(2), "{args:?}");
