@@ -148,12 +148,13 @@ fn colour_givens_file_and_errors() {
         .success()
         .stdout("1\n");
     let contrary = dir.path().join("c.txt");
+    // No solution: counted as 0, with the no-solution exit code.
     std::fs::write(&contrary, "# blue where red must be\n3 1 blue\n").expect("write");
     nonoenum()
         .args(["count", "-q", FLAG, "--givens"])
         .arg(&contrary)
         .assert()
-        .success()
+        .code(1)
         .stdout("0\n");
     let bad = dir.path().join("b.txt");
     std::fs::write(&bad, "\n1 1 green\n").expect("write");
