@@ -244,8 +244,8 @@ fn every_bundled_file_is_tested_and_documented() {
         if name == "EXPECTED.md" {
             continue;
         }
-        // flag.g, a colour puzzle, is tested in crates/cli/tests/color.rs.
-        let tested_elsewhere = name == "flag.g";
+        // flag.g, a colour puzzle, is tested in crates/cli/tests/color.rs; large/ below.
+        let tested_elsewhere = name == "flag.g" || name == "large";
         assert!(
             BUNDLED_FILES.contains(&name) || tested_elsewhere,
             "puzzles/{name} has no test"
@@ -346,6 +346,40 @@ fn brute_force_count(puzzle: &Puzzle) -> u64 {
         .map(|clue| placements(clue, puzzle.width()))
         .collect();
     search(puzzle, &rows, &mut Vec::new())
+}
+
+/// The large bundled puzzles (made by `scripts/make-large-puzzles`) are as that script makes
+/// them and documented; the random picture's count is checked once, the other two are long
+/// runs to watch, beyond a test.
+#[test]
+fn large_bundled_puzzles_are_documented_and_the_random_one_has_8_solutions() {
+    let expected_md = std::fs::read_to_string(Path::new(BUNDLED).join("EXPECTED.md"))
+        .expect("puzzles/EXPECTED.md");
+    let large = Path::new(BUNDLED).join("large");
+    let mut names: Vec<String> = std::fs::read_dir(&large)
+        .expect("puzzles/large/")
+        .map(|entry| {
+            entry
+                .expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into()
+        })
+        .collect();
+    names.sort();
+    let expected = [
+        "random-100x100-d60-s1.txt",
+        "rings-120x120.txt",
+        "scatter-100x100-s7.txt",
+    ];
+    assert_eq!(names, expected);
+    for name in expected {
+        assert!(
+            expected_md.contains(&format!("`large/{name}`")),
+            "puzzles/EXPECTED.md does not list large/{name}"
+        );
+    }
+    check_file(&large.join(expected[0]), None, &[8], ONCE);
 }
 
 /// The bundled counts agree with an enumeration that shares no code with the solver.

@@ -80,6 +80,15 @@ impl AnySolver<'_> {
         AnySolver { search }
     }
 
+    /// Estimates the size of the search tree while it runs (see [`Solver::with_estimate`]).
+    pub fn with_estimate(self, estimate: bool) -> Self {
+        let search = match self.search {
+            Search::Bw(s) => Search::Bw(s.with_estimate(estimate)),
+            Search::Color(s, p) => Search::Color(s.with_estimate(estimate), p),
+        };
+        AnySolver { search }
+    }
+
     /// The live counters, for a progress display.
     pub fn stats(&self) -> Arc<SearchStats> {
         match &self.search {

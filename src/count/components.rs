@@ -111,7 +111,7 @@ pub struct ComponentStats {
     /// Completion checks that gave up.
     pub checks_undecided: AtomicU64,
     /// The most solutions a count that was cancelled had counted for certain.
-    at_least: LowerBound,
+    pub(super) at_least: LowerBound,
 }
 
 impl ComponentStats {

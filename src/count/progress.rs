@@ -30,6 +30,9 @@ pub struct CountProgress {
     lines_fixed: AtomicUsize,
     lines: AtomicUsize,
     profiles: AtomicUsize,
+    /// The most solutions counted for certain so far, as the bits of a non-negative `f64`
+    /// (whose bits order as the numbers do): see [`CountProgress::counted`].
+    counted: AtomicU64,
     /// The sweep's counters.
     pub sweep: SweepStats,
     /// The component counter's counters.
@@ -53,8 +56,12 @@ pub struct CountSnapshot {
     pub sweep_nodes: (u64, u64),
     /// Sweep: the fraction of its tree finished, in `[0, 1]`.
     pub sweep_explored: f64,
-    /// Sweep: solutions counted in finished subtrees (about).
+    /// Sweep: solutions counted in finished subtrees of the sweep at work (about); it starts
+    /// again from 0 when a sweep from another side takes its turn.
     pub sweep_counted: f64,
+    /// Solutions counted for certain so far, by any method (about): a lower bound on the
+    /// count that never decreases from one snapshot to the next.
+    pub counted: f64,
     /// Components: counted by branching, and taken from the cache.
     pub component_nodes: (u64, u64),
     /// Backbone: checks made, and cells fixed.
@@ -81,6 +88,20 @@ impl CountProgress {
         self.sweep.at_least().max(self.components.at_least())
     }
 
+    /// Solutions counted for certain so far (about: an `f64`): the most that any sweep had
+    /// counted in its finished subtrees, or any method that stopped had counted. Sweeps from
+    /// different sides take turns, each counting from 0 again, so each alone goes up and down;
+    /// this never decreases.
+    pub fn counted(&self) -> f64 {
+        let now = self
+            .sweep
+            .counted()
+            .max(num_traits::ToPrimitive::to_f64(&self.at_least()).unwrap_or(0.0))
+            .max(0.0);
+        let before = self.counted.fetch_max(now.to_bits(), Ordering::Relaxed);
+        f64::from_bits(before).max(now)
+    }
+
     /// The counters now.
     pub fn snapshot(&self) -> CountSnapshot {
         let load = |n: &AtomicU64| n.load(Ordering::Relaxed);
@@ -99,11 +120,40 @@ impl CountProgress {
             sweep_nodes: (load(&self.sweep.branched), load(&self.sweep.memo_hits)),
             sweep_explored: self.sweep.explored(),
             sweep_counted: self.sweep.counted(),
+            counted: self.counted(),
             component_nodes: (
                 load(&self.components.branched),
                 load(&self.components.cache_hits),
             ),
             backbone: (load(&self.backbone.checks), load(&self.backbone.fixed)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_count_so_far_never_decreases_when_sweeps_take_turns() {
+        let progress = CountProgress::default();
+        assert_eq!(progress.snapshot().counted, 0.0);
+        progress.sweep.finish(3, true, 500.0);
+        assert_eq!(progress.snapshot().counted, 500.0);
+        // A sweep from another side starts counting again.
+        progress.sweep.restart();
+        progress.sweep.finish(2, true, 120.0);
+        let snapshot = progress.snapshot();
+        assert_eq!(snapshot.sweep_counted, 120.0);
+        assert_eq!(snapshot.counted, 500.0);
+        progress.sweep.finish(2, true, 400.0);
+        assert_eq!(progress.snapshot().counted, 520.0);
+        // An exact bound from a method that stopped counts too.
+        progress
+            .components
+            .at_least
+            .offer(num_bigint::BigUint::from(600u32));
+        assert_eq!(progress.snapshot().counted, 600.0);
+        assert_eq!(progress.at_least(), num_bigint::BigUint::from(600u32));
     }
 }

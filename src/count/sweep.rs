@@ -84,7 +84,7 @@ impl SweepStats {
 
     /// Starts the explored fraction and the partial count again (a sweep redone with wider
     /// numbers).
-    fn restart(&self) {
+    pub(super) fn restart(&self) {
         self.explored.store(0, Ordering::Relaxed);
         self.counted.store(0f64.to_bits(), Ordering::Relaxed);
     }
@@ -92,7 +92,7 @@ impl SweepStats {
     /// Records that a node at `depth` branchings finished, counting `solutions` of its own
     /// (`0.0` for a node whose children already counted theirs); `leaf` when it did not
     /// branch.
-    fn finish(&self, depth: u32, leaf: bool, solutions: f64) {
+    pub(super) fn finish(&self, depth: u32, leaf: bool, solutions: f64) {
         if depth == EXPLORED_DEPTH || (leaf && depth < EXPLORED_DEPTH) {
             self.explored
                 .fetch_add(1 << (EXPLORED_DEPTH - depth), Ordering::Relaxed);

@@ -7,6 +7,7 @@
 //! search runs on a dedicated thread; with more, each node offers its second child to idle
 //! workers ([`rayon::join`]), so the tree is split near the top and wherever a thread is idle.
 
+pub mod estimate;
 mod ordered;
 mod restart;
 mod stats;
@@ -186,6 +187,8 @@ pub struct Solver<'p, P: Searchable = Puzzle> {
     buffer_budget: Option<usize>,
     /// Nodes in one unit of a restart budget (see [`restart`]).
     restart_unit: u64,
+    /// Estimate the tree's size by random probes while searching (see [`estimate`]).
+    estimate: bool,
 }
 
 /// Capacity of the solution channel: enough to keep workers busy while the collector writes.
@@ -201,7 +204,16 @@ impl<'p, P: Searchable> Solver<'p, P> {
             cancel: Arc::default(),
             buffer_budget: None,
             restart_unit: restart::NODE_UNIT,
+            estimate: false,
         }
+    }
+
+    /// Estimates the size of the search tree while it runs, by Knuth's random probes on one
+    /// thread more (steadily for the first seconds, then a tenth of the time), for
+    /// [`SearchStats::estimate`]. Worth it for a progress display of a long enumeration.
+    pub fn with_estimate(mut self, estimate: bool) -> Self {
+        self.estimate = estimate;
+        self
     }
 
     /// Sets the ordered search's budget of held-back solutions (tests use tiny ones).
@@ -311,8 +323,25 @@ impl<'p, P: Searchable> Solver<'p, P> {
         let mut reported: Option<HashSet<Box<[u64]>>> = racing.then(HashSet::new);
         let mut received = 0u64;
         let mut stopped_by_collector = false;
+        // Ends the estimator once the search is over.
+        let searched = AtomicBool::new(false);
         std::thread::scope(|scope| -> Result<(), SolveError> {
             let spawn = |name: &str, work| spawn_search(scope, name, stack, threads, work);
+            let estimator = (self.estimate && probe_threads > 0)
+                .then(|| {
+                    let (root, samples) = (root.clone(), &self.stats.samples);
+                    let stopped = || {
+                        searched.load(Ordering::Relaxed)
+                            || stop.load(Ordering::Relaxed)
+                            || self.cancel.load(Ordering::Relaxed)
+                    };
+                    let work = move || {
+                        let probing = self.options.probing;
+                        estimate::run_probes(self.puzzle, &root, probing, samples, &stopped);
+                    };
+                    spawn("nonoenum-estimate", Box::new(work))
+                })
+                .transpose()?;
             let learner_root = root.clone();
             let learner = learner_cx
                 .map(|cx| {
@@ -376,6 +405,10 @@ impl<'p, P: Searchable> Solver<'p, P> {
                 if let Err(panic) = thread.join() {
                     std::panic::resume_unwind(panic);
                 }
+            }
+            searched.store(true, Ordering::Relaxed);
+            if let Some(Err(panic)) = estimator.map(std::thread::ScopedJoinHandle::join) {
+                std::panic::resume_unwind(panic);
             }
             Ok(())
         })?;

@@ -4,7 +4,10 @@
 //! by a progress display that only needs each value to be eventually up to date, and nothing is
 //! synchronised through them.
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use super::estimate::{Samples, TreeEstimate};
 
 /// One unit of the explored-fraction counter is `2^-EXPLORED_BITS` of the search tree.
 const EXPLORED_BITS: u32 = 62;
@@ -26,6 +29,8 @@ pub struct SearchStats {
     explored: AtomicU64,
     root_nanos: AtomicU64,
     choose_nanos: AtomicU64,
+    /// The random probes of the tree's size, when the solver makes them.
+    pub(super) samples: Mutex<Samples>,
 }
 
 /// A copy of the counters at one moment.
@@ -59,8 +64,9 @@ pub struct StatsSnapshot {
     /// branching cells at the nodes (the rest of the search is bookkeeping and handing over
     /// solutions).
     pub choose_seconds: f64,
-    /// Estimated fraction of the search tree already explored, in `[0, 1]`: a finished subtree
-    /// at depth `d` counts for `2^-d`.
+    /// Fraction of the search tree already explored, in `[0, 1]`, if every branching split it
+    /// in equal halves: a finished subtree at depth `d` counts for `2^-d`. Trees are far from
+    /// balanced, so this is no measure of progress: see [`SearchStats::estimate`].
     pub explored: f64,
 }
 
@@ -128,6 +134,15 @@ impl SearchStats {
                 .explored
                 .fetch_add(1 << (EXPLORED_BITS - depth), Relaxed);
         }
+    }
+
+    /// What random probes say about the size of the tree, once there are enough of them
+    /// (see [`super::Solver::with_estimate`]); `None` before, or when none are made.
+    pub fn estimate(&self) -> Option<TreeEstimate> {
+        self.samples
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .estimate()
     }
 
     /// Reads all counters.

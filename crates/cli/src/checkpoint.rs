@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::input::display_name;
 use crate::palette::{PartPuzzle, as_stored, check};
-use crate::stop::{Cancel, EXIT_INTERRUPTED, EXIT_TIME_LIMIT, Stop};
+use crate::stop::{Cancel, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_TIME_LIMIT, Stop};
 
 const CHECKPOINT_FORMAT: &str = "nonoenum-checkpoint/1";
 
@@ -311,7 +311,7 @@ fn run<P: PartPuzzle>(
         (None, Some(path)) => {
             if !options.quiet {
                 eprintln!(
-                    "nonoenum: {committed} solutions written to {}",
+                    "nonoenum: {committed} solutions (complete), written to {}",
                     display_name(path)
                 );
             }
@@ -339,7 +339,11 @@ fn run<P: PartPuzzle>(
             }));
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if committed == 0 {
+        ExitCode::from(EXIT_NO_SOLUTION)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// The output file of a checkpointed `list`: appends solutions, separated by blank lines.

@@ -261,8 +261,8 @@ pub(crate) struct CommonArgs {
     /// `incomplete: at least N`; for `list` it is the same as `--limit`).
     #[arg(long, value_name = "N")]
     pub(crate) max_solutions: Option<u64>,
-    /// Save the search's progress to this file (count and list): after Ctrl-C, a time limit or
-    /// a crash, `nonoenum resume FILE` continues where it stopped.
+    /// Save the search's progress to this file (list, and count --method enumerate): after
+    /// Ctrl-C, a time limit or a crash, `nonoenum resume FILE` continues where it stopped.
     #[arg(long, value_name = "FILE")]
     pub(crate) checkpoint: Option<PathBuf>,
     /// Save the checkpoint at most this often, in seconds.

@@ -13,7 +13,7 @@ use nonoenum::{AnyGrid, AnyPuzzle, AnySolver, Engine, Flow, Outcome, SolverOptio
 use crate::cli::{Cli, Command, EngineChoice, Settings};
 use crate::exact::Counted;
 use crate::output::json::{JsonLine, RunResult, picture_rows, write_line};
-use crate::output::progress::Progress;
+use crate::output::progress::{Progress, Show};
 use crate::output::{print_stats, write_picture};
 use crate::per_cell::{Tally, write_rows};
 use crate::stop::{Cancel, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_TIME_LIMIT, Stop};
@@ -66,8 +66,10 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if per_cell && common.checkpoint.is_some() {
                 bail!("--per-cell does not go with --checkpoint (which saves no per-cell counts)");
             }
-            if exact.excludes_checkpoint() && common.checkpoint.is_some() {
-                bail!("--method decompose does not go with --checkpoint");
+            if let Some(refusal) = exact.checkpoint_refusal()
+                && common.checkpoint.is_some()
+            {
+                bail!("{refusal}");
             }
             (Mode::Count(exact), common)
         }
@@ -195,9 +197,17 @@ fn run_puzzles(
             restarts: settings.restarts && !matches!(mode, Mode::Count(_)),
             engine: engine_for(settings, mode),
         };
+        // `count --progress` shows lines even off a terminal.
+        let show = Show::new(
+            settings.quiet,
+            matches!(mode, Mode::Count(exact) if exact.progress()),
+        );
+        // The tree's size and the time left matter to a long run, not to `solve`.
+        let estimate = !matches!(mode, Mode::Solve) && show.shows();
         let solver = puzzle
             .solver(options)
-            .with_cancel_flag(Arc::clone(&cancel.any));
+            .with_cancel_flag(Arc::clone(&cancel.any))
+            .with_estimate(estimate);
         let run = Run {
             mode,
             label,
@@ -208,6 +218,8 @@ fn run_puzzles(
             format: settings.solution_format,
             dir: settings.output_dir.as_deref(),
             cancel: &cancel,
+            quiet: settings.quiet,
+            several,
         };
         if let Mode::Count(exact) = mode {
             let job = crate::exact::ExactJob {
@@ -226,6 +238,9 @@ fn run_puzzles(
                     per_cell,
                     elapsed,
                 } => {
+                    if count == BigUint::ZERO {
+                        code = ExitCode::from(EXIT_NO_SOLUTION);
+                    }
                     run.print_count(out, count, true, per_cell, elapsed)?;
                     continue;
                 }
@@ -235,15 +250,11 @@ fn run_puzzles(
                 }
             }
         }
-        let progress = match mode {
-            Mode::Count(exact) if exact.progress() && !settings.quiet => {
-                Progress::lines(label, solver.stats())
-            }
-            _ => Progress::start(label, solver.stats(), settings.quiet),
-        };
+        let progress = Progress::search(label, solver.stats(), show);
         let result = run.run(&solver, out);
         progress.finish();
         let (outcome, found_none) = result?;
+        run.list_note(&outcome);
         if settings.stats && !settings.quiet {
             print_stats(label, &outcome);
         }
@@ -443,6 +454,10 @@ struct Run<'a> {
     /// `--output-dir`.
     dir: Option<&'a std::path::Path>,
     cancel: &'a Cancel,
+    /// `--quiet`: nothing on standard error.
+    quiet: bool,
+    /// The file holds several puzzles: name the puzzle in the closing note.
+    several: bool,
 }
 
 impl Run<'_> {
@@ -487,8 +502,33 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// Runs the search and prints its results; returns the outcome and whether `solve` found
-    /// that the puzzle has no solution.
+    /// Why the search of `outcome` stopped early, if it did.
+    fn stop(&self, outcome: &Outcome) -> Option<Stop> {
+        (!outcome.exhausted).then(|| self.cancel.reason().unwrap_or(Stop::SolutionLimit))
+    }
+
+    /// After `list`, unless `--quiet`: how many solutions were listed, on standard error, and
+    /// whether that is all of them.
+    fn list_note(&self, outcome: &Outcome) {
+        if !matches!(self.mode, Mode::List { .. }) || self.quiet {
+            return;
+        }
+        let which = if self.several {
+            format!("{}: ", self.label)
+        } else {
+            String::new()
+        };
+        let n = outcome.solutions;
+        let plural = if n == 1 { "" } else { "s" };
+        let state = match self.stop(outcome) {
+            None => "complete".to_string(),
+            Some(why) => format!("incomplete: {}", why.describe()),
+        };
+        eprintln!("nonoenum: {which}{n} solution{plural} ({state})");
+    }
+
+    /// Runs the search and prints its results; returns the outcome and whether it found that
+    /// the puzzle has no solution.
     fn run(&self, solver: &AnySolver<'_>, out: &mut impl Write) -> anyhow::Result<(Outcome, bool)> {
         let mode = self.mode;
         let mut printer = Printer {
@@ -549,8 +589,7 @@ impl Run<'_> {
             return Err(e.into());
         }
         let n = outcome.solutions;
-        let stop =
-            (!outcome.exhausted).then(|| self.cancel.reason().unwrap_or(Stop::SolutionLimit));
+        let stop = self.stop(&outcome);
         if self.json {
             let (puzzle, givens) = match self.puzzle {
                 AnyPuzzle::Bw(p) => (clue_checksum(p), givens_checksum(p)),
@@ -589,7 +628,7 @@ impl Run<'_> {
                 Mode::Solve => writeln!(out, "no solution")?,
             }
         }
-        let no_solution = matches!(mode, Mode::Solve) && n == 0 && outcome.exhausted;
+        let no_solution = n == 0 && outcome.exhausted;
         Ok((outcome, no_solution))
     }
 }

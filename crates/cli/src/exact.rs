@@ -14,7 +14,7 @@ use nonoenum::count::{
 use nonoenum::{AnyPuzzle, CountOptions, EnumerationNeeded, ExactOutcome};
 
 use crate::cli::{CountMethod, SweepSide};
-use crate::output::progress::Progress;
+use crate::output::progress::{Progress, Show};
 
 /// The limits given on the command line for counting without enumerating.
 #[derive(Clone, Copy, Debug, Default)]
@@ -114,9 +114,24 @@ impl ExactSettings {
         self.per_cell
     }
 
-    /// Whether the options rule out a checkpoint (which saves an enumeration's frontier).
-    pub(crate) fn excludes_checkpoint(self) -> bool {
-        self.method == CountMethod::Decompose
+    /// Why the options rule out a checkpoint, if they do: a checkpoint saves an enumeration's
+    /// frontier, and cannot record a count made without enumerating. `auto` is refused too
+    /// rather than silently switched to an enumeration, which may take days where counting
+    /// without enumerating takes milliseconds (`--method enumerate` asks for it).
+    pub(crate) fn checkpoint_refusal(self) -> Option<&'static str> {
+        match self.method {
+            CountMethod::Enumerate => None,
+            CountMethod::Decompose => Some(
+                "--method decompose does not go with --checkpoint (a checkpoint can only \
+                 record an enumeration)",
+            ),
+            CountMethod::Auto => Some(
+                "count --checkpoint would enumerate the solutions one by one, since a \
+                 checkpoint cannot record a count made without enumerating (which may be far \
+                 faster): add --method enumerate to enumerate with a checkpoint, or drop \
+                 --checkpoint",
+            ),
+        }
     }
 
     /// Whether progress lines were asked for.
@@ -220,12 +235,14 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
         .counter(options)
         .with_cancel_flag(Arc::clone(job.cancel));
     // Per-cell counts by profiles keep no progress counters.
-    let lines = (settings.progress && !job.quiet && !settings.per_cell)
-        .then(|| Progress::exact_lines(job.label, counter.progress()));
+    let show = if settings.per_cell {
+        Show::Nothing
+    } else {
+        Show::new(job.quiet, settings.progress)
+    };
+    let display = Progress::count(job.label, counter.progress(), show);
     let result = counter.run();
-    if let Some(lines) = lines {
-        lines.finish();
-    }
+    display.finish();
     let elapsed = start.elapsed();
     let stats = job.stats && !job.quiet;
     let say = |what: &str| {
@@ -262,7 +279,7 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
                 say(&format!(
                     "stopped before the count was known, at least {at_least} solutions \
                      counted; {}",
-                    crate::output::progress::exact_line(&counter.progress().snapshot())
+                    crate::output::progress::exact_line(&counter.progress().snapshot(), elapsed)
                 ));
             }
             Ok(Counted::Cancelled { at_least, elapsed })

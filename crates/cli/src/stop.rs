@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// `solve` found no solution for some puzzle.
+/// Some puzzle has no solution (`solve`, `count` and `list` alike).
 pub(crate) const EXIT_NO_SOLUTION: u8 = 1;
 /// Bad usage or bad input.
 pub(crate) const EXIT_BAD_INPUT: u8 = 2;

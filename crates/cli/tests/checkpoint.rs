@@ -156,6 +156,8 @@ fn count_survives_repeated_kill_9_exactly() {
     let (ck, p) = (ck.to_str().expect("path"), puzzle.to_str().expect("path"));
     let first = nonoenum(&[
         "count",
+        "--method",
+        "enumerate",
         "-q",
         "--checkpoint",
         ck,
@@ -233,6 +235,8 @@ fn colour_list_and_count_survive_repeated_kill_9() {
 
     let count = [
         "count",
+        "--method",
+        "enumerate",
         "-q",
         "--checkpoint",
         count_ck,
@@ -257,9 +261,18 @@ fn a_time_limit_saves_the_run_and_resume_finishes_it() {
     let puzzle = write_perm(tmp.path(), KILLED_PERM);
     let ck = tmp.path().join("ck.json");
     let (ck, p) = (ck.to_str().expect("path"), puzzle.to_str().expect("path"));
-    let stopped = nonoenum(&["count", "--checkpoint", ck, "--time-limit", "0.5", p])
-        .output()
-        .expect("runs");
+    let stopped = nonoenum(&[
+        "count",
+        "--method",
+        "enumerate",
+        "--checkpoint",
+        ck,
+        "--time-limit",
+        "0.5",
+        p,
+    ])
+    .output()
+    .expect("runs");
     assert_eq!(stopped.status.code(), Some(3));
     let line = String::from_utf8_lossy(&stopped.stdout).to_string();
     assert!(
@@ -303,9 +316,17 @@ fn damaged_checkpoints_and_outputs_are_refused() {
     // The puzzle in a checkpoint was replaced by another (valid) one.
     let count_ck = tmp.path().join("count.json");
     let count_ck_s = count_ck.to_str().expect("path");
-    let ran = nonoenum(&["count", "-q", "--checkpoint", count_ck_s, p])
-        .output()
-        .expect("runs");
+    let ran = nonoenum(&[
+        "count",
+        "--method",
+        "enumerate",
+        "-q",
+        "--checkpoint",
+        count_ck_s,
+        p,
+    ])
+    .output()
+    .expect("runs");
     assert!(ran.status.success());
     let text = std::fs::read_to_string(&count_ck).expect("read");
     let mut state: serde_json::Value = serde_json::from_str(&text).expect("JSON");
@@ -332,6 +353,17 @@ fn checkpoint_usage_errors() {
     let puzzle = write_perm(tmp.path(), 4);
     let ck = tmp.path().join("ck.json");
     let (ck, p) = (ck.to_str().expect("path"), puzzle.to_str().expect("path"));
+    let enumerate = |option: &'static str| {
+        vec![
+            "count",
+            "--method",
+            "enumerate",
+            "--checkpoint",
+            ck,
+            option,
+            p,
+        ]
+    };
     for (args, says) in [
         (
             vec!["solve", "--checkpoint", ck, p],
@@ -339,13 +371,10 @@ fn checkpoint_usage_errors() {
         ),
         (vec!["list", "--checkpoint", ck, p], "needs --output FILE"),
         (
-            vec!["count", "--checkpoint", ck, "--max-solutions", "3", p],
+            enumerate("--max-solutions=3"),
             "does not go with --max-solutions",
         ),
-        (
-            vec!["count", "--checkpoint", ck, "--json", p],
-            "does not go with --json",
-        ),
+        (enumerate("--json"), "does not go with --json"),
     ] {
         let output = nonoenum(&args).output().expect("runs");
         assert_eq!(output.status.code(), Some(2), "{args:?}");

@@ -144,15 +144,65 @@ fn solve_without_solution_exits_1() {
         .code(1)
         .stdout("no solution\n")
         .stderr("");
-    // `count` and `list` report zero solutions, which is not an error.
-    let _ = nonoenum(["count".as_ref(), "-q".as_ref(), path.as_os_str()])
+    // `count` (by either method) and `list` exit with the same code.
+    for method in ["auto", "enumerate"] {
+        let _ = nonoenum(["count", "-q", "--method", method])
+            .arg(&path)
+            .assert()
+            .code(1)
+            .stdout("0\n");
+    }
+    let _ = nonoenum(["list".as_ref(), path.as_os_str()])
         .assert()
-        .code(0)
-        .stdout("0\n");
+        .code(1)
+        .stdout("")
+        .stderr("nonoenum: 0 solutions (complete)\n");
+}
+
+#[test]
+fn list_says_how_many_it_printed_and_whether_that_is_all() {
+    let (_dir, path) = temp_file("perm4.txt", permutation_puzzle(4));
+    let listed = nonoenum(["list".as_ref(), path.as_os_str()])
+        .output()
+        .expect("runs");
+    assert_eq!(listed.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&listed.stderr);
+    assert_eq!(stderr, "nonoenum: 24 solutions (complete)\n");
+    let _ = nonoenum([
+        "list".as_ref(),
+        "--limit".as_ref(),
+        "3".as_ref(),
+        path.as_os_str(),
+    ])
+    .assert()
+    .code(0)
+    .stderr("nonoenum: 3 solutions (incomplete: solution limit reached)\n");
     let _ = nonoenum(["list".as_ref(), "-q".as_ref(), path.as_os_str()])
         .assert()
         .code(0)
-        .stdout("");
+        .stderr("");
+}
+
+#[test]
+fn count_with_a_checkpoint_never_switches_to_enumerating_silently() {
+    let (dir, path) = temp_file("perm4.txt", permutation_puzzle(4));
+    let ck = dir.path().join("ck.json");
+    let refused = nonoenum(["count".as_ref(), "--checkpoint".as_ref(), ck.as_os_str()])
+        .arg(&path)
+        .output()
+        .expect("runs");
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(refused.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("--method enumerate"), "{stderr}");
+    assert!(!ck.exists(), "a refused run writes no checkpoint");
+    let _ = nonoenum(["count", "--method", "enumerate", "--checkpoint"])
+        .arg(&ck)
+        .arg(&path)
+        .assert()
+        .code(0)
+        .stdout("24\n")
+        .stderr("");
 }
 
 #[test]

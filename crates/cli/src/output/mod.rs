@@ -78,7 +78,7 @@ pub(crate) fn print_stats(label: &str, outcome: &Outcome) {
     let asked = s.probes + s.probes_reused;
     eprintln!(
         "stats {label}: {:.3} s, {} solutions, {} nodes ({:.0}/s), {} line solves, {} probes \
-         fixing {} cells, {} probes reused (memo hit rate {:.1}%), line cache hit rate {:.1}%, {} restarts, {} conflicts learned from, {} backjumps, explored {:.1}%; \
+         fixing {} cells, {} probes reused (memo hit rate {:.1}%), line cache hit rate {:.1}%, {} restarts, {} conflicts learned from, {} backjumps; \
          time: root {:.3} s, choosing at nodes {:.3} s (summed over threads)",
         secs,
         outcome.solutions,
@@ -93,7 +93,6 @@ pub(crate) fn print_stats(label: &str, outcome: &Outcome) {
         s.restarts,
         s.conflicts,
         s.backjumps,
-        100.0 * s.explored,
         s.root_seconds,
         s.choose_seconds,
     );

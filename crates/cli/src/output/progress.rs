@@ -1,6 +1,10 @@
-//! The progress bar (the only place that uses indicatif): elapsed time, solutions, nodes,
-//! nodes per second and the explored fraction of the tree, redrawn from the search counters by
-//! a background thread, so the search itself never waits for the display.
+//! The progress display (the only place that uses indicatif): in a terminal, a line redrawn
+//! every 100 ms under a spinner; with `count --progress`, the same words as plain lines on
+//! standard error, one a second, terminal or not. It says, in the user's terms, how many
+//! solutions were found or counted so far, how fast, for how long, and for an enumeration how
+//! big the tree is and when the run may end, from the library's random probes
+//! ([`nonoenum::search::estimate`]), as an estimate with its range. A background thread reads
+//! the library's counters, so the search itself never waits for the display.
 
 use std::io::IsTerminal;
 use std::sync::Arc;
@@ -11,9 +15,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nonoenum::count::{CountPhase, CountProgress, CountSnapshot};
 use nonoenum::search::SearchStats;
-
-/// Ticks per full bar.
-const BAR_LEN: u64 = 10_000;
+use nonoenum::search::estimate::TreeEstimate;
 
 /// A progress display bound to one search; drop it (or call [`Progress::finish`]) at the end.
 pub(crate) struct Progress {
@@ -21,78 +23,98 @@ pub(crate) struct Progress {
     thread: Option<JoinHandle<()>>,
 }
 
-impl Progress {
-    /// Starts the display, or nothing when `quiet` or standard error is not a terminal.
-    pub(crate) fn start(label: &str, stats: Arc<SearchStats>, quiet: bool) -> Progress {
-        let done = Arc::new(AtomicBool::new(false));
-        if quiet || !std::io::stderr().is_terminal() {
-            return Progress { done, thread: None };
-        }
-        let bar = ProgressBar::with_draw_target(Some(BAR_LEN), ProgressDrawTarget::stderr());
-        let style = ProgressStyle::with_template(
-            "{prefix} {elapsed_precise} [{bar:30}] {percent:>3}% explored, {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> ");
-        bar.set_style(style);
-        bar.set_prefix(label.to_string());
-        let flag = Arc::clone(&done);
-        let thread = std::thread::spawn(move || redraw(&bar, &stats, &flag));
-        Progress {
-            done,
-            thread: Some(thread),
+/// Where progress goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Show {
+    /// Nowhere (`--quiet`).
+    Nothing,
+    /// A spinner line when standard error is a terminal, nothing otherwise.
+    Terminal,
+    /// Plain lines, one a second, terminal or not (`count --progress`).
+    Lines,
+}
+
+impl Show {
+    /// What `quiet` and `lines` (`--progress`) ask for.
+    pub(crate) fn new(quiet: bool, lines: bool) -> Show {
+        match (quiet, lines) {
+            (true, _) => Show::Nothing,
+            (false, true) => Show::Lines,
+            (false, false) => Show::Terminal,
         }
     }
 
-    /// Plain progress lines on standard error, one a second, terminal or not (`count
-    /// --progress`): the partial count and how much of the tree is explored.
-    pub(crate) fn lines(label: &str, stats: Arc<SearchStats>) -> Progress {
-        Progress::every_second(label, false, move || {
+    /// Whether anything will be shown (so that estimating the tree is worth it).
+    pub(crate) fn shows(self) -> bool {
+        match self {
+            Show::Nothing => false,
+            Show::Terminal => std::io::stderr().is_terminal(),
+            Show::Lines => true,
+        }
+    }
+}
+
+impl Progress {
+    /// The display of an enumeration (`list`, `count --method enumerate`, `solve`).
+    pub(crate) fn search(label: &str, stats: Arc<SearchStats>, show: Show) -> Progress {
+        let start = Instant::now();
+        Progress::start(label, show, false, move || {
             let s = stats.snapshot();
-            format!(
-                "enumerate: {} solutions so far, {:.2}% of the tree explored, {} nodes",
-                s.solutions,
-                100.0 * s.explored,
-                s.nodes
-            )
+            search_line(s.solutions, s.nodes, stats.estimate(), start.elapsed())
         })
     }
 
-    /// Progress lines for counting without enumerating (`count --progress` with `decompose`):
-    /// one a second, terminal or not, and one more when the count ends.
-    pub(crate) fn exact_lines(label: &str, progress: Arc<CountProgress>) -> Progress {
-        Progress::every_second(label, true, move || exact_line(&progress.snapshot()))
+    /// The display of a count made without enumerating; the lines end with one more when
+    /// the count ends.
+    pub(crate) fn count(label: &str, progress: Arc<CountProgress>, show: Show) -> Progress {
+        let start = Instant::now();
+        Progress::start(label, show, true, move || {
+            exact_line(&progress.snapshot(), start.elapsed())
+        })
     }
 
-    /// Prints `label: LINE, ELAPSED s` on standard error every second from a thread of its own,
-    /// and once more when stopped if `last_line`.
-    fn every_second(
+    /// Shows `label: LINE` as `show` says, `line` giving the words each time.
+    fn start(
         label: &str,
+        show: Show,
         last_line: bool,
         line: impl Fn() -> String + Send + 'static,
     ) -> Progress {
         let done = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&done);
         let label = label.to_string();
-        let thread = std::thread::spawn(move || {
-            let start = Instant::now();
-            loop {
-                std::thread::park_timeout(Duration::from_secs(1));
-                let stopping = flag.load(Ordering::Relaxed);
-                if stopping && !last_line {
-                    break;
+        let thread = match show {
+            Show::Lines => Some(std::thread::spawn(move || {
+                loop {
+                    std::thread::park_timeout(Duration::from_secs(1));
+                    let stopping = flag.load(Ordering::Relaxed);
+                    if stopping && !last_line {
+                        break;
+                    }
+                    eprintln!("{label}: {}", line());
+                    if stopping {
+                        break;
+                    }
                 }
-                let elapsed = start.elapsed().as_secs_f64();
-                eprintln!("{label}: {}, {elapsed:.1} s", line());
-                if stopping {
-                    break;
-                }
+            })),
+            Show::Terminal if std::io::stderr().is_terminal() => {
+                let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+                let style = ProgressStyle::with_template("{spinner} {prefix}: {wide_msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner());
+                bar.set_style(style);
+                bar.set_prefix(label);
+                Some(std::thread::spawn(move || {
+                    while !flag.load(Ordering::Relaxed) {
+                        bar.set_message(line());
+                        bar.tick();
+                        std::thread::park_timeout(Duration::from_millis(100));
+                    }
+                    bar.finish_and_clear();
+                }))
             }
-        });
-        Progress {
-            done,
-            thread: Some(thread),
-        }
+            Show::Terminal | Show::Nothing => None,
+        };
+        Progress { done, thread }
     }
 
     /// Stops and clears the display.
@@ -115,66 +137,166 @@ impl Drop for Progress {
     }
 }
 
-fn redraw(bar: &ProgressBar, stats: &SearchStats, done: &AtomicBool) {
-    let start = Instant::now();
-    while !done.load(Ordering::Relaxed) {
-        let s = stats.snapshot();
-        let secs = start.elapsed().as_secs_f64().max(1e-9);
-        bar.set_position((s.explored * BAR_LEN as f64) as u64);
-        bar.set_message(format!(
-            "{} solutions, {} nodes, {:.0} nodes/s",
-            s.solutions,
-            s.nodes,
-            s.nodes as f64 / secs
-        ));
-        std::thread::park_timeout(Duration::from_millis(100));
-    }
-    bar.finish_and_clear();
-}
-
-/// What an exact count is doing, in words.
-pub(crate) fn exact_line(s: &CountSnapshot) -> String {
-    match s.phase {
-        CountPhase::Root => "decompose: probing the root".to_string(),
-        CountPhase::Profiles => format!(
-            "decompose: {}/{} lines fixed, {} profiles",
-            s.lines_fixed, s.lines, s.profiles
-        ),
-        CountPhase::Sweep => format!("decompose: {}", sweep_words(s)),
-        CountPhase::Components => format!("decompose: {}", component_words(s)),
-        CountPhase::Race => format!(
-            "decompose, two methods racing: {}; {}",
-            sweep_words(s),
-            component_words(s)
-        ),
-    }
-}
-
-/// How far the sweep has got, in words.
-fn sweep_words(s: &CountSnapshot) -> String {
-    // Sums of whole numbers are exact in an f64 up to 2^53.
-    let counted = if s.sweep_counted < 9e15 {
-        format!("{:.0}", s.sweep_counted)
+/// An enumeration's progress in words: solutions so far, rate, elapsed time, and what the
+/// random probes say of the total and of the time left, as an estimate and its range.
+pub(crate) fn search_line(
+    solutions: u64,
+    nodes: u64,
+    estimate: Option<TreeEstimate>,
+    elapsed: Duration,
+) -> String {
+    let secs = elapsed.as_secs_f64();
+    let rate = if secs > 0.0 {
+        solutions as f64 / secs
     } else {
-        format!("about {:.4e}", s.sweep_counted)
+        0.0
     };
-    let backbone = match s.backbone {
-        (0, _) => String::new(),
-        (checks, fixed) => format!(" (backbone: {fixed} cells fixed, {checks} checks)"),
+    let total = estimate.map_or(String::new(), |e| {
+        let s = e.solutions;
+        if number(s.low) == number(s.high) {
+            format!(" of ~{}", number(s.mean))
+        } else {
+            format!(
+                " of ~{} ({}–{})",
+                number(s.mean),
+                number(s.low.max(solutions as f64)),
+                number(s.high)
+            )
+        }
+    });
+    let eta = match estimate.and_then(|e| e.seconds_left(nodes, secs)) {
+        Some((_, _, high)) if high <= 0.0 => {
+            "ETA unknown (the tree is bigger than estimated)".to_string()
+        }
+        Some((mean, low, high)) if duration(low) == duration(high) => {
+            format!("ETA ~{}", duration(mean))
+        }
+        Some((mean, low, high)) => format!(
+            "ETA ~{} ({} – {})",
+            duration(mean),
+            duration(low),
+            duration(high)
+        ),
+        None => "ETA unknown yet".to_string(),
     };
     format!(
-        "sweep{backbone} {:.2}% explored, {counted} solutions counted so far, \
-         {} nodes branched, {} from the memo",
-        100.0 * s.sweep_explored,
-        s.sweep_nodes.0,
-        s.sweep_nodes.1
+        "{} solutions so far{total}, {}/s, {}, {eta}",
+        number(solutions as f64),
+        number(rate),
+        duration(secs)
     )
 }
 
-/// How far the component counter has got, in words.
-fn component_words(s: &CountSnapshot) -> String {
-    format!(
-        "components, {} counted by branching, {} from the cache",
-        s.component_nodes.0, s.component_nodes.1
-    )
+/// What a count made without enumerating is doing, in words, with the solutions it has
+/// counted for certain so far (a lower bound that never decreases) and the time it took.
+pub(crate) fn exact_line(s: &CountSnapshot, elapsed: Duration) -> String {
+    let so_far = |what: &str| {
+        format!(
+            "{what}: at least {} solutions so far, {}",
+            number(s.counted),
+            duration(elapsed.as_secs_f64())
+        )
+    };
+    match s.phase {
+        CountPhase::Root => format!(
+            "simplifying the puzzle, {}",
+            duration(elapsed.as_secs_f64())
+        ),
+        CountPhase::Profiles => format!(
+            "counting line by line: {} of {} lines, {}",
+            s.lines_fixed,
+            s.lines,
+            duration(elapsed.as_secs_f64())
+        ),
+        CountPhase::Sweep => so_far("counting cell by cell"),
+        CountPhase::Components => so_far("counting by components"),
+        CountPhase::Race => so_far("counting two ways at once"),
+    }
+}
+
+/// A count in words: whole and with separators up to 10 million, else like `8.72e10`.
+fn number(n: f64) -> String {
+    if !n.is_finite() {
+        return "∞".to_string();
+    }
+    if n >= 1e7 {
+        return format!("{n:.2e}");
+    }
+    let digits = format!("{:.0}", n.max(0.0));
+    let mut grouped = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    grouped
+}
+
+/// A duration in words, rounded to its largest sensible unit: `45 s`, `12 min`, `3 days`.
+fn duration(secs: f64) -> String {
+    const UNITS: [(f64, f64, &str); 7] = [
+        (1.0, 90.0, "s"),
+        (60.0, 90.0 * 60.0, "min"),
+        (3600.0, 36.0 * 3600.0, "h"),
+        (86_400.0, 14.0 * 86_400.0, "days"),
+        (7.0 * 86_400.0, 9.0 * 7.0 * 86_400.0, "weeks"),
+        (30.0 * 86_400.0, 24.0 * 30.0 * 86_400.0, "months"),
+        (365.0 * 86_400.0, 1000.0 * 365.0 * 86_400.0, "years"),
+    ];
+    if !secs.is_finite() {
+        return "forever".to_string();
+    }
+    for (unit, below, name) in UNITS {
+        if secs < below {
+            return format!("{:.0} {name}", (secs / unit).floor());
+        }
+    }
+    "over 1000 years".to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nonoenum::search::estimate::Spread;
+
+    #[test]
+    fn numbers_and_durations_read_as_words() {
+        assert_eq!(number(0.0), "0");
+        assert_eq!(number(999.0), "999");
+        assert_eq!(number(1234567.0), "1,234,567");
+        assert_eq!(number(87_178_291_200.0), "8.72e10");
+        assert_eq!(duration(8.4), "8 s");
+        assert_eq!(duration(600.0), "10 min");
+        assert_eq!(duration(3.0 * 86_400.0), "3 days");
+        assert_eq!(duration(30.0 * 86_400.0), "4 weeks");
+        assert_eq!(duration(f64::INFINITY), "forever");
+    }
+
+    #[test]
+    fn an_enumeration_line_gives_an_eta_with_its_range_or_says_it_is_unknown() {
+        let elapsed = Duration::from_secs(8);
+        let line = search_line(1_040_000, 2_000_000, None, elapsed);
+        assert_eq!(
+            line,
+            "1,040,000 solutions so far, 130,000/s, 8 s, ETA unknown yet"
+        );
+        let spread = |mean: f64| Spread {
+            mean,
+            low: mean / 2.0,
+            high: mean * 2.0,
+        };
+        let estimate = TreeEstimate {
+            probes: 100,
+            nodes: spread(2e11),
+            solutions: spread(8.7e10),
+        };
+        let line = search_line(1_040_000, 2_000_000, Some(estimate), elapsed);
+        assert_eq!(
+            line,
+            "1,040,000 solutions so far of ~8.70e10 (4.35e10–1.74e11), 130,000/s, 8 s, \
+             ETA ~9 days (4 days – 2 weeks)"
+        );
+        assert!(line.len() < 120, "{line}");
+    }
 }

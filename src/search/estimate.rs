@@ -1,0 +1,318 @@
+//! Knuth's random-probe estimate of the size of a search tree: from the root, walk down one
+//! random path, choosing uniformly among the children of each node with the search's own
+//! choice function (propagation and probing included), and multiply the branching factors met
+//! on the way. The product is an unbiased estimate of the number of nodes at that depth (and of
+//! solutions, when the path ends in one); the mean over many probes estimates the whole tree.
+//!
+//! An enumeration runs [`run_probes`] on one thread of its own when asked to
+//! ([`super::Solver::with_estimate`]): steadily for its first seconds, then a tenth of the
+//! time, so that a progress display can say how big the tree is, with a range, and when the
+//! run may end ([`TreeEstimate::seconds_left`]).
+
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crate::choose::{Choice, ProbeCounts, choose_plain, choose_probing};
+use crate::domain::{Domain, DomainGrid};
+use crate::propagate::Propagator;
+
+/// Probes before an estimate is given: fewer say too little about the spread.
+pub const MIN_PROBES: u64 = 16;
+/// How long the estimator probes without pause at the start of a search.
+const STEADY: Duration = Duration::from_secs(3);
+/// After [`STEADY`], the estimator sleeps this many times as long as it probed.
+const PAUSE_FACTOR: u32 = 9;
+
+/// One estimated quantity: the mean of the probes, and a range around it. The low end is two
+/// standard errors of the mean below it (never below zero); the high end two above it, or the
+/// largest single probe if that is higher. Trees are lopsided: most probes end early, and the
+/// mean is carried by rare deep ones, so it tends to be low until many probes are made, and
+/// the largest probe says how far off it may be.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Spread {
+    /// The estimate.
+    pub mean: f64,
+    /// The low end of the range.
+    pub low: f64,
+    /// The high end of the range.
+    pub high: f64,
+}
+
+/// What the random probes say about the search tree.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TreeEstimate {
+    /// Probes made.
+    pub probes: u64,
+    /// The number of nodes of the whole tree.
+    pub nodes: Spread,
+    /// The number of solutions (leaves that are solutions).
+    pub solutions: Spread,
+}
+
+impl TreeEstimate {
+    /// Seconds left, as `(estimate, low, high)`, for a search that has visited `nodes_done`
+    /// nodes in `elapsed` seconds, going on at the same rate; `None` before any node.
+    pub fn seconds_left(&self, nodes_done: u64, elapsed: f64) -> Option<(f64, f64, f64)> {
+        if nodes_done == 0 || elapsed <= 0.0 {
+            return None;
+        }
+        let rate = nodes_done as f64 / elapsed;
+        let left = |total: f64| (total - nodes_done as f64).max(0.0) / rate;
+        Some((
+            left(self.nodes.mean),
+            left(self.nodes.low),
+            left(self.nodes.high),
+        ))
+    }
+}
+
+/// Sums of the probes' estimates, from which [`TreeEstimate`] is made.
+#[derive(Debug, Default)]
+pub(crate) struct Samples {
+    probes: u64,
+    nodes: Moments,
+    solutions: Moments,
+}
+
+/// A sum, sum of squares and largest value.
+#[derive(Clone, Copy, Debug, Default)]
+struct Moments {
+    sum: f64,
+    squares: f64,
+    max: f64,
+}
+
+impl Moments {
+    fn add(&mut self, x: f64) {
+        self.sum += x;
+        self.squares += x * x;
+        self.max = self.max.max(x);
+    }
+
+    fn spread(self, n: u64) -> Spread {
+        let n = n as f64;
+        let mean = self.sum / n;
+        let variance = ((self.squares / n - mean * mean) * n / (n - 1.0)).max(0.0);
+        let error = 2.0 * (variance / n).sqrt();
+        Spread {
+            mean,
+            low: (mean - error).max(0.0),
+            high: (mean + error).max(self.max),
+        }
+    }
+}
+
+impl Samples {
+    /// Adds one probe's estimates.
+    pub(crate) fn add(&mut self, probe: Probe) {
+        self.probes += 1;
+        self.nodes.add(probe.nodes);
+        self.solutions.add(probe.solutions);
+    }
+
+    /// The estimate, once there are [`MIN_PROBES`] probes.
+    pub(crate) fn estimate(&self) -> Option<TreeEstimate> {
+        (self.probes >= MIN_PROBES).then(|| TreeEstimate {
+            probes: self.probes,
+            nodes: self.nodes.spread(self.probes),
+            solutions: self.solutions.spread(self.probes),
+        })
+    }
+}
+
+/// One probe's estimates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Probe {
+    /// Nodes of the tree.
+    pub(crate) nodes: f64,
+    /// Solutions.
+    pub(crate) solutions: f64,
+}
+
+/// A small, fast pseudo-random generator (SplitMix64): the probes need no more.
+pub(crate) struct SplitMix(pub(crate) u64);
+
+impl SplitMix {
+    /// A number below `n` (`n > 0`), about uniformly.
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        ((u128::from(z) * n as u128) >> 64) as usize
+    }
+}
+
+/// Walks one random path from `root` (at a propagation fixpoint), choosing cells as the search
+/// does; `None` if `stopped` said stop first.
+pub(crate) fn probe<P: Domain>(
+    puzzle: &P,
+    root: &P::Grid,
+    probing: bool,
+    prop: &mut Propagator<P>,
+    rng: &mut SplitMix,
+    stopped: &dyn Fn() -> bool,
+) -> Option<Probe> {
+    let mut grid = root.clone();
+    let mut weight = 1.0f64;
+    let mut nodes = 0.0f64;
+    loop {
+        nodes += weight;
+        if grid.complete() {
+            return Some(Probe {
+                nodes,
+                solutions: weight,
+            });
+        }
+        let choice = if probing {
+            let mut counts = ProbeCounts::default();
+            choose_probing(puzzle, &mut grid, prop, &mut counts, None, None, stopped)
+        } else {
+            choose_plain(puzzle, &grid, prop, stopped)
+        };
+        match choice {
+            Choice::Interrupted => return None,
+            Choice::Solved => {
+                return Some(Probe {
+                    nodes,
+                    solutions: weight,
+                });
+            }
+            Choice::Dead => {
+                return Some(Probe {
+                    nodes,
+                    solutions: 0.0,
+                });
+            }
+            Choice::Branch { mut children, .. } => {
+                if children.is_empty() {
+                    return Some(Probe {
+                        nodes,
+                        solutions: 0.0,
+                    });
+                }
+                weight *= children.len() as f64;
+                grid = children.swap_remove(rng.below(children.len()));
+            }
+        }
+    }
+}
+
+/// Probes the tree below `root` until `stopped`, adding each probe to `samples`: without pause
+/// for the first seconds, then a tenth of the time.
+pub(crate) fn run_probes<P: Domain>(
+    puzzle: &P,
+    root: &P::Grid,
+    probing: bool,
+    samples: &Mutex<Samples>,
+    stopped: &dyn Fn() -> bool,
+) {
+    let mut prop = Propagator::<P>::with_line_cache();
+    let mut rng = SplitMix(0x6E6F_6E6F_656E_756D);
+    let start = Instant::now();
+    while !stopped() {
+        let began = Instant::now();
+        let Some(sample) = probe(puzzle, root, probing, &mut prop, &mut rng, stopped) else {
+            return;
+        };
+        samples
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .add(sample);
+        if start.elapsed() > STEADY {
+            let pause = began.elapsed() * PAUSE_FACTOR;
+            let until = Instant::now() + pause;
+            // Wake up often enough to end soon after the search does.
+            while !stopped() && Instant::now() < until {
+                std::thread::sleep(pause.min(Duration::from_millis(50)));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::Puzzle;
+    use crate::search::{Solver, SolverOptions};
+
+    /// The `n` x `n` puzzle whose clues are all `1`: its solutions are the `n!` permutations.
+    fn permutation(n: usize) -> Puzzle {
+        let text = format!("{n} {n}\n{}", "1\n".repeat(2 * n));
+        crate::format::read_puzzles(text.as_bytes(), None, None)
+            .expect("a puzzle")
+            .remove(0)
+    }
+
+    fn estimate(puzzle: &Puzzle, probing: bool, probes: usize) -> TreeEstimate {
+        let root = Solver::new(puzzle, SolverOptions::default())
+            .root()
+            .expect("valid")
+            .expect("consistent");
+        let mut prop = Propagator::<Puzzle>::with_line_cache();
+        let mut rng = SplitMix(7);
+        let mut samples = Samples::default();
+        for _ in 0..probes {
+            let p = probe(puzzle, &root, probing, &mut prop, &mut rng, &|| false);
+            samples.add(p.expect("not stopped"));
+        }
+        samples.estimate().expect("enough probes")
+    }
+
+    #[test]
+    fn probes_estimate_the_solutions_of_a_permutation_puzzle() {
+        let puzzle = permutation(6);
+        for probing in [true, false] {
+            let e = estimate(&puzzle, probing, 200);
+            let (mean, low, high) = (e.solutions.mean, e.solutions.low, e.solutions.high);
+            assert!(
+                (360.0..=1440.0).contains(&mean),
+                "probing {probing}: {mean} is not within a factor of 2 of 720"
+            );
+            assert!(low <= mean && mean <= high, "{e:?}");
+            assert!(e.nodes.mean >= e.solutions.mean, "{e:?}");
+        }
+    }
+
+    #[test]
+    fn a_unique_puzzle_is_estimated_exactly() {
+        let puzzle = permutation(1);
+        let e = estimate(&puzzle, true, 20);
+        assert_eq!(
+            e.solutions,
+            Spread {
+                mean: 1.0,
+                low: 1.0,
+                high: 1.0
+            }
+        );
+    }
+
+    #[test]
+    fn seconds_left_follow_the_rate() {
+        let e = TreeEstimate {
+            probes: 20,
+            nodes: Spread {
+                mean: 1000.0,
+                low: 500.0,
+                high: 2000.0,
+            },
+            solutions: Spread::default(),
+        };
+        assert_eq!(e.seconds_left(0, 1.0), None);
+        // 100 nodes a second.
+        assert_eq!(e.seconds_left(100, 1.0), Some((9.0, 4.0, 19.0)));
+        assert_eq!(e.seconds_left(3000, 30.0), Some((0.0, 0.0, 0.0)));
+    }
+
+    #[test]
+    fn split_mix_stays_below_its_bound() {
+        let mut rng = SplitMix(1);
+        let mut seen = [0u32; 3];
+        for _ in 0..3000 {
+            seen[rng.below(3)] += 1;
+        }
+        assert!(seen.iter().all(|&n| n > 800), "{seen:?}");
+    }
+}
