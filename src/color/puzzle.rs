@@ -86,22 +86,6 @@ pub struct ColorGiven {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Colored {}
 
-impl PuzzleKind for Colored {
-    type Palette = Vec<Color>;
-    type Clue = ColorClue;
-    type Given = ColorGiven;
-    /// A palette index.
-    type Cell = u8;
-
-    fn clue_of(cells: &[u8]) -> ColorClue {
-        ColorClue(color_blocks_of(cells.iter().copied()))
-    }
-
-    fn check(puzzle: &ColorPuzzle) -> Result<(), PuzzleError> {
-        puzzle.check()
-    }
-}
-
 /// A colour nonogram. Its palette's index 0 is the background.
 pub type ColorPuzzle = Nonogram<Colored>;
 

@@ -4,8 +4,8 @@
 //! cached result.
 
 use super::assign::CellValues;
-use super::domain::LearnDomain;
-use super::explain::{Deduction, Fact, LineCheck};
+use super::domain::{LearnDomain, LineAt};
+use super::explain::{Deduction, Fact, LineCheck, zeroed};
 use super::lit::{Lit, lit, value, var_of};
 use crate::domain::Domain;
 use crate::flow::Flow;
@@ -23,23 +23,6 @@ impl CellValues for Grid {
         let (at, width) = (var_of(lit) as usize, self.width());
         self.clear_cell(at / width, at % width);
     }
-}
-
-/// One search's line solver with its line-result cache (line states recur after every jump
-/// back), whose buffers hold the cells the last solve fixed that were unknown before it, and
-/// the explanation's buffers.
-#[derive(Debug)]
-pub(crate) struct BwLines {
-    solving: <Puzzle as Domain>::Lines,
-    planes: Planes,
-}
-
-/// A line under explanation: the feasibility solver and the facts in the line now.
-#[derive(Debug, Default)]
-struct Planes {
-    solver: BitLineSolver,
-    filled: Vec<u64>,
-    empty: Vec<u64>,
 }
 
 impl LearnDomain for Puzzle {
@@ -115,18 +98,13 @@ impl LearnDomain for Puzzle {
         }
     }
 
-    fn line_check<'l>(
-        &'l self,
-        lines: &'l mut BwLines,
-        line: LineId,
-        index: usize,
-    ) -> impl LineCheck + 'l {
-        let len = self.shape().len(line);
+    fn line_check<'l>(&'l self, lines: &'l mut BwLines, at: LineAt) -> impl LineCheck + 'l {
+        let ((line, index), len) = (at, self.shape().len(at.0));
         let planes = &mut lines.planes;
-        for v in [&mut planes.filled, &mut planes.empty] {
-            v.clear();
-            v.resize(len.div_ceil(64).max(1), 0);
-        }
+        zeroed(
+            [&mut planes.filled, &mut planes.empty],
+            len.div_ceil(64).max(1),
+        );
         Check {
             planes,
             cache: lines.solving.cache.as_deref_mut(),
@@ -143,6 +121,23 @@ impl LearnDomain for Puzzle {
     fn cache_stats(lines: &BwLines) -> (u64, u64) {
         Puzzle::cache_counts(&lines.solving)
     }
+}
+
+/// One search's line solver with its line-result cache (line states recur after every jump
+/// back), whose buffers hold the cells the last solve fixed that were unknown before it, and
+/// the explanation's buffers.
+#[derive(Debug)]
+pub(crate) struct BwLines {
+    solving: <Puzzle as Domain>::Lines,
+    planes: Planes,
+}
+
+/// A line under explanation: the feasibility solver and the facts in the line now.
+#[derive(Debug, Default)]
+struct Planes {
+    solver: BitLineSolver,
+    filled: Vec<u64>,
+    empty: Vec<u64>,
 }
 
 /// One line under explanation, with its clue and cache entry.

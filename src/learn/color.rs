@@ -8,8 +8,8 @@
 //! colour or rules one out, and its saved phase says which.
 
 use super::assign::{Assignment, CellValues};
-use super::domain::LearnDomain;
-use super::explain::{Deduction, Fact, LineCheck};
+use super::domain::{LearnDomain, LineAt};
+use super::explain::{Deduction, Fact, LineCheck, zeroed};
 use super::lit::{Lit, lit, value, var_of};
 use crate::color::cache::ColorLineCache;
 use crate::color::{Block, ColorGrid, ColorLineSolver, ColorPuzzle};
@@ -170,18 +170,10 @@ impl LearnDomain for ColorPuzzle {
         }
     }
 
-    fn line_check<'l>(
-        &'l self,
-        lines: &'l mut ColorLines,
-        line: LineId,
-        index: usize,
-    ) -> impl LineCheck + 'l {
-        let len = self.shape().len(line);
+    fn line_check<'l>(&'l self, lines: &'l mut ColorLines, at: LineAt) -> impl LineCheck + 'l {
+        let ((line, index), len) = (at, self.shape().len(at.0));
         let fl = &mut lines.facts;
-        for v in [&mut fl.ruled_out, &mut fl.said, &mut fl.out] {
-            v.clear();
-            v.resize(len, 0);
-        }
+        zeroed([&mut fl.ruled_out, &mut fl.said, &mut fl.out], len);
         fl.cells.clear();
         fl.cells.resize(len, fl.all);
         Check {

@@ -57,6 +57,9 @@ impl Shape {
     }
 }
 
+/// A line and its index (the rows from 0, then the columns).
+pub(crate) type LineAt = (LineId, usize);
+
 /// A kind of puzzle the learning search runs on, implemented on the puzzle type.
 ///
 /// A cell has [`vars_per_cell`](Self::vars_per_cell) variables, numbered
@@ -99,14 +102,10 @@ pub(crate) trait LearnDomain: Domain {
     /// Calls `set` with each literal the last [`solve_line`](Self::solve_line) of `line`
     /// forced that was not known before it.
     fn forced(&self, lines: &Self::LearnLines, line: LineId, set: impl FnMut(Lit));
-    /// `line` (line `index`) with no fact in it, for [`shrink`](super::explain::shrink) to
-    /// explain a deduction of the line with.
-    fn line_check<'l>(
-        &'l self,
-        lines: &'l mut Self::LearnLines,
-        line: LineId,
-        index: usize,
-    ) -> impl LineCheck + 'l;
+    /// The line `at` with no fact in it, for [`shrink`](super::explain::shrink) to explain a
+    /// deduction of the line with.
+    fn line_check<'l>(&'l self, lines: &'l mut Self::LearnLines, at: LineAt)
+    -> impl LineCheck + 'l;
     /// Calls `on_solution` with the grid of `cells`, every variable set.
     fn report(
         &self,

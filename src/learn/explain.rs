@@ -44,6 +44,15 @@ pub(crate) trait LineCheck {
 
 /// Shrinks `facts` (those a line's deduction was made from) to a minimal subset from which
 /// `check`, an empty line, still makes `deduction`: the non-root facts kept go to `kept`.
+/// Empties each of `buffers` and fills it with `len` zeros: a line under explanation starts
+/// with no fact in it.
+pub(super) fn zeroed<'a>(buffers: impl IntoIterator<Item = &'a mut Vec<u64>>, len: usize) {
+    for buffer in buffers {
+        buffer.clear();
+        buffer.resize(len, 0);
+    }
+}
+
 pub(super) fn shrink(
     check: &mut impl LineCheck,
     facts: &mut [Fact],

@@ -4,6 +4,7 @@ use std::fmt;
 
 use thiserror::Error;
 
+mod kinds;
 pub(crate) mod picture;
 
 use picture::{check_givens, check_picture, picture_clues};
@@ -233,21 +234,6 @@ pub trait PuzzleKind: Clone + fmt::Debug + PartialEq + Eq {
 /// Black and white: the kind of [`Puzzle`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BlackWhite {}
-
-impl PuzzleKind for BlackWhite {
-    type Palette = ();
-    type Clue = Clue;
-    type Given = Given;
-    type Cell = bool;
-
-    fn clue_of(cells: &[bool]) -> Clue {
-        Clue(blocks_of(cells.iter().copied()))
-    }
-
-    fn check(puzzle: &Puzzle) -> Result<(), PuzzleError> {
-        puzzle.check()
-    }
-}
 
 /// A nonogram of either kind: clues for every row and column, plus optional givens, a title,
 /// metadata and the designer's solution.

@@ -107,7 +107,7 @@ impl<D: LearnDomain> Engine<'_, D> {
         self.stats.explain_solves += solves;
         let index = shape.index(line);
         let puzzle = self.puzzle;
-        let mut check = puzzle.line_check(&mut self.lines, line, index);
+        let mut check = puzzle.line_check(&mut self.lines, (line, index));
         shrink(&mut check, &mut self.facts, deduction, &mut self.kept);
         for f in &self.kept {
             let var = shape.cell(line, f.index as usize) * per_cell + f.sub as usize;
