@@ -90,8 +90,8 @@ fn kill_and_resume(
     (String::from_utf8(output.stdout).expect("UTF-8"), killed)
 }
 
-/// Checks that `listing` holds every `n` x `n` permutation matrix exactly once.
-fn assert_every_permutation_once(listing: &str, n: usize, total: usize) {
+/// The grids of a listing (separated by blank lines), checked to be `total` and all different.
+fn distinct_grids(listing: &str, total: usize) -> Vec<&str> {
     let grids: Vec<&str> = listing
         .split("\n\n")
         .filter(|g| !g.trim().is_empty())
@@ -99,6 +99,12 @@ fn assert_every_permutation_once(listing: &str, n: usize, total: usize) {
     let distinct: HashSet<&str> = grids.iter().copied().collect();
     assert_eq!(grids.len(), distinct.len(), "a solution is listed twice");
     assert_eq!(grids.len(), total, "solutions missing");
+    grids
+}
+
+/// Checks that `listing` holds every `n` x `n` permutation matrix exactly once.
+fn assert_every_permutation_once(listing: &str, n: usize, total: usize) {
+    let grids = distinct_grids(listing, total);
     for grid in grids {
         let rows: Vec<&str> = grid.lines().collect();
         assert_eq!(rows.len(), n, "a partial solution: {grid:?}");
@@ -222,13 +228,7 @@ fn colour_list_and_count_survive_repeated_kill_9() {
     let (_, killed) = kill_and_resume(nonoenum(&list), || start_or_resume(&list, ck), 12);
     assert!(killed >= 3, "only {killed} list runs were killed");
     let listing = std::fs::read_to_string(out).expect("output file");
-    let grids: Vec<&str> = listing
-        .split("\n\n")
-        .filter(|g| !g.trim().is_empty())
-        .collect();
-    let distinct: HashSet<&str> = grids.iter().copied().collect();
-    assert_eq!(grids.len(), distinct.len(), "a solution is listed twice");
-    assert_eq!(grids.len(), total, "solutions missing");
+    let grids = distinct_grids(&listing, total);
     for grid in grids {
         common::assert_band_solution(grid, k, m);
     }

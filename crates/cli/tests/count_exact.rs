@@ -317,18 +317,7 @@ fn a_time_limit_leaves_the_solutions_counted_so_far_marked_as_incomplete() {
     }
     // In JSON, the same lower bound, marked incomplete.
     let args = ["count", "--json", "--max-profiles", "0"];
-    let (out, count) = count_until_something_is_counted(&args, &puzzle, |out| {
-        let result: serde_json::Value = out
-            .lines()
-            .find_map(|line| serde_json::from_str(line).ok())
-            .unwrap_or_else(|| panic!("{out}"));
-        assert_eq!(result["complete"], false, "{out}");
-        assert_eq!(result["stopped"], "time limit reached", "{out}");
-        result["count"]
-            .as_str()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("{out}"))
-    });
+    let (out, count) = count_until_something_is_counted(&args, &puzzle, json_lower_bound);
     assert!(count > 0.0 && count < forty_factorial, "{out}");
     // --stats still says how far the count got.
     let (code, _, err) = run(
@@ -553,18 +542,7 @@ fn a_time_limit_leaves_a_lower_bound_on_a_colour_count() {
         alone[2],
         alone[3],
     ];
-    let (out, count) = count_until_something_is_counted(&args, &puzzle, |out| {
-        let result: serde_json::Value = out
-            .lines()
-            .find_map(|line| serde_json::from_str(line).ok())
-            .unwrap_or_else(|| panic!("{out}"));
-        assert_eq!(result["complete"], false, "{out}");
-        assert_eq!(result["stopped"], "time limit reached", "{out}");
-        result["count"]
-            .as_str()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("{out}"))
-    });
+    let (out, count) = count_until_something_is_counted(&args, &puzzle, json_lower_bound);
     assert!(count > 0.0, "{out}");
     // In text, the same, marked incomplete.
     let args = ["count", "--method", "decompose", "--time-limit", "1"];
@@ -797,4 +775,18 @@ fn per_cell_counts_equal_counts_with_that_cell_given() {
             );
         }
     }
+}
+
+/// The count of a `--json` result that a time limit stopped: a lower bound, marked incomplete.
+fn json_lower_bound(out: &str) -> f64 {
+    let result: serde_json::Value = out
+        .lines()
+        .find_map(|line| serde_json::from_str(line).ok())
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(result["complete"], false, "{out}");
+    assert_eq!(result["stopped"], "time limit reached", "{out}");
+    result["count"]
+        .as_str()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{out}"))
 }
