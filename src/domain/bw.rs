@@ -99,25 +99,39 @@ impl DomainGrid for Grid {
 
     fn common_narrowing(&self, children: &[Self], out: &mut Vec<(usize, usize, u64)>) {
         let (gf, ge) = self.row_planes();
-        // Cells every child fixed the same way that the grid leaves unknown, word by word.
-        let agreed = |w: usize| {
-            children.iter().fold((!gf[w], !ge[w]), |(f, e), child| {
-                let (cf, ce) = child.row_planes();
-                (f & cf[w], e & ce[w])
-            })
-        };
-        if (0..gf.len()).all(|w| agreed(w) == (0, 0)) {
-            return;
-        }
         let row_words = gf.len() / self.height().max(1);
-        for w in 0..gf.len() {
-            let (all_filled, all_empty) = agreed(w);
+        // Cells every child fixed the same way that the grid leaves unknown, word by word, in
+        // one pass; probing gives two children (filled and empty), which is the fast case.
+        let mut push_word = |w: usize, all_filled: u64, all_empty: u64| {
             let (row, first_col) = (w / row_words, w % row_words * 64);
             for (mut bits, value) in [(all_filled, FILLED), (all_empty, EMPTY)] {
                 while bits != 0 {
                     out.push((row, first_col + bits.trailing_zeros() as usize, value));
                     bits &= bits - 1;
                 }
+            }
+        };
+        if let [a, b] = children {
+            let ((af, ae), (bf, be)) = (a.row_planes(), b.row_planes());
+            let n = gf.len();
+            let (ge, af, ae, bf, be) = (&ge[..n], &af[..n], &ae[..n], &bf[..n], &be[..n]);
+            for w in 0..n {
+                let all_filled = af[w] & bf[w] & !gf[w];
+                let all_empty = ae[w] & be[w] & !ge[w];
+                if all_filled | all_empty != 0 {
+                    push_word(w, all_filled, all_empty);
+                }
+            }
+            return;
+        }
+        for w in 0..gf.len() {
+            let (all_filled, all_empty) =
+                children.iter().fold((!gf[w], !ge[w]), |(f, e), child| {
+                    let (cf, ce) = child.row_planes();
+                    (f & cf[w], e & ce[w])
+                });
+            if all_filled | all_empty != 0 {
+                push_word(w, all_filled, all_empty);
             }
         }
     }

@@ -246,7 +246,7 @@ fn run_puzzles(
                 }
                 Counted::Cancelled { at_least, elapsed } => {
                     run.print_count(out, at_least, false, None, elapsed)?;
-                    return cancelled(&cancel, settings, out);
+                    return cancelled(&cancel, settings, out, false);
                 }
             }
         }
@@ -262,23 +262,26 @@ fn run_puzzles(
             code = ExitCode::from(EXIT_NO_SOLUTION);
         }
         if cancel.reason().is_some() {
-            return cancelled(&cancel, settings, out);
+            // `list` has just said that its listing is incomplete, and why.
+            let noted = matches!(mode, Mode::List { .. });
+            return cancelled(&cancel, settings, out, noted);
         }
     }
     out.flush()?;
     Ok(code)
 }
 
-/// Ends a run that Ctrl-C or the time limit stopped: flushes what was printed, says so and
-/// gives the exit code.
+/// Ends a run that Ctrl-C or the time limit stopped: flushes what was printed, says so (unless
+/// it was `noted` already) and gives the exit code.
 fn cancelled(
     cancel: &Cancel,
     settings: &Settings,
     out: &mut impl Write,
+    noted: bool,
 ) -> anyhow::Result<ExitCode> {
     out.flush()?;
     let reason = cancel.reason().unwrap_or(Stop::Interrupted);
-    if !settings.quiet {
+    if !settings.quiet && !noted {
         eprintln!(
             "nonoenum: {}; the results above are incomplete",
             reason.describe()

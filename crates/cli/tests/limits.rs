@@ -170,10 +170,12 @@ fn sigterm_flushes_whole_solutions_and_exits_130() {
     let listing = String::from_utf8(output.stdout).expect("UTF-8");
     assert!(check_perm_listing(&listing, 14) > 0);
     let err = String::from_utf8(output.stderr).expect("UTF-8");
+    // `list` says once, with its total, that the listing is incomplete and why.
     assert!(
-        err.contains("interrupted; the results above are incomplete"),
+        err.contains(" solutions (incomplete: interrupted)"),
         "{err}"
     );
+    assert_eq!(err.matches("incomplete").count(), 1, "{err}");
 }
 
 #[test]
@@ -224,10 +226,13 @@ fn check_stopped_run(
     }
     assert_eq!(code, stopped, "{context}");
     assert!(found <= 1, "{context}");
-    assert!(
-        err.contains(&format!("{why}; the results above are incomplete")),
-        "{context}"
-    );
+    let said = if command == "list" {
+        format!("(incomplete: {why})")
+    } else {
+        format!("{why}; the results above are incomplete")
+    };
+    assert!(err.contains(&said), "{context}");
+    assert_eq!(err.matches("incomplete").count(), 1, "{context}");
     if command == "solve" {
         assert!(
             last == format!("incomplete: search {why}") || last == "multiple",
