@@ -1,21 +1,22 @@
-//! The README's table of bad inputs is true: each command in it, run from the repository root,
-//! exits with code 2 and prints exactly the message the table shows, on one line. Rows that
-//! read `../shared` skip, saying so, when it is absent.
+//! The table of bad inputs in docs/formats.md is true: each command in it, run from the
+//! repository root, exits with code 2 and prints exactly the message the table shows, on one
+//! line. Rows that read `../shared` skip, saying so, when it is absent.
 
 use std::path::Path;
 use std::process::Command;
 
-/// The repository root (this crate is `crates/cli`), where the README's commands run.
+/// The repository root (this crate is `crates/cli`), where the table's commands run.
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
 
-/// `(command, message)` for every row of the README's "Bad input" table.
+/// `(command, message)` for every row of the "Bad input" table of docs/formats.md.
 fn table_rows() -> Vec<(String, String)> {
-    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).expect("README.md");
-    let section = readme
-        .split("\n### Bad input\n")
+    let page =
+        std::fs::read_to_string(Path::new(ROOT).join("docs/formats.md")).expect("docs/formats.md");
+    let section = page
+        .split("\n## Bad input\n")
         .nth(1)
-        .expect("the README has a Bad input section");
+        .expect("docs/formats.md has a Bad input section");
     section
         .lines()
         .skip_while(|l| !l.starts_with("| bad input |"))
@@ -36,7 +37,7 @@ fn table_rows() -> Vec<(String, String)> {
 }
 
 #[test]
-fn every_bad_input_in_the_readme_gets_its_message() {
+fn every_bad_input_in_the_formats_page_gets_its_message() {
     let rows = table_rows();
     assert!(rows.len() >= 20, "the table lists {} rows", rows.len());
     for (command, message) in rows {
