@@ -179,6 +179,15 @@ impl<G: DomainGrid> ProbeMemo<G> {
     }
 }
 
+impl<G: DomainGrid> SealedMemo<G> {
+    /// The bytes the memo holds on the heap, its base grid included.
+    pub fn heap_bytes(&self) -> usize {
+        self.base.heap_bytes()
+            + self.entries.capacity() * std::mem::size_of::<(u32, Entry)>()
+            + self.footprints.capacity() * std::mem::size_of::<u16>()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -41,7 +41,16 @@ impl Joiner for Parallel {
     }
 }
 
+/// The bytes of probe memos that one thread's search frames may hold at once. A node keeps its
+/// memo while its children are explored, so on a path thousands of levels deep (a 100 x 100
+/// puzzle of 1,089 independent choices) the memos would add up to well over 100 MiB per
+/// thread; past this budget a node hands no memo down, and its children probe afresh. The
+/// library's own tests use a budget of a few memos, so that their searches take both paths.
+const MEMO_BUDGET: usize = if cfg!(test) { 16 << 10 } else { 16 << 20 };
+
 thread_local! {
+    /// The bytes of the memos that this thread's search frames hold (see [`MEMO_BUDGET`]).
+    static MEMO_BYTES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     /// Each worker thread keeps its own propagator (line-solver buffers, queue and line-result
     /// cache), for the domain it last searched. Search threads are created for one search, so
     /// the cache serves one puzzle.
@@ -120,7 +129,20 @@ impl<P: Domain> SearchCx<'_, P> {
                 if self.attempt.is_some_and(|a| a.swaps(cell, depth)) {
                     children.reverse();
                 }
+                // Within the budget, the memo lives until both children are done; a stolen
+                // child runs on another thread but borrows the memo this frame holds.
+                let held = memo.as_ref().map_or(0, |m| m.heap_bytes());
+                let memo = memo.filter(|_| {
+                    let bytes = MEMO_BYTES.get() + held;
+                    (bytes <= MEMO_BUDGET)
+                        .then(|| MEMO_BYTES.set(bytes))
+                        .is_some()
+                });
                 self.children::<J>(children, depth, memo.as_deref());
+                if memo.is_some() {
+                    MEMO_BYTES.set(MEMO_BYTES.get() - held);
+                }
+                debug_assert!(MEMO_BYTES.get() <= MEMO_BUDGET);
             }
         }
     }
