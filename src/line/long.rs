@@ -59,7 +59,10 @@ struct Fit {
 
 impl Fit {
     /// The positions `s` such that cells `s..s + len` are all in `cells`.
-    fn get(&mut self, cells: &[u64], len: u32) -> &[u64] {
+    fn get<'a>(&'a mut self, cells: &'a [u64], len: u32) -> &'a [u64] {
+        if len == 1 {
+            return cells;
+        }
         if self.len != len {
             self.starts.clear();
             self.starts.extend_from_slice(cells);
@@ -121,6 +124,45 @@ fn or_shifted_left(x: &mut [u64], k: usize) {
     }
 }
 
+/// `x |= x << 1 | x << 2 | ... | x << (len - 1)`: every bit within `len` above a set bit, the
+/// cells that blocks of length `len` starting there cover.
+fn smear(x: &mut [u64], len: u32) {
+    let mut covered = 1;
+    while covered < len {
+        let step = covered.min(len - covered);
+        or_shifted_left(x, step as usize);
+        covered += step;
+    }
+}
+
+/// Word `i` of the set of bits `from..to`.
+#[inline]
+fn range_word(i: usize, from: usize, to: usize) -> u64 {
+    let below = |end: usize| match end.saturating_sub(64 * i) {
+        0 => 0,
+        bits if bits >= 64 => !0,
+        bits => (1 << bits) - 1,
+    };
+    below(to) & !below(from)
+}
+
+/// Whether a cell of `line` is known filled.
+fn any_filled(line: &LineIn<'_>) -> bool {
+    let n = line.len.div_ceil(64);
+    let last_cells = range_word(n - 1, 0, line.len);
+    line.filled[..n - 1].iter().any(|&w| w != 0) || line.filled[n - 1] & last_cells != 0
+}
+
+/// The lowest and the highest set bit of `x`, if any.
+fn lowest_and_highest(x: &[u64]) -> Option<(usize, usize)> {
+    let first = x.iter().position(|&w| w != 0)?;
+    let last = x.iter().rposition(|&w| w != 0)?;
+    Some((
+        64 * first + x[first].trailing_zeros() as usize,
+        64 * last + 63 - x[last].leading_zeros() as usize,
+    ))
+}
+
 /// Mirrors the bits `0..width` of `src` into `dst`: bit `i` goes to `width - 1 - i`, and bits
 /// from `width` on are dropped. Reversing every word and their order sends bit `i` to
 /// `64n - 1 - i`; the shift right by `64n - width` finishes (and drops those below it).
@@ -128,14 +170,22 @@ fn mirror(dst: &mut [u64], src: &[u64], width: usize) {
     let n = src.len();
     let k = 64 * n - width;
     let (q, r) = (k / 64, k % 64);
-    let reversed = |w: usize| src[n - 1 - w].reverse_bits();
-    for (i, out) in dst.iter_mut().enumerate() {
-        *out = if i + q >= n {
-            0
-        } else if r == 0 || i + q + 1 == n {
-            reversed(i + q) >> r
+    // Word `w` of the full reversal, each source word reversed once.
+    let reversed = |w: usize| {
+        if w < n {
+            src[n - 1 - w].reverse_bits()
         } else {
-            reversed(i + q) >> r | reversed(i + q + 1) << (64 - r)
+            0
+        }
+    };
+    let mut next = reversed(q);
+    for (i, out) in dst.iter_mut().enumerate() {
+        let now = next;
+        next = reversed(i + q + 1);
+        *out = if r == 0 {
+            now
+        } else {
+            now >> r | next << (64 - r)
         };
     }
 }
@@ -154,11 +204,9 @@ fn forward(
     can_empty: &[u64],
 ) {
     let n = can_fill.len();
-    ready.clear();
+    // Every word of these is written below.
     ready.resize((clue.len() + 1) * n, 0);
-    reach.clear();
     reach.resize((clue.len() + 1) * n, 0);
-    ends.clear();
     ends.resize(n, 0);
     fit.len = 0;
     // Runs right from position 0.
@@ -221,7 +269,7 @@ impl LongLineSolver {
         let n = (len + 2).div_ceil(64);
         self.words = n;
         for set in [&mut self.cells, &mut self.can_fill, &mut self.can_empty] {
-            set.clear();
+            // Every word is written below.
             set.resize(n, 0);
         }
         for i in 0..n {
@@ -281,7 +329,7 @@ impl LongLineSolver {
         );
         // The mirrored line's sets, last block first, become `bwd[j]` for blocks `j..`:
         // position `p` of the mirrored line is `len - p` of the line.
-        self.bwd.clear();
+        // Every word is written below.
         self.bwd.resize((k + 1) * n, 0);
         for j in 0..=k {
             let set = &self.mirrored_reach[(k - j) * n..(k - j + 1) * n];
@@ -292,6 +340,97 @@ impl LongLineSolver {
         // `fit` was last asked about the mirrored line.
         self.fit.len = 0;
         Ok(())
+    }
+
+    /// For a clue of one block, of length `block`: its starts in some placement, left in
+    /// `scratch` (the line's own words, with no room for the virtual cell), found with no
+    /// backward pass and no [`Self::load`]: the runs of `block` cells that can be filled and
+    /// hold every filled cell. Returns the earliest and the latest, or `None` if there is none.
+    fn only_block_starts(&mut self, line: &LineIn<'_>, block: u32) -> Option<(usize, usize)> {
+        let len = line.len;
+        let n = len.div_ceil(64);
+        let (filled, empty) = (&line.filled[..n], &line.empty[..n]);
+        let last_cells = range_word(n - 1, 0, len);
+        let cells = |i: usize| if i + 1 < n { !0 } else { last_cells };
+        // The cells that can be filled, and the words of the first and last filled cells.
+        let starts = &mut self.union;
+        starts.resize(n, 0);
+        let mut filled_words = None;
+        for i in 0..n {
+            if filled[i] & cells(i) != 0 {
+                filled_words = Some((filled_words.map_or(i, |(first, _)| first), i));
+            }
+            starts[i] = cells(i) & !empty[i];
+        }
+        let mut covered = 1;
+        while covered < block {
+            let step = covered.min(block - covered);
+            and_shifted_right(starts, step as usize);
+            covered += step;
+        }
+        // The block holds every filled cell: it starts in `from..to`.
+        let (from, to) = match filled_words {
+            None => (0, len),
+            Some((first, last)) => {
+                let lowest = 64 * first + filled[first].trailing_zeros() as usize;
+                let highest =
+                    64 * last + 63 - (filled[last] & cells(last)).leading_zeros() as usize;
+                ((highest + 1).saturating_sub(block as usize), lowest + 1)
+            }
+        };
+        if from >= to {
+            return None;
+        }
+        let (from_word, to_word) = (from / 64, (to - 1) / 64);
+        self.scratch.clear();
+        self.scratch.resize(n, 0);
+        self.scratch[from_word..=to_word].copy_from_slice(&starts[from_word..=to_word]);
+        self.scratch[from_word] &= range_word(from_word, from, to);
+        self.scratch[to_word] &= range_word(to_word, from, to);
+        lowest_and_highest(&self.scratch)
+    }
+
+    /// Solves a line whose clue has at most one block, writing the cells known afterwards to
+    /// `out`; `None` for longer clues.
+    fn solve_short_clue(
+        &mut self,
+        line: &LineIn<'_>,
+        out: LineOut<'_>,
+    ) -> Option<Result<(), Contradiction>> {
+        let n = line.len.div_ceil(64);
+        let last_cells = range_word(n - 1, 0, line.len);
+        let coverable = match *line.clue {
+            [] => {
+                if any_filled(line) {
+                    return Some(Err(Contradiction));
+                }
+                out.filled.fill(0);
+                &[][..]
+            }
+            [block] => {
+                let Some((earliest, latest)) = self.only_block_starts(line, block) else {
+                    return Some(Err(Contradiction));
+                };
+                // Filled in every placement: from the latest start to the earliest end.
+                out.filled.fill(0);
+                let end = earliest + block as usize;
+                if latest < end {
+                    for i in latest / 64..=(end - 1) / 64 {
+                        out.filled[i] = range_word(i, latest, end);
+                    }
+                }
+                smear(&mut self.scratch, block);
+                &self.scratch[..]
+            }
+            _ => return None,
+        };
+        // Empty in some placement: every cell that no placement covers.
+        for (i, empty) in out.empty.iter_mut().enumerate() {
+            *empty = !coverable.get(i).copied().unwrap_or(0);
+        }
+        out.empty[n - 1] &= last_cells;
+        out.empty[n..].fill(0);
+        Some(Ok(()))
     }
 
     /// The starts of block `j` (of length `block`) in some placement of the whole clue, after
@@ -321,6 +460,17 @@ impl LongLineSolver {
         out: &mut Vec<(u32, u32)>,
     ) -> Result<(), Contradiction> {
         out.clear();
+        match *line.clue {
+            [] if any_filled(&line) => return Err(Contradiction),
+            [] => return Ok(()),
+            [block] => {
+                let (earliest, latest) =
+                    self.only_block_starts(&line, block).ok_or(Contradiction)?;
+                out.push((earliest as u32, latest as u32));
+                return Ok(());
+            }
+            _ => {}
+        }
         self.load(line.len, line.filled, line.empty);
         self.both_passes(line.clue, line.len)?;
         let n = self.words;
@@ -328,12 +478,8 @@ impl LongLineSolver {
         self.union.resize(n, 0);
         for (j, &block) in line.clue.iter().enumerate() {
             self.valid_starts(j, block);
-            let set = &self.scratch;
-            let first = set.iter().position(|&w| w != 0).ok_or(Contradiction)?;
-            let last = set.iter().rposition(|&w| w != 0).ok_or(Contradiction)?;
-            let lowest = 64 * first + set[first].trailing_zeros() as usize;
-            let highest = 64 * last + 63 - set[last].leading_zeros() as usize;
-            out.push((lowest as u32, highest as u32));
+            let (earliest, latest) = lowest_and_highest(&self.scratch).ok_or(Contradiction)?;
+            out.push((earliest as u32, latest as u32));
         }
         Ok(())
     }
@@ -348,7 +494,10 @@ impl LongLineSolver {
 
 impl LineSolver for LongLineSolver {
     /// Solves a line of at least one cell whose blocks are all at least one cell long.
-    fn solve(&mut self, line: LineIn<'_>, out: LineOut<'_>) -> Result<(), Contradiction> {
+    fn solve(&mut self, line: LineIn<'_>, mut out: LineOut<'_>) -> Result<(), Contradiction> {
+        if let Some(solved) = self.solve_short_clue(&line, out.reborrow()) {
+            return solved;
+        }
         let LineIn { clue, len, .. } = line;
         self.load(len, line.filled, line.empty);
         self.both_passes(clue, len)?;
@@ -360,13 +509,7 @@ impl LineSolver for LongLineSolver {
         fillable.fill(0);
         for (j, &block) in clue.iter().enumerate() {
             self.valid_starts(j, block);
-            // Every cell within `block` after a valid start.
-            let mut covered = 1;
-            while covered < block {
-                let step = covered.min(block - covered);
-                or_shifted_left(&mut self.scratch, step as usize);
-                covered += step;
-            }
+            smear(&mut self.scratch, block);
             for (f, s) in fillable.iter_mut().zip(&self.scratch) {
                 *f |= s;
             }
