@@ -1,23 +1,32 @@
 //! The bit-parallel line solver for lines of any length: the dynamic program of
-//! [`super::bits`], over bitsets of as many `u64` words as the line needs.
+//! [`super::bits`], over bitsets of as many `u64` words as the line needs ([`super::words`]).
 //!
-//! Positions `0..=len + 1` are bits of `len.div_ceil(64)`-ish words (`(len + 2).div_ceil(64)`),
-//! least significant word first; a virtual empty cell at `len` ends every line. As in
-//! [`super::bits`], for each `j`, `fwd[j]` holds the positions `p` such that exactly blocks
-//! `0..j` fit in cells `0..p`, `ready[j]` those where block `j` may then start, and `bwd[j]` the
-//! positions `p` such that exactly blocks `j..` fit in cells `p..len` (the `fwd` sets of the
-//! mirrored line, mirrored back). A cell can be empty when some `j` has it in `fwd[j]` and the
-//! next position in `bwd[j]`; block `j` can start at `s` when `s` is in `ready[j]`, its cells
-//! can be filled, the cell after it can be empty and the position after that is in
-//! `bwd[j + 1]`.
+//! Positions `0..=len + 1` are bits of `(len + 2).div_ceil(64)` words, least significant word
+//! first; a virtual empty cell at `len` ends every line. As in [`super::bits`], for each `j`,
+//! `fwd[j]` holds the positions `p` such that exactly blocks `0..j` fit in cells `0..p`, and
+//! `ready[j]` those where block `j` may then start; `after[j]` holds the positions `p` such
+//! that exactly blocks `j..` fit in cells `p + 1..len` (the `fwd` sets of the mirrored line,
+//! mirrored back). A cell `c` can be empty when some `j` has `c` in both `fwd[j]` and
+//! `after[j]`; block `j`, of length `L`, can start at `s` when `s` is in `ready[j]`, cells
+//! `s..s + L` can be filled, and `s + L` can be empty and is in `after[j + 1]`.
 //!
-//! The word operations become loops over words: a shift by `k` moves whole words by `k / 64`
-//! and bits by `k % 64`, each word taking the bits that cross from its neighbour; "run right
-//! over the cells that can be empty" is one addition whose carry ripples from word to word. A
-//! solve costs O(blocks x words x log of the longest block) word operations, against
-//! O(blocks x cells) steps for [`super::DpLineSolver`]: about 2000 / 32 fewer on a 2000-cell
-//! line with one block. Every set lives in buffers kept between calls.
+//! The word operations become passes over the words: a shift by `k` moves whole words by
+//! `k / 64` and bits by `k % 64`; "run right over the cells that can be empty" is one addition
+//! whose carry ripples from word to word. Where blocks of one length fit is computed once per
+//! length, and the cells that blocks of one length cover are smeared once for all of them. A
+//! solve costs O(blocks x words + lengths x words x log of the longest block) word operations,
+//! against O(blocks x cells) steps for [`super::DpLineSolver`].
+//!
+//! A clue of one block (or none) needs no backward pass: the block's possible starts are the
+//! runs of cells that can be filled and hold every filled cell, and the answer follows from
+//! them at once (a permutation puzzle, every clue `1`, has nothing else).
+//!
+//! Every set lives in buffers kept between calls.
 
+use super::words::{
+    lowest_and_highest, mirror, range_word, run_right_word, run_starts, shl_in_place, shr_in_place,
+    smear,
+};
 use super::{Contradiction, LineIn, LineOut, LineSolver};
 
 /// The bit-parallel solver for lines of any length of at least one cell, whose blocks are all
@@ -39,165 +48,61 @@ pub struct LongLineSolver {
     fwd: Vec<u64>,
     mirrored_ready: Vec<u64>,
     mirrored_reach: Vec<u64>,
-    bwd: Vec<u64>,
-    /// Where a block of length `fit_len` fits in `can_fill` (see [`Fit`]).
-    fit: Fit,
+    after: Vec<u64>,
+    /// Where blocks of each length fit, in the line and in the mirrored line.
+    fits: Fits,
+    mirrored_fits: Fits,
+    /// For each length in `fits`, the valid starts of the blocks of that length.
+    starts_by_len: Vec<u64>,
     /// Scratch sets.
     scratch: Vec<u64>,
     union: Vec<u64>,
     reversed_clue: Vec<u32>,
 }
 
-/// The starts of runs of `len` cells that can be filled, for the last block length asked for:
-/// consecutive blocks of the same length share them.
+/// Where blocks of each length asked for fit in one set of cells that can be filled, computed
+/// once per length and solve: a clue has few distinct lengths (`d` of them take at least
+/// `d (d + 1) / 2` cells), so looking one up is a short search.
 #[derive(Debug, Default)]
-struct Fit {
-    starts: Vec<u64>,
-    /// The block length `starts` is for; 0 when stale.
-    len: u32,
+struct Fits {
+    lens: Vec<u32>,
+    /// One set per entry of `lens`.
+    sets: Vec<u64>,
 }
 
-impl Fit {
-    /// The positions `s` such that cells `s..s + len` are all in `cells`.
-    fn get<'a>(&'a mut self, cells: &'a [u64], len: u32) -> &'a [u64] {
-        if len == 1 {
-            return cells;
+impl Fits {
+    fn clear(&mut self) {
+        self.lens.clear();
+        self.sets.clear();
+    }
+
+    /// The index of the positions `s` such that cells `s..s + len` are all in `cells`,
+    /// computed the first time `len` is asked for.
+    fn index(&mut self, cells: &[u64], len: u32) -> usize {
+        if let Some(at) = self.lens.iter().position(|&l| l == len) {
+            return at;
         }
-        if self.len != len {
-            self.starts.clear();
-            self.starts.extend_from_slice(cells);
-            let mut covered = 1;
-            while covered < len {
-                let step = covered.min(len - covered);
-                and_shifted_right(&mut self.starts, step as usize);
-                covered += step;
-            }
-            self.len = len;
-        }
-        &self.starts
+        self.lens.push(len);
+        let start = self.sets.len();
+        self.sets.extend_from_slice(cells);
+        run_starts(&mut self.sets[start..], len);
+        self.lens.len() - 1
     }
-}
 
-/// Word `i` of `src << k` (bits shifted past the last word are lost).
-#[inline]
-fn word_shl(src: &[u64], i: usize, k: usize) -> u64 {
-    let (q, r) = (k / 64, k % 64);
-    if i < q {
-        return 0;
-    }
-    let high = src[i - q] << r;
-    if r == 0 || i == q {
-        high
-    } else {
-        high | src[i - q - 1] >> (64 - r)
-    }
-}
-
-/// Word `i` of `src >> k`.
-#[inline]
-fn word_shr(src: &[u64], i: usize, k: usize) -> u64 {
-    let (q, r) = (k / 64, k % 64);
-    let n = src.len();
-    if i + q >= n {
-        return 0;
-    }
-    let low = src[i + q] >> r;
-    if r == 0 || i + q + 1 == n {
-        low
-    } else {
-        low | src[i + q + 1] << (64 - r)
-    }
-}
-
-/// `x &= x >> k`, in place: word `i` reads words `i..`, which are not written yet when going
-/// up.
-fn and_shifted_right(x: &mut [u64], k: usize) {
-    for i in 0..x.len() {
-        x[i] &= word_shr(x, i, k);
-    }
-}
-
-/// `x |= x << k`, in place: word `i` reads words `..=i`, not written yet when going down.
-fn or_shifted_left(x: &mut [u64], k: usize) {
-    for i in (0..x.len()).rev() {
-        x[i] |= word_shl(x, i, k);
-    }
-}
-
-/// `x |= x << 1 | x << 2 | ... | x << (len - 1)`: every bit within `len` above a set bit, the
-/// cells that blocks of length `len` starting there cover.
-fn smear(x: &mut [u64], len: u32) {
-    let mut covered = 1;
-    while covered < len {
-        let step = covered.min(len - covered);
-        or_shifted_left(x, step as usize);
-        covered += step;
-    }
-}
-
-/// Word `i` of the set of bits `from..to`.
-#[inline]
-fn range_word(i: usize, from: usize, to: usize) -> u64 {
-    let below = |end: usize| match end.saturating_sub(64 * i) {
-        0 => 0,
-        bits if bits >= 64 => !0,
-        bits => (1 << bits) - 1,
-    };
-    below(to) & !below(from)
-}
-
-/// Whether a cell of `line` is known filled.
-fn any_filled(line: &LineIn<'_>) -> bool {
-    let n = line.len.div_ceil(64);
-    let last_cells = range_word(n - 1, 0, line.len);
-    line.filled[..n - 1].iter().any(|&w| w != 0) || line.filled[n - 1] & last_cells != 0
-}
-
-/// The lowest and the highest set bit of `x`, if any.
-fn lowest_and_highest(x: &[u64]) -> Option<(usize, usize)> {
-    let first = x.iter().position(|&w| w != 0)?;
-    let last = x.iter().rposition(|&w| w != 0)?;
-    Some((
-        64 * first + x[first].trailing_zeros() as usize,
-        64 * last + 63 - x[last].leading_zeros() as usize,
-    ))
-}
-
-/// Mirrors the bits `0..width` of `src` into `dst`: bit `i` goes to `width - 1 - i`, and bits
-/// from `width` on are dropped. Reversing every word and their order sends bit `i` to
-/// `64n - 1 - i`; the shift right by `64n - width` finishes (and drops those below it).
-fn mirror(dst: &mut [u64], src: &[u64], width: usize) {
-    let n = src.len();
-    let k = 64 * n - width;
-    let (q, r) = (k / 64, k % 64);
-    // Word `w` of the full reversal, each source word reversed once.
-    let reversed = |w: usize| {
-        if w < n {
-            src[n - 1 - w].reverse_bits()
-        } else {
-            0
-        }
-    };
-    let mut next = reversed(q);
-    for (i, out) in dst.iter_mut().enumerate() {
-        let now = next;
-        next = reversed(i + q + 1);
-        *out = if r == 0 {
-            now
-        } else {
-            now >> r | next << (64 - r)
-        };
+    /// The set at `index` (sets of `n` words).
+    fn set(&self, index: usize, n: usize) -> &[u64] {
+        &self.sets[index * n..(index + 1) * n]
     }
 }
 
 /// Fills `ready` and `reach` (`clue.len() + 1` sets of `n` words each) as
 /// [`super::bits`]'s `forward` does: `reach[j]` the positions `p` such that exactly the first
 /// `j` blocks fit in cells `0..p`, `ready[j]` those where besides a block may start at `p`.
-/// `can_empty` includes the virtual empty cell at the line's end.
+/// `can_empty` includes the virtual empty cell at the line's end; `fits` serves `can_fill`.
 fn forward(
     ready: &mut Vec<u64>,
     reach: &mut Vec<u64>,
-    fit: &mut Fit,
+    fits: &mut Fits,
     ends: &mut Vec<u64>,
     clue: &[u32],
     can_fill: &[u64],
@@ -208,7 +113,7 @@ fn forward(
     ready.resize((clue.len() + 1) * n, 0);
     reach.resize((clue.len() + 1) * n, 0);
     ends.resize(n, 0);
-    fit.len = 0;
+    fits.clear();
     // Runs right from position 0.
     let mut carry = false;
     for i in 0..n {
@@ -218,22 +123,14 @@ fn forward(
         reach[i] = word;
     }
     for (j, &block) in clue.iter().enumerate() {
-        let starts = fit.get(can_fill, block);
+        let fit = fits.index(can_fill, block);
+        let starts = fits.set(fit, n);
         let (done, next) = ready.split_at_mut((j + 1) * n);
-        let now = &done[j * n..];
         // The ends of block `j` placed at a start it may take.
-        for (i, end) in ends.iter_mut().enumerate() {
-            let k = block as usize;
-            let (q, r) = (k / 64, k % 64);
-            let placed = |w: usize| now[w] & starts[w];
-            *end = if i < q {
-                0
-            } else if r == 0 || i == q {
-                placed(i - q) << r
-            } else {
-                placed(i - q) << r | placed(i - q - 1) >> (64 - r)
-            };
+        for ((end, &now), &fits) in ends.iter_mut().zip(&done[j * n..]).zip(starts) {
+            *end = now & fits;
         }
+        shl_in_place(ends, block as usize);
         // Past an empty cell after the end, then on over cells that can be empty.
         let (next, reach_next) = (&mut next[..n], &mut reach[(j + 1) * n..(j + 2) * n]);
         let (mut carry, mut below) = (false, 0u64);
@@ -248,14 +145,11 @@ fn forward(
     }
 }
 
-/// One word of [`super::bits`]'s `run_right`: `seeds | (open + (seeds & open)) ^ open`, the
-/// addition's carry coming in and going out through `carry`.
-#[inline]
-fn run_right_word(seeds: u64, open: u64, carry: &mut bool) -> u64 {
-    let (sum, c1) = open.overflowing_add(seeds & open);
-    let (sum, c2) = sum.overflowing_add(u64::from(*carry));
-    *carry = c1 | c2;
-    seeds | (sum ^ open)
+/// Whether a cell of `line` is known filled.
+fn any_filled(line: &LineIn<'_>) -> bool {
+    let n = line.len.div_ceil(64);
+    let last_cells = range_word(n - 1, 0, line.len);
+    line.filled[..n - 1].iter().any(|&w| w != 0) || line.filled[n - 1] & last_cells != 0
 }
 
 impl LongLineSolver {
@@ -273,14 +167,7 @@ impl LongLineSolver {
             set.resize(n, 0);
         }
         for i in 0..n {
-            let full = (i + 1) * 64;
-            self.cells[i] = if full <= len {
-                !0
-            } else if i * 64 >= len {
-                0
-            } else {
-                (1 << (len % 64)) - 1
-            };
+            self.cells[i] = range_word(i, 0, len);
             let known = |plane: &[u64]| plane.get(i).copied().unwrap_or(0);
             self.can_fill[i] = self.cells[i] & !known(empty);
             self.can_empty[i] = self.cells[i] & !known(filled);
@@ -293,7 +180,7 @@ impl LongLineSolver {
         forward(
             &mut self.ready,
             &mut self.fwd,
-            &mut self.fit,
+            &mut self.fits,
             &mut self.scratch,
             clue,
             &self.can_fill,
@@ -303,7 +190,8 @@ impl LongLineSolver {
         self.fwd[last + len / 64] >> (len % 64) & 1 == 1
     }
 
-    /// Both passes over the loaded line: `fwd`/`ready` and `bwd` filled, or the contradiction.
+    /// Both passes over the loaded line: `fwd`/`ready` and `after` filled, or the
+    /// contradiction.
     fn both_passes(&mut self, clue: &[u32], len: usize) -> Result<(), Contradiction> {
         if !self.forward_fits(clue, len) {
             return Err(Contradiction);
@@ -321,24 +209,22 @@ impl LongLineSolver {
         forward(
             &mut self.mirrored_ready,
             &mut self.mirrored_reach,
-            &mut self.fit,
+            &mut self.mirrored_fits,
             &mut self.scratch,
             &self.reversed_clue,
             &self.mirrored_fill,
             &self.mirrored_empty,
         );
-        // The mirrored line's sets, last block first, become `bwd[j]` for blocks `j..`:
-        // position `p` of the mirrored line is `len - p` of the line.
-        // Every word is written below.
-        self.bwd.resize((k + 1) * n, 0);
+        // The mirrored line's sets, last block first, give `after[j]` for blocks `j..`:
+        // position `p` of the mirrored line is `len - p` of the line, and `after` is one
+        // position to the left of that, `len - 1 - p`: a mirror of width `len`.
+        self.after.resize((k + 1) * n, 0);
         for j in 0..=k {
             let set = &self.mirrored_reach[(k - j) * n..(k - j + 1) * n];
-            mirror(&mut self.bwd[j * n..(j + 1) * n], set, len + 1);
+            mirror(&mut self.after[j * n..(j + 1) * n], set, len);
         }
         // After the last block, the virtual empty cell may serve as its separator.
-        self.bwd[k * n + (len + 1) / 64] |= 1 << ((len + 1) % 64);
-        // `fit` was last asked about the mirrored line.
-        self.fit.len = 0;
+        self.after[k * n + len / 64] |= 1 << (len % 64);
         Ok(())
     }
 
@@ -362,12 +248,7 @@ impl LongLineSolver {
             }
             starts[i] = cells(i) & !empty[i];
         }
-        let mut covered = 1;
-        while covered < block {
-            let step = covered.min(block - covered);
-            and_shifted_right(starts, step as usize);
-            covered += step;
-        }
+        run_starts(starts, block);
         // The block holds every filled cell: it starts in `from..to`.
         let (from, to) = match filled_words {
             None => (0, len),
@@ -434,21 +315,23 @@ impl LongLineSolver {
     }
 
     /// The starts of block `j` (of length `block`) in some placement of the whole clue, after
-    /// [`Self::both_passes`], left in `scratch`.
-    fn valid_starts(&mut self, j: usize, block: u32) {
+    /// [`Self::both_passes`], left in `scratch`; returns the index of `block` in `fits`.
+    fn valid_starts(&mut self, j: usize, block: u32) -> usize {
         let n = self.words;
-        let k = block as usize;
         // The cell after the block can be empty and the rest holds blocks `j + 1..`: bit `e`
         // of `union` for a block ending at `e`.
-        let after = &self.bwd[(j + 1) * n..(j + 2) * n];
-        for i in 0..n {
-            self.union[i] = self.can_empty[i] & word_shr(after, i, 1);
+        let after = &self.after[(j + 1) * n..(j + 2) * n];
+        for ((u, &a), &e) in self.union.iter_mut().zip(after).zip(&self.can_empty) {
+            *u = a & e;
         }
-        let starts = self.fit.get(&self.can_fill, block);
+        shr_in_place(&mut self.union, block as usize);
+        let fit = self.fits.index(&self.can_fill, block);
+        let starts = self.fits.set(fit, n);
         let ready = &self.ready[j * n..(j + 1) * n];
-        for i in 0..n {
-            self.scratch[i] = ready[i] & starts[i] & word_shr(&self.union, i, k);
+        for (i, s) in self.scratch.iter_mut().enumerate() {
+            *s = ready[i] & starts[i] & self.union[i];
         }
+        fit
     }
 
     /// The earliest and latest start of each block over the placements that agree with the
@@ -504,13 +387,23 @@ impl LineSolver for LongLineSolver {
         let n = self.words;
         self.scratch.resize(n, 0);
         self.union.resize(n, 0);
-        // The cells some placement fills, gathered in `fillable`.
-        let mut fillable = std::mem::take(&mut self.mirrored_fill);
-        fillable.fill(0);
+        // The valid starts of the blocks of each length, gathered to be smeared once.
+        self.starts_by_len.clear();
+        self.starts_by_len.resize(self.fits.lens.len() * n, 0);
         for (j, &block) in clue.iter().enumerate() {
-            self.valid_starts(j, block);
-            smear(&mut self.scratch, block);
-            for (f, s) in fillable.iter_mut().zip(&self.scratch) {
+            let fit = self.valid_starts(j, block);
+            let gathered = &mut self.starts_by_len[fit * n..(fit + 1) * n];
+            for (g, &s) in gathered.iter_mut().zip(&self.scratch) {
+                *g |= s;
+            }
+        }
+        // The cells some placement fills: every cell a valid start's block covers.
+        let fillable = &mut self.scratch;
+        fillable.fill(0);
+        for (fit, &block) in self.fits.lens.iter().enumerate() {
+            let starts = &mut self.starts_by_len[fit * n..(fit + 1) * n];
+            smear(starts, block);
+            for (f, &s) in fillable.iter_mut().zip(&*starts) {
                 *f |= s;
             }
         }
@@ -518,9 +411,12 @@ impl LineSolver for LongLineSolver {
         let emptyable = &mut self.union;
         emptyable.fill(0);
         for j in 0..=clue.len() {
-            let (fwd, bwd) = (&self.fwd[j * n..(j + 1) * n], &self.bwd[j * n..(j + 1) * n]);
-            for (i, e) in emptyable.iter_mut().enumerate() {
-                *e |= fwd[i] & word_shr(bwd, i, 1);
+            let (fwd, after) = (
+                &self.fwd[j * n..(j + 1) * n],
+                &self.after[j * n..(j + 1) * n],
+            );
+            for ((e, &f), &a) in emptyable.iter_mut().zip(fwd).zip(after) {
+                *e |= f & a;
             }
         }
         let words = out.filled.len().min(n);
@@ -532,7 +428,6 @@ impl LineSolver for LongLineSolver {
         }
         out.filled[words..].fill(0);
         out.empty[words..].fill(0);
-        self.mirrored_fill = fillable;
         Ok(())
     }
 }

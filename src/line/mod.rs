@@ -13,6 +13,7 @@ mod cache;
 mod dp;
 mod long;
 mod naive;
+mod words;
 
 pub use bits::BitLineSolver;
 pub use cache::{LineCache, LineResult};
