@@ -29,8 +29,9 @@ use super::words::{
 };
 use super::{Contradiction, LineIn, LineOut, LineSolver};
 
-/// The bit-parallel solver for lines of any length of at least one cell, whose blocks are all
-/// at least one cell long. Keeps its buffers between calls: create one per thread.
+/// The bit-parallel solver for lines of any length whose blocks are all at least one cell long
+/// (a line of no cells only fits the empty clue). Keeps its buffers between calls: create one
+/// per thread.
 #[derive(Debug, Default)]
 pub struct LongLineSolver {
     /// Words per set of positions.
@@ -145,7 +146,16 @@ fn forward(
     }
 }
 
-/// Whether a cell of `line` is known filled.
+/// A line of no cells: only the empty clue fits.
+fn no_cells(clue: &[u32]) -> Result<(), Contradiction> {
+    if clue.is_empty() {
+        Ok(())
+    } else {
+        Err(Contradiction)
+    }
+}
+
+/// Whether a cell of `line` (of at least one cell) is known filled.
 fn any_filled(line: &LineIn<'_>) -> bool {
     let n = line.len.div_ceil(64);
     let last_cells = range_word(n - 1, 0, line.len);
@@ -343,6 +353,9 @@ impl LongLineSolver {
         out: &mut Vec<(u32, u32)>,
     ) -> Result<(), Contradiction> {
         out.clear();
+        if line.len == 0 {
+            return no_cells(line.clue);
+        }
         match *line.clue {
             [] if any_filled(&line) => return Err(Contradiction),
             [] => return Ok(()),
@@ -370,14 +383,22 @@ impl LongLineSolver {
     /// Whether some placement of `clue` agrees with the known cells: the forward half of a
     /// solve. Same conditions as [`LineSolver::solve`].
     pub fn feasible(&mut self, line: LineIn<'_>) -> bool {
+        if line.len == 0 {
+            return no_cells(line.clue).is_ok();
+        }
         self.load(line.len, line.filled, line.empty);
         self.forward_fits(line.clue, line.len)
     }
 }
 
 impl LineSolver for LongLineSolver {
-    /// Solves a line of at least one cell whose blocks are all at least one cell long.
+    /// Solves a line whose blocks are all at least one cell long.
     fn solve(&mut self, line: LineIn<'_>, mut out: LineOut<'_>) -> Result<(), Contradiction> {
+        if line.len == 0 {
+            out.filled.fill(0);
+            out.empty.fill(0);
+            return no_cells(line.clue);
+        }
         if let Some(solved) = self.solve_short_clue(&line, out.reborrow()) {
             return solved;
         }

@@ -263,6 +263,30 @@ fn long_block_starts_shift_with_an_empty_prefix() {
     }
 }
 
+/// A line of no cells holds the empty clue only.
+#[test]
+fn long_solver_on_a_line_of_no_cells() {
+    for clue in [vec![], vec![1], vec![2, 1]] {
+        let expected = run(&mut DpLineSolver::new(), &clue, "");
+        assert_eq!(
+            run(&mut LongLineSolver::new(), &clue, ""),
+            expected,
+            "{clue:?}"
+        );
+        let (filled, empty) = ([0], [0]);
+        let known = LineIn {
+            clue: &clue,
+            len: 0,
+            filled: &filled,
+            empty: &empty,
+        };
+        assert_eq!(LongLineSolver::new().feasible(known), expected.is_ok());
+        let mut starts = Vec::new();
+        let got = LongLineSolver::new().block_starts(known, &mut starts);
+        assert_eq!(got.is_ok(), expected.is_ok(), "{clue:?}");
+    }
+}
+
 /// One solver for many lines of different lengths: no state leaks from one solve to the next.
 #[test]
 fn long_solver_reused_across_lengths() {
