@@ -1,5 +1,6 @@
-//! Benchmarks of the line solvers: the dynamic program on short, long and very long lines,
-//! and the naive enumerating solver on short lines for comparison.
+//! Benchmarks of the line solvers: the dynamic program on short, long and very long lines, the
+//! naive enumerating solver on short lines and the multi-word bit-parallel solver on long ones
+//! for comparison.
 //!
 //! Every case is a clue together with a line that satisfies it (the "picture"); the solver is
 //! given a fraction of the picture's cells as known, so every case is solvable. The setup checks
@@ -13,7 +14,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
-use nonoenum::line::{DpLineSolver, LineIn, LineOut, LineSolver, NaiveLineSolver};
+use nonoenum::line::{DpLineSolver, LineIn, LineOut, LineSolver, LongLineSolver, NaiveLineSolver};
 
 /// Row clues of a 25x25 tournament puzzle (TAAI 2011, #1): typical dense tournament lines.
 const TOURNAMENT_CLUES: [&[u32]; 8] = [
@@ -177,9 +178,9 @@ fn random_clue(blocks: usize, max_block: u64, len: usize, rng: &mut SplitMix) ->
     }
 }
 
-/// Solves every case once with the fast solver (buffers reused across calls, as in search).
+/// Solves every case once with `solver` (buffers reused across calls, as in search).
 fn solve_all(
-    solver: &mut DpLineSolver,
+    solver: &mut impl LineSolver,
     cases: &[Case],
     out_filled: &mut [u64],
     out_empty: &mut [u64],
@@ -238,7 +239,8 @@ fn short_lines(c: &mut Criterion) {
     group.finish();
 }
 
-/// One long line per case, empty and half known: dp only (naive is exponential here).
+/// One long line per case, empty and half known: dp against the multi-word bit-parallel solver
+/// (naive is exponential here).
 fn long_line(c: &mut Criterion, len: usize, blocks: usize, max_block: u64) {
     let mut group = c.benchmark_group(format!("line/{len}-cell-{blocks}-blocks"));
     // Fewer samples, so that the 1000-cell line fits the measurement time.
@@ -252,10 +254,17 @@ fn long_line(c: &mut Criterion, len: usize, blocks: usize, max_block: u64) {
         if known == 0 {
             case.check_overlap(&answer);
         }
+        let long = case.solve_with(&mut LongLineSolver::new());
+        assert_eq!(long, answer, "dp and long disagree on {:?}", case.clue);
         let label = if known == 0 { "empty" } else { "half-known" };
+        let words = case.filled.len();
         group.bench_with_input(BenchmarkId::new("dp", label), &case, |b, case| {
             let mut solver = DpLineSolver::new();
-            let words = case.filled.len();
+            let (mut of, mut oe) = (vec![0u64; words], vec![0u64; words]);
+            b.iter(|| solve_all(&mut solver, std::slice::from_ref(case), &mut of, &mut oe));
+        });
+        group.bench_with_input(BenchmarkId::new("long", label), &case, |b, case| {
+            let mut solver = LongLineSolver::new();
             let (mut of, mut oe) = (vec![0u64; words], vec![0u64; words]);
             b.iter(|| solve_all(&mut solver, std::slice::from_ref(case), &mut of, &mut oe));
         });
@@ -268,6 +277,10 @@ fn long_lines(c: &mut Criterion) {
     long_line(c, 100, 15, 6);
     // 100 blocks of 1..=8 cells in 1000.
     long_line(c, 1000, 100, 8);
+    // 250 blocks of 1..=4 cells in 1000: dense, many blocks.
+    long_line(c, 1000, 250, 4);
+    // One block of one cell in 2000: a column of a 2000x2000 permutation puzzle.
+    long_line(c, 2000, 1, 1);
 }
 
 /// Runs every group (what `criterion_group!` would generate, but documented).

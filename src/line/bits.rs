@@ -16,11 +16,12 @@
 //! Going from block `j` to `j + 1` shifts the possible starts by `L + 1` and then lets each
 //! position run right over cells that can be empty: one addition does that for all positions at
 //! once, as a carry runs through a stretch of set bits. The whole solve is O(blocks x log L)
-//! word operations. Longer lines fall back to [`DpLineSolver`].
+//! word operations. Longer lines go to [`LongLineSolver`], the same program over as many words
+//! as they need; lines of no cells, and clues with a block of length 0, to [`DpLineSolver`].
 
 use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
-use super::{Contradiction, DpLineSolver, LineIn, LineOut, LineSolver};
+use super::{Contradiction, DpLineSolver, LineIn, LineOut, LineSolver, LongLineSolver};
 
 /// The unsigned integers used as bitsets of line positions.
 trait Word:
@@ -76,13 +77,20 @@ const MAX_LEN_U64: usize = 62;
 /// The longest line the `u128` path handles.
 const MAX_LEN_U128: usize = 126;
 
-/// The bit-parallel line solver, with a [`DpLineSolver`] for lines over 126 cells. Keeps its
+/// The bit-parallel line solver: one word for lines up to 126 cells, a [`LongLineSolver`] for
+/// longer ones, a [`DpLineSolver`] for the odd cases (no cells, a block of length 0). Keeps its
 /// buffers between calls: create one per thread.
 #[derive(Debug, Default)]
 pub struct BitLineSolver {
     narrow: Buffers<u64>,
     wide: Buffers<u128>,
-    long_lines: DpLineSolver,
+    long_lines: LongLineSolver,
+    odd_lines: DpLineSolver,
+}
+
+/// Whether the plain dynamic program takes the line: no cells, or a block of length 0.
+fn is_odd(clue: &[u32], len: usize) -> bool {
+    len == 0 || clue.contains(&0)
 }
 
 #[derive(Debug, Default)]
@@ -104,20 +112,23 @@ impl BitLineSolver {
     /// (`filled`, `empty`, as for [`LineSolver::solve`]): the forward half of a solve, about a
     /// third of its work. `solve` errs exactly when this is false.
     pub fn feasible(&mut self, clue: &[u32], len: usize, filled: &[u64], empty: &[u64]) -> bool {
-        if len == 0 || clue.contains(&0) || len > MAX_LEN_U128 {
+        let line = LineIn {
+            clue,
+            len,
+            filled,
+            empty,
+        };
+        if len > MAX_LEN_U128 && !is_odd(clue, len) {
+            return self.long_lines.feasible(line);
+        }
+        if is_odd(clue, len) {
             let words = len.div_ceil(64).max(1);
             let (mut out_filled, mut out_empty) = (vec![0; words], vec![0; words]);
-            let line = LineIn {
-                clue,
-                len,
-                filled,
-                empty,
-            };
             let out = LineOut {
                 filled: &mut out_filled,
                 empty: &mut out_empty,
             };
-            return self.long_lines.solve(line, out).is_ok();
+            return self.odd_lines.solve(line, out).is_ok();
         }
         if len <= MAX_LEN_U64 {
             self.narrow.feasible(clue, len, filled[0], empty[0])
@@ -130,8 +141,8 @@ impl BitLineSolver {
 
     /// For each block of `clue`, its earliest and latest start over the placements that agree
     /// with the known cells, pushed to `out`; `Some(Err)` if there is no such placement. `None`
-    /// for lines this solver hands to the plain dynamic program (over 126 cells, or with a
-    /// block of length 0): the caller computes those its own way.
+    /// for lines this solver hands to the plain dynamic program (no cells, or a block of
+    /// length 0): the caller computes those its own way.
     pub fn block_starts(
         &mut self,
         clue: &[u32],
@@ -141,8 +152,17 @@ impl BitLineSolver {
         out: &mut Vec<(u32, u32)>,
     ) -> Option<Result<(), Contradiction>> {
         out.clear();
-        if len == 0 || clue.contains(&0) || len > MAX_LEN_U128 {
+        if is_odd(clue, len) {
             return None;
+        }
+        if len > MAX_LEN_U128 {
+            let line = LineIn {
+                clue,
+                len,
+                filled,
+                empty,
+            };
+            return Some(self.long_lines.block_starts(line, out));
         }
         Some(if len <= MAX_LEN_U64 {
             self.narrow
@@ -164,7 +184,10 @@ impl LineSolver for BitLineSolver {
             filled,
             empty,
         } = line;
-        if len == 0 || clue.contains(&0) || len > MAX_LEN_U128 {
+        if is_odd(clue, len) {
+            return self.odd_lines.solve(line, out);
+        }
+        if len > MAX_LEN_U128 {
             return self.long_lines.solve(line, out);
         }
         let (f, e) = if len <= MAX_LEN_U64 {

@@ -2,19 +2,23 @@
 //!
 //! A line is passed as two bitsets, `filled` and `empty` (bit `i` = cell `i`), which is how the
 //! [`Grid`](crate::Grid) stores it. A solver writes the cells known afterwards (a superset of the
-//! input) or reports a [`Contradiction`]. Three solvers implement [`LineSolver`]:
-//! [`BitLineSolver`], the fast one (bit-parallel for lines up to 126 cells), [`DpLineSolver`],
-//! the same dynamic program over arrays for lines of any length, and [`NaiveLineSolver`],
-//! which enumerates placements and serves as the test oracle.
+//! input) or reports a [`Contradiction`]. Four solvers implement [`LineSolver`]:
+//! [`BitLineSolver`], the fast one (bit-parallel, one machine word for lines up to 126 cells),
+//! [`LongLineSolver`], the same over several words, which it uses for longer lines,
+//! [`DpLineSolver`], the same dynamic program over arrays (one step per cell and block), and
+//! [`NaiveLineSolver`], which enumerates placements and serves as the test oracle.
 
 mod bits;
 mod cache;
 mod dp;
+mod long;
 mod naive;
+mod words;
 
 pub use bits::BitLineSolver;
 pub use cache::{LineCache, LineResult};
 pub use dp::DpLineSolver;
+pub use long::LongLineSolver;
 pub use naive::NaiveLineSolver;
 
 /// No placement of the clue's blocks agrees with the line's known cells.
@@ -75,5 +79,7 @@ pub(crate) fn set_bit(words: &mut [u64], i: usize) {
     words[i / 64] |= 1 << (i % 64);
 }
 
+#[cfg(test)]
+mod long_tests;
 #[cfg(test)]
 mod tests;

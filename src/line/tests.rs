@@ -8,7 +8,7 @@ use super::{
 };
 
 /// Parses a line drawn with `#` (filled), `.` (empty) and `?` (unknown) into bitsets.
-fn parse(line: &str) -> (usize, Vec<u64>, Vec<u64>) {
+pub(super) fn parse(line: &str) -> (usize, Vec<u64>, Vec<u64>) {
     let len = line.len();
     let words = len.div_ceil(64).max(1);
     let (mut filled, mut empty) = (vec![0; words], vec![0; words]);
@@ -32,7 +32,11 @@ fn draw(len: usize, filled: &[u64], empty: &[u64]) -> String {
         .collect()
 }
 
-fn run(solver: &mut dyn LineSolver, clue: &[u32], line: &str) -> Result<String, Contradiction> {
+pub(super) fn run(
+    solver: &mut dyn LineSolver,
+    clue: &[u32],
+    line: &str,
+) -> Result<String, Contradiction> {
     let (len, filled, empty) = parse(line);
     let (mut of, mut oe) = (vec![0; filled.len()], vec![0; filled.len()]);
     let line = LineIn {

@@ -1,0 +1,305 @@
+//! The multi-word bit-parallel solver ([`LongLineSolver`]) against the array DP on long lines
+//! (random ones, and ones whose blocks and known cells straddle word boundaries), against the
+//! naive solver on short lines, and its block starts against the one-word solver's.
+
+use proptest::prelude::*;
+
+use super::tests::{parse, run};
+use super::{BitLineSolver, DpLineSolver, LineIn, LongLineSolver, NaiveLineSolver};
+
+/// A small deterministic generator (SplitMix64).
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// True with probability `num / den`.
+    fn chance(&mut self, num: u64, den: u64) -> bool {
+        self.next() % den < num
+    }
+}
+
+/// A random line of `len` cells and a clue: a random picture (of random density) gives the
+/// clue, and some of its cells, or of another picture's, are revealed. `mode` 0 reveals the
+/// picture's own cells (solvable), 1 does so and flips one, 2 reveals another picture's cells
+/// (often a contradiction when many are revealed), 3 gives a random clue that may not even
+/// fit (though no block is longer than the line); 4 and 5 are 0 or 1 (at random) with a picture of one block (of any length), or of at
+/// most one filled cell, so that clues of one block and of none are common.
+fn random_line(seed: u64, len: usize, mode: u8) -> (Vec<u32>, String) {
+    let mut rng = SplitMix(seed);
+    let density = 1 + rng.next() % 9;
+    let reveal = rng.next() % 12;
+    let (start, block) = match mode {
+        4 => {
+            let block = 1 + rng.next() as usize % len;
+            (rng.next() as usize % (len - block + 1), block)
+        }
+        _ => (rng.next() as usize % len, rng.next() as usize % 2),
+    };
+    let picture = |rng: &mut SplitMix| -> Vec<bool> {
+        (0..len)
+            .map(|i| match mode {
+                4 | 5 => (start..start + block).contains(&i),
+                _ => rng.chance(density, 10),
+            })
+            .collect()
+    };
+    let own = picture(&mut rng);
+    let mut clue = crate::puzzle::blocks_of(own.iter().copied());
+    let shown = if mode == 2 { picture(&mut rng) } else { own };
+    let mut line: Vec<char> = shown
+        .iter()
+        .map(|&f| match (rng.chance(reveal, 20), f) {
+            (true, true) => '#',
+            (true, false) => '.',
+            _ => '?',
+        })
+        .collect();
+    if mode == 1 || (mode >= 4 && rng.chance(1, 2)) {
+        let at = rng.next() as usize % len;
+        line[at] = match line[at] {
+            '#' => '.',
+            _ => '#',
+        };
+    }
+    if mode == 3 {
+        let blocks = rng.next() % 8;
+        // No block longer than the line (the one-word solver's shifts assume so; puzzles
+        // with such a clue are refused when read), but their sum may be.
+        let longest = len.min(200) as u64;
+        clue = (0..blocks)
+            .map(|_| 1 + (rng.next() % longest) as u32)
+            .collect();
+    }
+    (clue, line.into_iter().collect())
+}
+
+/// The long solver's solve and feasibility, and the bit solver's (which hands lines over 126
+/// cells to it), against the DP.
+fn check_against_dp(clue: &[u32], line: &str) -> Result<(), TestCaseError> {
+    let dp = run(&mut DpLineSolver::new(), clue, line);
+    let long = run(&mut LongLineSolver::new(), clue, line);
+    prop_assert_eq!(&long, &dp, "long: clue {:?} line {}", clue, line);
+    let bits = run(&mut BitLineSolver::new(), clue, line);
+    prop_assert_eq!(&bits, &dp, "bits: clue {:?} line {}", clue, line);
+    let (len, filled, empty) = parse(line);
+    let known = LineIn {
+        clue,
+        len,
+        filled: &filled,
+        empty: &empty,
+    };
+    let feasible = LongLineSolver::new().feasible(known);
+    prop_assert_eq!(
+        feasible,
+        dp.is_ok(),
+        "feasible: clue {:?} line {}",
+        clue,
+        line
+    );
+    let feasible = BitLineSolver::new().feasible(clue, len, &filled, &empty);
+    prop_assert_eq!(
+        feasible,
+        dp.is_ok(),
+        "bits feasible: clue {:?} line {}",
+        clue,
+        line
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    #[test]
+    fn long_solver_equals_dp_on_random_long_lines(
+        seed in any::<u64>(),
+        len in 127usize..=700,
+        mode in 0u8..6,
+    ) {
+        let (clue, line) = random_line(seed, len, mode);
+        check_against_dp(&clue, &line)?;
+    }
+
+    /// On short lines (one or two words) the naive solver is the reference.
+    #[test]
+    fn long_solver_equals_naive_on_short_lines(
+        seed in any::<u64>(),
+        len in 1usize..=14,
+        mode in 0u8..6,
+    ) {
+        let (clue, line) = random_line(seed, len, mode);
+        let naive = run(&mut NaiveLineSolver, &clue, &line);
+        let long = run(&mut LongLineSolver::new(), &clue, &line);
+        prop_assert_eq!(long, naive, "clue {:?} line {}", clue, line);
+    }
+
+    /// Up to 126 cells the one-word solver's block starts are the reference.
+    #[test]
+    fn long_block_starts_equal_one_word_ones(
+        seed in any::<u64>(),
+        len in 1usize..=126,
+        mode in 0u8..6,
+    ) {
+        let (clue, line) = random_line(seed, len, mode);
+        let (len, filled, empty) = parse(&line);
+        let mut expected = Vec::new();
+        let one_word = BitLineSolver::new()
+            .block_starts(&clue, len, &filled, &empty, &mut expected)
+            .expect("no block of length 0");
+        let known = LineIn { clue: &clue, len, filled: &filled, empty: &empty };
+        let mut got = Vec::new();
+        let long = LongLineSolver::new().block_starts(known, &mut got);
+        prop_assert_eq!(long.is_ok(), one_word.is_ok(), "clue {:?} line {}", clue, line);
+        if long.is_ok() {
+            prop_assert_eq!(got, expected, "clue {:?} line {}", clue, line);
+        }
+    }
+}
+
+/// Lengths on both sides of word boundaries (positions `0..=len + 1` need `len + 2` bits).
+const BOUNDARY_LENGTHS: [usize; 20] = [
+    127, 128, 129, 190, 191, 192, 193, 254, 255, 256, 257, 258, 318, 319, 320, 321, 383, 384, 512,
+    1000,
+];
+
+#[test]
+fn long_solver_equals_dp_across_word_boundaries() {
+    let mut rng = SplitMix(7);
+    for len in BOUNDARY_LENGTHS {
+        let n = len as u32;
+        // Blocks that fill the line, or end at, start at or cross a word boundary.
+        let clues = [
+            vec![],
+            vec![1],
+            vec![n],
+            vec![n - 1],
+            vec![n - 2, 1],
+            vec![63, 1, 62],
+            vec![64, 64],
+            vec![62, 1, 1, 60],
+            vec![n / 2, n / 2 - 1],
+            vec![1; len / 2],
+            vec![1; len.div_ceil(2)],
+            vec![2; len / 3],
+            vec![65, 3, 64],
+            vec![127],
+        ];
+        for clue in clues {
+            if crate::puzzle::Clue(clue.clone()).min_len() > len as u64 {
+                continue;
+            }
+            // Known cells around the word boundaries, and random ones.
+            let mut lines = vec!["?".repeat(len)];
+            for at in [62, 63, 64, 65, 126, 127, 128, 129, len - 2, len - 1] {
+                for ch in ['#', '.'] {
+                    let mut line: Vec<char> = "?".repeat(len).chars().collect();
+                    if let Some(c) = line.get_mut(at) {
+                        *c = ch;
+                    }
+                    lines.push(line.into_iter().collect());
+                }
+            }
+            for _ in 0..6 {
+                let line: String = (0..len)
+                    .map(|_| match rng.next() % 40 {
+                        0 => '#',
+                        1 => '.',
+                        _ => '?',
+                    })
+                    .collect();
+                lines.push(line);
+            }
+            for line in lines {
+                check_against_dp(&clue, &line).expect("the long solver agrees with the DP");
+            }
+        }
+        for mode in 0..6 {
+            for _ in 0..10 {
+                let (clue, line) = random_line(rng.next(), len, mode);
+                check_against_dp(&clue, &line).expect("the long solver agrees with the DP");
+            }
+        }
+    }
+}
+
+/// Block starts past the first words: the same line behind a run of known empty cells starts
+/// every block that much later.
+#[test]
+fn long_block_starts_shift_with_an_empty_prefix() {
+    let mut rng = SplitMix(11);
+    for prefix in [64, 130, 200, 640] {
+        for mode in 0..6 {
+            for _ in 0..20 {
+                let (clue, line) = random_line(rng.next(), 1 + rng.next() as usize % 120, mode);
+                let longer = ".".repeat(prefix) + &line;
+                let starts = |line: &str| {
+                    let (len, filled, empty) = parse(line);
+                    let known = LineIn {
+                        clue: &clue,
+                        len,
+                        filled: &filled,
+                        empty: &empty,
+                    };
+                    let mut out = Vec::new();
+                    LongLineSolver::new()
+                        .block_starts(known, &mut out)
+                        .map(|()| out)
+                };
+                let shifted = starts(&line).map(|out| {
+                    out.iter()
+                        .map(|&(a, b)| (a + prefix as u32, b + prefix as u32))
+                        .collect::<Vec<_>>()
+                });
+                assert_eq!(starts(&longer), shifted, "clue {clue:?} line {line}");
+            }
+        }
+    }
+}
+
+/// A line of no cells holds the empty clue only.
+#[test]
+fn long_solver_on_a_line_of_no_cells() {
+    for clue in [vec![], vec![1], vec![2, 1]] {
+        let expected = run(&mut DpLineSolver::new(), &clue, "");
+        assert_eq!(
+            run(&mut LongLineSolver::new(), &clue, ""),
+            expected,
+            "{clue:?}"
+        );
+        let (filled, empty) = ([0], [0]);
+        let known = LineIn {
+            clue: &clue,
+            len: 0,
+            filled: &filled,
+            empty: &empty,
+        };
+        assert_eq!(LongLineSolver::new().feasible(known), expected.is_ok());
+        let mut starts = Vec::new();
+        let got = LongLineSolver::new().block_starts(known, &mut starts);
+        assert_eq!(got.is_ok(), expected.is_ok(), "{clue:?}");
+    }
+}
+
+/// One solver for many lines of different lengths: no state leaks from one solve to the next.
+#[test]
+fn long_solver_reused_across_lengths() {
+    let mut rng = SplitMix(3);
+    let mut solver = LongLineSolver::new();
+    for _ in 0..200 {
+        let len = 1 + rng.next() as usize % 400;
+        let (clue, line) = random_line(rng.next(), len, (rng.next() % 6) as u8);
+        let fresh = run(&mut DpLineSolver::new(), &clue, &line);
+        assert_eq!(
+            run(&mut solver, &clue, &line),
+            fresh,
+            "clue {clue:?} line {line}"
+        );
+    }
+}

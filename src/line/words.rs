@@ -1,0 +1,227 @@
+//! Bitsets of several `u64` words (least significant word first) for
+//! [`LongLineSolver`](super::LongLineSolver): shifts, in place or into another set, that move
+//! whole words by `k / 64` and bits by `k % 64`; runs and their covers; mirroring; one word of
+//! a carry-propagating addition. Bits shifted past the last word are lost, as in one machine
+//! word. Every loop is a plain pass over the words, which the compiler can unroll.
+
+/// `x >>= k`, in place: word `i` reads words `i + k / 64..`, not written yet when going up.
+pub(super) fn shr_in_place(x: &mut [u64], k: usize) {
+    let n = x.len();
+    let (q, r) = (k / 64, k % 64);
+    if q >= n {
+        x.fill(0);
+        return;
+    }
+    let kept = n - q;
+    if r == 0 {
+        x.copy_within(q.., 0);
+    } else {
+        for i in 0..kept - 1 {
+            x[i] = x[i + q] >> r | x[i + q + 1] << (64 - r);
+        }
+        x[kept - 1] = x[n - 1] >> r;
+    }
+    x[kept..].fill(0);
+}
+
+/// `x <<= k`, in place: word `i` reads words `..=i - k / 64`, not written yet when going down.
+pub(super) fn shl_in_place(x: &mut [u64], k: usize) {
+    let n = x.len();
+    let (q, r) = (k / 64, k % 64);
+    if q >= n {
+        x.fill(0);
+        return;
+    }
+    if r == 0 {
+        x.copy_within(..n - q, q);
+    } else {
+        for i in (q + 1..n).rev() {
+            x[i] = x[i - q] << r | x[i - q - 1] >> (64 - r);
+        }
+        x[q] = x[0] << r;
+    }
+    x[..q].fill(0);
+}
+
+/// `x &= x >> k`, in place (going up, as [`shr_in_place`]).
+pub(super) fn and_shifted_right(x: &mut [u64], k: usize) {
+    let n = x.len();
+    let (q, r) = (k / 64, k % 64);
+    if q >= n {
+        x.fill(0);
+        return;
+    }
+    let kept = n - q;
+    if r == 0 {
+        for i in 0..kept {
+            x[i] &= x[i + q];
+        }
+    } else {
+        for i in 0..kept - 1 {
+            x[i] &= x[i + q] >> r | x[i + q + 1] << (64 - r);
+        }
+        x[kept - 1] &= x[n - 1] >> r;
+    }
+    x[kept..].fill(0);
+}
+
+/// `x |= x << k`, in place (going down, as [`shl_in_place`]).
+pub(super) fn or_shifted_left(x: &mut [u64], k: usize) {
+    let n = x.len();
+    let (q, r) = (k / 64, k % 64);
+    if q >= n {
+        return;
+    }
+    if r == 0 {
+        for i in (q..n).rev() {
+            x[i] |= x[i - q];
+        }
+    } else {
+        for i in (q + 1..n).rev() {
+            x[i] |= x[i - q] << r | x[i - q - 1] >> (64 - r);
+        }
+        x[q] |= x[0] << r;
+    }
+}
+
+/// Keeps in `x` the positions `s` such that bits `s..s + len` are all set in it (`len >= 1`):
+/// where a block of `len` cells fits.
+pub(super) fn run_starts(x: &mut [u64], len: u32) {
+    let mut covered = 1;
+    while covered < len {
+        let step = covered.min(len - covered);
+        and_shifted_right(x, step as usize);
+        covered += step;
+    }
+}
+
+/// Adds to `x` every bit within `len` above a set bit: the cells that blocks of `len` cells
+/// starting there cover.
+pub(super) fn smear(x: &mut [u64], len: u32) {
+    let mut covered = 1;
+    while covered < len {
+        let step = covered.min(len - covered);
+        or_shifted_left(x, step as usize);
+        covered += step;
+    }
+}
+
+/// One word of `seeds | (open + (seeds & open)) ^ open`, the positions reachable from a seed
+/// moving right over set bits of `open` (a carry runs through each stretch of set bits that a
+/// seed starts), the addition's carry coming in and going out through `carry`.
+#[inline]
+pub(super) fn run_right_word(seeds: u64, open: u64, carry: &mut bool) -> u64 {
+    let (sum, c1) = open.overflowing_add(seeds & open);
+    let (sum, c2) = sum.overflowing_add(u64::from(*carry));
+    *carry = c1 | c2;
+    seeds | (sum ^ open)
+}
+
+/// Mirrors the bits `0..width` of `src` into `dst` (as many words): bit `i` goes to
+/// `width - 1 - i`, and bits from `width` on are dropped. Reversing every word and their order
+/// sends bit `i` to `64n - 1 - i`; the shift right by `64n - width` finishes (and drops those
+/// below it).
+pub(super) fn mirror(dst: &mut [u64], src: &[u64], width: usize) {
+    let n = src.len();
+    let k = 64 * n - width;
+    let (q, r) = (k / 64, k % 64);
+    // Word `w` of the full reversal, each source word reversed once.
+    let reversed = |w: usize| {
+        if w < n {
+            src[n - 1 - w].reverse_bits()
+        } else {
+            0
+        }
+    };
+    let mut next = reversed(q);
+    for (i, out) in dst.iter_mut().enumerate() {
+        let now = next;
+        next = reversed(i + q + 1);
+        *out = if r == 0 {
+            now
+        } else {
+            now >> r | next << (64 - r)
+        };
+    }
+}
+
+/// Word `i` of the set of bits `from..to`.
+#[inline]
+pub(super) fn range_word(i: usize, from: usize, to: usize) -> u64 {
+    let below = |end: usize| match end.saturating_sub(64 * i) {
+        0 => 0,
+        bits if bits >= 64 => !0,
+        bits => (1 << bits) - 1,
+    };
+    below(to) & !below(from)
+}
+
+/// The lowest and the highest set bit of `x`, if any.
+pub(super) fn lowest_and_highest(x: &[u64]) -> Option<(usize, usize)> {
+    let first = x.iter().position(|&w| w != 0)?;
+    let last = x.iter().rposition(|&w| w != 0)?;
+    Some((
+        64 * first + x[first].trailing_zeros() as usize,
+        64 * last + 63 - x[last].leading_zeros() as usize,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bits of a set as a `Vec<bool>` of `64 * words` entries.
+    fn bits(x: &[u64]) -> Vec<bool> {
+        (0..64 * x.len())
+            .map(|i| x[i / 64] >> (i % 64) & 1 == 1)
+            .collect()
+    }
+
+    fn from_bits(b: &[bool]) -> Vec<u64> {
+        let mut x = vec![0; b.len() / 64];
+        for (i, _) in b.iter().enumerate().filter(|(_, set)| **set) {
+            x[i / 64] |= 1 << (i % 64);
+        }
+        x
+    }
+
+    #[test]
+    fn shifts_move_every_bit_by_k() {
+        let mut seed = 5u64;
+        for words in 1..5 {
+            for k in [0, 1, 5, 63, 64, 65, 127, 128, 130, 200, 400] {
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1442695040888963407);
+                let x: Vec<u64> = (0..words as u64)
+                    .map(|w| seed.rotate_left(w as u32 * 13))
+                    .collect();
+                let b = bits(&x);
+                let n = b.len();
+                let right: Vec<bool> = (0..n).map(|i| i + k < n && b[i + k]).collect();
+                let left: Vec<bool> = (0..n).map(|i| i >= k && b[i - k]).collect();
+                let mut y = x.clone();
+                shr_in_place(&mut y, k);
+                assert_eq!(y, from_bits(&right), "shr {k} of {x:x?}");
+                let mut y = x.clone();
+                shl_in_place(&mut y, k);
+                assert_eq!(y, from_bits(&left), "shl {k} of {x:x?}");
+                let mut y = x.clone();
+                and_shifted_right(&mut y, k);
+                let and: Vec<bool> = b.iter().zip(&right).map(|(a, c)| *a && *c).collect();
+                assert_eq!(y, from_bits(&and), "and-shr {k} of {x:x?}");
+                let mut y = x.clone();
+                or_shifted_left(&mut y, k);
+                let or: Vec<bool> = b.iter().zip(&left).map(|(a, c)| *a || *c).collect();
+                assert_eq!(y, from_bits(&or), "or-shl {k} of {x:x?}");
+                for width in [n, n - 1, n / 2 + 1, 1] {
+                    let mut m = vec![0; words];
+                    mirror(&mut m, &x, width);
+                    let expected: Vec<bool> =
+                        (0..n).map(|i| i < width && b[width - 1 - i]).collect();
+                    assert_eq!(m, from_bits(&expected), "mirror {width} of {x:x?}");
+                }
+            }
+        }
+    }
+}
