@@ -16,7 +16,7 @@
 //! is 24 characters and a newline (its text grid: 157 bytes). Lines that start with `{` are
 //! JSON lines (a new header, a `--json` result line); no base64url line does.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::color::{AnyPuzzle, ColorGrid};
 use crate::grid::Grid;
@@ -89,27 +89,35 @@ impl CompactHeader {
         }
     }
 
-    /// The header line, without its newline.
+    /// The header line, without its newline: `type` and `format` first, so that a person
+    /// (or `head -1`) sees at once what the file is.
     pub fn to_line(&self) -> String {
-        let palette: Vec<String> = self.palette.iter().map(char::to_string).collect();
-        let mut line = json!({
-            "type": HEADER_TYPE,
-            "format": FORMAT,
-            "rows": self.rows,
-            "cols": self.cols,
-            "bits": self.bits,
-            "palette": palette,
-        });
+        let string = |s: &str| Value::String(s.to_string()).to_string();
+        let palette: Vec<String> = self
+            .palette
+            .iter()
+            .map(|c| string(&c.to_string()))
+            .collect();
+        let mut line = format!(
+            "{{\"type\":{},\"format\":{},\"rows\":{},\"cols\":{},\"bits\":{},\"palette\":[{}]",
+            string(HEADER_TYPE),
+            string(FORMAT),
+            self.rows,
+            self.cols,
+            self.bits,
+            palette.join(",")
+        );
         for (key, value) in [
             ("label", &self.label),
             ("puzzle", &self.puzzle),
             ("givens", &self.givens),
         ] {
-            if let (Some(value), Some(map)) = (value, line.as_object_mut()) {
-                let _ = map.insert(key.into(), Value::String(value.clone()));
+            if let Some(value) = value {
+                line.push_str(&format!(",\"{key}\":{}", string(value)));
             }
         }
-        line.to_string()
+        line.push('}');
+        line
     }
 
     /// Whether `line` is a header line (a JSON object whose `type` is `compact`); `None` when
@@ -450,6 +458,7 @@ mod tests {
         h.puzzle = Some("fnv1a64:0123".into());
         let line = h.to_line();
         assert!(!line.contains('\n'));
+        assert!(line.starts_with(r#"{"type":"compact","format":"nonoenum-compact/1","rows":12,"#));
         assert_eq!(CompactHeader::is_header(&line), Some(true));
         assert_eq!(CompactHeader::parse(&line), Ok(h));
         assert_eq!(
