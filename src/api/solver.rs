@@ -164,6 +164,34 @@ impl AnySolver<'_> {
     /// Runs the search with each solution written by `writer` on the thread that found it,
     /// handing `on_bytes` whole solutions in batches, at most `limit` of them in all (see
     /// [`Solver::run_batched`]).
+    ///
+    /// ```
+    /// use nonoenum::format::compact::{CompactHeader, encode_bw};
+    /// use nonoenum::{AnyGrid, AnyPuzzle, Flow, ListingItem, SolverOptions, read_listing};
+    ///
+    /// fn main() -> Result<(), Box<dyn std::error::Error>> {
+    ///     let puzzle = AnyPuzzle::parse("4 4\n1\n1\n1\n1\n1\n1\n1\n1\n")?; // 24 solutions
+    ///     let header = CompactHeader::for_puzzle(&puzzle);
+    ///     let mut listing = format!("{}\n", header.to_line()).into_bytes();
+    ///     // Runs on the worker that found the solution: one compact line each.
+    ///     let writer = |grid: AnyGrid<'_>, out: &mut Vec<u8>| {
+    ///         if let AnyGrid::Bw(grid) = grid {
+    ///             encode_bw(grid, out);
+    ///         }
+    ///     };
+    ///     let options = SolverOptions { threads: 2, ..SolverOptions::default() };
+    ///     let outcome = puzzle.solver(options).run_batched(&writer, Some(10), |bytes, _solutions| {
+    ///         listing.extend_from_slice(bytes); // whole solutions
+    ///         Flow::Continue
+    ///     })?;
+    ///     assert_eq!(outcome.solutions, 10);
+    ///     let read = read_listing(listing.as_slice())
+    ///         .filter(|item| matches!(item, Ok(ListingItem::Solution(_))))
+    ///         .count();
+    ///     assert_eq!(read, 10);
+    ///     Ok(())
+    /// }
+    /// ```
     pub fn run_batched(
         &self,
         writer: &(impl AnySolutionWriter + ?Sized),

@@ -18,8 +18,12 @@
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
-use crossbeam_channel::Sender;
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+
+use super::Flow;
+use super::run::Collected;
 
 /// Writes each solution as bytes, on the thread that found it (see the module documentation).
 ///
@@ -234,6 +238,45 @@ impl<'w, G: crate::domain::DomainGrid> Batcher<'w, G> {
     }
 }
 
+/// How often the collector has workers hand over what they hold (see [`Batcher::tick`]).
+const TICK: Duration = Duration::from_millis(100);
+
+/// The collector: takes batches from `rx` until every sender has gone, `limit` solutions
+/// were taken (the last batch cut after exactly as many), or `on_bytes` says stop. Passes on
+/// whole solutions only, dropping the separator before the first one (`separator` bytes).
+/// Calls `tick` every [`TICK`].
+pub(super) fn collect(
+    rx: Receiver<Batch>,
+    separator: usize,
+    limit: Option<u64>,
+    tick: impl Fn(),
+    mut on_bytes: impl FnMut(&[u8], u64) -> Flow,
+) -> Collected {
+    let mut collected = Collected::default();
+    let mut last_tick = Instant::now();
+    loop {
+        let batch = match rx.recv_timeout(TICK) {
+            Ok(batch) => Some(batch),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
+        if last_tick.elapsed() >= TICK {
+            tick();
+            last_tick = Instant::now();
+        }
+        let Some(batch) = batch else { continue };
+        let left = limit.map_or(u64::MAX, |n| n - collected.received);
+        let first = collected.received == 0;
+        let (bytes, solutions) = batch.prefix(left, separator, first);
+        collected.received += solutions;
+        if on_bytes(bytes, solutions) == Flow::Stop || limit == Some(collected.received) {
+            collected.stopped = true;
+            break;
+        }
+    }
+    collected
+}
+
 #[cfg(test)]
 mod tests {
     use super::Batch;
@@ -260,5 +303,73 @@ mod tests {
         assert_eq!(text(2, true), ("ab\n\ncd\n".into(), 2));
         assert_eq!(text(1, false), ("\nab\n".into(), 1));
         assert_eq!(text(0, true), (String::new(), 0));
+    }
+
+    /// The collector's own ceiling: producers on every other core hand it ready batches of
+    /// text (157 bytes a solution, a 12x12 grid) or compact lines (25 bytes), as fast as they
+    /// can copy them, and it writes them to `/dev/null` and to a file. Run with
+    /// `cargo test --release --lib -- --ignored --nocapture collector_ceiling`.
+    #[test]
+    #[ignore = "a measurement, not a check"]
+    fn collector_ceiling() {
+        use std::io::Write;
+        use std::time::Instant;
+
+        let producers = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .saturating_sub(1)
+            .max(1);
+        let file = std::env::temp_dir().join("nonoenum-collector-ceiling");
+        for (what, size) in [("text", 157), ("compact", 25)] {
+            let solution = vec![b'#'; size];
+            let per_batch = super::BATCH_BYTES.div_ceil(size);
+            for target in ["/dev/null", file.to_str().expect("UTF-8 path")] {
+                let batches_each = (4usize << 30) / super::BATCH_BYTES / producers;
+                let (tx, rx) = crossbeam_channel::bounded(64);
+                let start = Instant::now();
+                let collected = std::thread::scope(|scope| {
+                    for _ in 0..producers {
+                        let (tx, solution) = (tx.clone(), &solution);
+                        let _ = scope.spawn(move || {
+                            for _ in 0..batches_each {
+                                let mut b = Batch::default();
+                                b.bytes.reserve(per_batch * size);
+                                for _ in 0..per_batch {
+                                    b.bytes.extend_from_slice(solution);
+                                    b.ends.push(b.bytes.len());
+                                }
+                                if tx.send(b).is_err() {
+                                    return;
+                                }
+                            }
+                        });
+                    }
+                    drop(tx);
+                    let out = std::fs::File::create(target).expect("opens");
+                    let mut out = std::io::BufWriter::new(out);
+                    let collected = super::collect(
+                        rx,
+                        0,
+                        None,
+                        || {},
+                        |bytes, _| {
+                            out.write_all(bytes).expect("writes");
+                            super::Flow::Continue
+                        },
+                    );
+                    out.flush().expect("flushes");
+                    collected
+                });
+                let secs = start.elapsed().as_secs_f64();
+                let bytes = collected.received as f64 * size as f64;
+                println!(
+                    "collector ceiling, {what} ({size} B a solution) to {target}, {producers} producer(s): {:.1} M solutions/s, {:.0} MB/s ({} solutions in {secs:.2} s)",
+                    collected.received as f64 / secs / 1e6,
+                    bytes / secs / 1e6,
+                    collected.received
+                );
+            }
+        }
+        let _ = std::fs::remove_file(file);
     }
 }

@@ -22,7 +22,6 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::RecvTimeoutError;
 use thiserror::Error;
 
 use batch::Batcher;
@@ -203,9 +202,6 @@ const CHANNEL_CAPACITY: usize = 256;
 /// Capacity of the batch channel (see [`Solver::run_batched`]): a few batches per worker.
 const BATCH_CAPACITY: usize = 64;
 
-/// How often the collector of [`Solver::run_batched`] has workers hand over what they hold.
-const TICK: Duration = Duration::from_millis(100);
-
 impl<'p, P: Searchable> Solver<'p, P> {
     /// A solver for `puzzle` (which must pass [`Puzzle::check`]).
     pub fn new(puzzle: &'p P, options: SolverOptions) -> Self {
@@ -315,7 +311,7 @@ impl<'p, P: Searchable> Solver<'p, P> {
         &self,
         writer: &W,
         limit: Option<u64>,
-        mut on_bytes: impl FnMut(&[u8], u64) -> Flow,
+        on_bytes: impl FnMut(&[u8], u64) -> Flow,
     ) -> Result<Outcome, SolveError> {
         if limit == Some(0) {
             return Ok(self.outcome(0, false, Instant::now()));
@@ -336,30 +332,7 @@ impl<'p, P: Searchable> Solver<'p, P> {
         let separator = batcher.separator().len();
         let batcher = &batcher;
         self.search(outlet, move |_| {
-            let mut collected = Collected::default();
-            let mut last_tick = Instant::now();
-            loop {
-                let batch = match rx.recv_timeout(TICK) {
-                    Ok(batch) => Some(batch),
-                    Err(RecvTimeoutError::Timeout) => None,
-                    Err(RecvTimeoutError::Disconnected) => break,
-                };
-                if last_tick.elapsed() >= TICK {
-                    batcher.tick();
-                    last_tick = Instant::now();
-                }
-                let Some(batch) = batch else { continue };
-                let left = limit.map_or(u64::MAX, |n| n - collected.received);
-                let first = collected.received == 0;
-                let (bytes, solutions) = batch.prefix(left, separator, first);
-                collected.received += solutions;
-                let flow = on_bytes(bytes, solutions);
-                if flow == Flow::Stop || limit == Some(collected.received) {
-                    collected.stopped = true;
-                    break;
-                }
-            }
-            collected
+            batch::collect(rx, separator, limit, || batcher.tick(), on_bytes)
         })
     }
 

@@ -210,16 +210,30 @@ impl<P: Domain> SearchCx<'_, P> {
         }
     }
 
-    /// Runs `a` and `b` as [`Joiner::join`] does. When `b` ran on another worker (it was
-    /// stolen), that worker's written solutions go to the collector at its end: it may go idle.
+    /// Runs `a` and `b` as [`Joiner::join`] does. When `b` runs on another worker (it was
+    /// stolen), each worker hands its written solutions to the collector when its part ends:
+    /// the thief may go idle, and the first may wait for the thief a long time.
     fn join<J: Joiner>(&self, a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
         let here = J::worker();
-        J::join(a, || {
-            b();
-            if J::worker() != here {
-                self.task_ended();
-            }
-        });
+        let stolen = AtomicBool::new(false);
+        J::join(
+            || {
+                a();
+                if stolen.load(Ordering::Relaxed) {
+                    self.task_ended();
+                }
+            },
+            || {
+                let away = J::worker() != here;
+                if away {
+                    stolen.store(true, Ordering::Relaxed);
+                }
+                b();
+                if away {
+                    self.task_ended();
+                }
+            },
+        );
     }
 
     /// Visits one node: counts it, probes or propagates, and says what is left to do.
