@@ -58,14 +58,15 @@ pub mod split;
 mod test_strategies;
 
 pub use api::{
-    AnyGrid, AnySolver, CountFailure, CountOptions, Counter, EnumerationNeeded, ExactOutcome,
-    ReadError, Solution, Solutions, Verdict,
+    AnyGrid, AnySolutionWriter, AnySolver, CountFailure, CountOptions, Counter, EnumerationNeeded,
+    ExactOutcome, Listing, ListingError, ListingItem, ReadError, Solution, Solutions, Verdict,
+    read_listing,
 };
 pub use color::{AnyPuzzle, ColorGrid, ColorPuzzle};
 pub use domain::{Domain, DomainGrid};
 pub use grid::{Cell, Grid};
 pub use puzzle::{BlackWhite, Clue, Given, LineId, Nonogram, Puzzle, PuzzleError, PuzzleKind};
 pub use search::{
-    ColorSolver, Engine, Flow, Outcome, SearchStats, Searchable, SolveError, Solver, SolverOptions,
-    StatsSnapshot,
+    ColorSolver, Engine, Flow, Outcome, SearchStats, Searchable, SolutionWriter, SolveError,
+    Solver, SolverOptions, StatsSnapshot,
 };

@@ -28,6 +28,7 @@
 //! ```
 
 mod counter;
+mod listing;
 mod solve;
 mod solver;
 #[cfg(test)]
@@ -41,8 +42,9 @@ use crate::color::AnyPuzzle;
 use crate::format::{Format, ParseError, read_any_puzzles};
 
 pub use counter::{CountFailure, CountOptions, Counter, EnumerationNeeded, ExactOutcome};
+pub use listing::{Listing, ListingError, ListingItem, read_listing};
 pub use solve::{Solution, Solutions, Verdict};
-pub use solver::{AnyGrid, AnySolver};
+pub use solver::{AnyGrid, AnySolutionWriter, AnySolver};
 
 /// Why a puzzle could not be read.
 #[derive(Debug, Error)]

@@ -31,6 +31,21 @@ impl Solution {
         }
     }
 
+    /// A solution of `width` columns with these cells (palette indices, row-major), drawn
+    /// with `chars`.
+    pub(crate) fn from_cells(width: usize, cells: Vec<u8>, chars: Arc<[char]>) -> Self {
+        Solution {
+            width,
+            cells,
+            chars,
+        }
+    }
+
+    /// The number of columns.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
     /// The palette index of every cell, row-major.
     pub fn cells(&self) -> &[u8] {
         &self.cells

@@ -6,7 +6,9 @@ use std::sync::atomic::AtomicBool;
 use crate::color::{AnyPuzzle, ColorGrid, ColorPuzzle};
 use crate::flow::Flow;
 use crate::grid::Grid;
-use crate::search::{ColorSolver, Outcome, SearchStats, SolveError, Solver, SolverOptions};
+use crate::search::{
+    ColorSolver, Outcome, SearchStats, SolutionWriter, SolveError, Solver, SolverOptions,
+};
 
 /// A solution of either palette, as [`AnySolver::run`] reports it: a colour grid comes with
 /// its puzzle, whose palette names and draws its colours.
@@ -42,6 +44,55 @@ impl AnyGrid<'_> {
             AnyGrid::Bw(grid) => grid.height(),
             AnyGrid::Color(grid, _) => grid.height(),
         }
+    }
+}
+
+/// Writes each solution of either palette as bytes, on the thread that found it, for
+/// [`AnySolver::run_batched`] (see [`SolutionWriter`]).
+///
+/// A closure `Fn(AnyGrid<'_>, &mut Vec<u8>) + Sync` is a writer with no separator.
+pub trait AnySolutionWriter: Sync {
+    /// Appends the bytes of `grid` to `out`.
+    fn write(&self, grid: AnyGrid<'_>, out: &mut Vec<u8>);
+
+    /// Bytes written between two consecutive solutions (see [`SolutionWriter::separator`]).
+    fn separator(&self) -> &[u8] {
+        &[]
+    }
+}
+
+impl<F: Fn(AnyGrid<'_>, &mut Vec<u8>) + Sync> AnySolutionWriter for F {
+    fn write(&self, grid: AnyGrid<'_>, out: &mut Vec<u8>) {
+        self(grid, out);
+    }
+}
+
+/// An [`AnySolutionWriter`] as the writer of one palette's search.
+struct Palette<'w, W: ?Sized> {
+    writer: &'w W,
+    /// The colour puzzle, for [`AnyGrid::Color`].
+    colors: Option<&'w ColorPuzzle>,
+}
+
+impl<W: AnySolutionWriter + ?Sized> SolutionWriter<Grid> for Palette<'_, W> {
+    fn write(&self, grid: &Grid, out: &mut Vec<u8>) {
+        self.writer.write(AnyGrid::Bw(grid), out);
+    }
+
+    fn separator(&self) -> &[u8] {
+        self.writer.separator()
+    }
+}
+
+impl<W: AnySolutionWriter + ?Sized> SolutionWriter<ColorGrid> for Palette<'_, W> {
+    fn write(&self, grid: &ColorGrid, out: &mut Vec<u8>) {
+        if let Some(puzzle) = self.colors {
+            self.writer.write(AnyGrid::Color(grid, puzzle), out);
+        }
+    }
+
+    fn separator(&self) -> &[u8] {
+        self.writer.separator()
     }
 }
 
@@ -107,6 +158,61 @@ impl AnySolver<'_> {
         match &self.search {
             Search::Bw(s) => s.run(|g| on_solution(AnyGrid::Bw(g))),
             Search::Color(s, p) => s.run(|g| on_solution(AnyGrid::Color(g, p))),
+        }
+    }
+
+    /// Runs the search with each solution written by `writer` on the thread that found it,
+    /// handing `on_bytes` whole solutions in batches, at most `limit` of them in all (see
+    /// [`Solver::run_batched`]).
+    ///
+    /// ```
+    /// use nonoenum::format::compact::{CompactHeader, encode_bw};
+    /// use nonoenum::{AnyGrid, AnyPuzzle, Flow, ListingItem, SolverOptions, read_listing};
+    ///
+    /// fn main() -> Result<(), Box<dyn std::error::Error>> {
+    ///     let puzzle = AnyPuzzle::parse("4 4\n1\n1\n1\n1\n1\n1\n1\n1\n")?; // 24 solutions
+    ///     let header = CompactHeader::for_puzzle(&puzzle);
+    ///     let mut listing = format!("{}\n", header.to_line()).into_bytes();
+    ///     // Runs on the worker that found the solution: one compact line each.
+    ///     let writer = |grid: AnyGrid<'_>, out: &mut Vec<u8>| {
+    ///         if let AnyGrid::Bw(grid) = grid {
+    ///             encode_bw(grid, out);
+    ///         }
+    ///     };
+    ///     let options = SolverOptions { threads: 2, ..SolverOptions::default() };
+    ///     let outcome = puzzle.solver(options).run_batched(&writer, Some(10), |bytes, _solutions| {
+    ///         listing.extend_from_slice(bytes); // whole solutions
+    ///         Flow::Continue
+    ///     })?;
+    ///     assert_eq!(outcome.solutions, 10);
+    ///     let read = read_listing(listing.as_slice())
+    ///         .filter(|item| matches!(item, Ok(ListingItem::Solution(_))))
+    ///         .count();
+    ///     assert_eq!(read, 10);
+    ///     Ok(())
+    /// }
+    /// ```
+    pub fn run_batched(
+        &self,
+        writer: &(impl AnySolutionWriter + ?Sized),
+        limit: Option<u64>,
+        on_bytes: impl FnMut(&[u8], u64) -> Flow,
+    ) -> Result<Outcome, SolveError> {
+        match &self.search {
+            Search::Bw(s) => {
+                let writer = Palette {
+                    writer,
+                    colors: None,
+                };
+                s.run_batched(&writer, limit, on_bytes)
+            }
+            Search::Color(s, p) => {
+                let writer = Palette {
+                    writer,
+                    colors: Some(*p),
+                };
+                s.run_batched(&writer, limit, on_bytes)
+            }
         }
     }
 }

@@ -6,7 +6,8 @@
 //!
 //! Formats: [`plain`] (`ROWS COLS` then clue lines), [`non`] (Simpson's `.non`) and
 //! [`tournament`] (the `$N` files of the computer tournaments). Givens (cells known in advance)
-//! come in a separate file: [`givens`].
+//! come in a separate file: [`givens`]. Solutions, listed by the million, have their own
+//! [`compact`] format.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -16,6 +17,7 @@ use crate::color::AnyPuzzle;
 use crate::puzzle::Puzzle;
 
 pub mod color_givens;
+pub mod compact;
 pub mod error;
 pub mod givens;
 pub mod json;

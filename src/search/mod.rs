@@ -7,23 +7,28 @@
 //! search runs on a dedicated thread; with more, each node offers its second child to idle
 //! workers ([`rayon::join`]), so the tree is split near the top and wherever a thread is idle.
 
+pub mod batch;
+#[cfg(test)]
+mod batch_tests;
 pub mod estimate;
 mod ordered;
 mod restart;
+mod run;
 mod stats;
 mod tree;
 
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use ordered::{Ordered, Route};
-use restart::Attempt;
+use batch::Batcher;
+pub use batch::{BATCH_BYTES, SolutionWriter};
+use run::Collected;
 pub use stats::{SearchStats, StatsSnapshot};
-use tree::{Parallel, SearchCx, Sequential};
+use tree::Outlet;
 
 use crate::color::{ColorGrid, ColorPuzzle};
 use crate::domain::{Domain, DomainGrid};
@@ -194,6 +199,9 @@ pub struct Solver<'p, P: Searchable = Puzzle> {
 /// Capacity of the solution channel: enough to keep workers busy while the collector writes.
 const CHANNEL_CAPACITY: usize = 256;
 
+/// Capacity of the batch channel (see [`Solver::run_batched`]): a few batches per worker.
+const BATCH_CAPACITY: usize = 64;
+
 impl<'p, P: Searchable> Solver<'p, P> {
     /// A solver for `puzzle` (which must pass [`Puzzle::check`]).
     pub fn new(puzzle: &'p P, options: SolverOptions) -> Self {
@@ -267,153 +275,65 @@ impl<'p, P: Searchable> Solver<'p, P> {
         &self,
         mut on_solution: impl FnMut(&P::Grid) -> Flow,
     ) -> Result<Outcome, SolveError> {
-        let start = Instant::now();
-        let root = self.root()?;
-        self.stats.set_root_time(start.elapsed());
-        let Some(root) = root else {
-            return Ok(self.outcome(0, true, start));
-        };
-        if root.complete() {
-            // Propagation solved it: the one solution, without starting a search (whose
-            // learner would build its clauses for every cell of the grid).
-            self.stats.add_node();
-            self.stats.add_solution();
-            self.stats.finish_subtree(0);
-            let _ = on_solution(&root);
-            return Ok(self.outcome(1, true, start));
-        }
-        let threads = self.thread_count();
-        let ordered = self.options.ordered;
-        let engine = match self.options.engine {
-            Engine::Both if ordered => Engine::Probe,
-            engine => engine,
-        };
-        let probe_threads = match engine {
-            Engine::Probe => threads,
-            Engine::Learn => 0,
-            Engine::Both if P::LEARNER_TAKES_A_THREAD => threads.saturating_sub(1).max(1),
-            Engine::Both => threads,
-        };
-        let pool = (probe_threads > 1)
-            .then(|| self.build_pool(probe_threads))
-            .transpose()?;
-        let stack = stack_size(self.puzzle);
-        let budget = self
-            .buffer_budget
-            .unwrap_or_else(|| ordered::default_budget(&root));
-        let restarts = (self.options.restarts && !ordered).then_some(self.restart_unit);
         let (tx, rx) = crossbeam_channel::bounded(CHANNEL_CAPACITY);
-        let stop = AtomicBool::new(false);
-        let cx = SearchCx {
-            puzzle: self.puzzle,
-            probing: self.options.probing,
-            stats: &self.stats,
-            stop: &stop,
-            cancel: &self.cancel,
-            attempt: None,
-            solutions: tx,
-        };
-        let learner_cx = (engine != Engine::Probe).then(|| SearchCx {
-            solutions: cx.solutions.clone(),
-            ..cx
-        });
-        let cx = (probe_threads > 0).then_some(cx);
-        // With both searches, the first to finish its whole tree ends the other.
-        let racing = engine == Engine::Both;
-        let mut reported: Option<HashSet<Box<[u64]>>> = racing.then(HashSet::new);
-        let mut received = 0u64;
-        let mut stopped_by_collector = false;
-        // Ends the estimator once the search is over.
-        let searched = AtomicBool::new(false);
-        std::thread::scope(|scope| -> Result<(), SolveError> {
-            let spawn = |name: &str, work| spawn_search(scope, name, stack, threads, work);
-            let estimator = (self.estimate && probe_threads > 0)
-                .then(|| {
-                    let (root, samples) = (root.clone(), &self.stats.samples);
-                    let stopped = || {
-                        searched.load(Ordering::Relaxed)
-                            || stop.load(Ordering::Relaxed)
-                            || self.cancel.load(Ordering::Relaxed)
-                    };
-                    let work = move || {
-                        let probing = self.options.probing;
-                        estimate::run_probes(self.puzzle, &root, probing, samples, &stopped);
-                    };
-                    spawn("nonoenum-estimate", Box::new(work))
-                })
-                .transpose()?;
-            let learner_root = root.clone();
-            let learner = learner_cx
-                .map(|cx| {
-                    let work = move || learn(&cx, learner_root, racing);
-                    spawn("nonoenum-learn", Box::new(work))
-                })
-                .transpose()?;
-            let search = cx
-                .map(|cx| {
-                    spawn(
-                        "nonoenum-search",
-                        Box::new(move || {
-                            match (pool, restarts) {
-                                (None, Some(unit)) => with_restarts(&cx, root, unit, |cx, root| {
-                                    cx.explore::<Sequential>(root, 0, None);
-                                }),
-                                (None, None) => cx.explore::<Sequential>(root, 0, None),
-                                (Some(pool), _) if ordered => pool.install(|| {
-                                    Ordered::new(&cx, budget).explore(
-                                        root,
-                                        0,
-                                        None,
-                                        &Route::default(),
-                                    );
-                                }),
-                                (Some(pool), Some(unit)) => pool.install(|| {
-                                    with_restarts(&cx, root, unit, |cx, root| {
-                                        cx.explore::<Parallel>(root, 0, None);
-                                    });
-                                }),
-                                (Some(pool), None) => {
-                                    pool.install(|| cx.explore::<Parallel>(root, 0, None));
-                                }
-                            }
-                            if racing && !cx.stopped() {
-                                cx.stop.store(true, Ordering::Relaxed);
-                            }
-                        }),
-                    )
-                })
-                .transpose()
-                .inspect_err(|_| {
-                    // The learner may be running: it must not outlive a failed start.
-                    stop.store(true, Ordering::Relaxed);
-                })?;
+        self.search(Outlet::Grids(tx), |racing| {
+            // With both searches racing, a solution both find is reported once.
+            let mut reported: Option<HashSet<Box<[u64]>>> = racing.then(HashSet::new);
+            let mut collected = Collected::default();
             for grid in &rx {
                 if let Some(reported) = &mut reported
                     && !reported.insert(grid.key())
                 {
                     continue;
                 }
-                received += 1;
+                collected.received += 1;
                 if on_solution(&grid) == Flow::Stop {
-                    stopped_by_collector = true;
-                    stop.store(true, Ordering::Relaxed);
+                    collected.stopped = true;
                     break;
                 }
             }
-            drop(rx);
-            for thread in [learner, search].into_iter().flatten() {
-                if let Err(panic) = thread.join() {
-                    std::panic::resume_unwind(panic);
-                }
-            }
-            searched.store(true, Ordering::Relaxed);
-            if let Some(Err(panic)) = estimator.map(std::thread::ScopedJoinHandle::join) {
-                std::panic::resume_unwind(panic);
-            }
-            Ok(())
-        })?;
-        let exhausted = !stopped_by_collector && !self.cancel.load(Ordering::Relaxed);
-        Ok(self.outcome(received, exhausted, start))
+            collected
+        })
+    }
+
+    /// Runs the search with every solution written as bytes by `writer` on the thread that
+    /// found it, and hands `on_bytes` (on the calling thread) whole solutions in batches of
+    /// about [`BATCH_BYTES`]: their bytes, separated by [`SolutionWriter::separator`], and how
+    /// many solutions they hold. The collector then only writes and counts, so it keeps up
+    /// with every thread (see [`batch`]).
+    ///
+    /// Stops after exactly `limit` solutions when given (the last batch is cut), when the
+    /// tree is exhausted, or when `on_bytes` returns [`Flow::Stop`]. With
+    /// [`SolverOptions::ordered`] the bytes come in the order of the sequential search. A
+    /// batch waits at most a tick (0.1 s) plus one node of its thread before it is handed
+    /// over, so a slow search still shows its solutions as they come.
+    pub fn run_batched<W: SolutionWriter<P::Grid>>(
+        &self,
+        writer: &W,
+        limit: Option<u64>,
+        on_bytes: impl FnMut(&[u8], u64) -> Flow,
+    ) -> Result<Outcome, SolveError> {
+        if limit == Some(0) {
+            return Ok(self.outcome(0, false, Instant::now()));
+        }
+        let plan = self.plan();
+        let batcher = Batcher::new(
+            writer,
+            plan.probe_threads,
+            self.options.ordered,
+            plan.racing,
+        );
+        let (tx, rx) = crossbeam_channel::bounded(BATCH_CAPACITY);
+        let outlet = Outlet::Bytes {
+            tx,
+            batcher: &batcher,
+            lane: batch::PROBE_LANE,
+        };
+        let separator = batcher.separator().len();
+        let batcher = &batcher;
+        self.search(outlet, move |_| {
+            batch::collect(rx, separator, limit, || batcher.tick(), on_bytes)
+        })
     }
 
     /// Counts every solution.
@@ -464,94 +384,6 @@ impl<'p, P: Searchable> Solver<'p, P> {
             stats: self.stats.snapshot(),
             elapsed: start.elapsed(),
         }
-    }
-}
-
-/// A thread of the search scope (a search thread needs a deep stack).
-pub(crate) fn spawn_search<'scope>(
-    scope: &'scope std::thread::Scope<'scope, '_>,
-    name: &str,
-    stack: usize,
-    threads: usize,
-    work: Box<dyn FnOnce() + Send + 'scope>,
-) -> Result<std::thread::ScopedJoinHandle<'scope, ()>, SolveError> {
-    std::thread::Builder::new()
-        .name(name.into())
-        .stack_size(stack)
-        .spawn_scoped(scope, work)
-        .map_err(|e| SolveError::Threads {
-            threads,
-            reason: e.to_string(),
-        })
-}
-
-/// Runs the learning search from the probed root, sending its solutions. When `racing`, a
-/// finished search ends the run (the probing search beside it stops).
-fn learn<P: Searchable>(cx: &SearchCx<'_, P>, root: P::Grid, racing: bool) {
-    let root = if P::LEARNER_PROBES_THE_ROOT {
-        crate::choose::probed_root_until(cx.puzzle, &|| cx.stopped())
-    } else {
-        Ok(Ok(Some(root)))
-    };
-    let root = match root {
-        Ok(Ok(Some(root))) => root,
-        // Stopped: the other search, or the caller, ends the run.
-        Ok(Err(crate::choose::Interrupted)) => return,
-        // The puzzle was checked, so only "no solution" is left.
-        Ok(Ok(None)) | Err(_) => {
-            if racing && !cx.stopped() {
-                cx.stop.store(true, Ordering::Relaxed);
-            }
-            return;
-        }
-    };
-    // The live counters follow the search: each poll adds what it did since the last.
-    let mut reported = LearnStats::default();
-    let mut report = |now: &LearnStats| {
-        cx.stats.add_learning(&now.since(&reported));
-        reported = *now;
-    };
-    let outcome = cx.puzzle.learn_search(
-        &root,
-        |now| {
-            report(now);
-            cx.stopped()
-        },
-        |grid| {
-            cx.stats.add_solution();
-            cx.send(grid.clone());
-            if cx.stopped() {
-                Flow::Stop
-            } else {
-                Flow::Continue
-            }
-        },
-    );
-    report(&outcome.stats);
-    if racing && outcome.exhausted {
-        cx.stop.store(true, Ordering::Relaxed);
-    }
-}
-
-/// Runs `explore` from `root` in attempts (see [`restart`]) until one is not abandoned.
-fn with_restarts<P: Domain>(
-    cx: &SearchCx<'_, P>,
-    root: P::Grid,
-    unit: u64,
-    explore: impl Fn(&SearchCx<'_, P>, P::Grid),
-) {
-    for index in 0.. {
-        let attempt = Attempt::numbered(index, unit);
-        let bounded = SearchCx {
-            attempt: Some(&attempt),
-            solutions: cx.solutions.clone(),
-            ..*cx
-        };
-        explore(&bounded, root.clone());
-        if !attempt.abandoned() || cx.stopped() {
-            return;
-        }
-        cx.stats.restart();
     }
 }
 

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use crossbeam_channel::Sender;
 
+use super::batch::{Batch, Batcher};
 use super::restart::Attempt;
 use super::stats::SearchStats;
 use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_plain, choose_probing};
@@ -20,6 +21,9 @@ use crate::puzzle::Puzzle;
 pub(crate) trait Joiner {
     /// Runs `a` and `b`, in either order or at the same time, and returns when both are done.
     fn join<A: FnOnce() + Send, B: FnOnce() + Send>(a: A, b: B);
+
+    /// The worker running the caller, where that can change between the two children.
+    fn worker() -> Option<usize>;
 }
 
 /// Runs the children one after the other on the current thread.
@@ -30,6 +34,10 @@ impl Joiner for Sequential {
         a();
         b();
     }
+
+    fn worker() -> Option<usize> {
+        None
+    }
 }
 
 /// Offers the second child to idle rayon workers (work stealing); runs it locally otherwise.
@@ -38,6 +46,10 @@ pub(crate) struct Parallel;
 impl Joiner for Parallel {
     fn join<A: FnOnce() + Send, B: FnOnce() + Send>(a: A, b: B) {
         let ((), ()) = rayon::join(a, b);
+    }
+
+    fn worker() -> Option<usize> {
+        rayon::current_thread_index()
     }
 }
 
@@ -88,6 +100,43 @@ pub(crate) enum Step<G> {
     },
 }
 
+/// Where the solutions of a search go.
+pub(crate) enum Outlet<'a, G> {
+    /// Each solution, as a grid, to the collector ([`Solver::run`](super::Solver::run)).
+    Grids(Sender<G>),
+    /// Written into the thread's slot of a [`Batcher`], batches to the collector
+    /// ([`Solver::run_batched`](super::Solver::run_batched)). `lane` is the slot of the
+    /// search's threads outside a pool.
+    Bytes {
+        tx: Sender<Batch>,
+        batcher: &'a Batcher<'a, G>,
+        lane: usize,
+    },
+}
+
+impl<G> Clone for Outlet<'_, G> {
+    fn clone(&self) -> Self {
+        match self {
+            Outlet::Grids(tx) => Outlet::Grids(tx.clone()),
+            Outlet::Bytes { tx, batcher, lane } => Outlet::Bytes {
+                tx: tx.clone(),
+                batcher,
+                lane: *lane,
+            },
+        }
+    }
+}
+
+impl<G> Outlet<'_, G> {
+    /// The same outlet for threads outside a pool on `lane` (the learning search's).
+    pub(crate) fn on_lane(&self, lane: usize) -> Self {
+        match self.clone() {
+            Outlet::Bytes { tx, batcher, .. } => Outlet::Bytes { tx, batcher, lane },
+            grids => grids,
+        }
+    }
+}
+
 /// What every node of one search shares.
 pub(crate) struct SearchCx<'a, P: Domain = Puzzle> {
     pub(crate) puzzle: &'a P,
@@ -100,7 +149,7 @@ pub(crate) struct SearchCx<'a, P: Domain = Puzzle> {
     pub(crate) cancel: &'a AtomicBool,
     /// The attempt this search is, in a search with restarts (see [`super::restart`]).
     pub(crate) attempt: Option<&'a Attempt>,
-    pub(crate) solutions: Sender<P::Grid>,
+    pub(crate) solutions: Outlet<'a, P::Grid>,
 }
 
 impl<P: Domain> SearchCx<'_, P> {
@@ -168,19 +217,45 @@ impl<P: Domain> SearchCx<'_, P> {
                 let (Some(second), Some(first)) = (children.pop(), children.pop()) else {
                     return;
                 };
-                J::join(
+                self.join::<J>(
                     || self.explore::<J>(first, depth + 1, memo),
                     || self.explore::<J>(second, depth + 1, memo),
                 );
             }
             n => {
                 let second = children.split_off(n / 2);
-                J::join(
+                self.join::<J>(
                     || self.children::<J>(children, depth + 1, memo),
                     || self.children::<J>(second, depth + 1, memo),
                 );
             }
         }
+    }
+
+    /// Runs `a` and `b` as [`Joiner::join`] does. When `b` runs on another worker (it was
+    /// stolen), each worker hands its written solutions to the collector when its part ends:
+    /// the thief may go idle, and the first may wait for the thief a long time.
+    fn join<J: Joiner>(&self, a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
+        let here = J::worker();
+        let stolen = AtomicBool::new(false);
+        J::join(
+            || {
+                a();
+                if stolen.load(Ordering::Relaxed) {
+                    self.task_ended();
+                }
+            },
+            || {
+                let away = J::worker() != here;
+                if away {
+                    stolen.store(true, Ordering::Relaxed);
+                }
+                b();
+                if away {
+                    self.task_ended();
+                }
+            },
+        );
     }
 
     /// Visits one node: counts it, probes or propagates, and says what is left to do.
@@ -193,6 +268,7 @@ impl<P: Domain> SearchCx<'_, P> {
         if self.stopped() {
             return Step::Done;
         }
+        self.poll();
         self.stats.add_node();
         if self.attempt.is_some_and(|a| !a.visit()) {
             return Step::Done;
@@ -262,9 +338,40 @@ impl<P: Domain> SearchCx<'_, P> {
         self.stats.finish_subtree(depth);
     }
 
-    /// Hands a solution to the collector.
+    /// Hands a solution to the collector (or writes it into this thread's batch).
     pub(crate) fn send(&self, grid: P::Grid) {
-        if self.solutions.send(grid).is_err() {
+        let delivered = match &self.solutions {
+            Outlet::Grids(tx) => tx.send(grid).is_ok(),
+            Outlet::Bytes { tx, batcher, lane } => batcher.put(&grid, *lane, tx),
+        };
+        self.check_delivered(delivered);
+    }
+
+    /// Sends this thread's batch if it has waited since the collector's last tick.
+    pub(crate) fn poll(&self) {
+        if let Outlet::Bytes { tx, batcher, lane } = &self.solutions {
+            let delivered = batcher.poll(*lane, tx);
+            self.check_delivered(delivered);
+        }
+    }
+
+    /// Sends this thread's batch: its task has ended.
+    fn task_ended(&self) {
+        if let Outlet::Bytes { tx, batcher, lane } = &self.solutions {
+            let delivered = batcher.flush(*lane, tx);
+            self.check_delivered(delivered);
+        }
+    }
+
+    /// Sends every thread's batch: the search has ended.
+    pub(crate) fn flush_all(&self) {
+        if let Outlet::Bytes { tx, batcher, .. } = &self.solutions {
+            batcher.flush_all(tx);
+        }
+    }
+
+    fn check_delivered(&self, delivered: bool) {
+        if !delivered {
             // The collector has gone: nobody wants more solutions.
             self.stop.store(true, Ordering::Relaxed);
         }

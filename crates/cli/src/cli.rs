@@ -273,7 +273,9 @@ pub(crate) struct CommonArgs {
     #[arg(long)]
     pub(crate) ordered: bool,
     /// How to write solutions: text (the default), json (as --json), non or xml (the puzzle
-    /// with the solution as its goal), svg or png (images, which need --output-dir).
+    /// with the solution as its goal), svg or png (images, which need --output-dir), or
+    /// compact (list only: a header line, then one short line per solution, the cells as bits
+    /// in base64url; see docs/formats.md).
     #[arg(long, value_name = "FMT")]
     pub(crate) output_format: Option<String>,
     /// Write each solution to its own file in this folder (created if missing), named
@@ -340,6 +342,9 @@ pub(crate) enum SolutionFormat {
     Svg,
     /// A PNG picture.
     Png,
+    /// The compact listing of [`nonoenum::format::compact`]: a header line, then one line of
+    /// bits per solution.
+    Compact,
 }
 
 impl SolutionFormat {
@@ -351,6 +356,7 @@ impl SolutionFormat {
             SolutionFormat::Xml => "xml",
             SolutionFormat::Svg => "svg",
             SolutionFormat::Png => "png",
+            SolutionFormat::Compact => "txt",
         }
     }
 }
@@ -391,14 +397,20 @@ impl TryFrom<CommonArgs> for Settings {
             Some("xml") => (SolutionFormat::Xml, args.json),
             Some("svg") => (SolutionFormat::Svg, args.json),
             Some("png") => (SolutionFormat::Png, args.json),
+            Some("compact") => (SolutionFormat::Compact, args.json),
             Some(other) => bail!(
-                "unknown --output-format '{other}' (expected text, json, non, xml, svg or png)"
+                "unknown --output-format '{other}' (expected text, json, non, xml, svg, png or compact)"
             ),
         };
         if matches!(solution_format, SolutionFormat::Svg | SolutionFormat::Png)
             && args.output_dir.is_none()
         {
             bail!("--output-format svg and png write image files: give --output-dir DIR");
+        }
+        if solution_format == SolutionFormat::Compact && args.output_dir.is_some() {
+            bail!(
+                "--output-format compact writes one listing of every solution: it does not go with --output-dir"
+            );
         }
         if args.ordered && args.engine == EngineChoice::Learn {
             bail!(

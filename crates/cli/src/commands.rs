@@ -7,14 +7,17 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 
 use nonoenum::count::BigUint;
+use nonoenum::format::compact::CompactHeader;
 use nonoenum::split::{clue_checksum, givens_checksum};
-use nonoenum::{AnyGrid, AnyPuzzle, AnySolver, Engine, Flow, Outcome, SolverOptions};
+use nonoenum::{AnyPuzzle, AnySolver, Engine, Flow, Outcome, SolverOptions};
 
-use crate::cli::{Cli, Command, EngineChoice, Settings};
+use crate::cli::{Cli, Command, EngineChoice, Settings, SolutionFormat};
 use crate::exact::Counted;
-use crate::output::json::{JsonLine, RunResult, picture_rows, write_line};
+use crate::output::batched::{self, ListWriter};
+use crate::output::json::{JsonLine, RunResult, write_line};
+use crate::output::print_stats;
+use crate::output::printer::Printer;
 use crate::output::progress::{Progress, Show};
-use crate::output::{print_stats, write_picture};
 use crate::per_cell::{Tally, write_rows};
 use crate::stop::{Cancel, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_TIME_LIMIT, Stop};
 
@@ -154,6 +157,9 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
     };
     let settings = Settings::try_from(args)?;
+    if settings.solution_format == SolutionFormat::Compact && !matches!(mode, Mode::List { .. }) {
+        bail!("--output-format compact lists solutions: it is for list");
+    }
     if settings.checkpoint.is_some() {
         if !matches!(mode, Mode::Count(_)) {
             bail!("--checkpoint is for count and list");
@@ -185,7 +191,8 @@ fn run_puzzles(
     let several = puzzles.len() > 1;
     let mut code = ExitCode::SUCCESS;
     for (label, puzzle) in &puzzles {
-        if several && !settings.json {
+        // A compact listing names each puzzle in its header line.
+        if several && !settings.json && settings.solution_format != SolutionFormat::Compact {
             writeln!(out, "{label}")?;
         }
         let options = SolverOptions {
@@ -301,6 +308,11 @@ fn checkpointed(settings: Settings, output: Option<&std::path::Path>) -> anyhow:
     if settings.json {
         bail!("--checkpoint does not go with --json");
     }
+    if settings.solution_format == SolutionFormat::Compact {
+        bail!(
+            "--checkpoint writes its listing as text: it does not go with --output-format compact"
+        );
+    }
     // `count` prints no solution: their order does not matter.
     let ordered = settings.ordered && output.is_some();
     if ordered && !settings.probing {
@@ -353,94 +365,6 @@ fn list_to_file(
     drop(out);
     std::fs::rename(&tmp, output).with_context(|| format!("cannot write {name}"))?;
     Ok(code)
-}
-
-/// Writes solutions as they arrive, remembering the first write error.
-struct Printer<'o, W: Write> {
-    out: &'o mut W,
-    printed: u64,
-    /// Put a blank line between solutions (`list`).
-    separate: bool,
-    /// Flush after each solution (standard output is a terminal).
-    interactive: bool,
-    /// Write JSON lines.
-    json: bool,
-    /// How to write each solution, and where.
-    format: crate::cli::SolutionFormat,
-    dir: Option<&'o std::path::Path>,
-    puzzle: &'o AnyPuzzle,
-    error: Option<io::Error>,
-}
-
-impl<W: Write> Printer<'_, W> {
-    fn print(&mut self, picture: AnyGrid<'_>) -> Flow {
-        let result = (|| {
-            if self.json {
-                write_line(
-                    self.out,
-                    &JsonLine::Solution {
-                        rows: picture_rows(picture),
-                    },
-                )?;
-            } else if let Some(dir) = self.dir {
-                let path = dir.join(format!(
-                    "solution-{}.{}",
-                    self.printed + 1,
-                    self.format.extension()
-                ));
-                std::fs::write(&path, self.encode(picture)?)?;
-            } else if self.format != crate::cli::SolutionFormat::Text {
-                self.out.write_all(&self.encode(picture)?)?;
-            } else {
-                if self.printed > 0 && self.separate {
-                    writeln!(self.out)?;
-                }
-                write_picture(self.out, picture)?;
-            }
-            if self.interactive {
-                self.out.flush()?;
-            }
-            Ok::<(), io::Error>(())
-        })();
-        self.printed += 1;
-        match result {
-            Ok(()) => Flow::Continue,
-            Err(e) => {
-                self.error = Some(e);
-                Flow::Stop
-            }
-        }
-    }
-}
-
-impl<W: Write> Printer<'_, W> {
-    /// A solution in the chosen format, as the bytes of a file.
-    fn encode(&self, picture: AnyGrid<'_>) -> io::Result<Vec<u8>> {
-        use crate::cli::SolutionFormat as F;
-        let colors = match picture {
-            AnyGrid::Bw(_) => nonoenum::color::bw_palette(),
-            AnyGrid::Color(_, puzzle) => puzzle.colors.clone(),
-        };
-        let cells = picture.to_cells();
-        let (w, h) = (picture.width(), picture.height());
-        let with_goal = nonoenum::format::write::with_goal(self.puzzle, &cells);
-        let puzzle_as = |format| {
-            nonoenum::format::write::write_puzzle(&with_goal, format)
-                .map(String::into_bytes)
-                .map_err(io::Error::other)
-        };
-        match self.format {
-            F::Text => {
-                let mut text = Vec::new();
-                write_picture(&mut text, picture)?;
-                Ok(text)
-            }
-            F::Non => puzzle_as(nonoenum::format::Format::Non),
-            F::Xml => puzzle_as(nonoenum::format::Format::Xml),
-            F::Svg => Ok(crate::images::svg(w, h, &colors, &cells).into_bytes()),
-            F::Png => crate::images::png(w, h, &colors, &cells).map_err(io::Error::other),
-        }
-    }
 }
 
 /// One puzzle's run of one command.
@@ -530,26 +454,31 @@ impl Run<'_> {
         eprintln!("nonoenum: {which}{n} solution{plural} ({state})");
     }
 
-    /// Runs the search and prints its results; returns the outcome and whether it found that
-    /// the puzzle has no solution.
-    fn run(&self, solver: &AnySolver<'_>, out: &mut impl Write) -> anyhow::Result<(Outcome, bool)> {
-        let mode = self.mode;
-        let mut printer = Printer {
+    /// A printer of one solution at a time into `out`.
+    fn printer<'o, W: Write>(&'o self, out: &'o mut W) -> Printer<'o, W> {
+        Printer {
             out,
             printed: 0,
-            separate: matches!(mode, Mode::List { .. }),
+            separate: matches!(self.mode, Mode::List { .. }),
             interactive: self.interactive,
             json: self.json,
             format: self.format,
             dir: self.dir,
             puzzle: self.puzzle,
             error: None,
-        };
+        }
+    }
+
+    /// Runs the search and prints its results; returns the outcome and whether it found that
+    /// the puzzle has no solution.
+    fn run(&self, solver: &AnySolver<'_>, out: &mut impl Write) -> anyhow::Result<(Outcome, bool)> {
+        let mode = self.mode;
         let mut tally = match mode {
             Mode::Count(exact) if exact.per_cell() => Some(Tally::new(self.puzzle)),
             _ => None,
         };
         let outcome = match mode {
+            Mode::Count(_) if tally.is_none() => batched::count(solver, self.max_solutions)?,
             Mode::Count(_) => {
                 let max = self.max_solutions.unwrap_or(u64::MAX);
                 let mut seen = 0;
@@ -565,32 +494,57 @@ impl Run<'_> {
                     }
                 })?
             }
-            Mode::List { limit } => solver.run(|grid| {
-                if limit == Some(0) {
-                    return Flow::Stop;
+            Mode::List { limit } if self.dir.is_none() => {
+                let writer = ListWriter::new(self.format, self.json, self.puzzle)?;
+                let header = matches!(writer, ListWriter::Compact { .. }).then(|| {
+                    let mut header = CompactHeader::for_puzzle(self.puzzle);
+                    header.label = Some(self.label.to_string());
+                    header
+                });
+                batched::list(
+                    solver,
+                    &writer,
+                    header.as_ref(),
+                    limit,
+                    out,
+                    self.interactive,
+                )?
+            }
+            Mode::List { limit } => {
+                let mut printer = self.printer(out);
+                let outcome = solver.run(|grid| {
+                    if limit == Some(0) {
+                        return Flow::Stop;
+                    }
+                    let flow = printer.print(grid);
+                    if limit.is_some_and(|n| printer.printed >= n) {
+                        Flow::Stop
+                    } else {
+                        flow
+                    }
+                })?;
+                if let Some(e) = printer.error {
+                    return Err(e.into());
                 }
-                let flow = printer.print(grid);
-                if limit.is_some_and(|n| printer.printed >= n) {
-                    Flow::Stop
-                } else {
-                    flow
-                }
-            })?,
+                outcome
+            }
             Mode::Solve => {
+                let mut printer = self.printer(out);
                 let mut seen = 0;
-                solver.run(|grid| {
+                let outcome = solver.run(|grid| {
                     seen += 1;
                     if seen == 1 {
                         printer.print(grid)
                     } else {
                         Flow::Stop
                     }
-                })?
+                })?;
+                if let Some(e) = printer.error {
+                    return Err(e.into());
+                }
+                outcome
             }
         };
-        if let Some(e) = printer.error {
-            return Err(e.into());
-        }
         let n = outcome.solutions;
         let stop = self.stop(&outcome);
         if self.json {

@@ -4,17 +4,19 @@
 //! A split folder holds `part-NNN.txt` (a black-and-white puzzle in the plain format with a
 //! `givens` section of decisions) or `part-NNN.g` (a colour puzzle in Olšák's `.g` format with a
 //! `: givens` section), `manifest.json` (the puzzle's checksums and the list of parts), and, once the
-//! parts have run, `results/part-NNN.json` (the JSON lines of `count --json` or `list --json`).
+//! parts have run, `results/part-NNN.json` (the JSON lines of `count --json` or `list --json`,
+//! or the compact listing of `list --json --output-format compact`).
 
 use std::fs;
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use nonoenum::AnyPuzzle;
 use nonoenum::count::BigUint;
+use nonoenum::format::compact::CompactHeader;
 use nonoenum::split::split as split_search;
+use nonoenum::{AnyPuzzle, ListingError, ListingItem, read_listing};
 use serde::{Deserialize, Serialize};
 
 use crate::cli::Settings;
@@ -206,7 +208,7 @@ pub(crate) fn merge(dir: &Path, list: bool, json: bool) -> anyhow::Result<ExitCo
         let mut printed = 0u128;
         for part in &manifest.parts {
             for_each_line(&result_path(dir, &part.file), |line| {
-                if let JsonLine::Solution { rows } = line {
+                if let PartLine::Solution(rows) = line {
                     if !json && printed > 0 {
                         writeln!(out)?;
                     }
@@ -252,23 +254,50 @@ fn result_path(dir: &Path, part_file: &str) -> PathBuf {
     dir.join(RESULTS).join(format!("{stem}.json"))
 }
 
-/// Reads a result file line by line, passing each parsed line to `f`.
+/// One line of a part's result.
+enum PartLine {
+    /// A JSON line of `--json`, other than a solution.
+    Json(RunResult),
+    /// The header of a compact listing (`list --output-format compact`).
+    Header(CompactHeader),
+    /// A solution, as a JSON line or a line of a compact listing: its rows.
+    Solution(Vec<String>),
+}
+
+/// Reads a result file line by line, passing each parsed line to `f`: the JSON lines of
+/// `count --json` or `list --json`, or a compact listing (with its `--json` result line).
 fn for_each_line(
     path: &Path,
-    mut f: impl FnMut(JsonLine) -> anyhow::Result<()>,
+    mut f: impl FnMut(PartLine) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let name = display_name(path);
     let file = fs::File::open(path).with_context(|| format!("no result ({name})"))?;
-    for (number, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.with_context(|| format!("cannot read {name}"))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let parsed: JsonLine = serde_json::from_str(&line)
-            .with_context(|| format!("{name}:{}: not a nonoenum JSON line", number + 1))?;
-        f(parsed)?;
+    let mut listing = read_listing(BufReader::new(file));
+    while let Some(item) = listing.next() {
+        let line = match item {
+            Ok(ListingItem::Json(text)) => match serde_json::from_str(&text) {
+                Ok(JsonLine::Solution { rows }) => PartLine::Solution(rows),
+                Ok(JsonLine::Result(result)) => PartLine::Json(result),
+                Err(_) => bail!("{name}:{}: not a nonoenum JSON line", listing.line()),
+            },
+            Ok(ListingItem::Header(header)) => PartLine::Header(header),
+            Ok(ListingItem::Solution(solution)) => PartLine::Solution(solution.rows()),
+            Err(ListingError::Io { source, .. }) => {
+                return Err(source).with_context(|| format!("cannot read {name}"));
+            }
+            Err(e) => bail!("{name}:{}: {}", e.line(), problem(&e)),
+        };
+        f(line)?;
     }
     Ok(())
+}
+
+/// What is wrong with a line of a listing, without its line number.
+fn problem(e: &ListingError) -> String {
+    match e {
+        ListingError::Line { problem, .. } => problem.clone(),
+        other => other.to_string(),
+    }
 }
 
 /// Checks one part's result: present, complete, from the right command, for this puzzle and
@@ -287,9 +316,10 @@ fn check_part(
     let mut result = None;
     for_each_line(&path, |line| {
         match line {
-            JsonLine::Solution { .. } => solutions += 1,
-            JsonLine::Result(r) if result.is_none() => result = Some(r),
-            JsonLine::Result(_) => bail!("more than one result line"),
+            PartLine::Solution(_) => solutions += 1,
+            PartLine::Json(r) if result.is_none() => result = Some(r),
+            PartLine::Json(_) => bail!("more than one result line"),
+            PartLine::Header(header) => check_header(&header, manifest, part)?,
         }
         Ok(())
     })?;
@@ -324,4 +354,31 @@ fn check_part(
         count: result.count,
         seconds: result.seconds,
     })
+}
+
+/// Checks the header of a part's compact listing: the puzzle's size and checksums.
+fn check_header(
+    header: &CompactHeader,
+    manifest: &Manifest,
+    part: &ManifestPart,
+) -> anyhow::Result<()> {
+    if (header.rows, header.cols) != (manifest.rows, manifest.cols) {
+        bail!(
+            "a listing of {}x{} grids, but the puzzle is {}x{}",
+            header.rows,
+            header.cols,
+            manifest.rows,
+            manifest.cols
+        );
+    }
+    if let Some(puzzle) = header.puzzle.as_ref().filter(|p| **p != manifest.puzzle) {
+        bail!(
+            "listing of another puzzle ({puzzle}, expected {})",
+            manifest.puzzle
+        );
+    }
+    if let Some(givens) = header.givens.as_ref().filter(|g| **g != part.givens) {
+        bail!("listing of another part (givens {givens})");
+    }
+    Ok(())
 }

@@ -74,16 +74,16 @@ fn part_files(dir: &Path) -> Vec<PathBuf> {
 
 /// Runs every part with `count --json` or `list --json` into `results/`.
 fn run_parts(dir: &Path, mode: &str) {
+    run_parts_with(dir, &[mode]);
+}
+
+/// Runs every part with `args`, then `--json`, into `results/`.
+fn run_parts_with(dir: &Path, args: &[&str]) {
     let results = dir.join("results");
     std::fs::create_dir_all(&results).expect("results folder");
     for part in part_files(dir) {
         let stem = part.file_stem().expect("stem").to_str().expect("name");
-        let out = run_ok(&mut nonoenum(&[
-            mode,
-            "--json",
-            "-q",
-            part.to_str().expect("path"),
-        ]));
+        let out = run_ok(nonoenum(args).args(["--json", "-q", part.to_str().expect("path")]));
         std::fs::write(results.join(format!("{stem}.json")), out).expect("write result");
     }
 }
@@ -148,6 +148,58 @@ fn split_run_merge_gives_the_undivided_count_and_solutions() {
     assert_same_solutions(&run_ok(&mut merge(&dir, true)), &undivided(&puzzle, 5040));
     // Complete `list` results also merge into a count.
     assert_eq!(run_ok(&mut merge(&dir, false)), "5040\n");
+}
+
+#[test]
+fn compact_part_listings_merge_like_json_ones() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 6);
+    let dir = tmp.path().join("split");
+    split(&puzzle, 8, &dir);
+    run_parts_with(&dir, &["list", "--output-format", "compact"]);
+    let results = dir.join("results");
+    let first = std::fs::read_to_string(results.join("part-001.json")).expect("result");
+    assert!(first.starts_with(r#"{"type":"compact","#), "{first}");
+    assert_same_solutions(&run_ok(&mut merge(&dir, true)), &undivided(&puzzle, 720));
+    assert_eq!(run_ok(&mut merge(&dir, false)), "720\n");
+    let json = run_ok(merge(&dir, true).arg("--json"));
+    assert_eq!(json.matches(r#"{"type":"solution""#).count(), 720);
+
+    // Compact and JSON parts mix; a damaged line is named by file and line.
+    let part = part_files(&dir).remove(1);
+    let out = run_ok(&mut nonoenum(&[
+        "list",
+        "--json",
+        "-q",
+        part.to_str().expect("path"),
+    ]));
+    std::fs::write(results.join("part-002.json"), out).expect("write");
+    assert_eq!(run_ok(&mut merge(&dir, false)), "720\n");
+    let mut lines: Vec<&str> = first.lines().collect();
+    lines[1] = "not*base64";
+    std::fs::write(results.join("part-001.json"), lines.join("\n")).expect("write");
+    let err = run_err(&mut merge(&dir, true));
+    assert!(
+        err.contains("part-001.txt: ")
+            && err.contains("part-001.json:2: a solution line of 10 characters"),
+        "{err}"
+    );
+    // The listing of another puzzle is refused by its header.
+    let other = write_perm(tmp.path(), 5);
+    let other = run_ok(&mut nonoenum(&[
+        "list",
+        "--json",
+        "-q",
+        "--output-format",
+        "compact",
+        other.to_str().expect("path"),
+    ]));
+    std::fs::write(results.join("part-001.json"), other).expect("write");
+    let err = run_err(&mut merge(&dir, false));
+    assert!(
+        err.contains("part-001.txt: a listing of 5x5 grids, but the puzzle is 6x6"),
+        "{err}"
+    );
 }
 
 #[test]

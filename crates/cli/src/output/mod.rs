@@ -1,6 +1,8 @@
 //! What the command prints: solutions as text, statistics, and the progress bar.
 
+pub(crate) mod batched;
 pub(crate) mod json;
+pub(crate) mod printer;
 pub(crate) mod progress;
 
 use std::io::{self, Write};

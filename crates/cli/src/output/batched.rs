@@ -1,0 +1,172 @@
+//! `list` (and counting by enumeration) through [`AnySolver::run_batched`]: each worker
+//! writes its solutions as bytes, in the chosen format, and the collector here only writes
+//! the batches out and counts them, so it keeps up with every thread.
+
+use std::io::{self, Write};
+
+use nonoenum::format::compact::{CompactHeader, bits_for, encode_bw, encode_color};
+use nonoenum::{AnyGrid, AnyPuzzle, AnySolutionWriter, AnySolver, Flow, Grid, LineId, Outcome};
+
+use super::json::{JsonLine, picture_rows};
+use crate::cli::SolutionFormat;
+
+/// How each solution of a listing is written, on the worker that found it.
+pub(crate) enum ListWriter<'a> {
+    /// Rows of `#` and `.` (or the palette's characters, `chars`), a blank line between
+    /// solutions.
+    Text { chars: Vec<char> },
+    /// A JSON `solution` line each.
+    Json,
+    /// A line of the compact listing each, after its header.
+    Compact {
+        /// Bits per cell.
+        bits: u32,
+    },
+    /// The puzzle with the solution as its goal, in this format (`non`, `xml`).
+    Puzzle {
+        format: SolutionFormat,
+        puzzle: &'a AnyPuzzle,
+    },
+}
+
+impl<'a> ListWriter<'a> {
+    /// The writer for `format` (`--json` wins over every format but `compact`), or why
+    /// `format` cannot write this puzzle's solutions.
+    pub(crate) fn new(
+        format: SolutionFormat,
+        json: bool,
+        puzzle: &'a AnyPuzzle,
+    ) -> anyhow::Result<Self> {
+        Ok(match format {
+            SolutionFormat::Compact => ListWriter::Compact {
+                bits: match puzzle {
+                    AnyPuzzle::Bw(_) => 1,
+                    AnyPuzzle::Color(p) => bits_for(p.colors.len()),
+                },
+            },
+            _ if json => ListWriter::Json,
+            SolutionFormat::Text => ListWriter::Text {
+                chars: match puzzle {
+                    AnyPuzzle::Bw(_) => Vec::new(),
+                    AnyPuzzle::Color(p) => p.colors.iter().map(|c| c.ch).collect(),
+                },
+            },
+            SolutionFormat::Non | SolutionFormat::Xml => {
+                // A colour puzzle has no `.non`: say so before the search, not at its first
+                // solution.
+                let cells = match puzzle {
+                    AnyPuzzle::Bw(p) => p.height() * p.width(),
+                    AnyPuzzle::Color(p) => p.height() * p.width(),
+                };
+                let empty = vec![0; cells];
+                let as_format = match format {
+                    SolutionFormat::Non => nonoenum::format::Format::Non,
+                    _ => nonoenum::format::Format::Xml,
+                };
+                let with_goal = nonoenum::format::write::with_goal(puzzle, &empty);
+                nonoenum::format::write::write_puzzle(&with_goal, as_format)
+                    .map_err(anyhow::Error::msg)?;
+                ListWriter::Puzzle { format, puzzle }
+            }
+            SolutionFormat::Svg | SolutionFormat::Png => {
+                anyhow::bail!(
+                    "--output-format svg and png write image files: give --output-dir DIR"
+                )
+            }
+        })
+    }
+}
+
+impl AnySolutionWriter for ListWriter<'_> {
+    fn write(&self, grid: AnyGrid<'_>, out: &mut Vec<u8>) {
+        match (self, grid) {
+            (ListWriter::Text { .. }, AnyGrid::Bw(grid)) => push_text(grid, out),
+            (ListWriter::Text { chars }, AnyGrid::Color(grid, _)) => {
+                out.extend_from_slice(grid.render(chars).as_bytes());
+            }
+            (ListWriter::Json, picture) => {
+                let line = JsonLine::Solution {
+                    rows: picture_rows(picture),
+                };
+                // Writing into memory fails only on a bug in the serializer.
+                if serde_json::to_writer(&mut *out, &line).is_ok() {
+                    out.push(b'\n');
+                }
+            }
+            (ListWriter::Compact { .. }, AnyGrid::Bw(grid)) => encode_bw(grid, out),
+            (ListWriter::Compact { bits }, AnyGrid::Color(grid, _)) => {
+                encode_color(grid, *bits, out);
+            }
+            (ListWriter::Puzzle { format, puzzle }, picture) => {
+                // Checked in `ListWriter::new`: the format holds this puzzle.
+                if let Ok(bytes) = super::printer::encode(*format, puzzle, picture) {
+                    out.extend_from_slice(&bytes);
+                }
+            }
+        }
+    }
+
+    fn separator(&self) -> &[u8] {
+        match self {
+            ListWriter::Text { .. } => b"\n",
+            _ => b"",
+        }
+    }
+}
+
+/// A complete black-and-white grid as rows of `#` and `.`.
+fn push_text(grid: &Grid, out: &mut Vec<u8>) {
+    let width = grid.width();
+    out.reserve(grid.height() * (width + 1));
+    for r in 0..grid.height() {
+        let (filled, _) = grid.line(LineId::Row(r));
+        out.extend((0..width).map(|c| {
+            if filled[c / 64] >> (c % 64) & 1 == 1 {
+                b'#'
+            } else {
+                b'.'
+            }
+        }));
+        out.push(b'\n');
+    }
+}
+
+/// Lists the solutions of `solver` into `out` (after the compact header, for that format),
+/// at most `limit` of them, flushing after each batch when `interactive`.
+pub(crate) fn list(
+    solver: &AnySolver<'_>,
+    writer: &ListWriter<'_>,
+    header: Option<&CompactHeader>,
+    limit: Option<u64>,
+    out: &mut impl Write,
+    interactive: bool,
+) -> anyhow::Result<Outcome> {
+    if let Some(header) = header {
+        out.write_all(header.to_line().as_bytes())?;
+        out.write_all(b"\n")?;
+    }
+    let mut error: Option<io::Error> = None;
+    let outcome = solver.run_batched(writer, limit, |bytes, _| {
+        let written = out
+            .write_all(bytes)
+            .and_then(|()| if interactive { out.flush() } else { Ok(()) });
+        match written {
+            Ok(()) => Flow::Continue,
+            Err(e) => {
+                error = Some(e);
+                Flow::Stop
+            }
+        }
+    })?;
+    if let Some(e) = error {
+        return Err(e.into());
+    }
+    Ok(outcome)
+}
+
+/// Counts the solutions of `solver` by enumerating them, up to `limit`: the workers count
+/// in batches, and no solution is copied to the collector.
+pub(crate) fn count(solver: &AnySolver<'_>, limit: Option<u64>) -> anyhow::Result<Outcome> {
+    let nothing = |_: AnyGrid<'_>, _: &mut Vec<u8>| {};
+    Ok(solver.run_batched(&nothing, limit, |_, _| Flow::Continue)?)
+}

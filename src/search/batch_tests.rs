@@ -1,0 +1,224 @@
+//! Tests of [`Solver::run_batched`]: the same solutions as [`Solver::run`], whole, each once,
+//! exactly as many as a limit asks, in order when ordered.
+
+use std::collections::HashSet;
+use std::sync::atomic::Ordering;
+
+use super::{Engine, Flow, Solver, SolverOptions};
+use crate::color::{ColorGrid, ColorPuzzle};
+use crate::grid::Grid;
+use crate::puzzle::{Clue, Puzzle};
+
+/// Every clue `1` on an `n` x `n` grid: the `n!` permutation matrices.
+fn perm(n: usize) -> Puzzle {
+    let clues = || vec![Clue(vec![1]); n];
+    Puzzle::new(clues(), clues()).expect("valid")
+}
+
+fn options(threads: usize, ordered: bool, engine: Engine) -> SolverOptions {
+    SolverOptions {
+        threads,
+        ordered,
+        engine,
+        ..SolverOptions::default()
+    }
+}
+
+/// A grid as text, rows then a newline each.
+fn text(grid: &Grid, out: &mut Vec<u8>) {
+    out.extend_from_slice(grid.render().as_bytes());
+}
+
+/// A text writer with a blank line between grids, as `nonoenum list` prints.
+struct Blank;
+
+impl super::SolutionWriter<Grid> for Blank {
+    fn write(&self, grid: &Grid, out: &mut Vec<u8>) {
+        text(grid, out);
+    }
+
+    fn separator(&self) -> &[u8] {
+        b"\n"
+    }
+}
+
+/// The listing `run_batched` writes, and how many solutions it says it holds.
+fn batched(puzzle: &Puzzle, options: SolverOptions, limit: Option<u64>) -> (String, u64) {
+    let mut bytes = Vec::new();
+    let mut counted = 0;
+    let outcome = Solver::new(puzzle, options)
+        .run_batched(&Blank, limit, |chunk, n| {
+            bytes.extend_from_slice(chunk);
+            counted += n;
+            Flow::Continue
+        })
+        .expect("runs");
+    assert_eq!(outcome.solutions, counted);
+    (String::from_utf8(bytes).expect("UTF-8"), counted)
+}
+
+/// The grids of a listing, each whole and valid, none twice.
+fn grids(listing: &str, puzzle: &Puzzle) -> Vec<String> {
+    if listing.is_empty() {
+        return Vec::new();
+    }
+    assert!(!listing.ends_with("\n\n") && !listing.starts_with('\n'));
+    let grids: Vec<String> = listing
+        .split("\n\n")
+        .map(|g| g.trim_end_matches('\n').to_string())
+        .collect();
+    let mut seen = HashSet::new();
+    for grid in &grids {
+        let cells: Vec<bool> = grid
+            .lines()
+            .flat_map(|r| r.bytes().map(|b| b == b'#'))
+            .collect();
+        assert_eq!(cells.len(), puzzle.height() * puzzle.width(), "{grid}");
+        puzzle.check_grid(&cells).expect("a solution");
+        assert!(seen.insert(grid.clone()), "twice:\n{grid}");
+    }
+    grids
+}
+
+/// Every solution of `run`, rendered, in its order.
+fn plain_run(puzzle: &Puzzle, options: SolverOptions) -> Vec<String> {
+    let mut found = Vec::new();
+    let _ = Solver::new(puzzle, options)
+        .run(|grid| {
+            found.push(grid.render());
+            Flow::Continue
+        })
+        .expect("runs");
+    found
+}
+
+#[test]
+fn batches_hold_every_solution_once_on_any_thread_count() {
+    let puzzle = perm(7);
+    let mut expected = plain_run(&puzzle, options(1, false, Engine::Probe));
+    expected.sort();
+    assert_eq!(expected.len(), 5040);
+    for threads in [1, 2, 4] {
+        for engine in [Engine::Probe, Engine::Both] {
+            let (listing, n) = batched(&puzzle, options(threads, false, engine), None);
+            let mut got: Vec<String> = grids(&listing, &puzzle)
+                .into_iter()
+                .map(|g| g + "\n")
+                .collect();
+            got.sort();
+            assert_eq!(n, 5040, "{threads} threads, {engine:?}");
+            assert!(got == expected, "{threads} threads, {engine:?}");
+        }
+    }
+}
+
+#[test]
+fn a_limit_gives_exactly_that_many_whole_solutions() {
+    // perm8's text listing spans many batches on every thread.
+    let puzzle = perm(8);
+    for threads in [1, 2, 3] {
+        for limit in [1, 2, 37, 1000, 40_319, 40_320, 50_000] {
+            let (listing, n) =
+                batched(&puzzle, options(threads, false, Engine::Probe), Some(limit));
+            let want = limit.min(40_320);
+            assert_eq!(n, want, "{threads} threads, limit {limit}");
+            assert_eq!(grids(&listing, &puzzle).len() as u64, want);
+        }
+    }
+    let (listing, n) = batched(&puzzle, options(2, false, Engine::Probe), Some(0));
+    assert_eq!((listing.as_str(), n), ("", 0));
+}
+
+#[test]
+fn ordered_batches_come_in_the_sequential_order() {
+    let puzzle = perm(7);
+    let sequential = plain_run(&puzzle, options(1, false, Engine::Probe));
+    let whole = sequential.join("\n");
+    for threads in [2, 4] {
+        let (listing, _) = batched(&puzzle, options(threads, true, Engine::Probe), None);
+        assert!(listing == whole, "{threads} threads: the order differs");
+        let (listing, n) = batched(&puzzle, options(threads, true, Engine::Probe), Some(777));
+        assert_eq!(n, 777);
+        assert!(
+            listing == sequential[..777].join("\n"),
+            "{threads} threads, limit"
+        );
+    }
+}
+
+#[test]
+fn the_collector_can_stop_and_the_search_can_be_cancelled() {
+    let puzzle = perm(8);
+    let solver = Solver::new(&puzzle, options(2, true, Engine::Probe));
+    let cancel = solver.cancel_flag();
+    let mut listing = Vec::new();
+    let outcome = solver
+        .run_batched(&Blank, None, |chunk, _| {
+            listing.extend_from_slice(chunk);
+            cancel.store(true, Ordering::Relaxed);
+            Flow::Continue
+        })
+        .expect("runs");
+    assert!(!outcome.exhausted);
+    let listing = String::from_utf8(listing).expect("UTF-8");
+    let got = grids(&listing, &puzzle);
+    assert_eq!(got.len() as u64, outcome.solutions);
+    assert!(got.len() < 40_320);
+    let sequential = plain_run(&puzzle, options(1, false, Engine::Probe));
+    assert!(
+        listing == sequential[..got.len()].join("\n"),
+        "not a prefix"
+    );
+
+    let mut calls = 0;
+    let outcome = Solver::new(&puzzle, options(2, false, Engine::Probe))
+        .run_batched(&Blank, None, |_, _| {
+            calls += 1;
+            Flow::Stop
+        })
+        .expect("runs");
+    assert_eq!(calls, 1);
+    assert!(!outcome.exhausted);
+}
+
+#[test]
+fn a_writer_that_writes_nothing_counts() {
+    let puzzle = perm(8);
+    for threads in [1, 2] {
+        let nothing = |_: &Grid, _: &mut Vec<u8>| {};
+        let mut counted = 0;
+        let outcome = Solver::new(&puzzle, options(threads, false, Engine::Probe))
+            .run_batched(&nothing, None, |bytes, n| {
+                assert!(bytes.is_empty());
+                counted += n;
+                Flow::Continue
+            })
+            .expect("runs");
+        assert_eq!((counted, outcome.solutions), (40_320, 40_320));
+        assert!(outcome.exhausted);
+    }
+}
+
+#[test]
+fn a_grid_solved_by_propagation_and_colour_grids_are_batched() {
+    let full = Puzzle::new(vec![Clue(vec![2]); 2], vec![Clue(vec![2]); 2]).expect("valid");
+    let (listing, n) = batched(&full, options(2, false, Engine::Probe), None);
+    assert_eq!((listing.as_str(), n), ("##\n##\n", 1));
+
+    let colour = ColorPuzzle::from_bw(&perm(5));
+    let chars = ['.', '#'];
+    let writer = |grid: &ColorGrid, out: &mut Vec<u8>| {
+        out.extend_from_slice(grid.render(&chars).as_bytes());
+    };
+    let mut bytes = Vec::new();
+    let outcome = Solver::new(&colour, options(2, false, Engine::Both))
+        .run_batched(&writer, None, |chunk, _| {
+            bytes.extend_from_slice(chunk);
+            Flow::Continue
+        })
+        .expect("runs");
+    assert_eq!(outcome.solutions, 120);
+    let text = String::from_utf8(bytes).expect("UTF-8");
+    let distinct: HashSet<&[u8]> = text.as_bytes().chunks(5 * 6).collect();
+    assert_eq!(distinct.len(), 120);
+}

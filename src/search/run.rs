@@ -1,0 +1,293 @@
+//! One run of the search: the threads it starts (the probing search, in a pool or alone, the
+//! learning search, the estimator), and the collector on the calling thread, whatever the
+//! solutions travel as (grids for [`Solver::run`], batches of bytes for
+//! [`Solver::run_batched`]).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::ordered::{self, Ordered, Route};
+use super::restart::Attempt;
+use super::tree::{Outlet, Parallel, SearchCx, Sequential};
+use super::{Engine, Flow, Outcome, Searchable, SolveError, Solver, estimate, stack_size};
+use crate::domain::{Domain, DomainGrid};
+use crate::learn::LearnStats;
+
+/// What the threads of a run are.
+pub(super) struct Plan {
+    /// Threads asked for.
+    pub(super) threads: usize,
+    /// The search that runs (`Both` turned off by `ordered`).
+    pub(super) engine: Engine,
+    /// Threads of the probing search (0: it does not run; 1: no pool).
+    pub(super) probe_threads: usize,
+    /// Both searches run, and the first to finish ends the other: a solution may be found
+    /// twice, and is reported once.
+    pub(super) racing: bool,
+}
+
+/// What the collector did.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Collected {
+    /// Solutions it took.
+    pub(super) received: u64,
+    /// It stopped the search (a limit, or [`Flow::Stop`]).
+    pub(super) stopped: bool,
+}
+
+impl<P: Searchable> Solver<'_, P> {
+    /// The threads a run starts.
+    pub(super) fn plan(&self) -> Plan {
+        let threads = self.thread_count();
+        let engine = match self.options.engine {
+            Engine::Both if self.options.ordered => Engine::Probe,
+            engine => engine,
+        };
+        let probe_threads = match engine {
+            Engine::Probe => threads,
+            Engine::Learn => 0,
+            Engine::Both if P::LEARNER_TAKES_A_THREAD => threads.saturating_sub(1).max(1),
+            Engine::Both => threads,
+        };
+        Plan {
+            threads,
+            engine,
+            probe_threads,
+            racing: engine == Engine::Both,
+        }
+    }
+
+    /// Runs the search, its solutions going to `outlet`, while `collect` (on the calling
+    /// thread, told whether two searches race) takes them from the other end until every
+    /// sender has gone or it stops. `collect` must drop its receiver when it returns.
+    pub(super) fn search(
+        &self,
+        outlet: Outlet<'_, P::Grid>,
+        collect: impl FnOnce(bool) -> Collected,
+    ) -> Result<Outcome, SolveError> {
+        let start = Instant::now();
+        let root = self.root()?;
+        self.stats.set_root_time(start.elapsed());
+        let Some(root) = root else {
+            return Ok(self.outcome(0, true, start));
+        };
+        let stop = AtomicBool::new(false);
+        let cx = SearchCx {
+            puzzle: self.puzzle,
+            probing: self.options.probing,
+            stats: &self.stats,
+            stop: &stop,
+            cancel: &self.cancel,
+            attempt: None,
+            solutions: outlet,
+        };
+        if root.complete() {
+            // Propagation solved it: the one solution, without starting a search (whose
+            // learner would build its clauses for every cell of the grid).
+            self.stats.add_node();
+            self.stats.add_solution();
+            self.stats.finish_subtree(0);
+            cx.send(root);
+            cx.flush_all();
+            drop(cx);
+            let collected = collect(false);
+            return Ok(self.outcome(collected.received, true, start));
+        }
+        let Plan {
+            threads,
+            engine,
+            probe_threads,
+            racing,
+        } = self.plan();
+        let ordered = self.options.ordered;
+        let pool = (probe_threads > 1)
+            .then(|| self.build_pool(probe_threads))
+            .transpose()?;
+        let stack = stack_size(self.puzzle);
+        let budget = self
+            .buffer_budget
+            .unwrap_or_else(|| ordered::default_budget(&root));
+        let restarts = (self.options.restarts && !ordered).then_some(self.restart_unit);
+        let learner_cx = (engine != Engine::Probe).then(|| SearchCx {
+            solutions: cx.solutions.on_lane(super::batch::LEARN_LANE),
+            ..cx
+        });
+        let cx = (probe_threads > 0).then_some(cx);
+        let mut collected = Collected::default();
+        // Ends the estimator once the search is over.
+        let searched = AtomicBool::new(false);
+        std::thread::scope(|scope| -> Result<(), SolveError> {
+            let spawn = |name: &str, work| spawn_search(scope, name, stack, threads, work);
+            let estimator = (self.estimate && probe_threads > 0)
+                .then(|| {
+                    let (root, samples) = (root.clone(), &self.stats.samples);
+                    let stopped = || {
+                        searched.load(Ordering::Relaxed)
+                            || stop.load(Ordering::Relaxed)
+                            || self.cancel.load(Ordering::Relaxed)
+                    };
+                    let work = move || {
+                        let probing = self.options.probing;
+                        estimate::run_probes(self.puzzle, &root, probing, samples, &stopped);
+                    };
+                    spawn("nonoenum-estimate", Box::new(work))
+                })
+                .transpose()?;
+            let learner_root = root.clone();
+            let learner = learner_cx
+                .map(|cx| {
+                    let work = move || {
+                        learn(&cx, learner_root, racing);
+                        cx.flush_all();
+                    };
+                    spawn("nonoenum-learn", Box::new(work))
+                })
+                .transpose()?;
+            let search = cx
+                .map(|cx| {
+                    spawn(
+                        "nonoenum-search",
+                        Box::new(move || {
+                            match (pool, restarts) {
+                                (None, Some(unit)) => with_restarts(&cx, root, unit, |cx, root| {
+                                    cx.explore::<Sequential>(root, 0, None);
+                                }),
+                                (None, None) => cx.explore::<Sequential>(root, 0, None),
+                                (Some(pool), _) if ordered => pool.install(|| {
+                                    Ordered::new(&cx, budget).explore(
+                                        root,
+                                        0,
+                                        None,
+                                        &Route::default(),
+                                    );
+                                }),
+                                (Some(pool), Some(unit)) => pool.install(|| {
+                                    with_restarts(&cx, root, unit, |cx, root| {
+                                        cx.explore::<Parallel>(root, 0, None);
+                                    });
+                                }),
+                                (Some(pool), None) => {
+                                    pool.install(|| cx.explore::<Parallel>(root, 0, None));
+                                }
+                            }
+                            // Every worker is done: what their batches hold goes now.
+                            cx.flush_all();
+                            if racing && !cx.stopped() {
+                                cx.stop.store(true, Ordering::Relaxed);
+                            }
+                        }),
+                    )
+                })
+                .transpose()
+                .inspect_err(|_| {
+                    // The learner may be running: it must not outlive a failed start.
+                    stop.store(true, Ordering::Relaxed);
+                })?;
+            collected = collect(racing);
+            if collected.stopped {
+                stop.store(true, Ordering::Relaxed);
+            }
+            for thread in [learner, search].into_iter().flatten() {
+                if let Err(panic) = thread.join() {
+                    std::panic::resume_unwind(panic);
+                }
+            }
+            searched.store(true, Ordering::Relaxed);
+            if let Some(Err(panic)) = estimator.map(std::thread::ScopedJoinHandle::join) {
+                std::panic::resume_unwind(panic);
+            }
+            Ok(())
+        })?;
+        let exhausted = !collected.stopped && !self.cancel.load(Ordering::Relaxed);
+        Ok(self.outcome(collected.received, exhausted, start))
+    }
+}
+
+/// A thread of the search scope (a search thread needs a deep stack).
+fn spawn_search<'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    name: &str,
+    stack: usize,
+    threads: usize,
+    work: Box<dyn FnOnce() + Send + 'scope>,
+) -> Result<std::thread::ScopedJoinHandle<'scope, ()>, SolveError> {
+    std::thread::Builder::new()
+        .name(name.into())
+        .stack_size(stack)
+        .spawn_scoped(scope, work)
+        .map_err(|e| SolveError::Threads {
+            threads,
+            reason: e.to_string(),
+        })
+}
+
+/// Runs the learning search from the probed root, sending its solutions. When `racing`, a
+/// finished search ends the run (the probing search beside it stops).
+fn learn<P: Searchable>(cx: &SearchCx<'_, P>, root: P::Grid, racing: bool) {
+    let root = if P::LEARNER_PROBES_THE_ROOT {
+        crate::choose::probed_root_until(cx.puzzle, &|| cx.stopped())
+    } else {
+        Ok(Ok(Some(root)))
+    };
+    let root = match root {
+        Ok(Ok(Some(root))) => root,
+        // Stopped: the other search, or the caller, ends the run.
+        Ok(Err(crate::choose::Interrupted)) => return,
+        // The puzzle was checked, so only "no solution" is left.
+        Ok(Ok(None)) | Err(_) => {
+            if racing && !cx.stopped() {
+                cx.stop.store(true, Ordering::Relaxed);
+            }
+            return;
+        }
+    };
+    // The live counters follow the search: each poll adds what it did since the last.
+    let mut reported = LearnStats::default();
+    let mut report = |now: &LearnStats| {
+        cx.stats.add_learning(&now.since(&reported));
+        reported = *now;
+    };
+    let outcome = cx.puzzle.learn_search(
+        &root,
+        |now| {
+            report(now);
+            cx.poll();
+            cx.stopped()
+        },
+        |grid| {
+            cx.stats.add_solution();
+            cx.send(grid.clone());
+            if cx.stopped() {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            }
+        },
+    );
+    report(&outcome.stats);
+    if racing && outcome.exhausted {
+        cx.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Runs `explore` from `root` in attempts (see [`super::restart`]) until one is not abandoned.
+fn with_restarts<P: Domain>(
+    cx: &SearchCx<'_, P>,
+    root: P::Grid,
+    unit: u64,
+    explore: impl Fn(&SearchCx<'_, P>, P::Grid),
+) {
+    for index in 0.. {
+        let attempt = Attempt::numbered(index, unit);
+        let bounded = SearchCx {
+            attempt: Some(&attempt),
+            solutions: cx.solutions.clone(),
+            ..*cx
+        };
+        explore(&bounded, root.clone());
+        if !attempt.abandoned() || cx.stopped() {
+            return;
+        }
+        cx.stats.restart();
+    }
+}
