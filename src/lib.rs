@@ -1,7 +1,7 @@
 //! nonoenum: finds, counts and lists every solution of nonogram puzzles, on all cores.
 //!
-//! The pipeline: a [`Puzzle`] (read by [`format`]) becomes a [`Grid`] of cells; [`propagate`]
-//! runs the exact [`line`] solver on every line until nothing changes; [`search`] branches on a
+//! The pipeline: a [`Puzzle`] (read by [`format`](mod@format)) becomes a [`Grid`] of cells; [`propagate`]
+//! runs the exact [`line`](mod@line) solver on every line until nothing changes; [`search`] branches on a
 //! cell chosen by [`choose`], in parallel with rayon, and every solution streams through a
 //! bounded channel to one collector. For runs that stop after a few solutions, [`learn`]'s
 //! clause-learning search can race the probing search ([`Engine::Both`]).
@@ -38,6 +38,8 @@
 //! assert!(outcome.exhausted);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+
+#![warn(missing_docs)]
 
 mod api;
 mod checksum;

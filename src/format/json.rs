@@ -3,7 +3,7 @@
 //!
 //! Errors in a clue name the line where its list (`"rows"` or `"columns"`) starts, and the
 //! clue's number; a clue that does not fit its line names the clue's own line when the file
-//! has one clue per line (as [`write`] writes it).
+//! has one clue per line (as [`write`](fn@write) writes it).
 
 use serde_json::Value;
 

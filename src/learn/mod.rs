@@ -10,7 +10,7 @@
 //! prunes every later part of the tree where the same cause would appear.
 //!
 //! A line's reason is computed only when a conflict needs it (lazy explanation), and shrunk to
-//! a minimal set of the line's cells by the [`explain`] module: short reasons make short
+//! a minimal set of the line's cells by the `explain` module: short reasons make short
 //! clauses. Decisions follow VSIDS activities with saved phases; restarts follow the Luby
 //! sequence; half the learned clauses are deleted from time to time, by literal block
 //! distance.

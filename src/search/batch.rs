@@ -2,7 +2,7 @@
 //! batches ([`Solver::run_batched`](super::Solver::run_batched)).
 //!
 //! Each worker keeps a buffer (a *slot*) of the solutions it found, written by the caller's
-//! [`SolutionWriter`], and sends it to the collector as one [`Batch`] when it holds
+//! [`SolutionWriter`], and sends it to the collector as one `Batch` when it holds
 //! [`BATCH_BYTES`] (or [`BATCH_SOLUTIONS`] solutions), when the worker's stolen task ends, when
 //! the search ends, or when the collector's clock has ticked since its oldest solution (so a
 //! slow search still shows its solutions within a fraction of a second). The collector then

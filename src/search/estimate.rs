@@ -4,7 +4,7 @@
 //! on the way. The product is an unbiased estimate of the number of nodes at that depth (and of
 //! solutions, when the path ends in one); the mean over many probes estimates the whole tree.
 //!
-//! An enumeration runs [`run_probes`] on one thread of its own when asked to
+//! An enumeration runs `run_probes` on one thread of its own when asked to
 //! ([`super::Solver::with_estimate`]): steadily for its first seconds, then a tenth of the
 //! time, so that a progress display can say how big the tree is, with a range, and when the
 //! run may end ([`TreeEstimate::seconds_left`]).
