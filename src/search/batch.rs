@@ -23,7 +23,15 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 
 use super::Flow;
-use super::run::Collected;
+
+/// What the collector did.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Collected {
+    /// Solutions it took.
+    pub(super) received: u64,
+    /// It stopped the search (a limit, or [`Flow::Stop`]).
+    pub(super) stopped: bool,
+}
 
 /// Writes each solution as bytes, on the thread that found it (see the module documentation).
 ///

@@ -25,8 +25,8 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use batch::Batcher;
+use batch::Collected;
 pub use batch::{BATCH_BYTES, SolutionWriter};
-use run::Collected;
 pub use stats::{SearchStats, StatsSnapshot};
 use tree::Outlet;
 

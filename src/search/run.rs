@@ -6,6 +6,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use super::batch::Collected;
 use super::ordered::{self, Ordered, Route};
 use super::restart::Attempt;
 use super::tree::{Outlet, Parallel, SearchCx, Sequential};
@@ -24,15 +25,6 @@ pub(super) struct Plan {
     /// Both searches run, and the first to finish ends the other: a solution may be found
     /// twice, and is reported once.
     pub(super) racing: bool,
-}
-
-/// What the collector did.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Collected {
-    /// Solutions it took.
-    pub(super) received: u64,
-    /// It stopped the search (a limit, or [`Flow::Stop`]).
-    pub(super) stopped: bool,
 }
 
 impl<P: Searchable> Solver<'_, P> {
