@@ -1,13 +1,15 @@
 //! `nonoenum split` and `nonoenum merge`: cut a search into part files that other processes or
-//! machines run, then add their `--json` results up, refusing anything missing or foreign.
+//! machines run, then add their `--to jsonl` (or `json`) results up, refusing anything missing
+//! or foreign.
 //!
 //! A split folder holds `part-NNN.txt` (a black-and-white puzzle in the plain format with a
 //! `givens` section of decisions) or `part-NNN.g` (a colour puzzle in Olšák's `.g` format with a
 //! `: givens` section), `manifest.json` (the puzzle's checksums and the list of parts), and, once the
-//! parts have run, `results/part-NNN.json` (the JSON lines of `count --json` or `list --json`).
+//! parts have run, `results/part-NNN.json` (what `count --to jsonl` or `list --to jsonl` wrote,
+//! or the same objects as one array, from `--to json`).
 
 use std::fs;
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -17,9 +19,9 @@ use nonoenum::count::BigUint;
 use nonoenum::split::split as split_search;
 use serde::{Deserialize, Serialize};
 
-use crate::cli::Settings;
+use crate::cli::{JsonStyle, Settings};
 use crate::input::display_name;
-use crate::output::json::{JsonLine, RunResult, write_line};
+use crate::output::json::{JsonArray, JsonLine, RunResult, read_lines, write_line};
 use crate::palette::{PartPuzzle, as_stored};
 
 /// The `format` field of a manifest this version writes and reads.
@@ -66,7 +68,12 @@ struct ManifestPart {
 }
 
 /// `nonoenum split`.
-pub(crate) fn split(settings: &Settings, parts: usize, out: &Path) -> anyhow::Result<ExitCode> {
+pub(crate) fn split(
+    settings: &Settings,
+    parts: usize,
+    out: &Path,
+    quiet: bool,
+) -> anyhow::Result<ExitCode> {
     if parts == 0 {
         bail!("--parts must be at least 1");
     }
@@ -89,10 +96,12 @@ pub(crate) fn split(settings: &Settings, parts: usize, out: &Path) -> anyhow::Re
     };
     let json = serde_json::to_string_pretty(&manifest)? + "\n";
     write_atomically(&manifest_path, json.as_bytes())?;
-    println!(
-        "split {label} into {} parts in {out_name} (largest part: {largest} unknown cells)",
-        manifest.parts.len()
-    );
+    if !quiet {
+        eprintln!(
+            "nonoenum: split {label} into {} parts in {out_name} (largest part: {largest} unknown cells)",
+            manifest.parts.len()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -159,8 +168,14 @@ struct Checked {
     seconds: f64,
 }
 
-/// `nonoenum merge`.
-pub(crate) fn merge(dir: &Path, list: bool, json: bool) -> anyhow::Result<ExitCode> {
+/// `nonoenum merge`: checks every part's result, then prints the total as text or JSON, or with
+/// `list` every solution (and, unless `quiet`, their number on standard error).
+pub(crate) fn merge(
+    dir: &Path,
+    list: bool,
+    style: Option<JsonStyle>,
+    quiet: bool,
+) -> anyhow::Result<ExitCode> {
     let dir_name = display_name(dir);
     let manifest_path = dir.join(MANIFEST);
     let manifest_name = display_name(&manifest_path);
@@ -202,6 +217,51 @@ pub(crate) fn merge(dir: &Path, list: bool, json: bool) -> anyhow::Result<ExitCo
     }
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
+    match style {
+        Some(JsonStyle::Document) => {
+            let mut array = JsonArray::new(&mut out);
+            write_merged(
+                dir,
+                &manifest,
+                list,
+                true,
+                total.clone(),
+                seconds,
+                &mut array,
+            )?;
+            array.finish()?;
+        }
+        _ => write_merged(
+            dir,
+            &manifest,
+            list,
+            style.is_some(),
+            total.clone(),
+            seconds,
+            &mut out,
+        )?,
+    }
+    out.flush()?;
+    if list && !quiet {
+        // As `list` says at its end how many solutions it printed, and that is all of them.
+        let n = manifest.parts.len();
+        eprintln!("nonoenum: {total} solutions (complete: {n} parts merged)");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the merged result: with `list`, every part's solutions, then (text) the count or
+/// (`json`) a `result` object.
+fn write_merged(
+    dir: &Path,
+    manifest: &Manifest,
+    list: bool,
+    json: bool,
+    total: BigUint,
+    seconds: f64,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let command = if list { "list" } else { "count" };
     if list {
         let mut printed = 0u128;
         for part in &manifest.parts {
@@ -211,7 +271,7 @@ pub(crate) fn merge(dir: &Path, list: bool, json: bool) -> anyhow::Result<ExitCo
                         writeln!(out)?;
                     }
                     if json {
-                        write_line(&mut out, &JsonLine::Solution { rows })?;
+                        write_line(out, &JsonLine::Solution { rows })?;
                     } else {
                         for row in rows {
                             writeln!(out, "{row}")?;
@@ -236,12 +296,11 @@ pub(crate) fn merge(dir: &Path, list: bool, json: bool) -> anyhow::Result<ExitCo
             per_cell: None,
             per_color: None,
         };
-        write_line(&mut out, &JsonLine::Result(result))?;
+        write_line(out, &JsonLine::Result(result))?;
     } else if !list {
         writeln!(out, "{total}")?;
     }
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 fn result_path(dir: &Path, part_file: &str) -> PathBuf {
@@ -252,21 +311,23 @@ fn result_path(dir: &Path, part_file: &str) -> PathBuf {
     dir.join(RESULTS).join(format!("{stem}.json"))
 }
 
-/// Reads a result file line by line, passing each parsed line to `f`.
+/// Reads a result file, JSON lines or one JSON array, passing each object to `f`.
 fn for_each_line(
     path: &Path,
     mut f: impl FnMut(JsonLine) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let name = display_name(path);
-    let file = fs::File::open(path).with_context(|| format!("no result ({name})"))?;
-    for (number, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.with_context(|| format!("cannot read {name}"))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let parsed: JsonLine = serde_json::from_str(&line)
-            .with_context(|| format!("{name}:{}: not a nonoenum JSON line", number + 1))?;
-        f(parsed)?;
+    let text = fs::read_to_string(path).with_context(|| format!("no result ({name})"))?;
+    let what = if text.trim_start().starts_with('[') {
+        "document"
+    } else {
+        "line"
+    };
+    let lines = read_lines(&text).map_err(|(line, e)| {
+        anyhow::Error::new(e).context(format!("{name}:{line}: not a nonoenum JSON {what}"))
+    })?;
+    for line in lines {
+        f(line)?;
     }
     Ok(())
 }

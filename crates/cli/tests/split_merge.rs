@@ -56,10 +56,14 @@ fn nonoenum(args: &[&str]) -> Command {
 fn split(puzzle: &Path, parts: usize, out: &Path) {
     let parts = parts.to_string();
     let (puzzle, out) = (puzzle.to_str().expect("path"), out.to_str().expect("path"));
-    let said = run_ok(&mut nonoenum(&[
-        "split", "--parts", &parts, "--out", out, puzzle,
-    ]));
-    assert!(said.starts_with("split "), "{said}");
+    let output = nonoenum(&["split", "--parts", &parts, "-o", out, puzzle])
+        .output()
+        .expect("runs");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{said}");
+    // The summary is a note, on standard error; standard output stays empty.
+    assert!(said.starts_with("nonoenum: split "), "{said}");
+    assert!(output.stdout.is_empty());
 }
 
 fn part_files(dir: &Path) -> Vec<PathBuf> {
@@ -80,7 +84,7 @@ fn run_parts(dir: &Path, mode: &str) {
         let stem = part.file_stem().expect("stem").to_str().expect("name");
         let out = run_ok(&mut nonoenum(&[
             mode,
-            "--json",
+            "--to=jsonl",
             "-q",
             part.to_str().expect("path"),
         ]));
@@ -138,7 +142,7 @@ fn split_run_merge_gives_the_undivided_count_and_solutions() {
     assert_eq!(run_ok(&mut merge(&dir, false)), "5040\n");
     let json = run_ok(&mut nonoenum(&[
         "merge",
-        "--json",
+        "--to=jsonl",
         dir.to_str().expect("path"),
     ]));
     assert!(json.contains(r#""count":"5040""#), "{json}");
@@ -174,11 +178,11 @@ fn colour_split_run_merge_gives_the_undivided_count_and_solutions() {
     assert_eq!(run_ok(&mut merge(&dir, false)), format!("{total}\n"));
     let undivided_json = run_ok(&mut nonoenum(&[
         "count",
-        "--json",
+        "--to=jsonl",
         "-q",
         puzzle.to_str().expect("path"),
     ]));
-    let merged_json = run_ok(merge(&dir, false).arg("--json"));
+    let merged_json = run_ok(merge(&dir, false).arg("--to=jsonl"));
     let result = |json: &str| -> serde_json::Value {
         serde_json::from_str(json.lines().last().expect("a result line")).expect("JSON")
     };
@@ -227,7 +231,7 @@ fn merge_names_missing_foreign_and_unfinished_parts() {
     let other = write_perm(tmp.path(), 4);
     let out = run_ok(&mut nonoenum(&[
         "count",
-        "--json",
+        "--to=jsonl",
         "-q",
         other.to_str().expect("path"),
     ]));
@@ -249,7 +253,12 @@ fn merge_names_missing_foreign_and_unfinished_parts() {
     // An unfinished run (stopped by a limit), and a truncated file.
     let part2 = parts[1].to_str().expect("path");
     let out = run_ok(&mut nonoenum(&[
-        "list", "--json", "-q", "--limit", "1", part2,
+        "list",
+        "--to=jsonl",
+        "-q",
+        "--limit",
+        "1",
+        part2,
     ]));
     std::fs::write(results.join("part-002.json"), out).expect("write");
     let err = run_err(&mut merge(&dir, true));
@@ -259,7 +268,7 @@ fn merge_names_missing_foreign_and_unfinished_parts() {
     assert!(err.contains("not a nonoenum JSON line"), "{err}");
 
     // Repaired, the merge is exact again.
-    let out = run_ok(&mut nonoenum(&["count", "--json", "-q", part2]));
+    let out = run_ok(&mut nonoenum(&["count", "--to=jsonl", "-q", part2]));
     std::fs::write(results.join("part-002.json"), out).expect("write");
     assert_eq!(run_ok(&mut merge(&dir, false)), "120\n");
 }
@@ -271,9 +280,9 @@ fn split_refuses_a_used_folder_and_zero_parts() {
     let dir = tmp.path().join("split");
     split(&puzzle, 2, &dir);
     let (p, d) = (puzzle.to_str().expect("path"), dir.to_str().expect("path"));
-    let err = run_err(&mut nonoenum(&["split", "--out", d, p]));
+    let err = run_err(&mut nonoenum(&["split", "-o", d, p]));
     assert!(err.contains("already holds a split"), "{err}");
-    let err = run_err(&mut nonoenum(&["split", "--parts", "0", "--out", "x", p]));
+    let err = run_err(&mut nonoenum(&["split", "--parts", "0", "-o", "x", p]));
     assert!(err.contains("--parts must be at least 1"), "{err}");
     let err = run_err(&mut merge(tmp.path(), false));
     assert!(err.contains("manifest.json"), "{err}");

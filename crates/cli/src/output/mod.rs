@@ -1,7 +1,9 @@
 //! What the command prints: solutions as text, statistics, and the progress bar.
 
 pub(crate) mod json;
+pub(crate) mod printer;
 pub(crate) mod progress;
+pub(crate) mod terminal;
 
 use std::io::{self, Write};
 
