@@ -91,7 +91,7 @@ pub(crate) fn convert(
 
 /// What of `puzzle` its conversion `text` in `format` lost: the title, the goal, the givens,
 /// the colour names or characters, the other metadata.
-fn dropped(puzzle: &AnyPuzzle, text: &str, format: Format) -> Vec<&'static str> {
+fn dropped(puzzle: &AnyPuzzle, text: &str, format: Format) -> Vec<String> {
     let Ok(mut back) = format::read_any_puzzles(text.as_bytes(), Some(format), None) else {
         return Vec::new();
     };
@@ -99,8 +99,12 @@ fn dropped(puzzle: &AnyPuzzle, text: &str, format: Format) -> Vec<&'static str> 
         return Vec::new();
     }
     let (before, after) = (puzzle.to_color(), back.swap_remove(0).to_color());
-    let mut lost = Vec::new();
-    if before.title.is_some() && after.title != before.title {
+    let mut lost: Vec<&str> = Vec::new();
+    // A format without a title field may keep it as a comment, which is not lost.
+    if let Some(title) = &before.title
+        && after.title.as_ref() != Some(title)
+        && !text.contains(title.as_str())
+    {
         lost.push("the title");
     }
     if before.goal.is_some() && after.goal.is_none() {
@@ -118,12 +122,17 @@ fn dropped(puzzle: &AnyPuzzle, text: &str, format: Format) -> Vec<&'static str> 
     if colour && chars(&before) != chars(&after) {
         lost.push("the colour characters");
     }
-    if before
+    let keys: Vec<&str> = before
         .metadata
         .iter()
-        .any(|(key, _)| !after.metadata.iter().any(|(k, _)| k == key))
-    {
-        lost.push("some metadata");
+        .filter(|(key, value)| {
+            !after.metadata.iter().any(|(k, _)| k == key) && !text.contains(value.as_str())
+        })
+        .map(|(key, _)| key.as_str())
+        .collect();
+    let mut lost: Vec<String> = lost.into_iter().map(String::from).collect();
+    if !keys.is_empty() {
+        lost.push(format!("the fields {}", keys.join(", ")));
     }
     lost
 }

@@ -60,7 +60,10 @@ pub(crate) fn located(
     path: Option<&Path>,
     bytes: &[u8],
 ) -> anyhow::Error {
-    let message = at(name, err);
+    let mut message = at(name, err);
+    if matches!(err.kind, ParseErrorKind::UnknownFormat) {
+        message.push_str(" with --format FMT");
+    }
     let (None, Some(path)) = (given, path) else {
         return anyhow!("{message}");
     };

@@ -246,8 +246,8 @@ fn old_spellings_still_work() {
     let jsonl = stdout(&["list", "-q", "-t", "1", "--limit", "1", "--to", "jsonl", a]);
     for (old, new) in [
         (
-            &["list", "-q", "--max-solutions", "1", a][..],
-            &["list", "-q", "--limit", "1", a][..],
+            &["list", "-q", "-t", "1", "--max-solutions", "1", a][..],
+            &["list", "-q", "-t", "1", "--limit", "1", a][..],
         ),
         (
             &["count", "-q", "--max-solutions", "3", a],
