@@ -327,8 +327,15 @@ pub(crate) struct HelpArgs {
 
 #[cfg(test)]
 mod tests {
+    use clap::CommandFactory;
+
+    use super::Cli;
+
+    /// clap's own consistency checks, on the derived command and on the one parsed (with its
+    /// long helps ending in the exit codes).
     #[test]
     fn clap_definition_is_valid() {
+        Cli::command().debug_assert();
         super::command().debug_assert();
     }
 }
