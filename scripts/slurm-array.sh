@@ -70,7 +70,7 @@ case "$action" in
     name=$(basename "$part")
     result="$dir/results/${name%.*}.json"
     mkdir -p "$dir/results"
-    "$NONOENUM" "$mode" --json --quiet --threads "${THREADS:-${SLURM_CPUS_PER_TASK:-1}}" "$part" > "$result.tmp"
+    "$NONOENUM" "$mode" --to jsonl --quiet --threads "${THREADS:-${SLURM_CPUS_PER_TASK:-1}}" "$part" > "$result.tmp"
     mv "$result.tmp" "$result"
     ;;
   merge)

@@ -15,41 +15,56 @@ use crate::input::display_name;
 /// The format named by `--to`.
 pub(crate) fn format_named(name: &str) -> anyhow::Result<Format> {
     Format::from_name(name).with_context(|| {
-        format!("unknown format '{name}' (expected plain, non, g, xml, mk, nin, json or pzl)")
+        format!("unknown --to '{name}' (expected plain, non, g, xml, mk, nin, json or pzl)")
     })
 }
 
-/// Writes `text` to `path`, or standard output for `-`.
-fn write_out(path: &Path, text: &[u8]) -> anyhow::Result<()> {
-    if path == Path::new("-") {
+/// The format named by `--format`.
+fn input_format(name: &str) -> anyhow::Result<Format> {
+    Format::from_name(name).with_context(|| {
+        format!(
+            "unknown format '{name}' (expected plain, non, tournament, g, xml, mk, nin, json or pzl)"
+        )
+    })
+}
+
+/// Writes `text` to `path`, or standard output for `-` or no path.
+fn write_out(path: Option<&Path>, text: &[u8]) -> anyhow::Result<()> {
+    let Some(path) = path.filter(|p| *p != Path::new("-")) else {
         let mut out = std::io::stdout().lock();
         out.write_all(text)?;
         out.flush()?;
         return Ok(());
-    }
+    };
     std::fs::write(path, text).with_context(|| format!("cannot write {}", display_name(path)))
 }
 
-/// `nonoenum convert IN --to FMT OUT`.
+/// The options of `convert`.
+pub(crate) struct ConvertOptions<'a> {
+    /// `--format`.
+    pub(crate) from: Option<&'a str>,
+    /// `--puzzle`.
+    pub(crate) puzzle: Option<usize>,
+    /// `--to`.
+    pub(crate) to: &'a str,
+    /// `--quiet`: no note of what the format drops.
+    pub(crate) quiet: bool,
+}
+
+/// `nonoenum convert FILE --to FMT [-o OUT]`.
 pub(crate) fn convert(
     input: &Path,
-    from: Option<&str>,
-    puzzle: Option<usize>,
-    to: &str,
-    output: &Path,
+    options: &ConvertOptions<'_>,
+    output: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
-    let to = format_named(to)?;
-    let from = from.map(format_named).transpose()?;
+    let to = format_named(options.to)?;
+    let from = options.from.map(input_format).transpose()?;
+    let puzzle = options.puzzle;
     let name = display_name(input);
     let bytes = crate::input::read_bytes(input)?;
     let path = (input != Path::new("-")).then_some(input);
-    let mut puzzles = format::read_any_puzzles(&bytes, from, path).map_err(|e| {
-        if e.line > 0 {
-            anyhow::anyhow!("{name}:{}: {}", e.line, e.kind)
-        } else {
-            anyhow::anyhow!("{name}: {}", e.kind)
-        }
-    })?;
+    let mut puzzles = format::read_any_puzzles(&bytes, from, path)
+        .map_err(|e| crate::input::located(&name, &e, from, path, &bytes))?;
     let chosen = match (puzzle, puzzles.len()) {
         (Some(0), _) => bail!("--puzzle counts from 1"),
         (Some(n), count) if n > count => {
@@ -61,19 +76,87 @@ pub(crate) fn convert(
     };
     let text = format::write::write_puzzle(&chosen, to).map_err(|e| anyhow::anyhow!("{e}"))?;
     write_out(output, text.as_bytes())?;
+    if !options.quiet {
+        let dropped = dropped(&chosen, &text, to);
+        if !dropped.is_empty() {
+            let to = to.name();
+            eprintln!(
+                "nonoenum: {to} has no place for {}: dropped",
+                dropped.join(", ")
+            );
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 
-/// `nonoenum make IMAGE`: derives the clues of the picture, writes the puzzle, and reports
-/// whether the clues have a unique solution; if not, which cells vary among the solutions.
-pub(crate) fn make(
-    image: &Path,
-    to: &str,
-    output: Option<&Path>,
-    max_solutions: u64,
-    threads: usize,
-) -> anyhow::Result<ExitCode> {
-    let to = format_named(to)?;
+/// What of `puzzle` its conversion `text` in `format` lost: the title, the goal, the givens,
+/// the colour names or characters, the other metadata.
+fn dropped(puzzle: &AnyPuzzle, text: &str, format: Format) -> Vec<String> {
+    let Ok(mut back) = format::read_any_puzzles(text.as_bytes(), Some(format), None) else {
+        return Vec::new();
+    };
+    if back.len() != 1 {
+        return Vec::new();
+    }
+    let (before, after) = (puzzle.to_color(), back.swap_remove(0).to_color());
+    let mut lost: Vec<&str> = Vec::new();
+    // A format without a title field may keep it as a comment, which is not lost.
+    if let Some(title) = &before.title
+        && after.title.as_ref() != Some(title)
+        && !text.contains(title.as_str())
+    {
+        lost.push("the title");
+    }
+    if before.goal.is_some() && after.goal.is_none() {
+        lost.push("the goal");
+    }
+    if !before.givens.is_empty() && after.givens.is_empty() {
+        lost.push("the givens");
+    }
+    let colour = before.colors.len() > 2;
+    let names = |p: &ColorPuzzle| p.colors.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
+    let chars = |p: &ColorPuzzle| p.colors.iter().map(|c| c.ch).collect::<Vec<_>>();
+    if colour && names(&before) != names(&after) {
+        lost.push("the colour names");
+    }
+    if colour && chars(&before) != chars(&after) {
+        lost.push("the colour characters");
+    }
+    let keys: Vec<&str> = before
+        .metadata
+        .iter()
+        .filter(|(key, value)| {
+            !after.metadata.iter().any(|(k, _)| k == key) && !text.contains(value.as_str())
+        })
+        .map(|(key, _)| key.as_str())
+        .collect();
+    let mut lost: Vec<String> = lost.into_iter().map(String::from).collect();
+    if !keys.is_empty() {
+        lost.push(format!("the fields {}", keys.join(", ")));
+    }
+    lost
+}
+
+/// The options of `make`.
+pub(crate) struct MakeOptions<'a> {
+    /// `--to`.
+    pub(crate) to: &'a str,
+    /// `-o`.
+    pub(crate) output: Option<&'a Path>,
+    /// `--limit`: compare at most this many solutions.
+    pub(crate) max_solutions: u64,
+    /// `--threads`, `0` for one per core.
+    pub(crate) threads: usize,
+    /// `--quiet`: no report.
+    pub(crate) quiet: bool,
+}
+
+/// `nonoenum make IMAGE`: derives the clues of the picture, writes the puzzle, and reports on
+/// standard error whether the clues have a unique solution; if not, which cells vary among
+/// the solutions.
+pub(crate) fn make(image: &Path, options: &MakeOptions<'_>) -> anyhow::Result<ExitCode> {
+    let to = format_named(options.to)?;
+    let (max_solutions, threads) = (options.max_solutions, options.threads);
     let name = display_name(image);
     let bytes = crate::input::read_bytes(image)?;
     let picture = crate::images::read_image(&bytes, &name)?;
@@ -88,10 +171,8 @@ pub(crate) fn make(
     with_goal.goal = Some(picture.cells.clone());
     let any = AnyPuzzle::from_color(with_goal);
     let text = format::write::write_puzzle(&any, to).map_err(|e| anyhow::anyhow!("{e}"))?;
-    if let Some(output) = output {
-        write_out(output, text.as_bytes())?;
-    }
-    let options = SolverOptions {
+    write_out(options.output, text.as_bytes())?;
+    let search = SolverOptions {
         threads,
         probing: true,
         ordered: false,
@@ -102,7 +183,7 @@ pub(crate) fn make(
     let mut varying = vec![false; w * h];
     let mut first: Option<Vec<u8>> = None;
     let mut found = 0u64;
-    let outcome = ColorSolver::new(&puzzle, options).run(|grid| {
+    let outcome = ColorSolver::new(&puzzle, search).run(|grid| {
         let cells = grid.to_colors();
         match &first {
             None => first = Some(cells),
@@ -119,16 +200,19 @@ pub(crate) fn make(
             Flow::Continue
         }
     })?;
-    let mut out = std::io::stdout().lock();
-    if output.is_none() {
-        out.write_all(text.as_bytes())?;
+    if found == 0 {
+        bail!("{name}: the picture's own clues found no solution (a bug)");
     }
+    if options.quiet {
+        return Ok(ExitCode::SUCCESS);
+    }
+    // The report goes to standard error: standard output may be the puzzle file.
+    let mut out = std::io::stderr().lock();
     let n = picture.colors.len() - 1;
     let noun = if n == 1 { "colour" } else { "colours" };
     let size = format!("{w}x{h}, {n} {noun} besides the background");
     match found {
         1 => writeln!(out, "{name}: {size}: unique")?,
-        0 => bail!("{name}: the picture's own clues found no solution (a bug)"),
         n => {
             let bound = if outcome.exhausted {
                 format!("{n} solutions")
@@ -157,9 +241,5 @@ pub(crate) fn make(
         }
     }
     out.flush()?;
-    Ok(if found == 1 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(crate::stop::EXIT_NO_SOLUTION)
-    })
+    Ok(ExitCode::SUCCESS)
 }

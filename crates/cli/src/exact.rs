@@ -191,7 +191,7 @@ pub(crate) struct ExactJob<'a> {
     pub(crate) threads: usize,
     pub(crate) quiet: bool,
     pub(crate) stats: bool,
-    /// `--max-solutions` was given: the user wants an enumeration's partial count.
+    /// `--limit` was given: the user wants an enumeration's partial count.
     pub(crate) max_solutions: bool,
     pub(crate) cancel: &'a Arc<AtomicBool>,
 }
@@ -220,7 +220,7 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
         CountMethod::Enumerate => return Ok(Counted::Enumerate),
         CountMethod::Auto if job.max_solutions => return Ok(Counted::Enumerate),
         CountMethod::Decompose if job.max_solutions => {
-            bail!("--max-solutions stops an enumeration: it does not go with --method decompose")
+            bail!("--limit stops an enumeration: it does not go with --method decompose")
         }
         CountMethod::Auto | CountMethod::Decompose => {}
     }

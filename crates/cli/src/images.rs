@@ -1,5 +1,5 @@
 //! Pictures in and out: reading PBM, PNG and XPM images into palette indices (for `make`), and
-//! drawing solutions as SVG or PNG (for `--output-format svg|png`).
+//! drawing solutions as SVG or PNG (for `--to svg|png`).
 
 use anyhow::{Context, bail};
 use nonoenum::color::Color;

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::{Context, anyhow, bail};
 use nonoenum::AnyPuzzle;
-use nonoenum::format::{self, ParseError};
+use nonoenum::format::{self, Format, ParseError, ParseErrorKind};
 
 use crate::cli::Settings;
 
@@ -42,11 +42,58 @@ pub(crate) fn read_bytes(path: &Path) -> anyhow::Result<Vec<u8>> {
 }
 
 /// `FILE:LINE: problem`, or `FILE: problem` for errors about the whole file.
-fn located(name: &str, err: &ParseError) -> anyhow::Error {
+fn at(name: &str, err: &ParseError) -> String {
     if err.line > 0 {
-        anyhow!("{name}:{}: {}", err.line, err.kind)
+        format!("{name}:{}: {}", err.line, err.kind)
     } else {
-        anyhow!("{name}: {}", err.kind)
+        format!("{name}: {}", err.kind)
+    }
+}
+
+/// A puzzle file's parse error, located (see [`at`]). When the file's extension chose its
+/// format (no `--format`) and its content does not look like that format, the message says
+/// so and names `--format`.
+pub(crate) fn located(
+    name: &str,
+    err: &ParseError,
+    given: Option<Format>,
+    path: Option<&Path>,
+    bytes: &[u8],
+) -> anyhow::Error {
+    let mut message = at(name, err);
+    if matches!(err.kind, ParseErrorKind::UnknownFormat) {
+        message.push_str(" with --format FMT");
+    }
+    let (None, Some(path)) = (given, path) else {
+        return anyhow!("{message}");
+    };
+    if matches!(err.kind, ParseErrorKind::Empty) {
+        return anyhow!("{message}");
+    }
+    let text = String::from_utf8_lossy(bytes);
+    let (Some(named), content) = (
+        Format::detect(Some(path), &text),
+        Format::detect(None, &text),
+    ) else {
+        return anyhow!("{message}");
+    };
+    // Content alone cannot tell .mk, .nin and .pzl files: they look like plain ones, or nothing.
+    let unsure = matches!(named, Format::Mk | Format::Nin | Format::Pzl)
+        && matches!(content, None | Some(Format::Plain));
+    let hint = match content {
+        _ if content == Some(named) || unsure => None,
+        Some(other) => Some(format!(
+            "its content looks like {0}: try --format {0}",
+            other.name()
+        )),
+        None => Some("give its format with --format FMT".to_string()),
+    };
+    match hint {
+        Some(hint) => anyhow!(
+            "{message} (read as {} because of the file name; {hint})",
+            named.name()
+        ),
+        _ => anyhow!("{message}"),
     }
 }
 
@@ -55,8 +102,8 @@ pub(crate) fn load_any(settings: &Settings) -> anyhow::Result<Vec<(String, AnyPu
     let name = display_name(&settings.file);
     let bytes = read_bytes(&settings.file)?;
     let path = (settings.file != Path::new("-")).then_some(settings.file.as_path());
-    let puzzles =
-        format::read_any_puzzles(&bytes, settings.format, path).map_err(|e| located(&name, &e))?;
+    let puzzles = format::read_any_puzzles(&bytes, settings.format, path)
+        .map_err(|e| located(&name, &e, settings.format, path, &bytes))?;
     let count = puzzles.len();
     let mut labelled: Vec<(String, AnyPuzzle)> = puzzles
         .into_iter()
@@ -85,7 +132,7 @@ pub(crate) fn load_any(settings: &Settings) -> anyhow::Result<Vec<(String, AnyPu
                 AnyPuzzle::Color(p) => format::color_givens::read_raw_givens(&bytes)
                     .and_then(|givens| format::color_givens::add_color_givens(p, &givens)),
             };
-            added.map_err(|e| located(&givens_name, &e))?;
+            added.map_err(|e| anyhow!("{}", at(&givens_name, &e)))?;
         }
     }
     Ok(labelled)

@@ -15,17 +15,19 @@ mod stop;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::FromArgMatches;
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
+    let matches = cli::command().get_matches();
+    let cli = cli::Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     match commands::run(cli) {
         Ok(code) => code,
         Err(err) => {
             if output::is_broken_pipe(&err) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("nonoenum: error: {err:#}");
+            // The same prefix as the errors clap reports for bad arguments.
+            eprintln!("error: {err:#}");
             ExitCode::from(stop::EXIT_BAD_INPUT)
         }
     }

@@ -1,14 +1,16 @@
 //! `nonoenum split` and `nonoenum merge`: cut a search into part files that other processes or
-//! machines run, then add their `--json` results up, refusing anything missing or foreign.
+//! machines run, then add their `--to jsonl` (or `json`) results up, refusing anything missing
+//! or foreign.
 //!
 //! A split folder holds `part-NNN.txt` (a black-and-white puzzle in the plain format with a
 //! `givens` section of decisions) or `part-NNN.g` (a colour puzzle in Olšák's `.g` format with a
 //! `: givens` section), `manifest.json` (the puzzle's checksums and the list of parts), and, once the
-//! parts have run, `results/part-NNN.json` (the JSON lines of `count --json` or `list --json`,
-//! or the compact listing of `list --json --output-format compact`).
+//! parts have run, `results/part-NNN.json` (what `count --to jsonl` or `list --to jsonl` wrote,
+//! or the same objects as one array, from `--to json`, or the compact listing of
+//! `list --to compact --json`).
 
 use std::fs;
-use std::io::{self, BufReader, BufWriter, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -19,9 +21,9 @@ use nonoenum::split::split as split_search;
 use nonoenum::{AnyPuzzle, ListingError, ListingItem, read_listing};
 use serde::{Deserialize, Serialize};
 
-use crate::cli::Settings;
+use crate::cli::{JsonStyle, Settings};
 use crate::input::display_name;
-use crate::output::json::{JsonLine, RunResult, write_line};
+use crate::output::json::{JsonArray, JsonLine, RunResult, read_lines, write_line};
 use crate::palette::{PartPuzzle, as_stored};
 
 /// The `format` field of a manifest this version writes and reads.
@@ -68,7 +70,12 @@ struct ManifestPart {
 }
 
 /// `nonoenum split`.
-pub(crate) fn split(settings: &Settings, parts: usize, out: &Path) -> anyhow::Result<ExitCode> {
+pub(crate) fn split(
+    settings: &Settings,
+    parts: usize,
+    out: &Path,
+    quiet: bool,
+) -> anyhow::Result<ExitCode> {
     if parts == 0 {
         bail!("--parts must be at least 1");
     }
@@ -91,10 +98,12 @@ pub(crate) fn split(settings: &Settings, parts: usize, out: &Path) -> anyhow::Re
     };
     let json = serde_json::to_string_pretty(&manifest)? + "\n";
     write_atomically(&manifest_path, json.as_bytes())?;
-    println!(
-        "split {label} into {} parts in {out_name} (largest part: {largest} unknown cells)",
-        manifest.parts.len()
-    );
+    if !quiet {
+        eprintln!(
+            "nonoenum: split {label} into {} parts in {out_name} (largest part: {largest} unknown cells)",
+            manifest.parts.len()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -161,8 +170,14 @@ struct Checked {
     seconds: f64,
 }
 
-/// `nonoenum merge`.
-pub(crate) fn merge(dir: &Path, list: bool, json: bool) -> anyhow::Result<ExitCode> {
+/// `nonoenum merge`: checks every part's result, then prints the total as text or JSON, or with
+/// `list` every solution (and, unless `quiet`, their number on standard error).
+pub(crate) fn merge(
+    dir: &Path,
+    list: bool,
+    style: Option<JsonStyle>,
+    quiet: bool,
+) -> anyhow::Result<ExitCode> {
     let dir_name = display_name(dir);
     let manifest_path = dir.join(MANIFEST);
     let manifest_name = display_name(&manifest_path);
@@ -204,6 +219,51 @@ pub(crate) fn merge(dir: &Path, list: bool, json: bool) -> anyhow::Result<ExitCo
     }
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
+    match style {
+        Some(JsonStyle::Document) => {
+            let mut array = JsonArray::new(&mut out);
+            write_merged(
+                dir,
+                &manifest,
+                list,
+                true,
+                total.clone(),
+                seconds,
+                &mut array,
+            )?;
+            array.finish()?;
+        }
+        _ => write_merged(
+            dir,
+            &manifest,
+            list,
+            style.is_some(),
+            total.clone(),
+            seconds,
+            &mut out,
+        )?,
+    }
+    out.flush()?;
+    if list && !quiet {
+        // As `list` says at its end how many solutions it printed, and that is all of them.
+        let n = manifest.parts.len();
+        eprintln!("nonoenum: {total} solutions (complete: {n} parts merged)");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the merged result: with `list`, every part's solutions, then (text) the count or
+/// (`json`) a `result` object.
+fn write_merged(
+    dir: &Path,
+    manifest: &Manifest,
+    list: bool,
+    json: bool,
+    total: BigUint,
+    seconds: f64,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let command = if list { "list" } else { "count" };
     if list {
         let mut printed = 0u128;
         for part in &manifest.parts {
@@ -213,7 +273,7 @@ pub(crate) fn merge(dir: &Path, list: bool, json: bool) -> anyhow::Result<ExitCo
                         writeln!(out)?;
                     }
                     if json {
-                        write_line(&mut out, &JsonLine::Solution { rows })?;
+                        write_line(out, &JsonLine::Solution { rows })?;
                     } else {
                         for row in rows {
                             writeln!(out, "{row}")?;
@@ -238,12 +298,11 @@ pub(crate) fn merge(dir: &Path, list: bool, json: bool) -> anyhow::Result<ExitCo
             per_cell: None,
             per_color: None,
         };
-        write_line(&mut out, &JsonLine::Result(result))?;
+        write_line(out, &JsonLine::Result(result))?;
     } else if !list {
         writeln!(out, "{total}")?;
     }
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 fn result_path(dir: &Path, part_file: &str) -> PathBuf {
@@ -256,29 +315,46 @@ fn result_path(dir: &Path, part_file: &str) -> PathBuf {
 
 /// One line of a part's result.
 enum PartLine {
-    /// A JSON line of `--json`, other than a solution.
+    /// A JSON object other than a solution: the run's result.
     Json(RunResult),
-    /// The header of a compact listing (`list --output-format compact`).
+    /// The header of a compact listing (`list --to compact`).
     Header(CompactHeader),
-    /// A solution, as a JSON line or a line of a compact listing: its rows.
+    /// A solution, as a JSON object or a line of a compact listing: its rows.
     Solution(Vec<String>),
 }
 
-/// Reads a result file line by line, passing each parsed line to `f`: the JSON lines of
-/// `count --json` or `list --json`, or a compact listing (with its `--json` result line).
+/// Reads a result file, passing each line to `f`: the JSON lines of `--to jsonl`, the one
+/// array of `--to json`, or a compact listing (with its `--json` result line).
 fn for_each_line(
     path: &Path,
     mut f: impl FnMut(PartLine) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let name = display_name(path);
-    let file = fs::File::open(path).with_context(|| format!("no result ({name})"))?;
-    let mut listing = read_listing(BufReader::new(file));
+    let text = fs::read_to_string(path).with_context(|| format!("no result ({name})"))?;
+    if text.trim_start().starts_with('[') {
+        let lines = read_lines(&text).map_err(|(line, e)| {
+            anyhow::Error::new(e).context(format!("{name}:{line}: not a nonoenum JSON document"))
+        })?;
+        for line in lines {
+            f(match line {
+                JsonLine::Solution { rows } => PartLine::Solution(rows),
+                JsonLine::Result(result) => PartLine::Json(result),
+            })?;
+        }
+        return Ok(());
+    }
+    let mut listing = read_listing(text.as_bytes());
     while let Some(item) = listing.next() {
         let line = match item {
             Ok(ListingItem::Json(text)) => match serde_json::from_str(&text) {
                 Ok(JsonLine::Solution { rows }) => PartLine::Solution(rows),
                 Ok(JsonLine::Result(result)) => PartLine::Json(result),
-                Err(_) => bail!("{name}:{}: not a nonoenum JSON line", listing.line()),
+                Err(e) => {
+                    return Err(anyhow::Error::new(e).context(format!(
+                        "{name}:{}: not a nonoenum JSON line",
+                        listing.line()
+                    )));
+                }
             },
             Ok(ListingItem::Header(header)) => PartLine::Header(header),
             Ok(ListingItem::Solution(solution)) => PartLine::Solution(solution.rows()),

@@ -35,7 +35,7 @@ impl Tally {
         }
     }
 
-    /// The black-and-white counts, for the `per_cell` field of `--json`.
+    /// The black-and-white counts, for the `per_cell` field of `--to json`.
     pub(crate) fn per_cell(&self) -> Option<Vec<Vec<BigUint>>> {
         match self {
             Tally::Bw(t) => Some(t.rows()),
@@ -43,7 +43,7 @@ impl Tally {
         }
     }
 
-    /// The colour counts, for the `per_color` field of `--json`.
+    /// The colour counts, for the `per_color` field of `--to json`.
     pub(crate) fn per_color(&self, puzzle: &AnyPuzzle) -> Option<Vec<ColorCells>> {
         match (self, puzzle) {
             (Tally::Color(t), AnyPuzzle::Color(p)) => Some(t.json(p)),
@@ -101,7 +101,7 @@ impl ColorTally {
         cells.chunks(self.width).map(<[BigUint]>::to_vec).collect()
     }
 
-    /// The counts as `--json` writes them: one grid per colour, the background first.
+    /// The counts as `--to json` writes them: one grid per colour, the background first.
     fn json(&self, puzzle: &ColorPuzzle) -> Vec<ColorCells> {
         puzzle
             .colors

@@ -20,7 +20,7 @@ pub(crate) enum Stop {
     Interrupted,
     /// `--time-limit`.
     TimeLimit,
-    /// `--max-solutions` or `list --limit`.
+    /// `--limit`.
     SolutionLimit,
 }
 

@@ -365,16 +365,21 @@ fn checkpoint_usage_errors() {
         ]
     };
     for (args, says) in [
+        // `solve` has no --checkpoint: clap refuses the argument.
         (
             vec!["solve", "--checkpoint", ck, p],
-            "--checkpoint is for count and list",
+            "unexpected argument '--checkpoint'",
         ),
-        (vec!["list", "--checkpoint", ck, p], "needs --output FILE"),
+        (vec!["list", "--checkpoint", ck, p], "needs -o FILE"),
+        (enumerate("--limit=3"), "does not go with --limit"),
+        (enumerate("--max-solutions=3"), "does not go with --limit"),
+        (enumerate("--to=jsonl"), "does not go with --to json"),
+        (enumerate("--json"), "does not go with --to json"),
+        (enumerate("--stats"), "does not go with --stats"),
         (
-            enumerate("--max-solutions=3"),
-            "does not go with --max-solutions",
+            enumerate("--strategy=learn"),
+            "does not go with --strategy learn",
         ),
-        (enumerate("--json"), "does not go with --json"),
     ] {
         let output = nonoenum(&args).output().expect("runs");
         assert_eq!(output.status.code(), Some(2), "{args:?}");

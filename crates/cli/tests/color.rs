@@ -198,7 +198,7 @@ fn bad_g_file_names_file_and_line() {
 #[test]
 fn json_and_list_work_on_colour() {
     nonoenum()
-        .args(["list", "-q", "--json", FLAG])
+        .args(["list", "-q", "--to=jsonl", FLAG])
         .assert()
         .success()
         .stdout(predicates::str::contains("\"@@****\""));
@@ -256,7 +256,7 @@ fn checkpoint_and_split_take_colour() {
         .stdout("1\n");
     let parts = dir.path().join("parts");
     nonoenum()
-        .args(["split", "-q", FLAG, "--out"])
+        .args(["split", "-q", FLAG, "-o"])
         .arg(&parts)
         .assert()
         .success();
@@ -285,7 +285,7 @@ fn colour_counts_agree_across_threads() {
             let mut cmd = nonoenum();
             cmd.args(["count", "-q"]).args(args).arg(&path);
             if !probe {
-                cmd.arg("--no-probe");
+                cmd.arg("--strategy=plain");
             }
             cmd.assert().success().stdout("2\n");
         }

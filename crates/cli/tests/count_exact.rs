@@ -72,7 +72,7 @@ fn counts_beyond_128_bits_are_exact_in_text_and_json() {
     let expected = "1361129467683753853853498429727072845824";
     let (code, out, err) = run(&["count", "-q"], &puzzle);
     assert_eq!((code, out.trim_end()), (0, expected), "{err}");
-    let (code, out, _) = run(&["count", "-q", "--json"], &puzzle);
+    let (code, out, _) = run(&["count", "-q", "--to=jsonl"], &puzzle);
     assert_eq!(code, 0);
     assert!(out.contains(&format!(r#""count":"{expected}""#)), "{out}");
     assert!(out.contains(r#""complete":true"#), "{out}");
@@ -316,7 +316,7 @@ fn a_time_limit_leaves_the_solutions_counted_so_far_marked_as_incomplete() {
         assert!(at_least > 0.0 && at_least < forty_factorial, "{out}");
     }
     // In JSON, the same lower bound, marked incomplete.
-    let args = ["count", "--json", "--max-profiles", "0"];
+    let args = ["count", "--to=jsonl", "--max-profiles", "0"];
     let (out, count) = count_until_something_is_counted(&args, &puzzle, json_lower_bound);
     assert!(count > 0.0 && count < forty_factorial, "{out}");
     // --stats still says how far the count got; a loaded machine may still be simplifying the
@@ -368,8 +368,8 @@ fn options_that_do_not_go_together_are_refused() {
             "--per-cell",
         ),
         (
-            &["count", "--method", "decompose", "--max-solutions", "5"],
-            "--max-solutions",
+            &["count", "--method", "decompose", "--limit", "5"],
+            "--limit",
         ),
         (
             &["count", "--method", "decompose", "--checkpoint", ck],
@@ -399,7 +399,7 @@ fn options_that_do_not_go_together_are_refused() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
     // --max-solutions asks for an enumeration: auto enumerates and stops there.
-    let (code, out, _) = run(&["count", "--max-solutions", "5"], &perm(tmp.path(), 6));
+    let (code, out, _) = run(&["count", "--limit", "5"], &perm(tmp.path(), 6));
     assert_eq!(code, 0);
     assert!(out.starts_with("incomplete: at least 5"), "{out}");
 }
@@ -497,7 +497,7 @@ fn colour_puzzles_are_counted_by_profiles_or_components() {
         err.contains("counted by a sweep row by row from the bottom"),
         "{err}"
     );
-    let (code, out, _) = run(&["count", "-q", "--json"], &big);
+    let (code, out, _) = run(&["count", "-q", "--to=jsonl"], &big);
     assert_eq!(code, 0);
     assert!(out.contains(&format!(r#""count":"{expected}""#)), "{out}");
     assert!(out.contains(r#""complete":true"#), "{out}");
@@ -540,7 +540,7 @@ fn a_time_limit_leaves_a_lower_bound_on_a_colour_count() {
     let alone = ["--max-profiles", "0", "--sweep-memory", "0"];
     let args = [
         "count",
-        "--json",
+        "--to=jsonl",
         "--method",
         "decompose",
         alone[0],
@@ -593,7 +593,14 @@ fn per_cell_counts_the_solutions_filling_each_cell() {
 
     for method in ["auto", "enumerate"] {
         let (code, stdout, _) = run(
-            &["count", "-q", "--per-cell", "--json", "--method", method],
+            &[
+                "count",
+                "-q",
+                "--per-cell",
+                "--to=jsonl",
+                "--method",
+                method,
+            ],
             &square,
         );
         assert_eq!(code, 0);
@@ -647,7 +654,7 @@ fn per_cell_counts_each_colour_of_a_colour_puzzle() {
 
     // JSON: `per_color`, one grid of decimal strings per colour; the colours of each cell add
     // up to the count.
-    let (code, stdout, stderr) = run(&["count", "-q", "--per-cell", "--json"], &puzzle);
+    let (code, stdout, stderr) = run(&["count", "-q", "--per-cell", "--to=jsonl"], &puzzle);
     assert_eq!(code, 0, "{stderr}");
     let result: serde_json::Value = serde_json::from_str(stdout.trim_end()).expect("JSON");
     assert_eq!(result["count"], total.to_string());

@@ -1,4 +1,4 @@
-//! Ending a run early: `--time-limit`, `--max-solutions` and SIGTERM. Each ends promptly, keeps
+//! Ending a run early: `--time-limit`, `--limit` and SIGTERM. Each ends promptly, keeps
 //! what was found (whole solutions only), marks the result as incomplete and says why.
 
 use std::path::{Path, PathBuf};
@@ -84,7 +84,7 @@ fn time_limit_ends_count_promptly_with_a_marked_partial_count() {
             "count",
             "--method",
             "enumerate",
-            "--json",
+            "--to=jsonl",
             "-q",
             "--time-limit",
             "0.3",
@@ -117,18 +117,18 @@ fn a_run_that_ends_in_time_is_not_marked() {
 fn max_solutions_stops_count_and_list() {
     let tmp = TempDir::new().expect("temp dir");
     let puzzle = write_perm(tmp.path(), 14);
-    let (code, out, _) = run(&["count", "--max-solutions", "1000"], &puzzle);
+    let (code, out, _) = run(&["count", "--limit", "1000"], &puzzle);
     assert_eq!(code, 0);
     assert_eq!(out, "incomplete: at least 1000 (solution limit reached)\n");
-    let (code, out, _) = run(&["list", "--max-solutions", "3"], &puzzle);
+    let (code, out, _) = run(&["list", "--limit", "3"], &puzzle);
     assert_eq!(code, 0);
     assert_eq!(check_perm_listing(&out, 14), 3);
-    // With --limit too, the smaller wins.
-    let (_, out, _) = run(&["list", "--max-solutions", "3", "--limit", "2"], &puzzle);
+    // The old spelling, --max-solutions, is --limit.
+    let (_, out, _) = run(&["list", "--max-solutions", "2"], &puzzle);
     assert_eq!(check_perm_listing(&out, 14), 2);
     // A limit the puzzle does not reach leaves an exact count.
     let small = write_perm(tmp.path(), 4);
-    let (code, out, _) = run(&["count", "--max-solutions", "100"], &small);
+    let (code, out, _) = run(&["count", "--limit", "100"], &small);
     assert_eq!((code, out.as_str()), (0, "24\n"));
 }
 
@@ -183,10 +183,16 @@ fn restarts_list_every_solution_once_and_solve_the_same() {
     let dir = TempDir::new().expect("temp dir");
     let puzzle = write_perm(dir.path(), 5);
     for threads in ["1", "2"] {
-        let (code, stdout, stderr) = run(&["list", "-q", "--restarts", "-t", threads], &puzzle);
+        let (code, stdout, stderr) = run(
+            &["list", "-q", "--strategy=restarts", "-t", threads],
+            &puzzle,
+        );
         assert_eq!(code, 0, "{stderr}");
         assert_eq!(check_perm_listing(&stdout, 5), 120, "{threads} threads");
-        let (code, stdout, _) = run(&["solve", "-q", "--restarts", "-t", threads], &puzzle);
+        let (code, stdout, _) = run(
+            &["solve", "-q", "--strategy=restarts", "-t", threads],
+            &puzzle,
+        );
         assert_eq!(code, 0);
         assert_eq!(stdout.lines().last(), Some("multiple"));
     }

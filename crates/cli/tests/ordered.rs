@@ -1,6 +1,6 @@
 //! `--ordered`: the same solutions in the same order, byte for byte, whatever the number of
-//! threads, and the order is that of the one-thread search. Also with `--json`, `--output`,
-//! `--limit`, `--max-solutions`, a time limit (a prefix of the full listing), `solve`, a
+//! threads, and the order is that of the one-thread search. Also with `--to jsonl`, `-o`,
+//! `--limit`, a time limit (a prefix of the full listing), `solve`, a
 //! checkpointed run, and a split whose parts are merged. Counts agree for every thread count.
 
 use std::path::{Path, PathBuf};
@@ -136,7 +136,7 @@ fn every_thread_count_counts_alike_and_lists_in_the_one_thread_order() {
     let mut sizes = Vec::new();
     for puzzle in &puzzles {
         let sequential = stdout(&["list", "-q", "-t", "1", puzzle]);
-        let json = json_without_seconds(&stdout(&["list", "-q", "--json", "-t", "1", puzzle]));
+        let json = json_without_seconds(&stdout(&["list", "-q", "--to=jsonl", "-t", "1", puzzle]));
         let count = stdout(&["count", "-q", "-t", "1", puzzle]);
         for threads in THREADS {
             let listed = stdout(&["list", "-q", "--ordered", "-t", threads, puzzle]);
@@ -147,7 +147,7 @@ fn every_thread_count_counts_alike_and_lists_in_the_one_thread_order() {
             let counted = stdout(&["count", "-q", "-t", threads, puzzle]);
             assert_eq!(counted, count, "{puzzle}, {threads} threads");
         }
-        let listed = stdout(&["list", "-q", "--json", "--ordered", "-t", "8", puzzle]);
+        let listed = stdout(&["list", "-q", "--to=jsonl", "--ordered", "-t", "8", puzzle]);
         assert!(
             json_without_seconds(&listed) == json,
             "{puzzle}: the JSON listing differs"
@@ -169,7 +169,7 @@ fn limits_keep_the_first_solutions_in_order() {
     let all = stdout(&["list", "-q", "-t", "1", perm]);
     let all = grids(&all);
     for threads in ["2", "3", "8"] {
-        for (option, n) in [("--limit", 1), ("--limit", 250), ("--max-solutions", 1000)] {
+        for (option, n) in [("--limit", 1), ("--limit", 250), ("--limit", 1000)] {
             let listed = stdout(&[
                 "list",
                 "-q",
@@ -268,7 +268,7 @@ fn checkpointed_and_split_listings_keep_the_one_thread_order() {
         "list",
         "-q",
         "--ordered",
-        "--no-probe",
+        "--strategy=plain",
         "--checkpoint",
         ckpt_arg,
         "--output",
@@ -281,9 +281,9 @@ fn checkpointed_and_split_listings_keep_the_one_thread_order() {
     // whole listing.
     let dir = tmp.path().join("split");
     let dir_arg = dir.to_str().expect("path");
-    let refused = nonoenum(&["split", "-q", "--ordered", "--out", dir_arg, perm]);
+    let refused = nonoenum(&["split", "-q", "--ordered", "-o", dir_arg, perm]);
     assert_eq!(refused.status.code(), Some(2));
-    let _ = stdout(&["split", "-q", "--parts", "12", "--out", dir_arg, perm]);
+    let _ = stdout(&["split", "-q", "--parts", "12", "-o", dir_arg, perm]);
     std::fs::create_dir(dir.join("results")).expect("mkdir");
     let mut parts: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("the split folder")
@@ -296,7 +296,7 @@ fn checkpointed_and_split_listings_keep_the_one_thread_order() {
         let result = stdout(&[
             "list",
             "-q",
-            "--json",
+            "--to=jsonl",
             "-t",
             "1",
             part.to_str().expect("path"),

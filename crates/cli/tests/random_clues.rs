@@ -302,7 +302,11 @@ fn puzzles_only_the_search_refutes_have_no_solution() {
         }
         let file = tmp.path().join(format!("unrefuted-{i}.txt"));
         std::fs::write(&file, nonoenum::format::plain::write(&puzzle)).expect("write");
-        for args in [&["-t", "1"][..], &["-t", "2"], &["--no-probe", "-t", "2"]] {
+        for args in [
+            &["-t", "1"][..],
+            &["-t", "2"],
+            &["--strategy=plain", "-t", "2"],
+        ] {
             let output = Command::new(BIN)
                 .arg("solve")
                 .args(args)

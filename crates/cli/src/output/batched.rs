@@ -15,7 +15,8 @@ pub(crate) enum ListWriter<'a> {
     /// Rows of `#` and `.` (or the palette's characters, `chars`), a blank line between
     /// solutions.
     Text { chars: Vec<char> },
-    /// A JSON `solution` line each.
+    /// A JSON `solution` line each (in `--to json`, the caller's `JsonArray` joins the lines
+    /// into one array).
     Json,
     /// A line of the compact listing each, after its header.
     Compact {
@@ -30,7 +31,7 @@ pub(crate) enum ListWriter<'a> {
 }
 
 impl<'a> ListWriter<'a> {
-    /// The writer for `format` (`--json` wins over every format but `compact`), or why
+    /// The writer for `format` (JSON when `json`: it goes with `--to text` only), or why
     /// `format` cannot write this puzzle's solutions.
     pub(crate) fn new(
         format: SolutionFormat,
@@ -69,9 +70,7 @@ impl<'a> ListWriter<'a> {
                 ListWriter::Puzzle { format, puzzle }
             }
             SolutionFormat::Svg | SolutionFormat::Png => {
-                anyhow::bail!(
-                    "--output-format svg and png write image files: give --output-dir DIR"
-                )
+                anyhow::bail!("--to svg and png write pictures one at a time: not in batches")
             }
         })
     }
@@ -100,7 +99,13 @@ impl AnySolutionWriter for ListWriter<'_> {
             (ListWriter::Puzzle { format, puzzle }, picture) => {
                 // Checked in `ListWriter::new`: the format holds this puzzle.
                 if let Ok(bytes) = super::printer::encode(*format, puzzle, picture) {
-                    out.extend_from_slice(&bytes);
+                    if *format == SolutionFormat::Xml {
+                        // One `<puzzle>` of the listing's `<puzzleset>`, which the caller
+                        // opens and closes around every puzzle's solutions.
+                        out.extend_from_slice(super::printer::xml_element(&bytes));
+                    } else {
+                        out.extend_from_slice(&bytes);
+                    }
                 }
             }
         }

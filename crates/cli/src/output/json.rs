@@ -1,14 +1,15 @@
-//! Machine-readable output (`--json`): one JSON object per line. Each solution is a `solution`
-//! line; each puzzle ends with a `result` line that says which puzzle and givens it belongs to,
-//! how many solutions were found and whether the search was complete. `nonoenum merge` reads
-//! these lines back.
+//! Machine-readable output (`--to jsonl`): one JSON object per line. Each solution is a
+//! `solution` line; each puzzle ends with a `result` line that says which puzzle and givens it
+//! belongs to, how many solutions were found and whether the search was complete. `nonoenum
+//! merge` reads these lines back. `--to json` writes the same objects as one JSON array
+//! ([`JsonArray`]).
 
 use std::io::{self, Write};
 
 use nonoenum::count::BigUint;
 use serde::{Deserialize, Serialize};
 
-/// One line of `--json` output.
+/// One object of `--to jsonl` (or `json`) output.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub(crate) enum JsonLine {
@@ -58,7 +59,7 @@ pub(crate) struct RunResult {
     pub(crate) per_color: Option<Vec<ColorCells>>,
 }
 
-/// One colour's per-cell counts (`count --per-cell --json` on a colour puzzle).
+/// One colour's per-cell counts (`count --per-cell --to json` on a colour puzzle).
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) struct ColorCells {
     /// The colour's name.
@@ -82,7 +83,82 @@ pub(crate) fn write_line(out: &mut (impl Write + ?Sized), line: &JsonLine) -> io
     out.write_all(b"\n")
 }
 
-/// A count as a decimal string in JSON.
+/// Turns JSON lines written through it into one JSON array: `[` before the first object, a
+/// comma at the end of each line but the last, `]` at the end ([`JsonArray::finish`]). The
+/// objects hold no raw newline (serde_json escapes them), so each newline ends an object.
+pub(crate) struct JsonArray<'w, W: Write> {
+    out: &'w mut W,
+    /// Whether an object has been started.
+    started: bool,
+    /// Whether the last object's newline is held back, for a comma to go before it.
+    pending_newline: bool,
+}
+
+impl<'w, W: Write> JsonArray<'w, W> {
+    /// An array written to `out`.
+    pub(crate) fn new(out: &'w mut W) -> Self {
+        JsonArray {
+            out,
+            started: false,
+            pending_newline: false,
+        }
+    }
+
+    /// Closes the array (an empty one if nothing was written).
+    pub(crate) fn finish(self) -> io::Result<()> {
+        let end: &[u8] = match (self.started, self.pending_newline) {
+            (false, _) => b"[]\n",
+            (true, true) => b"\n]\n",
+            (true, false) => b"]\n",
+        };
+        self.out.write_all(end)?;
+        self.out.flush()
+    }
+}
+
+impl<W: Write> Write for JsonArray<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut rest = buf;
+        while !rest.is_empty() {
+            if self.pending_newline {
+                self.out.write_all(b",\n")?;
+                self.pending_newline = false;
+            } else if !self.started {
+                self.out.write_all(b"[")?;
+                self.started = true;
+            }
+            match rest.iter().position(|&b| b == b'\n') {
+                Some(end) => {
+                    self.out.write_all(&rest[..end])?;
+                    self.pending_newline = true;
+                    rest = &rest[end + 1..];
+                }
+                None => {
+                    self.out.write_all(rest)?;
+                    rest = &[];
+                }
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Reads what `--to jsonl` or `--to json` wrote: one object a line, or one array of them.
+pub(crate) fn read_lines(text: &str) -> Result<Vec<JsonLine>, (usize, serde_json::Error)> {
+    if text.trim_start().starts_with('[') {
+        return serde_json::from_str(text).map_err(|e| (e.line(), e));
+    }
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| serde_json::from_str(line).map_err(|e| (i + 1, e)))
+        .collect()
+}
+
 /// Rows of counts as arrays of decimal strings.
 mod decimal_rows {
     use nonoenum::count::BigUint;
@@ -120,6 +196,7 @@ mod decimal_rows {
     }
 }
 
+/// A count as a decimal string in JSON.
 mod decimal {
     use nonoenum::count::BigUint;
     use serde::{Deserialize, Deserializer, Serializer, de::Error};
@@ -137,5 +214,33 @@ mod decimal {
         let text = String::deserialize(deserializer)?;
         text.parse()
             .map_err(|_| D::Error::custom(format!("`{text}` is not a count")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_become_one_array() {
+        for (lines, array) in [
+            ("", "[]\n"),
+            ("{\"a\":1}\n", "[{\"a\":1}\n]\n"),
+            (
+                "{\"a\":1}\n{\"b\":\"x\\ny\"}\n",
+                "[{\"a\":1},\n{\"b\":\"x\\ny\"}\n]\n",
+            ),
+        ] {
+            let mut out = Vec::new();
+            let mut json = JsonArray::new(&mut out);
+            // Written in pieces, as serde_json writes.
+            for piece in lines.as_bytes().chunks(3) {
+                json.write_all(piece).expect("write");
+            }
+            json.finish().expect("finish");
+            let text = String::from_utf8(out).expect("UTF-8");
+            assert_eq!(text, array);
+            let _: serde_json::Value = serde_json::from_str(&text).expect("one document");
+        }
     }
 }

@@ -4,6 +4,7 @@ pub(crate) mod batched;
 pub(crate) mod json;
 pub(crate) mod printer;
 pub(crate) mod progress;
+pub(crate) mod terminal;
 
 use std::io::{self, Write};
 

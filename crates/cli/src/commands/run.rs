@@ -1,0 +1,322 @@
+//! One puzzle's run of `solve`, `count` or `list`: the search, its solutions through the
+//! batched writer or the printer, and the closing result line, verdict or note.
+
+use std::io::Write;
+
+use nonoenum::count::BigUint;
+use nonoenum::format::compact::CompactHeader;
+use nonoenum::split::{clue_checksum, givens_checksum};
+use nonoenum::{AnyPuzzle, AnySolver, Engine, Flow, Outcome};
+
+use crate::cli::{EngineChoice, Settings, SolutionFormat};
+use crate::output::batched::{self, ListWriter};
+use crate::output::json::{JsonLine, RunResult, write_line};
+use crate::output::printer::{FileNames, Printer};
+use crate::per_cell::{Tally, write_rows};
+use crate::stop::{Cancel, Stop};
+
+/// What one command does with each puzzle.
+#[derive(Clone, Copy)]
+pub(crate) enum Mode {
+    Solve,
+    Count(crate::exact::ExactSettings),
+    List { limit: Option<u64> },
+}
+
+impl Mode {
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Solve => "solve",
+            Mode::Count(_) => "count",
+            Mode::List { .. } => "list",
+        }
+    }
+}
+
+/// One puzzle's run of one command.
+pub(crate) struct Run<'a> {
+    pub(crate) mode: Mode,
+    pub(crate) label: &'a str,
+    pub(crate) puzzle: &'a AnyPuzzle,
+    pub(crate) settings: &'a Settings,
+    pub(crate) interactive: bool,
+    pub(crate) cancel: &'a Cancel,
+    /// In a run of several puzzles, this one's number (1-based) and the digits to pad it to:
+    /// the puzzle is named in notes and in `--output-dir` file names.
+    pub(crate) several: Option<(usize, usize)>,
+}
+
+impl Run<'_> {
+    /// Prints the result of a count made without enumerating: the `count`, or, when it is not
+    /// `complete`, the solutions it had counted for certain when it stopped.
+    pub(crate) fn print_count(
+        &self,
+        out: &mut impl Write,
+        count: BigUint,
+        complete: bool,
+        per_cell: Option<Vec<Vec<BigUint>>>,
+        elapsed: std::time::Duration,
+    ) -> anyhow::Result<()> {
+        let stop = (!complete).then(|| self.cancel.reason().unwrap_or(Stop::Interrupted));
+        if self.settings.json {
+            let checksums = match self.puzzle {
+                AnyPuzzle::Bw(p) => (clue_checksum(p), givens_checksum(p)),
+                AnyPuzzle::Color(p) => p.checksums(),
+            };
+            let result = RunResult {
+                command: self.mode.name().to_string(),
+                label: self.label.to_string(),
+                puzzle: checksums.0,
+                givens: checksums.1,
+                complete,
+                count,
+                stopped: stop.map(|s| s.describe().to_string()),
+                seconds: elapsed.as_secs_f64(),
+                per_cell,
+                per_color: None,
+            };
+            write_line(out, &JsonLine::Result(result))?;
+        } else {
+            if let Some(rows) = &per_cell {
+                write_rows(out, rows)?;
+            }
+            match stop {
+                None => writeln!(out, "{count}")?,
+                Some(stop) => writeln!(out, "incomplete: at least {count} ({})", stop.describe())?,
+            }
+        }
+        Ok(())
+    }
+
+    /// `LABEL: ` in a run of several puzzles, else nothing: how notes name the puzzle.
+    fn which(&self) -> String {
+        match self.several {
+            Some(_) => format!("{}: ", self.label),
+            None => String::new(),
+        }
+    }
+
+    /// A printer of this puzzle's solutions into `out` (or into `--output-dir`).
+    fn printer<'o, W: Write>(&'o self, out: &'o mut W) -> Printer<'o, W> {
+        let files = self.settings.output_dir.as_deref().map(|dir| {
+            let prefix = match self.several {
+                Some((k, digits)) => format!("puzzle-{k:0digits$}-solution-"),
+                None => "solution-".to_string(),
+            };
+            FileNames { dir, prefix }
+        });
+        Printer {
+            out,
+            printed: 0,
+            separate: matches!(self.mode, Mode::List { .. }),
+            interactive: self.interactive,
+            json: self.settings.json,
+            format: self.settings.solution_format,
+            files,
+            color: self.settings.color,
+            puzzle: self.puzzle,
+            error: None,
+        }
+    }
+
+    /// Whether `list` writes through [`batched::list`] (the workers format the solutions): every
+    /// format but a file per solution, pictures, and colour puzzles in terminal colours, which
+    /// take the one-at-a-time printer.
+    fn batched(&self) -> bool {
+        let settings = self.settings;
+        let pictures = matches!(
+            settings.solution_format,
+            SolutionFormat::Svg | SolutionFormat::Png
+        );
+        let colored = settings.color && matches!(self.puzzle, AnyPuzzle::Color(_));
+        settings.output_dir.is_none() && (settings.json || !pictures) && !colored
+    }
+
+    /// Why the search of `outcome` stopped early, if it did.
+    fn stop(&self, outcome: &Outcome) -> Option<Stop> {
+        (!outcome.exhausted).then(|| self.cancel.reason().unwrap_or(Stop::SolutionLimit))
+    }
+
+    /// After `list`, unless `--quiet`: how many solutions were listed, on standard error, and
+    /// whether that is all of them.
+    pub(crate) fn list_note(&self, outcome: &Outcome) {
+        if !matches!(self.mode, Mode::List { .. }) || self.settings.quiet {
+            return;
+        }
+        let which = self.which();
+        let n = outcome.solutions;
+        let plural = if n == 1 { "" } else { "s" };
+        let state = match self.stop(outcome) {
+            None => "complete".to_string(),
+            Some(why) => format!("incomplete: {}", why.describe()),
+        };
+        eprintln!("nonoenum: {which}{n} solution{plural} ({state})");
+    }
+
+    /// Runs the search and prints its results; returns the outcome and whether it found that
+    /// the puzzle has no solution.
+    pub(crate) fn run(
+        &self,
+        solver: &AnySolver<'_>,
+        out: &mut impl Write,
+    ) -> anyhow::Result<(Outcome, bool)> {
+        let mode = self.mode;
+        let json = self.settings.json;
+        let mut tally = match mode {
+            Mode::Count(exact) if exact.per_cell() => Some(Tally::new(self.puzzle)),
+            _ => None,
+        };
+        let outcome = match mode {
+            Mode::Count(_) if tally.is_none() => {
+                batched::count(solver, self.settings.max_solutions)?
+            }
+            Mode::Count(_) => {
+                let max = self.settings.max_solutions.unwrap_or(u64::MAX);
+                let mut seen = 0;
+                solver.run(|picture| {
+                    seen += 1;
+                    if let Some(tally) = tally.as_mut() {
+                        tally.add(picture);
+                    }
+                    if seen >= max {
+                        Flow::Stop
+                    } else {
+                        Flow::Continue
+                    }
+                })?
+            }
+            Mode::List { limit } if self.batched() => {
+                let writer = ListWriter::new(self.settings.solution_format, json, self.puzzle)?;
+                let header = matches!(writer, ListWriter::Compact { .. }).then(|| {
+                    let mut header = CompactHeader::for_puzzle(self.puzzle);
+                    header.label = Some(self.label.to_string());
+                    header
+                });
+                batched::list(
+                    solver,
+                    &writer,
+                    header.as_ref(),
+                    limit,
+                    out,
+                    self.interactive,
+                )?
+            }
+            Mode::List { limit } => {
+                let mut printer = self.printer(out);
+                let outcome = solver.run(|grid| {
+                    if limit == Some(0) {
+                        return Flow::Stop;
+                    }
+                    let flow = printer.print(grid);
+                    if limit.is_some_and(|n| printer.printed >= n) {
+                        Flow::Stop
+                    } else {
+                        flow
+                    }
+                })?;
+                printer.finish()?;
+                outcome
+            }
+            Mode::Solve => {
+                let mut printer = self.printer(out);
+                let mut seen = 0;
+                let outcome = solver.run(|grid| {
+                    seen += 1;
+                    if seen == 1 {
+                        printer.print(grid)
+                    } else {
+                        Flow::Stop
+                    }
+                })?;
+                printer.finish()?;
+                outcome
+            }
+        };
+        let n = outcome.solutions;
+        let stop = self.stop(&outcome);
+        if self.settings.json {
+            let (puzzle, givens) = match self.puzzle {
+                AnyPuzzle::Bw(p) => (clue_checksum(p), givens_checksum(p)),
+                AnyPuzzle::Color(p) => p.checksums(),
+            };
+            let result = RunResult {
+                command: mode.name().to_string(),
+                label: self.label.to_string(),
+                puzzle,
+                givens,
+                count: BigUint::from(n),
+                complete: outcome.exhausted,
+                stopped: stop.map(|s| s.describe().to_string()),
+                seconds: outcome.elapsed.as_secs_f64(),
+                per_cell: tally.as_ref().and_then(Tally::per_cell),
+                per_color: tally.as_ref().and_then(|t| t.per_color(self.puzzle)),
+            };
+            write_line(out, &JsonLine::Result(result))?;
+        } else {
+            if let Some(tally) = &tally {
+                tally.write_text(out, self.puzzle)?;
+            }
+            match mode {
+                Mode::Count(_) if outcome.exhausted => writeln!(out, "{n}")?,
+                Mode::Count(_) => {
+                    let why = stop.map_or("stopped", Stop::describe);
+                    writeln!(out, "incomplete: at least {n} ({why})")?
+                }
+                Mode::List { .. } => {}
+                Mode::Solve => {
+                    let verdict = match n {
+                        2.. => "multiple".to_string(),
+                        _ if !outcome.exhausted => {
+                            let why = stop.map_or("stopped", Stop::describe);
+                            format!("incomplete: search {why}")
+                        }
+                        1 => "unique".to_string(),
+                        _ => "no solution".to_string(),
+                    };
+                    // After a text solution the verdict is its last line; a solution in a
+                    // puzzle or picture format is a file of its own, which it would spoil.
+                    if self.settings.solution_format == SolutionFormat::Text
+                        && self.settings.output_dir.is_none()
+                    {
+                        writeln!(out, "{verdict}")?;
+                    } else if !self.settings.quiet {
+                        eprintln!("nonoenum: {}{verdict}", self.which());
+                    }
+                }
+            }
+        }
+        let no_solution = n == 0 && outcome.exhausted;
+        Ok((outcome, no_solution))
+    }
+}
+
+/// The search `--strategy` asks for: `auto` races both searches when the run stops after a few
+/// solutions (`solve`, `list` with a limit of at most [`RACE_LIMIT`]) and two threads or more
+/// are available; a count, a long list or one thread runs the probing search.
+pub(crate) fn engine_for(settings: &Settings, mode: Mode) -> Engine {
+    match settings.engine {
+        EngineChoice::Probe => Engine::Probe,
+        EngineChoice::Learn => Engine::Learn,
+        EngineChoice::Both => Engine::Both,
+        EngineChoice::Auto => {
+            let threads = match settings.threads {
+                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                n => n,
+            };
+            let bounded = match mode {
+                Mode::Solve => true,
+                Mode::List { limit } => limit.is_some_and(|n| n <= RACE_LIMIT),
+                Mode::Count(_) => false,
+            };
+            if bounded && threads >= 2 && !settings.ordered {
+                Engine::Both
+            } else {
+                Engine::Probe
+            }
+        }
+    }
+}
+
+/// The most solutions `list --limit` may ask for with `--strategy auto` to race both searches
+/// (their collector keeps every solution reported, to report each once).
+const RACE_LIMIT: u64 = 10_000;

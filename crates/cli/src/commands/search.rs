@@ -1,0 +1,252 @@
+//! `solve`, `count` and `list` over every puzzle of a file: where the output goes (standard
+//! output, or `-o FILE` through a temporary file), what frames it (one JSON array, one XML
+//! puzzle set), how a stopped run ends, and checkpointed runs.
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+use nonoenum::count::BigUint;
+use nonoenum::{AnyPuzzle, SolverOptions};
+
+use super::run::{Mode, Run, engine_for};
+use crate::cli::{Settings, SolutionFormat};
+use crate::exact::Counted;
+use crate::input::display_name;
+use crate::output::json::JsonArray;
+use crate::output::print_stats;
+use crate::output::printer::{XML_HEAD, XML_TAIL};
+use crate::output::progress::{Progress, Show};
+use crate::stop::{Cancel, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_TIME_LIMIT, Stop};
+
+/// Runs `mode` on the settings' puzzles, writing to standard output or to `-o FILE`.
+pub(crate) fn run(mode: Mode, settings: &Settings) -> anyhow::Result<ExitCode> {
+    if let Some(output) = &settings.output {
+        return to_file(mode, settings, output);
+    }
+    let stdout = io::stdout();
+    let interactive = stdout.is_terminal();
+    let mut out = BufWriter::new(stdout.lock());
+    run_puzzles(mode, settings, &mut out, interactive)
+}
+
+/// `-o FILE` without a checkpoint: the output goes to the file, written whole through a
+/// temporary file and a rename when the run ends (also when it is stopped early).
+fn to_file(mode: Mode, settings: &Settings, output: &Path) -> anyhow::Result<ExitCode> {
+    let name = display_name(output);
+    let mut tmp = output.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
+    let file = std::fs::File::create(&tmp).with_context(|| format!("cannot write {name}"))?;
+    let mut out = BufWriter::new(file);
+    let code = run_puzzles(mode, settings, &mut out, false)?;
+    out.flush()
+        .with_context(|| format!("cannot write {name}"))?;
+    drop(out);
+    std::fs::rename(&tmp, output).with_context(|| format!("cannot write {name}"))?;
+    Ok(code)
+}
+
+/// Runs `mode` on every puzzle of the settings' file, writing to `out` one document: a JSON
+/// array for `--to json`, a puzzle set for `--to xml`.
+fn run_puzzles(
+    mode: Mode,
+    settings: &Settings,
+    out: &mut impl Write,
+    interactive: bool,
+) -> anyhow::Result<ExitCode> {
+    let puzzles = crate::input::load_any(settings)?;
+    let one_per_file = matches!(
+        settings.solution_format,
+        SolutionFormat::Non | SolutionFormat::Svg | SolutionFormat::Png
+    );
+    if puzzles.len() > 1 && one_per_file && settings.output_dir.is_none() {
+        bail!(
+            "{} holds {} puzzles, and --to {} holds one solution: choose one with --puzzle N, \
+             or give --output-dir DIR",
+            display_name(&settings.file),
+            puzzles.len(),
+            settings.solution_format.extension()
+        );
+    }
+    if let Some(dir) = &settings.output_dir {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create {}", display_name(dir)))?;
+    }
+    if settings.json_document {
+        let mut array = JsonArray::new(out);
+        let code = each_puzzle(mode, settings, &puzzles, &mut array, interactive)?;
+        array.finish()?;
+        return Ok(code);
+    }
+    let xml_set = settings.solution_format == SolutionFormat::Xml
+        && settings.output_dir.is_none()
+        && !settings.json;
+    if xml_set {
+        out.write_all(XML_HEAD.as_bytes())?;
+    }
+    let code = each_puzzle(mode, settings, &puzzles, out, interactive)?;
+    if xml_set {
+        out.write_all(XML_TAIL.as_bytes())?;
+    }
+    out.flush()?;
+    Ok(code)
+}
+
+/// Runs `mode` on each of `puzzles` in turn, writing to `out`.
+fn each_puzzle(
+    mode: Mode,
+    settings: &Settings,
+    puzzles: &[(String, AnyPuzzle)],
+    out: &mut impl Write,
+    interactive: bool,
+) -> anyhow::Result<ExitCode> {
+    let cancel = Cancel::install(settings.time_limit);
+    let digits = puzzles.len().to_string().len();
+    let labelled = puzzles.len() > 1
+        && !settings.json
+        && settings.solution_format == SolutionFormat::Text
+        && settings.output_dir.is_none();
+    let mut code = ExitCode::SUCCESS;
+    for (index, (label, puzzle)) in puzzles.iter().enumerate() {
+        if labelled {
+            writeln!(out, "{label}")?;
+        }
+        let options = SolverOptions {
+            threads: settings.threads,
+            probing: settings.probing,
+            // `count` prints no solution: their order does not matter.
+            ordered: settings.ordered && !matches!(mode, Mode::Count(_)),
+            // Restarts speed up finding a first solution; a count explores the whole tree.
+            restarts: settings.restarts && !matches!(mode, Mode::Count(_)),
+            engine: engine_for(settings, mode),
+        };
+        // `count --progress` shows lines even off a terminal.
+        let show = Show::new(
+            settings.quiet,
+            matches!(mode, Mode::Count(exact) if exact.progress()),
+        );
+        // The tree's size and the time left matter to a long run, not to `solve`.
+        let estimate = !matches!(mode, Mode::Solve) && show.shows();
+        let solver = puzzle
+            .solver(options)
+            .with_cancel_flag(Arc::clone(&cancel.any))
+            .with_estimate(estimate);
+        let run = Run {
+            mode,
+            label,
+            puzzle,
+            settings,
+            interactive,
+            cancel: &cancel,
+            several: (puzzles.len() > 1).then_some((index + 1, digits)),
+        };
+        if let Mode::Count(exact) = mode {
+            let job = crate::exact::ExactJob {
+                label,
+                puzzle,
+                threads: settings.threads,
+                quiet: settings.quiet,
+                stats: settings.stats,
+                max_solutions: settings.max_solutions.is_some(),
+                cancel: &cancel.any,
+            };
+            match crate::exact::count(&job, exact)? {
+                Counted::Enumerate => {}
+                Counted::Done {
+                    count,
+                    per_cell,
+                    elapsed,
+                } => {
+                    if count == BigUint::ZERO {
+                        code = ExitCode::from(EXIT_NO_SOLUTION);
+                    }
+                    run.print_count(out, count, true, per_cell, elapsed)?;
+                    continue;
+                }
+                Counted::Cancelled { at_least, elapsed } => {
+                    run.print_count(out, at_least, false, None, elapsed)?;
+                    return cancelled(&cancel, settings, out, false);
+                }
+            }
+        }
+        let progress = Progress::search(label, solver.stats(), show);
+        let result = run.run(&solver, out);
+        progress.finish();
+        let (outcome, found_none) = result?;
+        run.list_note(&outcome);
+        if settings.stats && !settings.quiet {
+            print_stats(label, &outcome);
+        }
+        if found_none {
+            code = ExitCode::from(EXIT_NO_SOLUTION);
+        }
+        if cancel.reason().is_some() {
+            // `list` has just said that its listing is incomplete, and why.
+            let noted = matches!(mode, Mode::List { .. });
+            return cancelled(&cancel, settings, out, noted);
+        }
+    }
+    Ok(code)
+}
+
+/// Ends a run that Ctrl-C or the time limit stopped: flushes what was printed, says so (unless
+/// it was `noted` already) and gives the exit code.
+fn cancelled(
+    cancel: &Cancel,
+    settings: &Settings,
+    out: &mut impl Write,
+    noted: bool,
+) -> anyhow::Result<ExitCode> {
+    out.flush()?;
+    let reason = cancel.reason().unwrap_or(Stop::Interrupted);
+    if !settings.quiet && !noted {
+        eprintln!(
+            "nonoenum: {}; the results above are incomplete",
+            reason.describe()
+        );
+    }
+    Ok(ExitCode::from(match reason {
+        Stop::Interrupted => EXIT_INTERRUPTED,
+        _ => EXIT_TIME_LIMIT,
+    }))
+}
+
+/// A checkpointed `count` (no `output`) or `list` (into `output`) of the file's one puzzle.
+pub(crate) fn checkpointed(settings: &Settings, output: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let Some(checkpoint) = settings.checkpoint.as_deref() else {
+        bail!("no checkpoint file");
+    };
+    // `count` prints no solution: their order does not matter.
+    let ordered = settings.ordered && output.is_some();
+    if ordered && !settings.probing {
+        // The parts are cut from the probing search's tree: only with probing do they run,
+        // one after the other, in the order of the one-thread search.
+        bail!("--checkpoint with --ordered needs probing: drop --strategy plain");
+    }
+    let mut puzzles = crate::input::load_any(settings)?;
+    if puzzles.len() != 1 {
+        let n = puzzles.len();
+        bail!(
+            "--checkpoint works on one puzzle, and the file holds {n}: choose one with --puzzle N"
+        );
+    }
+    let (label, puzzle) = puzzles.remove(0);
+    let cancel = Cancel::install(settings.time_limit);
+    let options = crate::checkpoint::Options {
+        threads: settings.threads,
+        quiet: settings.quiet,
+        every: settings.checkpoint_every,
+        cancel: &cancel,
+    };
+    let run = crate::checkpoint::Start {
+        label: &label,
+        probing: settings.probing,
+        ordered,
+        output,
+        checkpoint,
+    };
+    crate::checkpoint::start(puzzle, &run, &options)
+}
