@@ -11,6 +11,7 @@ pub mod batch;
 #[cfg(test)]
 mod batch_tests;
 pub mod estimate;
+mod held;
 mod ordered;
 mod restart;
 mod run;

@@ -10,6 +10,7 @@ use std::time::Instant;
 use crossbeam_channel::Sender;
 
 use super::batch::{Batch, Batcher};
+use super::held::{Hold, MemoSlot};
 use super::restart::Attempt;
 use super::stats::SearchStats;
 use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_plain, choose_probing};
@@ -53,16 +54,7 @@ impl Joiner for Parallel {
     }
 }
 
-/// The bytes of probe memos that one thread's search frames may hold at once. A node keeps its
-/// memo while its children are explored, so on a path thousands of levels deep (a 100 x 100
-/// puzzle of 1,089 independent choices) the memos would add up to well over 100 MiB per
-/// thread; past this budget a node hands no memo down, and its children probe afresh. The
-/// library's own tests use a budget of a few memos, so that their searches take both paths.
-const MEMO_BUDGET: usize = if cfg!(test) { 16 << 10 } else { 16 << 20 };
-
 thread_local! {
-    /// The bytes of the memos that this thread's search frames hold (see [`MEMO_BUDGET`]).
-    static MEMO_BYTES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     /// Each worker thread keeps its own propagator (line-solver buffers, queue and line-result
     /// cache), for the domain it last searched. Search threads are created for one search, so
     /// the cache serves one puzzle.
@@ -160,14 +152,17 @@ impl<P: Domain> SearchCx<'_, P> {
     }
 
     /// Explores the subtree of a node whose grid is at a propagation fixpoint.
-    /// `memo` holds the parent's probe results.
+    /// `memo` holds the parent's probe results, unless the memory budget dropped them.
     pub(crate) fn explore<J: Joiner>(
         &self,
         grid: P::Grid,
         depth: u32,
-        memo: Option<&SealedMemo<P::Grid>>,
+        memo: Option<&MemoSlot<P::Grid>>,
     ) {
-        match self.expand(grid, depth, memo) {
+        let parent = memo.and_then(MemoSlot::get);
+        let step = self.expand(grid, depth, parent.as_deref());
+        drop(parent);
+        match step {
             Step::Done => {}
             Step::Solution(grid) => self.emit(grid, depth),
             Step::Branch {
@@ -178,20 +173,16 @@ impl<P: Domain> SearchCx<'_, P> {
                 if self.attempt.is_some_and(|a| a.swaps(cell, depth)) {
                     children.reverse();
                 }
-                // Within the budget, the memo lives until both children are done; a stolen
-                // child runs on another thread but borrows the memo this frame holds.
-                let held = memo.as_ref().map_or(0, |m| m.heap_bytes());
-                let memo = memo.filter(|_| {
-                    let bytes = MEMO_BYTES.get() + held;
-                    (bytes <= MEMO_BUDGET)
-                        .then(|| MEMO_BYTES.set(bytes))
-                        .is_some()
+                // The memo is held until both children are done, or until deeper frames of
+                // this thread need its memory (see `held`).
+                let hold = memo.map(|m| {
+                    let bytes = m.heap_bytes();
+                    Hold::new(m, bytes)
                 });
-                self.children::<J>(children, depth, memo.as_deref());
-                if memo.is_some() {
-                    MEMO_BYTES.set(MEMO_BYTES.get() - held);
+                self.children::<J>(children, depth, hold.as_ref().map(Hold::slot));
+                if let Some(hold) = hold {
+                    hold.release();
                 }
-                debug_assert!(MEMO_BYTES.get() <= MEMO_BUDGET);
             }
         }
     }
@@ -203,7 +194,7 @@ impl<P: Domain> SearchCx<'_, P> {
         &self,
         mut children: Vec<P::Grid>,
         depth: u32,
-        memo: Option<&SealedMemo<P::Grid>>,
+        memo: Option<&MemoSlot<P::Grid>>,
     ) {
         match children.len() {
             0 => self.stats.finish_subtree(depth),
