@@ -4,104 +4,84 @@
 //! a carry-propagating addition. Bits shifted past the last word are lost, as in one machine
 //! word. Every loop is a plain pass over the words, which the compiler can unroll.
 
-/// `x >>= k`, in place: word `i` reads words `i + k / 64..`, not written yet when going up.
+/// `x[i] = op(x[i], (x >> k)[i])` for every word, in place: going up, word `i` reads words
+/// `i + k / 64..`, not written yet; the words past the shifted ones see 0.
+#[inline]
+fn combine_shifted_right(x: &mut [u64], k: usize, op: impl Fn(u64, u64) -> u64) {
+    let n = x.len();
+    let (q, r) = (k / 64, k % 64);
+    let kept = n.saturating_sub(q);
+    for i in 0..kept {
+        let carried = if r == 0 || i + q + 1 >= n {
+            0
+        } else {
+            x[i + q + 1] << (64 - r)
+        };
+        x[i] = op(x[i], x[i + q] >> r | carried);
+    }
+    for word in &mut x[kept..] {
+        *word = op(*word, 0);
+    }
+}
+
+/// `x[i] = op(x[i], (x << k)[i])` for every word, in place: going down, word `i` reads words
+/// `..=i - k / 64`, not written yet; the words below the shifted ones see 0.
+#[inline]
+fn combine_shifted_left(x: &mut [u64], k: usize, op: impl Fn(u64, u64) -> u64) {
+    let n = x.len();
+    let (q, r) = (k / 64, k % 64);
+    for i in (q.min(n)..n).rev() {
+        let carried = if r == 0 || i == q {
+            0
+        } else {
+            x[i - q - 1] >> (64 - r)
+        };
+        x[i] = op(x[i], x[i - q] << r | carried);
+    }
+    for word in &mut x[..q.min(n)] {
+        *word = op(*word, 0);
+    }
+}
+
+/// `x >>= k`, in place.
 pub(super) fn shr_in_place(x: &mut [u64], k: usize) {
-    let n = x.len();
-    let (q, r) = (k / 64, k % 64);
-    if q >= n {
-        x.fill(0);
-        return;
-    }
-    let kept = n - q;
-    if r == 0 {
-        x.copy_within(q.., 0);
-    } else {
-        for i in 0..kept - 1 {
-            x[i] = x[i + q] >> r | x[i + q + 1] << (64 - r);
-        }
-        x[kept - 1] = x[n - 1] >> r;
-    }
-    x[kept..].fill(0);
+    combine_shifted_right(x, k, |_, shifted| shifted);
 }
 
-/// `x <<= k`, in place: word `i` reads words `..=i - k / 64`, not written yet when going down.
+/// `x <<= k`, in place.
 pub(super) fn shl_in_place(x: &mut [u64], k: usize) {
-    let n = x.len();
-    let (q, r) = (k / 64, k % 64);
-    if q >= n {
-        x.fill(0);
-        return;
-    }
-    if r == 0 {
-        x.copy_within(..n - q, q);
-    } else {
-        for i in (q + 1..n).rev() {
-            x[i] = x[i - q] << r | x[i - q - 1] >> (64 - r);
-        }
-        x[q] = x[0] << r;
-    }
-    x[..q].fill(0);
+    combine_shifted_left(x, k, |_, shifted| shifted);
 }
 
-/// `x &= x >> k`, in place (going up, as [`shr_in_place`]).
+/// `x &= x >> k`, in place.
 pub(super) fn and_shifted_right(x: &mut [u64], k: usize) {
-    let n = x.len();
-    let (q, r) = (k / 64, k % 64);
-    if q >= n {
-        x.fill(0);
-        return;
-    }
-    let kept = n - q;
-    if r == 0 {
-        for i in 0..kept {
-            x[i] &= x[i + q];
-        }
-    } else {
-        for i in 0..kept - 1 {
-            x[i] &= x[i + q] >> r | x[i + q + 1] << (64 - r);
-        }
-        x[kept - 1] &= x[n - 1] >> r;
-    }
-    x[kept..].fill(0);
+    combine_shifted_right(x, k, |word, shifted| word & shifted);
 }
 
-/// `x |= x << k`, in place (going down, as [`shl_in_place`]).
+/// `x |= x << k`, in place.
 pub(super) fn or_shifted_left(x: &mut [u64], k: usize) {
-    let n = x.len();
-    let (q, r) = (k / 64, k % 64);
-    if q >= n {
-        return;
-    }
-    if r == 0 {
-        for i in (q..n).rev() {
-            x[i] |= x[i - q];
-        }
-    } else {
-        for i in (q + 1..n).rev() {
-            x[i] |= x[i - q] << r | x[i - q - 1] >> (64 - r);
-        }
-        x[q] |= x[0] << r;
-    }
+    combine_shifted_left(x, k, |word, shifted| word | shifted);
 }
 
 /// Keeps in `x` the positions `s` such that bits `s..s + len` are all set in it (`len >= 1`):
 /// where a block of `len` cells fits.
 pub(super) fn run_starts(x: &mut [u64], len: u32) {
-    let mut covered = 1;
-    while covered < len {
-        let step = covered.min(len - covered);
-        and_shifted_right(x, step as usize);
-        covered += step;
-    }
+    by_doubling(x, len, and_shifted_right);
 }
 
 /// Adds to `x` every bit within `len` above a set bit: the cells that blocks of `len` cells
 /// starting there cover.
 pub(super) fn smear(x: &mut [u64], len: u32) {
+    by_doubling(x, len, or_shifted_left);
+}
+
+/// Applies `combine` (an `and` or `or` with a shifted copy) with shifts that double the span
+/// covered, from one cell up to `len`: O(log len) passes.
+fn by_doubling(x: &mut [u64], len: u32, combine: fn(&mut [u64], usize)) {
     let mut covered = 1;
     while covered < len {
         let step = covered.min(len - covered);
-        or_shifted_left(x, step as usize);
+        combine(x, step as usize);
         covered += step;
     }
 }
