@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_main};
 use nonoenum::format::read_puzzles;
-use nonoenum::{Cell, Engine, Grid, Outcome, Puzzle, Solver, SolverOptions};
+use nonoenum::{Cell, Engine, Grid, Outcome, Probing, Puzzle, Solver, SolverOptions};
 
 /// The shared puzzle corpus.
 const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/puzzles");
@@ -196,7 +196,7 @@ fn solves(c: &mut Criterion) {
         .map(|(threads, label)| {
             let options = SolverOptions {
                 threads,
-                probing: true,
+                probing: Probing::Adaptive,
                 ordered: false,
                 restarts: true,
                 engine: Engine::Probe,

@@ -69,6 +69,6 @@ pub use domain::{Domain, DomainGrid};
 pub use grid::{Cell, Grid};
 pub use puzzle::{BlackWhite, Clue, Given, LineId, Nonogram, Puzzle, PuzzleError, PuzzleKind};
 pub use search::{
-    ColorSolver, Engine, Flow, Outcome, SearchStats, Searchable, SolutionWriter, SolveError,
-    Solver, SolverOptions, StatsSnapshot,
+    ColorSolver, Engine, Flow, Outcome, Probing, SearchStats, Searchable, SolutionWriter,
+    SolveError, Solver, SolverOptions, StatsSnapshot,
 };

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use nonoenum::format::{read_givens, read_puzzles, tournament};
-use nonoenum::{Clue, Engine, Puzzle, Solver, SolverOptions};
+use nonoenum::{Clue, Engine, Probing, Puzzle, Solver, SolverOptions};
 
 /// The bundled puzzles.
 const BUNDLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");
@@ -15,16 +15,22 @@ const BUNDLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");
 const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/puzzles");
 
 /// Search settings as `(threads, probing)`.
-type Config = (usize, bool);
+type Config = (usize, Probing);
 
-/// 1 and 2 threads, probing on and off.
-const ALL: &[Config] = &[(1, true), (2, true), (1, false), (2, false)];
+/// 1 and 2 threads, probing at every node, at none, and where it pays.
+const ALL: &[Config] = &[
+    (1, Probing::Always),
+    (2, Probing::Always),
+    (1, Probing::Never),
+    (2, Probing::Never),
+    (2, Probing::Adaptive),
+];
 /// 1 and 2 threads, without probing (much faster per node in a debug build).
-const NO_PROBE: &[Config] = &[(1, false), (2, false)];
+const NO_PROBE: &[Config] = &[(1, Probing::Never), (2, Probing::Never)];
 /// 1 and 2 threads, with probing (without it, some puzzles take minutes).
-const PROBE: &[Config] = &[(1, true), (2, true)];
-/// 2 threads with probing, once.
-const ONCE: &[Config] = &[(2, true)];
+const PROBE: &[Config] = &[(1, Probing::Always), (2, Probing::Adaptive)];
+/// 2 threads with probing where it pays, once.
+const ONCE: &[Config] = &[(2, Probing::Adaptive)];
 
 /// A file of the shared corpus, or `None` (after saying so) when the corpus is missing.
 fn shared(relative: &str) -> Option<PathBuf> {
@@ -106,7 +112,11 @@ fn list_all(
 ) -> HashSet<Vec<bool>> {
     let options = SolverOptions {
         threads: 2,
-        probing: configs.iter().any(|&(_, probing)| probing),
+        probing: if configs.iter().all(|&(_, p)| p == Probing::Never) {
+            Probing::Never
+        } else {
+            Probing::Adaptive
+        },
         ordered: false,
         restarts: true,
         engine,
@@ -230,7 +240,7 @@ fn shared_random_14x14_s23_release_only() {
     let Some(path) = shared("counted/random-14x14-d0.35-s23.txt") else {
         return;
     };
-    check_file(&path, None, &[215_183], &[(2, false)]);
+    check_file(&path, None, &[215_183], &[(2, Probing::Adaptive)]);
 }
 
 /// Every bundled file is covered by a test above, and EXPECTED.md names it.
@@ -429,7 +439,7 @@ fn tournament_taai2011_first_20() {
             .unwrap_or_else(|e| panic!("{title}: the published solution breaks a clue: {e}"));
         let options = SolverOptions {
             threads: 2,
-            probing: true,
+            probing: Probing::Adaptive,
             ordered: false,
             restarts: true,
             engine: Default::default(),

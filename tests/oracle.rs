@@ -15,7 +15,7 @@ use nonoenum::count::{
 };
 
 use nonoenum::format::read_puzzles;
-use nonoenum::{Solver, SolverOptions};
+use nonoenum::{Probing, Solver, SolverOptions};
 
 const ORACLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/oracle/oracle.py");
 
@@ -100,7 +100,7 @@ fn counts_agree_with_the_oracle_on_random_pictures() {
                 &puzzle,
                 SolverOptions {
                     threads,
-                    probing: true,
+                    probing: Probing::Adaptive,
                     ordered: false,
                     restarts: true,
                     engine: Default::default(),

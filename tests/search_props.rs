@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 
 use nonoenum::puzzle::blocks_of;
-use nonoenum::{Flow, Grid, Puzzle, Solver, SolverOptions};
+use nonoenum::{Flow, Grid, Probing, Puzzle, Solver, SolverOptions};
 use proptest::prelude::*;
 
 /// Every solution of a small puzzle, by brute force: each row takes one of the placements of
@@ -45,7 +45,7 @@ fn brute_force_count(puzzle: &Puzzle) -> u64 {
     count
 }
 
-fn solutions(puzzle: &Puzzle, threads: usize, probing: bool) -> Vec<Vec<bool>> {
+fn solutions(puzzle: &Puzzle, threads: usize, probing: Probing) -> Vec<Vec<bool>> {
     let options = SolverOptions {
         threads,
         probing,
@@ -75,18 +75,27 @@ fn picture(max: usize) -> impl Strategy<Value = (usize, usize, Vec<bool>)> {
     })
 }
 
+/// Probing at every node, at none, or where it pays (nodes with more than 64 unknown cells).
+fn probing() -> impl Strategy<Value = Probing> {
+    prop_oneof![
+        Just(Probing::Always),
+        Just(Probing::Never),
+        Just(Probing::Adaptive)
+    ]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
-    fn small_counts_equal_brute_force((h, w, cells) in picture(5), threads in 1usize..=3, probing: bool) {
+    fn small_counts_equal_brute_force((h, w, cells) in picture(5), threads in 1usize..=3, probing in probing()) {
         let puzzle = Puzzle::from_picture(h, w, &cells).unwrap();
         let found = solutions(&puzzle, threads, probing);
         prop_assert_eq!(found.len() as u64, brute_force_count(&puzzle));
     }
 
     #[test]
-    fn picture_is_among_solutions((h, w, cells) in picture(12), threads in 1usize..=4, probing: bool) {
+    fn picture_is_among_solutions((h, w, cells) in picture(12), threads in 1usize..=4, probing in probing()) {
         let puzzle = Puzzle::from_picture(h, w, &cells).unwrap();
         let found = solutions(&puzzle, threads, probing);
         prop_assert!(found.contains(&cells), "the picture itself was not found");
@@ -103,7 +112,7 @@ fn thread_counts_agree_on_a_permutation_puzzle() {
     let ones = || (0..6).map(|_| nonoenum::Clue(vec![1])).collect::<Vec<_>>();
     let puzzle = Puzzle::new(ones(), ones()).unwrap();
     for threads in [1, 2, 3, 8] {
-        for probing in [true, false] {
+        for probing in [Probing::Always, Probing::Never, Probing::Adaptive] {
             let outcome = Solver::new(
                 &puzzle,
                 SolverOptions {
@@ -118,7 +127,7 @@ fn thread_counts_agree_on_a_permutation_puzzle() {
             .unwrap();
             assert_eq!(
                 outcome.solutions, 720,
-                "threads {threads} probing {probing}"
+                "threads {threads} probing {probing:?}"
             );
         }
     }

@@ -28,10 +28,12 @@
 //! often right or quickly refuted; its children are its values that do not contradict at once.
 
 mod memo;
+mod policy;
 
 use std::sync::Arc;
 
 pub use memo::{ProbeMemo, SealedMemo};
+pub use policy::{PLAIN_BELOW, Probing, choose_by};
 
 use crate::domain::{Domain, DomainGrid, each_value};
 use crate::line::Contradiction;

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::search::{ColorSolver, Engine, Flow, SolverOptions};
+use crate::search::{ColorSolver, Engine, Flow, Probing, SolverOptions};
 
 fn palette(n: usize) -> Vec<Color> {
     let mut colors = vec![Color::new("white", [255; 3], '.')];
@@ -38,7 +38,7 @@ fn brute_force_count(puzzle: &ColorPuzzle) -> u64 {
     count
 }
 
-fn solutions(puzzle: &ColorPuzzle, threads: usize, probing: bool) -> Vec<Vec<u8>> {
+fn solutions(puzzle: &ColorPuzzle, threads: usize, probing: Probing) -> Vec<Vec<u8>> {
     solutions_by(puzzle, threads, probing, Engine::Probe)
 }
 
@@ -46,7 +46,7 @@ fn solutions(puzzle: &ColorPuzzle, threads: usize, probing: bool) -> Vec<Vec<u8>
 fn solutions_by(
     puzzle: &ColorPuzzle,
     threads: usize,
-    probing: bool,
+    probing: Probing,
     engine: Engine,
 ) -> Vec<Vec<u8>> {
     let solver = ColorSolver::new(
@@ -87,16 +87,17 @@ proptest! {
             .prop_flat_map(|(h, w, c)| (Just(h), Just(w), Just(c), picture(h, w, c)))
     ) {
         let puzzle = ColorPuzzle::from_picture(palette(colors.into()), h, w, &cells)?;
-        let found = solutions(&puzzle, 1, true);
+        let found = solutions(&puzzle, 1, Probing::Always);
         prop_assert!(found.contains(&cells));
         prop_assert!(found.windows(2).all(|p| p[0] != p[1]));
         for s in &found {
             prop_assert!(puzzle.check_grid(s).is_ok());
         }
-        prop_assert_eq!(&solutions(&puzzle, 2, true), &found);
-        prop_assert_eq!(&solutions(&puzzle, 2, false), &found);
-        prop_assert_eq!(&solutions_by(&puzzle, 1, true, Engine::Learn), &found);
-        prop_assert_eq!(&solutions_by(&puzzle, 2, true, Engine::Both), &found);
+        prop_assert_eq!(&solutions(&puzzle, 2, Probing::Always), &found);
+        prop_assert_eq!(&solutions(&puzzle, 2, Probing::Never), &found);
+        prop_assert_eq!(&solutions(&puzzle, 2, Probing::Adaptive), &found);
+        prop_assert_eq!(&solutions_by(&puzzle, 1, Probing::Always, Engine::Learn), &found);
+        prop_assert_eq!(&solutions_by(&puzzle, 2, Probing::Always, Engine::Both), &found);
     }
 
     /// On pictures small enough to try every colouring, the count is exact.
@@ -109,9 +110,9 @@ proptest! {
         ].prop_flat_map(|(h, w, c)| (Just(h), Just(w), Just(c), picture(h, w, c)))
     ) {
         let puzzle = ColorPuzzle::from_picture(palette(colors.into()), h, w, &cells)?;
-        let count = solutions(&puzzle, 1, true).len() as u64;
+        let count = solutions(&puzzle, 1, Probing::Always).len() as u64;
         prop_assert_eq!(count, brute_force_count(&puzzle));
-        let learned = solutions_by(&puzzle, 1, true, Engine::Learn).len() as u64;
+        let learned = solutions_by(&puzzle, 1, Probing::Always, Engine::Learn).len() as u64;
         prop_assert_eq!(learned, count);
     }
 }
@@ -121,9 +122,12 @@ fn ambiguous_colour_puzzle_has_every_solution() {
     // Two colours on a 2x2 diagonal: the clues cannot tell the two diagonals apart only when
     // the colours match, so a same-colour diagonal has 2 solutions, a mixed one 1... check both.
     let same = ColorPuzzle::from_picture(palette(3), 2, 2, &[1, 0, 0, 1]).unwrap();
-    assert_eq!(solutions(&same, 2, true).len(), 2);
+    assert_eq!(solutions(&same, 2, Probing::Always).len(), 2);
     let mixed = ColorPuzzle::from_picture(palette(3), 2, 2, &[1, 0, 0, 2]).unwrap();
-    assert_eq!(solutions(&mixed, 2, true), vec![vec![1, 0, 0, 2]]);
+    assert_eq!(
+        solutions(&mixed, 2, Probing::Always),
+        vec![vec![1, 0, 0, 2]]
+    );
 }
 
 #[test]
@@ -134,13 +138,16 @@ fn givens_restrict_colour_solutions() {
         col: 1,
         color: 1,
     });
-    assert_eq!(solutions(&puzzle, 1, true), vec![vec![0, 1, 1, 0]]);
+    assert_eq!(
+        solutions(&puzzle, 1, Probing::Always),
+        vec![vec![0, 1, 1, 0]]
+    );
     puzzle.givens.push(ColorGiven {
         row: 0,
         col: 0,
         color: 1,
     });
-    assert!(solutions(&puzzle, 1, true).is_empty());
+    assert!(solutions(&puzzle, 1, Probing::Always).is_empty());
 }
 
 #[test]
@@ -159,6 +166,9 @@ fn many_colours_work() {
     let n = 41;
     let cells: Vec<u8> = (1..n as u8).collect();
     let puzzle = ColorPuzzle::from_picture(palette(n), 1, n - 1, &cells).unwrap();
-    assert_eq!(solutions(&puzzle, 1, true), vec![cells.clone()]);
-    assert_eq!(solutions_by(&puzzle, 1, true, Engine::Learn), vec![cells]);
+    assert_eq!(solutions(&puzzle, 1, Probing::Always), vec![cells.clone()]);
+    assert_eq!(
+        solutions_by(&puzzle, 1, Probing::Always, Engine::Learn),
+        vec![cells]
+    );
 }

@@ -222,3 +222,32 @@ fn a_grid_solved_by_propagation_and_colour_grids_are_batched() {
     let distinct: HashSet<&[u8]> = text.as_bytes().chunks(5 * 6).collect();
     assert_eq!(distinct.len(), 120);
 }
+
+/// A collector that stops while the workers wait on a full channel must let them go: the
+/// search returns (it used to wait forever for workers blocked on their send).
+#[test]
+fn a_collector_stopping_on_a_full_channel_ends_the_search() {
+    let puzzle = perm(8);
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for threads in [2, 3] {
+            let solver = Solver::new(&puzzle, options(threads, false, Engine::Probe));
+            let outcome = solver
+                .run(|_| {
+                    // Slow enough for the workers to fill the channel behind this solution.
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                    Flow::Stop
+                })
+                .expect("runs");
+            assert_eq!(outcome.solutions, 1);
+            assert!(!outcome.exhausted);
+        }
+        let _ = done_tx.send(());
+    });
+    assert!(
+        done_rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .is_ok(),
+        "the search did not end after its collector stopped"
+    );
+}

@@ -12,7 +12,7 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::choose::{Choice, ProbeCounts, choose_plain, choose_probing};
+use crate::choose::{Choice, ProbeCounts, Probing, choose_by};
 use crate::domain::{Domain, DomainGrid};
 use crate::propagate::Propagator;
 
@@ -149,7 +149,7 @@ impl SplitMix {
 pub(crate) fn probe<P: Domain>(
     puzzle: &P,
     root: &P::Grid,
-    probing: bool,
+    probing: Probing,
     prop: &mut Propagator<P>,
     rng: &mut SplitMix,
     stopped: &dyn Fn() -> bool,
@@ -165,12 +165,8 @@ pub(crate) fn probe<P: Domain>(
                 solutions: weight,
             });
         }
-        let choice = if probing {
-            let mut counts = ProbeCounts::default();
-            choose_probing(puzzle, &mut grid, prop, &mut counts, None, None, stopped)
-        } else {
-            choose_plain(puzzle, &grid, prop, stopped)
-        };
+        let mut counts = ProbeCounts::default();
+        let choice = choose_by(probing, puzzle, &mut grid, prop, &mut counts, None, stopped);
         match choice {
             Choice::Interrupted => return None,
             Choice::Solved => {
@@ -204,7 +200,7 @@ pub(crate) fn probe<P: Domain>(
 pub(crate) fn run_probes<P: Domain>(
     puzzle: &P,
     root: &P::Grid,
-    probing: bool,
+    probing: Probing,
     samples: &Mutex<Samples>,
     stopped: &dyn Fn() -> bool,
 ) {
@@ -245,7 +241,7 @@ mod tests {
             .remove(0)
     }
 
-    fn estimate(puzzle: &Puzzle, probing: bool, probes: usize) -> TreeEstimate {
+    fn estimate(puzzle: &Puzzle, probing: Probing, probes: usize) -> TreeEstimate {
         let root = Solver::new(puzzle, SolverOptions::default())
             .root()
             .expect("valid")
@@ -263,12 +259,12 @@ mod tests {
     #[test]
     fn probes_estimate_the_solutions_of_a_permutation_puzzle() {
         let puzzle = permutation(6);
-        for probing in [true, false] {
+        for probing in [Probing::Always, Probing::Never, Probing::Adaptive] {
             let e = estimate(&puzzle, probing, 200);
             let (mean, low, high) = (e.solutions.mean, e.solutions.low, e.solutions.high);
             assert!(
                 (360.0..=1440.0).contains(&mean),
-                "probing {probing}: {mean} is not within a factor of 2 of 720"
+                "probing {probing:?}: {mean} is not within a factor of 2 of 720"
             );
             assert!(low <= mean && mean <= high, "{e:?}");
             assert!(e.nodes.mean >= e.solutions.mean, "{e:?}");
@@ -278,7 +274,7 @@ mod tests {
     #[test]
     fn a_unique_puzzle_is_estimated_exactly() {
         let puzzle = permutation(1);
-        let e = estimate(&puzzle, true, 20);
+        let e = estimate(&puzzle, Probing::Always, 20);
         assert_eq!(
             e.solutions,
             Spread {

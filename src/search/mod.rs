@@ -100,9 +100,10 @@ pub struct SolverOptions {
     /// Worker threads; `0` (the default) means one per available core. `1` runs the plain
     /// sequential search.
     pub threads: usize,
-    /// Probe every unknown cell at every node before branching (default `true`). Slower per
-    /// node, far fewer nodes on hard puzzles.
-    pub probing: bool,
+    /// When nodes probe every unknown cell before branching (default
+    /// [`Probing::Adaptive`]: while probing finds something). Probing is slower per node, and
+    /// far fewer nodes on hard puzzles.
+    pub probing: Probing,
     /// Hand solutions over in the order of the sequential search, whatever the number of
     /// threads (default `false`: in the order they are found). The parallel search then holds
     /// back solutions found ahead of their turn, within a memory budget, and stays as fast
@@ -140,7 +141,7 @@ impl Default for SolverOptions {
     fn default() -> Self {
         SolverOptions {
             threads: 0,
-            probing: true,
+            probing: Probing::Adaptive,
             ordered: false,
             restarts: false,
             engine: Engine::Probe,
@@ -148,6 +149,7 @@ impl Default for SolverOptions {
     }
 }
 
+pub use crate::choose::Probing;
 pub use crate::flow::Flow;
 
 /// Why a search could not run.
@@ -277,11 +279,13 @@ impl<'p, P: Searchable> Solver<'p, P> {
         mut on_solution: impl FnMut(&P::Grid) -> Flow,
     ) -> Result<Outcome, SolveError> {
         let (tx, rx) = crossbeam_channel::bounded(CHANNEL_CAPACITY);
-        self.search(Outlet::Grids(tx), |racing| {
+        // The collector owns the receiver and drops it when it returns: a worker blocked on
+        // a full channel then wakes (its send fails) instead of waiting forever.
+        self.search(Outlet::Grids(tx), move |racing| {
             // With both searches racing, a solution both find is reported once.
             let mut reported: Option<HashSet<Box<[u64]>>> = racing.then(HashSet::new);
             let mut collected = Collected::default();
-            for grid in &rx {
+            for grid in rx {
                 if let Some(reported) = &mut reported
                     && !reported.insert(grid.key())
                 {

@@ -300,7 +300,7 @@ impl<'a, P: Domain> Ordered<'a, P> {
 #[cfg(test)]
 mod tests {
     use crate::puzzle::{Clue, Puzzle};
-    use crate::search::{Flow, Solver, SolverOptions};
+    use crate::search::{Flow, Probing, Solver, SolverOptions};
 
     /// Every clue `1` on an `n` x `n` grid: the `n!` permutation matrices.
     fn perm(n: usize) -> Puzzle {
@@ -325,7 +325,7 @@ mod tests {
     fn ordered_options(threads: usize) -> SolverOptions {
         SolverOptions {
             threads,
-            probing: true,
+            probing: Probing::Always,
             ordered: true,
             restarts: false,
             engine: Default::default(),

@@ -13,7 +13,7 @@ use super::batch::{Batch, Batcher};
 use super::held::{Hold, MemoSlot};
 use super::restart::Attempt;
 use super::stats::SearchStats;
-use crate::choose::{Choice, ProbeCounts, SealedMemo, choose_plain, choose_probing};
+use crate::choose::{Choice, ProbeCounts, Probing, SealedMemo, choose_by};
 use crate::domain::{Domain, DomainGrid};
 use crate::propagate::Propagator;
 use crate::puzzle::Puzzle;
@@ -132,7 +132,7 @@ impl<G> Outlet<'_, G> {
 /// What every node of one search shares.
 pub(crate) struct SearchCx<'a, P: Domain = Puzzle> {
     pub(crate) puzzle: &'a P,
-    pub(crate) probing: bool,
+    pub(crate) probing: Probing,
     pub(crate) stats: &'a SearchStats,
     /// Set when the search must end early (limit reached, answer known, cancelled). Workers
     /// poll it with `Relaxed` loads: it guards no data, and a late read only costs one node.
@@ -273,19 +273,15 @@ impl<P: Domain> SearchCx<'_, P> {
             let (lookups, hits) = prop.cache_counts();
             let mut counts = ProbeCounts::default();
             let stopped = || self.stopped();
-            let choice = if self.probing {
-                choose_probing(
-                    self.puzzle,
-                    &mut grid,
-                    prop,
-                    &mut counts,
-                    memo,
-                    None,
-                    &stopped,
-                )
-            } else {
-                choose_plain(self.puzzle, &grid, prop, &stopped)
-            };
+            let choice = choose_by(
+                self.probing,
+                self.puzzle,
+                &mut grid,
+                prop,
+                &mut counts,
+                memo,
+                &stopped,
+            );
             let solves = prop.line_solves - before;
             let (lookups_after, hits_after) = prop.cache_counts();
             self.stats

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use nonoenum::split::{Sizing, split_by};
-use nonoenum::{AnyPuzzle, ColorPuzzle, Flow, Puzzle, Solver, SolverOptions};
+use nonoenum::{AnyPuzzle, ColorPuzzle, Flow, Probing, Puzzle, Solver, SolverOptions};
 use serde::{Deserialize, Serialize};
 
 use crate::input::display_name;
@@ -55,6 +55,10 @@ struct Checkpoint {
     givens: String,
     /// Whether the search probes.
     probing: bool,
+    /// Whether it probes only while probing pays (absent in older checkpoints, whose searches
+    /// probed at every node).
+    #[serde(default)]
+    adaptive: bool,
     /// `list --ordered`: the parts run in search order, each ordered, so the file lists the
     /// solutions in the order of the one-thread search. (Absent in older checkpoints.)
     #[serde(default)]
@@ -84,7 +88,7 @@ pub(crate) struct Options<'a> {
 /// A checkpointed run's settings: what `start` needs besides the puzzle.
 pub(crate) struct Start<'a> {
     pub(crate) label: &'a str,
-    pub(crate) probing: bool,
+    pub(crate) probing: Probing,
     pub(crate) ordered: bool,
     pub(crate) output: Option<&'a Path>,
     pub(crate) checkpoint: &'a Path,
@@ -114,7 +118,7 @@ pub(crate) fn start(
 fn start_puzzle<P: PartPuzzle>(
     label: &str,
     puzzle: &P,
-    probing: bool,
+    probing: Probing,
     ordered: bool,
     output: Option<&Path>,
     checkpoint: &Path,
@@ -133,7 +137,9 @@ fn start_puzzle<P: PartPuzzle>(
         puzzle_format: (P::FORMAT != Puzzle::FORMAT).then(|| P::FORMAT.into()),
         puzzle: clues,
         givens,
-        probing,
+        probing: probing != Probing::Never,
+        // Ordered parts follow the tree of the search that probes at every node (see `split`).
+        adaptive: probing == Probing::Adaptive && !ordered,
         ordered,
         output: output.map(Path::to_path_buf),
         output_len: 0,
@@ -262,7 +268,11 @@ fn run<P: PartPuzzle>(
             &part,
             SolverOptions {
                 threads: options.threads,
-                probing: state.probing,
+                probing: match (state.probing, state.adaptive) {
+                    (false, _) => Probing::Never,
+                    (true, false) => Probing::Always,
+                    (true, true) => Probing::Adaptive,
+                },
                 ordered: state.ordered,
                 // A checkpointed run explores whole parts: restarts would only repeat work.
                 restarts: false,

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use nonoenum::color::{AnyPuzzle, ColorPuzzle};
 use nonoenum::format::{self, Format};
-use nonoenum::{ColorSolver, Flow, SolverOptions};
+use nonoenum::{ColorSolver, Flow, Probing, SolverOptions};
 
 use crate::input::display_name;
 
@@ -174,7 +174,7 @@ pub(crate) fn make(image: &Path, options: &MakeOptions<'_>) -> anyhow::Result<Ex
     write_out(options.output, text.as_bytes())?;
     let search = SolverOptions {
         threads,
-        probing: true,
+        probing: Probing::Adaptive,
         ordered: false,
         restarts: false,
         engine: Default::default(),

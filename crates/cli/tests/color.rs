@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use nonoenum::format::read_any_puzzles;
-use nonoenum::{AnyPuzzle, ColorSolver, Solver, SolverOptions};
+use nonoenum::{AnyPuzzle, ColorSolver, Probing, Solver, SolverOptions};
 
 /// The shared corpus beside the repository (`NONOENUM_CORPUS` overrides it, for worktrees
 /// elsewhere).
@@ -110,7 +110,7 @@ fn olsak_examples_read_and_solve() {
             .map(|&threads| {
                 let options = SolverOptions {
                     threads,
-                    probing: true,
+                    probing: Probing::Adaptive,
                     ordered: false,
                     restarts: true,
                     engine: Default::default(),
@@ -223,7 +223,7 @@ fn other_formats_read_from_the_corpus() {
         let puzzles = load(&root.join(name));
         let options = SolverOptions {
             threads: 2,
-            probing: true,
+            probing: Probing::Adaptive,
             ordered: false,
             restarts: true,
             engine: Default::default(),

@@ -7,7 +7,7 @@
 
 use std::process::Command;
 
-use nonoenum::{Clue, Engine, Puzzle, Solver, SolverOptions};
+use nonoenum::{Clue, Engine, Probing, Puzzle, Solver, SolverOptions};
 use proptest::prelude::*;
 
 const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
@@ -97,11 +97,21 @@ fn puzzle(rows: &[Vec<u32>], cols: &[Vec<u32>]) -> Puzzle {
     Puzzle::new(clues(rows), clues(cols)).expect("clues that fit their lines, equal totals")
 }
 
+/// Probing at every node (`true`: these puzzles are small enough for the default to probe at
+/// none) or at none.
+fn every_node_or_none(probing: bool) -> Probing {
+    if probing {
+        Probing::Always
+    } else {
+        Probing::Never
+    }
+}
+
 /// Checks nonoenum's count, and `solve`'s view of it, against `expected`.
 fn check(puzzle: &Puzzle, expected: u64, threads: usize, probing: bool) -> Result<(), String> {
     let options = SolverOptions {
         threads,
-        probing,
+        probing: every_node_or_none(probing),
         ordered: false,
         restarts: true,
         engine: Default::default(),
@@ -275,7 +285,7 @@ fn puzzles_only_the_search_refutes_have_no_solution() {
         let puzzle = puzzle(&rows, &cols);
         let options = |probing| SolverOptions {
             threads: 1,
-            probing,
+            probing: every_node_or_none(probing),
             ordered: false,
             restarts: false,
             engine: Default::default(),

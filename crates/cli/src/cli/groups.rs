@@ -79,7 +79,8 @@ pub(crate) struct StrategyArgs {
 /// The `--strategy` choices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum Strategy {
-    /// `both` for solve and short lists on two threads or more, `probe` otherwise.
+    /// `both` for solve and short lists on two threads or more, `probe` otherwise; nodes
+    /// with at most 64 unknown cells branch without probing.
     Auto,
     /// Probe both values of every unknown cell at every node, on every thread.
     Probe,

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
+use nonoenum::Probing;
 use nonoenum::format::Format;
 
 use super::groups::{
@@ -29,8 +30,8 @@ pub(crate) struct Settings {
     pub(crate) givens: Option<PathBuf>,
     /// The `--strategy` asked for (or its old spelling), `None` for the default.
     pub(crate) strategy: Option<Strategy>,
-    /// Whether to probe.
-    pub(crate) probing: bool,
+    /// When search nodes probe.
+    pub(crate) probing: Probing,
     /// Whether `solve` and `list` restart the search for the first solution.
     pub(crate) restarts: bool,
     /// Which search to run.
@@ -135,7 +136,7 @@ impl Settings {
             puzzle: input.puzzle,
             givens: input.givens,
             strategy: None,
-            probing: true,
+            probing: Probing::Adaptive,
             restarts: false,
             engine: EngineChoice::Auto,
             stats: false,
@@ -173,15 +174,21 @@ impl Settings {
         let (engine, probing, restarts) = match args.strategy {
             None => (
                 args.engine.unwrap_or(EngineChoice::Auto),
-                !args.no_probe,
+                if args.no_probe {
+                    Probing::Never
+                } else if args.engine == Some(EngineChoice::Probe) {
+                    Probing::Always
+                } else {
+                    Probing::Adaptive
+                },
                 args.restarts,
             ),
-            Some(Strategy::Auto) => (EngineChoice::Auto, true, false),
-            Some(Strategy::Probe) => (EngineChoice::Probe, true, false),
-            Some(Strategy::Plain) => (EngineChoice::Probe, false, false),
-            Some(Strategy::Learn) => (EngineChoice::Learn, true, false),
-            Some(Strategy::Both) => (EngineChoice::Both, true, false),
-            Some(Strategy::Restarts) => (EngineChoice::Probe, true, true),
+            Some(Strategy::Auto) => (EngineChoice::Auto, Probing::Adaptive, false),
+            Some(Strategy::Probe) => (EngineChoice::Probe, Probing::Always, false),
+            Some(Strategy::Plain) => (EngineChoice::Probe, Probing::Never, false),
+            Some(Strategy::Learn) => (EngineChoice::Learn, Probing::Adaptive, false),
+            Some(Strategy::Both) => (EngineChoice::Both, Probing::Adaptive, false),
+            Some(Strategy::Restarts) => (EngineChoice::Probe, Probing::Adaptive, true),
         };
         self.strategy = args.strategy.or(if args.restarts {
             Some(Strategy::Restarts)

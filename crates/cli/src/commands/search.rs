@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use nonoenum::count::BigUint;
-use nonoenum::{AnyPuzzle, SolverOptions};
+use nonoenum::{AnyPuzzle, Probing, SolverOptions};
 
 use super::run::{Mode, Run, engine_for};
 use crate::cli::{Settings, SolutionFormat};
@@ -221,7 +221,7 @@ pub(crate) fn checkpointed(settings: &Settings, output: Option<&Path>) -> anyhow
     };
     // `count` prints no solution: their order does not matter.
     let ordered = settings.ordered && output.is_some();
-    if ordered && !settings.probing {
+    if ordered && settings.probing == Probing::Never {
         // The parts are cut from the probing search's tree: only with probing do they run,
         // one after the other, in the order of the one-thread search.
         bail!("--checkpoint with --ordered needs probing: drop --strategy plain");
