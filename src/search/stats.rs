@@ -3,6 +3,12 @@
 //! Every counter is an `AtomicU64` updated with `Relaxed` ordering: they are statistics, read
 //! by a progress display that only needs each value to be eventually up to date, and nothing is
 //! synchronised through them.
+//!
+//! The counters a node updates live in *lanes*, one per worker thread of the pool (threads
+//! outside it share lane 0), each on cache lines of its own: a node of the plain search costs
+//! a fraction of a microsecond, and two threads adding to the same counters spent more time
+//! passing those cache lines back and forth than searching (two threads ran the enumeration of
+//! a permutation puzzle slower than one). A read adds the lanes up.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -12,25 +18,48 @@ use super::estimate::{Samples, TreeEstimate};
 /// One unit of the explored-fraction counter is `2^-EXPLORED_BITS` of the search tree.
 const EXPLORED_BITS: u32 = 62;
 
-/// Counters of a running search.
+/// Lanes of per-node counters; pool workers beyond `LANES - 1` share lanes.
+const LANES: usize = 64;
+
+/// The per-node counters of one thread, on cache lines of their own.
 #[derive(Debug, Default)]
-pub struct SearchStats {
+#[repr(align(128))]
+struct Lane {
     nodes: AtomicU64,
     solutions: AtomicU64,
     line_solves: AtomicU64,
     probes: AtomicU64,
     probe_fixed: AtomicU64,
     probes_reused: AtomicU64,
-    restarts: AtomicU64,
-    conflicts: AtomicU64,
-    backjumps: AtomicU64,
     cache_lookups: AtomicU64,
     cache_hits: AtomicU64,
     explored: AtomicU64,
-    root_nanos: AtomicU64,
     choose_nanos: AtomicU64,
+}
+
+/// Counters of a running search.
+#[derive(Debug)]
+pub struct SearchStats {
+    lanes: Box<[Lane]>,
+    restarts: AtomicU64,
+    conflicts: AtomicU64,
+    backjumps: AtomicU64,
+    root_nanos: AtomicU64,
     /// The random probes of the tree's size, when the solver makes them.
     pub(super) samples: Mutex<Samples>,
+}
+
+impl Default for SearchStats {
+    fn default() -> Self {
+        SearchStats {
+            lanes: (0..LANES).map(|_| Lane::default()).collect(),
+            restarts: AtomicU64::default(),
+            conflicts: AtomicU64::default(),
+            backjumps: AtomicU64::default(),
+            root_nanos: AtomicU64::default(),
+            samples: Mutex::default(),
+        }
+    }
 }
 
 /// A copy of the counters at one moment.
@@ -71,39 +100,56 @@ pub struct StatsSnapshot {
 }
 
 impl SearchStats {
+    /// The calling thread's lane.
+    fn lane(&self) -> &Lane {
+        let index = rayon::current_thread_index().map_or(0, |i| 1 + i % (LANES - 1));
+        &self.lanes[index]
+    }
+
+    /// The sum of one counter over the lanes.
+    fn total(&self, counter: impl Fn(&Lane) -> &AtomicU64) -> u64 {
+        self.lanes
+            .iter()
+            .map(|lane| counter(lane).load(Relaxed))
+            .fold(0, u64::wrapping_add)
+    }
+
     pub(crate) fn add_node(&self) {
-        let _ = self.nodes.fetch_add(1, Relaxed);
+        let _ = self.lane().nodes.fetch_add(1, Relaxed);
     }
 
     pub(crate) fn add_solution(&self) {
-        let _ = self.solutions.fetch_add(1, Relaxed);
+        let _ = self.lane().solutions.fetch_add(1, Relaxed);
     }
 
     pub(crate) fn add_work(&self, line_solves: u64, probes: u64, probe_fixed: u64, reused: u64) {
+        let lane = self.lane();
         if line_solves > 0 {
-            let _ = self.line_solves.fetch_add(line_solves, Relaxed);
+            let _ = lane.line_solves.fetch_add(line_solves, Relaxed);
         }
         if probes > 0 {
-            let _ = self.probes.fetch_add(probes, Relaxed);
-            let _ = self.probe_fixed.fetch_add(probe_fixed, Relaxed);
+            let _ = lane.probes.fetch_add(probes, Relaxed);
+            let _ = lane.probe_fixed.fetch_add(probe_fixed, Relaxed);
         }
         if reused > 0 {
-            let _ = self.probes_reused.fetch_add(reused, Relaxed);
+            let _ = lane.probes_reused.fetch_add(reused, Relaxed);
         }
     }
 
     /// Adds line-cache lookups and hits.
     pub(crate) fn add_cache(&self, lookups: u64, hits: u64) {
         if lookups > 0 {
-            let _ = self.cache_lookups.fetch_add(lookups, Relaxed);
-            let _ = self.cache_hits.fetch_add(hits, Relaxed);
+            let lane = self.lane();
+            let _ = lane.cache_lookups.fetch_add(lookups, Relaxed);
+            let _ = lane.cache_hits.fetch_add(hits, Relaxed);
         }
     }
 
     /// Adds the counters of a learning search: its decisions count as nodes.
     pub(crate) fn add_learning(&self, learned: &crate::learn::LearnStats) {
-        let _ = self.nodes.fetch_add(learned.decisions, Relaxed);
-        let _ = self
+        let lane = self.lane();
+        let _ = lane.nodes.fetch_add(learned.decisions, Relaxed);
+        let _ = lane
             .line_solves
             .fetch_add(learned.line_solves + learned.explain_solves, Relaxed);
         let _ = self.conflicts.fetch_add(learned.conflicts, Relaxed);
@@ -118,19 +164,22 @@ impl SearchStats {
 
     /// Adds time a worker spent choosing a branching cell at one node.
     pub(crate) fn add_choose_time(&self, time: std::time::Duration) {
-        let _ = self.choose_nanos.fetch_add(nanos(time), Relaxed);
+        let _ = self.lane().choose_nanos.fetch_add(nanos(time), Relaxed);
     }
 
     /// Records that an attempt was abandoned: the next one starts exploring afresh.
     pub(crate) fn restart(&self) {
         let _ = self.restarts.fetch_add(1, Relaxed);
-        self.explored.store(0, Relaxed);
+        for lane in &self.lanes {
+            lane.explored.store(0, Relaxed);
+        }
     }
 
     /// Records that a subtree rooted at `depth` is finished.
     pub(crate) fn finish_subtree(&self, depth: u32) {
         if depth <= EXPLORED_BITS {
             let _ = self
+                .lane()
                 .explored
                 .fetch_add(1 << (EXPLORED_BITS - depth), Relaxed);
         }
@@ -148,20 +197,20 @@ impl SearchStats {
     /// Reads all counters.
     pub fn snapshot(&self) -> StatsSnapshot {
         StatsSnapshot {
-            nodes: self.nodes.load(Relaxed),
-            solutions: self.solutions.load(Relaxed),
-            line_solves: self.line_solves.load(Relaxed),
-            probes: self.probes.load(Relaxed),
-            probe_fixed: self.probe_fixed.load(Relaxed),
-            probes_reused: self.probes_reused.load(Relaxed),
+            nodes: self.total(|l| &l.nodes),
+            solutions: self.total(|l| &l.solutions),
+            line_solves: self.total(|l| &l.line_solves),
+            probes: self.total(|l| &l.probes),
+            probe_fixed: self.total(|l| &l.probe_fixed),
+            probes_reused: self.total(|l| &l.probes_reused),
             restarts: self.restarts.load(Relaxed),
             conflicts: self.conflicts.load(Relaxed),
             backjumps: self.backjumps.load(Relaxed),
-            cache_lookups: self.cache_lookups.load(Relaxed),
-            cache_hits: self.cache_hits.load(Relaxed),
+            cache_lookups: self.total(|l| &l.cache_lookups),
+            cache_hits: self.total(|l| &l.cache_hits),
             root_seconds: self.root_nanos.load(Relaxed) as f64 * 1e-9,
-            choose_seconds: self.choose_nanos.load(Relaxed) as f64 * 1e-9,
-            explored: (self.explored.load(Relaxed) as f64 / (1u64 << EXPLORED_BITS) as f64)
+            choose_seconds: self.total(|l| &l.choose_nanos) as f64 * 1e-9,
+            explored: (self.total(|l| &l.explored) as f64 / (1u64 << EXPLORED_BITS) as f64)
                 .min(1.0),
         }
     }
