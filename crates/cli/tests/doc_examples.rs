@@ -28,6 +28,8 @@
 //!   - `<!-- doc-test: interleaved -->` checks standard output and standard error merged into
 //!     one stream in the order they were written (as `2>&1` gives): for progress lines printed
 //!     before the result, or a pipeline that holds standard output back.
+//! - A block that calls `scripts/run-gnu-parallel.sh` is skipped when GNU parallel is not
+//!   installed, and so are the later blocks of its document, which may use its files.
 //!
 //! The test lists the blocks it ran and skipped (`cargo test --test doc_examples --
 //! --nocapture` shows them), and fails if it ran none.
@@ -413,6 +415,22 @@ fn run_commands(sandbox: &Sandbox, block: &Block, commands: &[(usize, String)]) 
     failures
 }
 
+/// Programs that the repository's scripts need, which may be missing: a script, and the
+/// program it runs.
+const NEEDS: &[(&str, &str)] = &[("scripts/run-gnu-parallel.sh", "parallel")];
+
+/// Why `block` cannot run here: a script it calls needs a program that is not on `PATH`.
+fn missing_program(block: &Block) -> Option<String> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    NEEDS
+        .iter()
+        .filter(|(script, _)| block.body.iter().any(|line| line.contains(script)))
+        .find(|(_, program)| !std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+        .map(|(script, program)| {
+            format!("{script} needs `{program}`, which is not installed (nor the blocks after)")
+        })
+}
+
 #[test]
 fn every_command_block_of_the_docs_prints_what_it_shows() {
     let started = Instant::now();
@@ -421,13 +439,19 @@ fn every_command_block_of_the_docs_prints_what_it_shows() {
         let text = std::fs::read_to_string(repo_root().join(&file))
             .unwrap_or_else(|e| panic!("{file}: {e}"));
         let sandbox = Sandbox::new();
+        // Set when a block needs a program that is missing: the later blocks of the document
+        // may use its files, so they are skipped too.
+        let mut missing: Option<String> = None;
         for block in blocks(&file, &text) {
             let commands = block.nonoenum_commands();
             if !block.is_session() && commands.is_none() {
                 continue;
             }
             let at = format!("{}:{}", block.file, block.line);
-            if let Some(reason) = &block.skip {
+            if missing.is_none() {
+                missing = missing_program(&block);
+            }
+            if let Some(reason) = block.skip.as_ref().or(missing.as_ref()) {
                 println!("skipped {at}: {reason}");
                 skipped += 1;
                 continue;
@@ -472,4 +496,37 @@ fn patterns_match_as_documented() {
     assert!(lines_match(&lines("..."), &[]));
     assert!(!lines_match(&lines("a\n...\nd"), &lines("a\nb")));
     assert_eq!(diff(&lines("a\nb"), &lines("a\nc")), "  a\n- b\n+ c\n");
+}
+
+#[test]
+fn blocks_are_read_as_documented() {
+    let doc = "Intro\n\
+               ```text\n$ nonoenum count a.txt\n11\n$ echo $?\n0\n```\n\
+               <!-- doc-test: skip: too slow -->\n```sh\nnonoenum count big.txt\n```\n\
+               <!-- doc-test: interleaved -->\n```sh\nnonoenum count a.txt   # one\n```\n\
+               ```sh\ncargo test\n```\n\
+               ```text\nno command\n```\n";
+    let found = blocks("doc.md", doc);
+    assert_eq!(found.len(), 5);
+    let session = &found[0];
+    assert!(session.is_session() && session.skip.is_none() && !session.interleaved);
+    let steps = session.steps();
+    assert_eq!(steps.len(), 2);
+    assert_eq!(
+        (steps[0].line, steps[0].command.as_str()),
+        (3, "nonoenum count a.txt")
+    );
+    assert_eq!(steps[0].expected, ["11"]);
+    assert_eq!(
+        (steps[1].line, steps[1].expected.as_slice()),
+        (5, &["0".to_string()][..])
+    );
+    assert_eq!(found[1].skip.as_deref(), Some("too slow"));
+    assert!(found[2].interleaved);
+    assert_eq!(
+        found[2].nonoenum_commands(),
+        Some(vec![(14, "nonoenum count a.txt   # one".to_string())])
+    );
+    assert_eq!(found[3].nonoenum_commands(), None);
+    assert!(!found[4].is_session() && found[4].nonoenum_commands().is_none());
 }
