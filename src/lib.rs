@@ -1,10 +1,11 @@
 //! nonoenum: finds, counts and lists every solution of nonogram puzzles, on all cores.
 //!
-//! The pipeline: a [`Puzzle`] (read by [`format`](mod@format)) becomes a [`Grid`] of cells; [`propagate`]
-//! runs the exact [`line`](mod@line) solver on every line until nothing changes; [`search`] branches on a
-//! cell chosen by [`choose`], in parallel with rayon, and every solution streams through a
-//! bounded channel to one collector. For runs that stop after a few solutions, [`learn`]'s
-//! clause-learning search can race the probing search ([`Engine::Both`]).
+//! The pipeline: a [`Puzzle`] (read by [`format`](mod@format)) becomes a [`Grid`] of cells;
+//! propagation runs the exact [`line`](mod@line) solver on every line until nothing changes;
+//! [`search`] branches on a cell chosen by probing (see [`Probing`]), in parallel with rayon,
+//! and every solution streams through a bounded channel to one collector. For runs that stop
+//! after a few solutions, a clause-learning search can race the probing search
+//! ([`Engine::Both`]).
 //!
 //! [`AnyPuzzle`] is the entry point for both palettes: it reads a puzzle, counts it exactly,
 //! decides it, or streams its solutions. [`AnyPuzzle::counter`] and [`AnyPuzzle::solver`],
@@ -43,16 +44,16 @@
 
 mod api;
 mod checksum;
-pub mod choose;
+pub(crate) mod choose;
 pub mod color;
 pub mod count;
 pub mod domain;
 mod flow;
 pub mod format;
 pub mod grid;
-pub mod learn;
+pub(crate) mod learn;
 pub mod line;
-pub mod propagate;
+pub(crate) mod propagate;
 pub mod puzzle;
 pub mod search;
 pub mod split;

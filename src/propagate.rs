@@ -9,17 +9,14 @@
 use std::collections::VecDeque;
 
 use crate::domain::Domain;
-pub use crate::domain::line_index;
+pub(crate) use crate::domain::line_index;
 use crate::line::Contradiction;
 use crate::puzzle::{LineId, Puzzle};
-
-/// Propagation over colour puzzles: the one [`Propagator`].
-pub type ColorPropagator = Propagator<crate::color::ColorPuzzle>;
 
 /// Reusable state for propagation over puzzles of domain `P`: the line solver's buffers and
 /// the queue of dirty lines. One per thread. [`Propagator`] (black and white) is the default.
 #[derive(Debug)]
-pub struct Propagator<P: Domain = Puzzle> {
+pub(crate) struct Propagator<P: Domain = Puzzle> {
     lines: P::Lines,
     dirty: DirtyLines,
     /// The lines solved by the last propagation, as [`line_index`]es, each once.
@@ -78,7 +75,7 @@ impl<P: Domain> Default for Propagator<P> {
 
 impl<P: Domain> Propagator<P> {
     /// A propagator with empty buffers.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
@@ -98,7 +95,7 @@ impl<P: Domain> Propagator<P> {
     }
 
     /// Lookups in the line cache and how many it answered.
-    pub fn cache_counts(&self) -> (u64, u64) {
+    pub(crate) fn cache_counts(&self) -> (u64, u64) {
         P::cache_counts(&self.lines)
     }
 
@@ -130,12 +127,16 @@ impl<P: Domain> Propagator<P> {
     /// The lines that the last propagation solved (read, and perhaps changed), as
     /// [`line_index`]es, each once. The propagation's outcome depends on these lines only: run
     /// again on a grid where they are the same, it does the same.
-    pub fn footprint(&self) -> &[u32] {
+    pub(crate) fn footprint(&self) -> &[u32] {
         &self.footprint
     }
 
     /// Propagates from scratch: every line is dirty.
-    pub fn propagate_all(&mut self, puzzle: &P, grid: &mut P::Grid) -> Result<(), Contradiction> {
+    pub(crate) fn propagate_all(
+        &mut self,
+        puzzle: &P,
+        grid: &mut P::Grid,
+    ) -> Result<(), Contradiction> {
         self.reset(puzzle);
         for r in 0..puzzle.size().0 {
             self.dirty.push(LineId::Row(r));
@@ -147,7 +148,7 @@ impl<P: Domain> Propagator<P> {
     }
 
     /// Propagates after cell (`row`, `col`) changed: its row and column are dirty.
-    pub fn propagate_cell(
+    pub(crate) fn propagate_cell(
         &mut self,
         puzzle: &P,
         grid: &mut P::Grid,
@@ -158,7 +159,7 @@ impl<P: Domain> Propagator<P> {
     }
 
     /// Propagates after several cells changed: their rows and columns are dirty.
-    pub fn propagate_cells(
+    pub(crate) fn propagate_cells(
         &mut self,
         puzzle: &P,
         grid: &mut P::Grid,

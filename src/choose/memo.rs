@@ -27,7 +27,7 @@ struct Entry {
 
 /// Consistent probe results at one node, and which lines changed since each was made.
 #[derive(Clone, Debug)]
-pub struct ProbeMemo<G = Grid> {
+pub(crate) struct ProbeMemo<G = Grid> {
     width: usize,
     /// Value bits per cell: a slot stands for one value of one cell.
     values: u32,
@@ -48,7 +48,7 @@ pub struct ProbeMemo<G = Grid> {
 /// What a node hands down to its children: the results that hold on its final grid, for its
 /// unknown cells only.
 #[derive(Debug)]
-pub struct SealedMemo<G = Grid> {
+pub(crate) struct SealedMemo<G = Grid> {
     /// The node's final grid, which the children's grids are compared with.
     base: G,
     values: u32,
@@ -61,7 +61,7 @@ impl<G: DomainGrid> ProbeMemo<G> {
     /// A memo for `grid`, whose cells take values among the lowest `values` value bits,
     /// keeping what `parent` (sealed at the parent node) knew that the lines changed between
     /// the parent's grid and `grid` leave valid.
-    pub fn inherit(parent: Option<&SealedMemo<G>>, grid: &G, values: u32) -> Self {
+    pub(crate) fn inherit(parent: Option<&SealedMemo<G>>, grid: &G, values: u32) -> Self {
         let values = parent.map_or(values, |p| p.values);
         let mut memo = ProbeMemo {
             width: grid.width(),
@@ -86,7 +86,7 @@ impl<G: DomainGrid> ProbeMemo<G> {
 
     /// Records that the node's grid went from `old` to `new`: entries whose footprint crosses
     /// a changed line are no longer valid.
-    pub fn changed(&mut self, old: &G, new: &G) {
+    pub(crate) fn changed(&mut self, old: &G, new: &G) {
         self.epoch += 1;
         let rows = (0..new.height()).map(LineId::Row);
         let cols = (0..new.width()).map(LineId::Col);
@@ -105,7 +105,7 @@ impl<G: DomainGrid> ProbeMemo<G> {
 
     /// The cells a still-valid consistent probe of (`row`, `col`) = `value` (a one-bit set)
     /// fixed, if the memo has one.
-    pub fn get(&self, row: usize, col: usize, value: u64) -> Option<u32> {
+    pub(crate) fn get(&self, row: usize, col: usize, value: u64) -> Option<u32> {
         let i = self.index[self.slot(row, col, value) as usize];
         let (_, entry) = *self.entries.get(i as usize)?;
         let footprint = &self.footprints[entry.start as usize..][..entry.len as usize];
@@ -116,7 +116,14 @@ impl<G: DomainGrid> ProbeMemo<G> {
     }
 
     /// Records a consistent probe of (`row`, `col`) = `value`, made on the current grid.
-    pub fn record(&mut self, row: usize, col: usize, value: u64, fixed: u32, footprint: &[u32]) {
+    pub(crate) fn record(
+        &mut self,
+        row: usize,
+        col: usize,
+        value: u64,
+        fixed: u32,
+        footprint: &[u32],
+    ) {
         let slot = self.slot(row, col, value);
         let entry = Entry {
             start: self.footprints.len() as u32,
@@ -133,7 +140,7 @@ impl<G: DomainGrid> ProbeMemo<G> {
     /// The memo to hand down to the children of a node whose final grid is `grid`: the entries
     /// of unknown cells that still hold on `grid` and that no branch in `children` invalidates
     /// in all of them, with their footprints packed.
-    pub fn seal(&self, grid: &G, children: &[G]) -> Arc<SealedMemo<G>> {
+    pub(crate) fn seal(&self, grid: &G, children: &[G]) -> Arc<SealedMemo<G>> {
         let changed: Vec<Vec<bool>> = children
             .iter()
             .map(|child| {
@@ -181,7 +188,7 @@ impl<G: DomainGrid> ProbeMemo<G> {
 
 impl<G: DomainGrid> SealedMemo<G> {
     /// The bytes the memo holds on the heap, its base grid included.
-    pub fn heap_bytes(&self) -> usize {
+    pub(crate) fn heap_bytes(&self) -> usize {
         self.base.heap_bytes()
             + self.entries.capacity() * std::mem::size_of::<(u32, Entry)>()
             + self.footprints.capacity() * std::mem::size_of::<u16>()

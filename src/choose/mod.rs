@@ -32,8 +32,9 @@ mod policy;
 
 use std::sync::Arc;
 
-pub use memo::{ProbeMemo, SealedMemo};
-pub use policy::{PLAIN_BELOW, Probing, choose_by};
+pub(crate) use memo::{ProbeMemo, SealedMemo};
+pub(crate) use policy::choose_by;
+pub use policy::{PLAIN_BELOW, Probing};
 
 use crate::domain::{Domain, DomainGrid, each_value};
 use crate::line::Contradiction;
@@ -42,7 +43,7 @@ use crate::puzzle::LineId;
 
 /// What to do at a search node, whose grid is at a propagation fixpoint.
 #[derive(Debug)]
-pub enum Choice<G = crate::grid::Grid> {
+pub(crate) enum Choice<G = crate::grid::Grid> {
     /// No undecided cell is left: the grid is a solution.
     Solved,
     /// The node has no solution.
@@ -63,36 +64,16 @@ pub enum Choice<G = crate::grid::Grid> {
 
 /// Probing that a `stopped` check ended before it was done: nothing is known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Interrupted;
+pub(crate) struct Interrupted;
 
 /// The work one node's probing may do before it branches on what it knows (see the module
 /// documentation): about a second of probing (a cell of a long line costs the dynamic
 /// programming line solver some 20 ns).
-pub const PROBE_WORK: u64 = 1 << 26;
-
-/// The children of a black-and-white branch on `(row, col)` as `(filled, empty)`, each the
-/// child or the contradiction that left it out.
-pub fn filled_and_empty(
-    children: Vec<crate::grid::Grid>,
-    (row, col): (usize, usize),
-) -> (
-    Result<crate::grid::Grid, Contradiction>,
-    Result<crate::grid::Grid, Contradiction>,
-) {
-    let (mut filled, mut empty) = (Err(Contradiction), Err(Contradiction));
-    for child in children {
-        if child.cell(row, col) == crate::grid::Cell::Filled {
-            filled = Ok(child);
-        } else {
-            empty = Ok(child);
-        }
-    }
-    (filled, empty)
-}
+pub(crate) const PROBE_WORK: u64 = 1 << 26;
 
 /// Counters for what probing did, to add to the search statistics.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct ProbeCounts {
+pub(crate) struct ProbeCounts {
     /// Propagations from a probed value.
     pub probes: u64,
     /// Cells fixed by probing (a refuted value, or agreement of every value).
@@ -117,7 +98,7 @@ fn try_value<P: Domain>(
 }
 
 /// Picks the branching cell without probing and builds the children.
-pub fn choose_plain<P: Domain>(
+pub(crate) fn choose_plain<P: Domain>(
     puzzle: &P,
     grid: &P::Grid,
     prop: &mut Propagator<P>,
@@ -161,12 +142,12 @@ fn most_constrained_cell<G: DomainGrid>(grid: &G) -> Option<(usize, usize)> {
 
 /// The root grid of `puzzle`, its givens applied, propagated and probed to a fixpoint (within
 /// [`PROBE_WORK`]), or `None` when that proves there is no solution.
-pub fn probed_root<P: Domain>(puzzle: &P) -> Result<Option<P::Grid>, crate::PuzzleError> {
+pub(crate) fn probed_root<P: Domain>(puzzle: &P) -> Result<Option<P::Grid>, crate::PuzzleError> {
     Ok(probed_root_until(puzzle, &|| false)?.unwrap_or(None))
 }
 
 /// [`probed_root`], polling `stopped` between probes: `Err(Interrupted)` when it said stop.
-pub fn probed_root_until<P: Domain>(
+pub(crate) fn probed_root_until<P: Domain>(
     puzzle: &P,
     stopped: &dyn Fn() -> bool,
 ) -> Result<Result<Option<P::Grid>, Interrupted>, crate::PuzzleError> {
@@ -208,7 +189,7 @@ pub fn probed_root_until<P: Domain>(
 /// such as a component of the exact counter. Probing is then not bounded by [`PROBE_WORK`].
 ///
 /// `stopped` is polled before each probe: [`Choice::Interrupted`] when it says stop.
-pub fn choose_probing<P: Domain>(
+pub(crate) fn choose_probing<P: Domain>(
     puzzle: &P,
     grid: &mut P::Grid,
     prop: &mut Propagator<P>,

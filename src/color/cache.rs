@@ -8,7 +8,7 @@
 //! always exact.
 //!
 //! The key does not hold the clue, so a cache serves one puzzle: its owner
-//! ([`crate::propagate::ColorPropagator`]) calls [`ColorLineCache::configure`] whenever it is handed
+//! (the colour [`crate::propagate::Propagator`]) calls [`ColorLineCache::configure`] whenever it is handed
 //! another puzzle.
 
 use super::line::ColorLineSolver;

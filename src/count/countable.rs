@@ -49,7 +49,7 @@ pub trait Countable: Domain {
     fn conflicts(checker: &Self::Checker<'_>) -> u64;
 
     /// Whether the unknown `cells` of `grid` can be completed, as
-    /// [`CompletionChecker::check`] says.
+    /// the learning search's completion checker says.
     fn check(
         checker: &mut Self::Checker<'_>,
         grid: &Self::Grid,

@@ -37,7 +37,7 @@ mod schedule;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-pub use completion::{Completion, CompletionChecker};
+pub(crate) use completion::{Completion, CompletionChecker};
 pub(crate) use domain::LearnDomain;
 
 use crate::flow::Flow;
@@ -105,7 +105,14 @@ pub struct LearnOutcome {
 /// Searches `puzzle` from `root` (a grid at a propagation fixpoint: the givens applied and
 /// propagated, as [`crate::Solver::root`] makes it), calling `on_solution` with each solution
 /// until it says stop, every solution has been reported, or `cancel` is set.
-pub fn learn_search(
+#[cfg_attr(
+    not(test),
+    expect(
+        dead_code,
+        reason = "the search runs through `LearnDomain`; the tests call this"
+    )
+)]
+pub(crate) fn learn_search(
     puzzle: &Puzzle,
     root: &Grid,
     cancel: &AtomicBool,

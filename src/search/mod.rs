@@ -125,7 +125,7 @@ pub enum Engine {
     /// The probing search alone, on every thread (the default).
     #[default]
     Probe,
-    /// The learning search of [`crate::learn`] alone, on one thread. `ordered` and `restarts`
+    /// The clause-learning search alone, on one thread. `ordered` and `restarts`
     /// do not apply.
     Learn,
     /// Both at once, each exploring in its own way: the learning search on one thread, the
@@ -149,7 +149,7 @@ impl Default for SolverOptions {
     }
 }
 
-pub use crate::choose::Probing;
+pub use crate::choose::{PLAIN_BELOW, Probing};
 pub use crate::flow::Flow;
 
 /// Why a search could not run.

@@ -75,11 +75,11 @@ pub struct StatsSnapshot {
     pub probes: u64,
     /// Cells fixed by probing.
     pub probe_fixed: u64,
-    /// Probes skipped because an earlier result still held (see [`crate::choose::ProbeMemo`]).
+    /// Probes skipped because an earlier result still held (the probe memo: a probe's result holds while the lines its propagation solved do not change).
     pub probes_reused: u64,
     /// Attempts abandoned by a search with restarts (see [`crate::SolverOptions::restarts`]).
     pub restarts: u64,
-    /// Conflicts a learning search met (each one learned a clause); see [`crate::learn`].
+    /// Conflicts a learning search met (each one learned a clause).
     pub conflicts: u64,
     /// Jumps of a learning search back over more than one decision level.
     pub backjumps: u64,
