@@ -55,6 +55,7 @@ pub(crate) mod learn;
 pub mod line;
 pub(crate) mod propagate;
 pub mod puzzle;
+mod rng;
 pub mod search;
 pub mod split;
 #[cfg(test)]

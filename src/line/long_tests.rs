@@ -6,24 +6,7 @@ use proptest::prelude::*;
 
 use super::tests::{parse, run};
 use super::{BitLineSolver, DpLineSolver, LineIn, LongLineSolver, NaiveLineSolver};
-
-/// A small deterministic generator (SplitMix64).
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// True with probability `num / den`.
-    fn chance(&mut self, num: u64, den: u64) -> bool {
-        self.next() % den < num
-    }
-}
+use crate::rng::SplitMix;
 
 /// A random line of `len` cells and a clue: a random picture (of random density) gives the
 /// clue, and some of its cells, or of another picture's, are revealed. `mode` 0 reveals the

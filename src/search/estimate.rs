@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use crate::choose::{Choice, ProbeCounts, Probing, choose_by};
 use crate::domain::{Domain, DomainGrid};
 use crate::propagate::Propagator;
+use crate::rng::SplitMix;
 
 /// Probes before an estimate is given: fewer say too little about the spread.
 pub const MIN_PROBES: u64 = 16;
@@ -127,21 +128,6 @@ pub(crate) struct Probe {
     pub(crate) nodes: f64,
     /// Solutions.
     pub(crate) solutions: f64,
-}
-
-/// A small, fast pseudo-random generator (SplitMix64): the probes need no more.
-pub(crate) struct SplitMix(pub(crate) u64);
-
-impl SplitMix {
-    /// A number below `n` (`n > 0`), about uniformly.
-    pub(crate) fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        ((u128::from(z) * n as u128) >> 64) as usize
-    }
 }
 
 /// Walks one random path from `root` (at a propagation fixpoint), choosing cells as the search
