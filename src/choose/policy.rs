@@ -46,6 +46,14 @@ impl Probing {
             Probing::Never => false,
         }
     }
+
+    /// Whether a node with `undecided` undecided cells (after probing) looks for independent
+    /// components, to list its solutions as their product: under [`Probing::Adaptive`], where
+    /// the node probes. Under [`Probing::Always`] the tree stays the plain one that `split`
+    /// and ordered checkpoints cut into parts.
+    pub(crate) fn lists_products(self, undecided: usize) -> bool {
+        self == Probing::Adaptive && self.probes(undecided)
+    }
 }
 
 /// Chooses at a node as [`choose_probing`] does when `policy` probes there, and as

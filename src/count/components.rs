@@ -427,6 +427,18 @@ pub(super) fn largest_component<P: Countable>(
     Some((unknown.len(), largest.unwrap_or(0)))
 }
 
+/// The unknown cells of `grid` (a propagated grid of `puzzle`) in their components, each
+/// row-major, the components in the order of their first cell; `None` if a line has no
+/// placement.
+pub(crate) fn component_cells<P: Countable>(
+    puzzle: &P,
+    grid: &P::Grid,
+) -> Option<Vec<Vec<(u32, u32)>>> {
+    let unknown = unknown_cells(grid);
+    let components = Components::find(puzzle, grid, &unknown)?;
+    Some(components.parts.into_iter().map(|p| p.cells).collect())
+}
+
 /// The unknown cells of a grid, row-major.
 pub(super) fn unknown_cells<G: DomainGrid>(grid: &G) -> Vec<(u32, u32)> {
     let mut cells = Vec::with_capacity(grid.undecided());

@@ -39,6 +39,7 @@ use std::time::Duration;
 
 pub use backbone::BackboneStats;
 use backbone::{Backbone, fix_backbone};
+pub(crate) use components::component_cells;
 pub use components::{CompletionChecks, ComponentCounter, ComponentError, ComponentStats};
 pub use countable::Countable;
 pub use num_bigint::BigUint;

@@ -13,6 +13,9 @@ mod batch_tests;
 pub mod estimate;
 mod held;
 mod ordered;
+mod product;
+#[cfg(test)]
+mod product_tests;
 mod restart;
 mod run;
 mod stats;
@@ -32,6 +35,7 @@ pub use stats::{SearchStats, StatsSnapshot};
 use tree::Outlet;
 
 use crate::color::{ColorGrid, ColorPuzzle};
+use crate::count::Countable;
 use crate::domain::{Domain, DomainGrid};
 use crate::grid::Grid;
 use crate::learn::{LearnOutcome, LearnStats};
@@ -39,7 +43,7 @@ use crate::propagate::Propagator;
 use crate::puzzle::{Puzzle, PuzzleError};
 
 /// A domain the whole search handles: the probing search, and the learning search beside it.
-pub trait Searchable: Domain {
+pub trait Searchable: Countable {
     /// Whether the learning search, racing the probing one, takes one of the threads asked
     /// for (black and white) or runs as one thread more (colour: on one thread the colour
     /// probing search fails where two threads decide at once, #4445 Pinup taking over 30 s

@@ -25,12 +25,15 @@
 //! [`Flow::Stop`]: super::Flow::Stop
 
 use std::collections::VecDeque;
+use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use super::product::Product;
 use super::tree::{SearchCx, Step};
 use crate::choose::SealedMemo;
-use crate::domain::{Domain, DomainGrid};
+use crate::count::Countable;
+use crate::domain::DomainGrid;
 use crate::puzzle::Puzzle;
 
 /// How much buffered solutions may hold, in bytes of grids, before workers defer nodes.
@@ -42,11 +45,23 @@ pub(crate) fn default_budget<G: DomainGrid>(grid: &G) -> usize {
     (BUFFER_BYTES / bytes).max(64)
 }
 
-/// A node kept for later: explored when its sink opens.
+/// A subtree kept for later: explored when its sink opens.
 struct Pending<G> {
     grid: G,
     depth: u32,
-    memo: Option<Arc<SealedMemo<G>>>,
+    rest: Rest<G>,
+}
+
+/// What a pending subtree is.
+enum Rest<G> {
+    /// A node, with its parent's probe memo.
+    Node(Option<Arc<SealedMemo<G>>>),
+    /// Part of a product's walk (see [`SearchCx`]'s `walk`).
+    Walk {
+        product: Arc<Product>,
+        index: usize,
+        range: Range<usize>,
+    },
 }
 
 /// What a sink holds, in search order.
@@ -135,7 +150,7 @@ enum Sibling<G> {
 }
 
 /// The ordered parallel search over one tree.
-pub(crate) struct Ordered<'a, P: Domain = Puzzle> {
+pub(crate) struct Ordered<'a, P: Countable = Puzzle> {
     pub(crate) cx: &'a SearchCx<'a, P>,
     /// Solutions sitting in closed sinks. `Relaxed` is enough: it only decides whether to
     /// defer, and a stale value costs one node explored or deferred too many.
@@ -143,7 +158,7 @@ pub(crate) struct Ordered<'a, P: Domain = Puzzle> {
     budget: usize,
 }
 
-impl<'a, P: Domain> Ordered<'a, P> {
+impl<'a, P: Countable> Ordered<'a, P> {
     pub(crate) fn new(cx: &'a SearchCx<'a, P>, budget: usize) -> Self {
         Ordered {
             cx,
@@ -163,20 +178,8 @@ impl<'a, P: Domain> Ordered<'a, P> {
         if self.cx.stopped() {
             return;
         }
-        let grid = if self.buffered.load(Ordering::Relaxed) >= self.budget {
-            let pending = Pending {
-                grid,
-                depth,
-                memo: memo.cloned(),
-            };
-            match route.deliver(Item::Deferred(pending), &self.buffered) {
-                None => return,
-                // Every sink on the way is open: this node is at the front, explore it.
-                Some(Item::Deferred(pending)) => pending.grid,
-                Some(Item::Solution(grid)) => grid,
-            }
-        } else {
-            grid
+        let Some(grid) = self.defer(grid, depth, || Rest::Node(memo.cloned()), route) else {
+            return;
         };
         match self.cx.expand(grid, depth, memo.map(|m| &**m)) {
             Step::Done => {}
@@ -186,6 +189,82 @@ impl<'a, P: Domain> Ordered<'a, P> {
             }
             Step::Branch { children, memo, .. } => {
                 self.children(children, depth, memo.as_ref(), route)
+            }
+            Step::Product { grid, product } => {
+                let all = product.solutions(0);
+                self.walk(grid, &Arc::new(product), 0, all, depth, route);
+            }
+        }
+    }
+
+    /// Stores the subtree of `grid` in the first closed sink of `route` when the buffers are
+    /// over budget, and returns `None`; returns the grid when it is to be explored now.
+    fn defer(
+        &self,
+        grid: P::Grid,
+        depth: u32,
+        rest: impl FnOnce() -> Rest<P::Grid>,
+        route: &Route<P::Grid>,
+    ) -> Option<P::Grid> {
+        if self.buffered.load(Ordering::Relaxed) < self.budget {
+            return Some(grid);
+        }
+        let pending = Pending {
+            grid,
+            depth,
+            rest: rest(),
+        };
+        match route.deliver(Item::Deferred(pending), &self.buffered) {
+            None => None,
+            // Every sink on the way is open: this subtree is at the front, explore it.
+            Some(Item::Deferred(pending)) => Some(pending.grid),
+            Some(Item::Solution(grid)) => Some(grid),
+        }
+    }
+
+    /// Walks part of a product in order (as [`SearchCx`]'s own walk does, each half of a
+    /// range a branch).
+    fn walk(
+        &self,
+        grid: P::Grid,
+        product: &Arc<Product>,
+        index: usize,
+        range: Range<usize>,
+        depth: u32,
+        route: &Route<P::Grid>,
+    ) {
+        if self.cx.stopped() {
+            return;
+        }
+        let rest = || Rest::Walk {
+            product: Arc::clone(product),
+            index,
+            range: range.clone(),
+        };
+        let Some(mut grid) = self.defer(grid, depth, rest, route) else {
+            return;
+        };
+        if index == product.len() {
+            self.cx.poll();
+            self.cx.count_solution(depth);
+            self.forward(grid, route);
+            return;
+        }
+        match range.len() {
+            0 => self.cx.stats.finish_subtree(depth),
+            1 => {
+                product.write(&mut grid, index, range.start);
+                let next = product.solutions(index + 1);
+                self.walk(grid, product, index + 1, next, depth, route);
+            }
+            n => {
+                let middle = range.start + n / 2;
+                let first = grid.clone();
+                self.branch(
+                    |route| self.walk(first, product, index, range.start..middle, depth + 1, route),
+                    |route| self.walk(grid, product, index, middle..range.end, depth + 1, route),
+                    route,
+                );
             }
         }
     }
@@ -215,25 +294,27 @@ impl<'a, P: Domain> Ordered<'a, P> {
             }
             n => {
                 let second = children.split_off(n / 2);
-                self.branch(children, second, depth + 1, memo, route);
+                self.branch(
+                    |route| self.children(children, depth + 1, memo, route),
+                    |route| self.children(second, depth + 1, memo, route),
+                    route,
+                );
             }
         }
     }
 
-    /// Runs two groups of children, the first streaming into `route`, the second buffered
-    /// while the first runs (see the module documentation).
+    /// Runs two subtrees, the first streaming into `route`, the second buffered while the
+    /// first runs (see the module documentation).
     fn branch(
         &self,
-        first_group: Vec<P::Grid>,
-        second_group: Vec<P::Grid>,
-        depth: u32,
-        memo: Option<&Arc<SealedMemo<P::Grid>>>,
+        first_subtree: impl FnOnce(&Route<P::Grid>) + Send,
+        second_subtree: impl FnOnce(&Route<P::Grid>) + Send,
         route: &Route<P::Grid>,
     ) {
         let sibling = Mutex::new(Sibling::Running);
         let lock = || sibling.lock().unwrap_or_else(PoisonError::into_inner);
         let first = || {
-            self.children(first_group, depth, memo, route);
+            first_subtree(route);
             let finished = !self.cx.stopped();
             let next = if finished {
                 Sibling::Finished
@@ -263,7 +344,7 @@ impl<'a, P: Domain> Ordered<'a, P> {
                     Sibling::Stopped | Sibling::Waiting(_) => return,
                 }
             };
-            self.children(second_group, depth, memo, own.as_ref().unwrap_or(route));
+            second_subtree(own.as_ref().unwrap_or(route));
         };
         let ((), ()) = rayon::join(first, second);
     }
@@ -291,7 +372,14 @@ impl<'a, P: Domain> Ordered<'a, P> {
                     let _ = self.buffered.fetch_sub(1, Ordering::Relaxed);
                     self.forward(grid, &sink.parent);
                 }
-                Item::Deferred(p) => self.explore(p.grid, p.depth, p.memo.as_ref(), &sink.parent),
+                Item::Deferred(Pending { grid, depth, rest }) => match rest {
+                    Rest::Node(memo) => self.explore(grid, depth, memo.as_ref(), &sink.parent),
+                    Rest::Walk {
+                        product,
+                        index,
+                        range,
+                    } => self.walk(grid, &product, index, range, depth, &sink.parent),
+                },
             }
         }
     }

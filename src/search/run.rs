@@ -11,7 +11,8 @@ use super::ordered::{self, Ordered, Route};
 use super::restart::Attempt;
 use super::tree::{Outlet, Parallel, SearchCx, Sequential};
 use super::{Engine, Flow, Outcome, Searchable, SolveError, Solver, estimate, stack_size};
-use crate::domain::{Domain, DomainGrid};
+use crate::count::Countable;
+use crate::domain::DomainGrid;
 use crate::learn::LearnStats;
 
 /// What the threads of a run are.
@@ -263,7 +264,7 @@ fn learn<P: Searchable>(cx: &SearchCx<'_, P>, root: P::Grid, racing: bool) {
 }
 
 /// Runs `explore` from `root` in attempts (see [`super::restart`]) until one is not abandoned.
-fn with_restarts<P: Domain>(
+fn with_restarts<P: Countable>(
     cx: &SearchCx<'_, P>,
     root: P::Grid,
     unit: u64,

@@ -11,9 +11,11 @@ use crossbeam_channel::Sender;
 
 use super::batch::{Batch, Batcher};
 use super::held::{Hold, MemoSlot};
+use super::product::{Product, Split};
 use super::restart::Attempt;
 use super::stats::SearchStats;
 use crate::choose::{Choice, ProbeCounts, Probing, SealedMemo, choose_by};
+use crate::count::Countable;
 use crate::domain::{Domain, DomainGrid};
 use crate::propagate::Propagator;
 use crate::puzzle::Puzzle;
@@ -90,6 +92,9 @@ pub(crate) enum Step<G> {
         children: Vec<G>,
         memo: Option<Arc<SealedMemo<G>>>,
     },
+    /// The node's solutions are a product of its components' (see [`super::product`]): each
+    /// combination written into `grid`.
+    Product { grid: G, product: Product },
 }
 
 /// Where the solutions of a search go.
@@ -130,7 +135,7 @@ impl<G> Outlet<'_, G> {
 }
 
 /// What every node of one search shares.
-pub(crate) struct SearchCx<'a, P: Domain = Puzzle> {
+pub(crate) struct SearchCx<'a, P: Countable = Puzzle> {
     pub(crate) puzzle: &'a P,
     pub(crate) probing: Probing,
     pub(crate) stats: &'a SearchStats,
@@ -144,7 +149,7 @@ pub(crate) struct SearchCx<'a, P: Domain = Puzzle> {
     pub(crate) solutions: Outlet<'a, P::Grid>,
 }
 
-impl<P: Domain> SearchCx<'_, P> {
+impl<P: Countable> SearchCx<'_, P> {
     pub(crate) fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
             || self.cancel.load(Ordering::Relaxed)
@@ -183,6 +188,52 @@ impl<P: Domain> SearchCx<'_, P> {
                 if let Some(hold) = hold {
                     hold.release();
                 }
+            }
+            Step::Product { grid, product } => {
+                let all = product.solutions(0);
+                self.walk::<J>(grid, &product, 0, all, depth);
+            }
+        }
+    }
+
+    /// Walks solutions `range` of component `index` of `product` and every combination of the
+    /// components after it, written into `grid` (which holds a solution of each component
+    /// before `index`), as a binary tree of joins over the range (as [`Self::children`] does).
+    fn walk<J: Joiner>(
+        &self,
+        mut grid: P::Grid,
+        product: &Product,
+        index: usize,
+        range: std::ops::Range<usize>,
+        depth: u32,
+    ) {
+        if self.stopped() {
+            return;
+        }
+        if index == product.len() {
+            self.poll();
+            self.emit(grid, depth);
+            return;
+        }
+        match range.len() {
+            0 => self.stats.finish_subtree(depth),
+            1 => {
+                product.write(&mut grid, index, range.start);
+                self.walk::<J>(
+                    grid,
+                    product,
+                    index + 1,
+                    product.solutions(index + 1),
+                    depth,
+                );
+            }
+            n => {
+                let middle = range.start + n / 2;
+                let first = grid.clone();
+                self.join::<J>(
+                    || self.walk::<J>(first, product, index, range.start..middle, depth + 1),
+                    || self.walk::<J>(grid, product, index, middle..range.end, depth + 1),
+                );
             }
         }
     }
@@ -303,11 +354,23 @@ impl<P: Domain> SearchCx<'_, P> {
                 cell: (row, col),
                 children,
                 memo,
-            } => Step::Branch {
-                cell: row * self.puzzle.size().1 + col,
-                children,
-                memo,
-            },
+            } => {
+                if self.probing.lists_products(grid.undecided()) {
+                    let split = with_propagator::<P, _>(|prop| {
+                        Product::of(self.puzzle, &grid, prop, &|| self.stopped())
+                    });
+                    match split {
+                        Split::No => {}
+                        Split::Product(product) => return Step::Product { grid, product },
+                        Split::Stopped => return Step::Done,
+                    }
+                }
+                Step::Branch {
+                    cell: row * self.puzzle.size().1 + col,
+                    children,
+                    memo,
+                }
+            }
         }
     }
 

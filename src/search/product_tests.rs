@@ -1,0 +1,161 @@
+//! Tests of products (see [`super::product`]): a node of independent components lists the same
+//! solutions as the search without products, each once, in one order for every thread count.
+
+use std::collections::HashSet;
+
+use super::product::{MAX_CELLS, Product, Split};
+use super::{Probing, Solver, SolverOptions};
+use crate::domain::DomainGrid;
+use crate::grid::Grid;
+use crate::propagate::Propagator;
+use crate::puzzle::{Given, Puzzle};
+
+/// A puzzle of independent pieces along the diagonal: for each `n` of `cycles`, an `n` x `n`
+/// block whose rows and columns hold one filled cell, in cell (i, i) or (i, i + 1 mod n) (the
+/// others given empty), which has two solutions whose cells form one component of `2n` cells;
+/// then `squares` 2x2 squares, each filled on one of its diagonals (two solutions, four cells).
+/// Every cell outside the pieces is given empty. It has `2^(cycles + squares)` solutions.
+fn cycles_and_squares(cycles: &[usize], squares: usize) -> Puzzle {
+    let sizes: Vec<usize> = cycles.iter().copied().chain(vec![2; squares]).collect();
+    let side: usize = sizes.iter().sum();
+    let mut picture = vec![false; side * side];
+    let mut open = vec![false; side * side];
+    let mut corner = 0;
+    for (piece, &n) in sizes.iter().enumerate() {
+        let square = piece >= cycles.len();
+        for i in 0..n {
+            picture[(corner + i) * side + corner + i] = true;
+            for j in 0..n {
+                let on_cycle = j == i || j == (i + 1) % n;
+                open[(corner + i) * side + corner + j] = square || on_cycle;
+            }
+        }
+        corner += n;
+    }
+    let mut puzzle = Puzzle::from_picture(side, side, &picture).expect("valid");
+    let givens = (0..side * side).filter(|&k| !open[k]).map(|k| Given {
+        row: k / side,
+        col: k % side,
+        filled: false,
+    });
+    puzzle.add_givens(givens).expect("the picture agrees");
+    puzzle
+}
+
+fn options(threads: usize, probing: Probing, ordered: bool) -> SolverOptions {
+    SolverOptions {
+        threads,
+        probing,
+        ordered,
+        ..SolverOptions::default()
+    }
+}
+
+/// Every solution, in the order found, each checked against the clues.
+fn listing(puzzle: &Puzzle, options: SolverOptions) -> Vec<Grid> {
+    let (grids, outcome) = Solver::new(puzzle, options).find(u64::MAX).expect("runs");
+    assert!(outcome.exhausted);
+    assert_eq!(outcome.solutions, grids.len() as u64);
+    for grid in &grids {
+        assert!(grid.complete());
+        puzzle.check_grid(&grid.to_cells()).expect("a solution");
+    }
+    grids
+}
+
+fn keys(grids: &[Grid]) -> HashSet<Box<[u64]>> {
+    grids.iter().map(|g| g.key()).collect()
+}
+
+/// How the propagated root of `puzzle` splits.
+fn split_of(puzzle: &Puzzle) -> Split {
+    let root = Solver::new(puzzle, SolverOptions::default())
+        .root()
+        .expect("valid")
+        .expect("consistent");
+    Product::of(puzzle, &root, &mut Propagator::new(), &|| false)
+}
+
+#[test]
+fn a_node_of_independent_small_components_is_their_product() {
+    let puzzle = cycles_and_squares(&[18, 18], 3);
+    let Split::Product(product) = split_of(&puzzle) else {
+        panic!("two cycles and three squares are five components");
+    };
+    assert_eq!(product.len(), 5);
+    for index in 0..5 {
+        assert_eq!(product.solutions(index), 0..2, "component {index}");
+    }
+}
+
+#[test]
+fn a_node_with_a_large_component_is_not_a_product() {
+    // One cycle of 66 cells, over the limit, beside two squares.
+    let puzzle = cycles_and_squares(&[33], 2);
+    const { assert!(2 * 33 > MAX_CELLS) };
+    assert!(matches!(split_of(&puzzle), Split::No));
+    // Searched as before, with every solution found.
+    assert_eq!(
+        listing(&puzzle, options(1, Probing::Adaptive, false)).len(),
+        8
+    );
+}
+
+#[test]
+fn products_list_the_solutions_of_the_search_without_them() {
+    let puzzle = cycles_and_squares(&[18, 18], 3);
+    let plain = listing(&puzzle, options(1, Probing::Always, false));
+    assert_eq!(plain.len(), 32);
+    let with_products = listing(&puzzle, options(1, Probing::Adaptive, false));
+    assert_eq!(with_products.len(), 32);
+    assert_eq!(keys(&with_products).len(), 32, "each solution once");
+    assert_eq!(keys(&with_products), keys(&plain));
+    for threads in [2, 4] {
+        let parallel = listing(&puzzle, options(threads, Probing::Adaptive, false));
+        assert_eq!(parallel.len(), 32, "{threads} threads");
+        assert_eq!(keys(&parallel), keys(&plain), "{threads} threads");
+    }
+}
+
+#[test]
+fn ordered_products_come_in_the_one_thread_order() {
+    let puzzle = cycles_and_squares(&[18, 18], 3);
+    let sequential = listing(&puzzle, options(1, Probing::Adaptive, false));
+    for threads in [2, 3] {
+        let ordered = listing(&puzzle, options(threads, Probing::Adaptive, true));
+        assert_eq!(ordered, sequential, "{threads} threads");
+    }
+    // With a tiny budget for held-back solutions, parts of the walk are deferred.
+    for budget in [1, 3] {
+        let (grids, _) = Solver::new(&puzzle, options(4, Probing::Adaptive, true))
+            .with_buffer_budget(budget)
+            .find(u64::MAX)
+            .expect("runs");
+        assert_eq!(grids, sequential, "budget {budget}");
+    }
+    // The first component varies slowest: the first half of the listing shares its cells.
+    let first_cell = |g: &Grid| g.to_cells()[0];
+    assert!(
+        sequential[..16]
+            .iter()
+            .all(|g| first_cell(g) == first_cell(&sequential[0]))
+    );
+    assert!(
+        sequential[16..]
+            .iter()
+            .all(|g| first_cell(g) != first_cell(&sequential[0]))
+    );
+}
+
+#[test]
+fn a_product_stops_at_a_limit() {
+    let puzzle = cycles_and_squares(&[18, 18], 3);
+    for threads in [1, 2] {
+        let (grids, outcome) = Solver::new(&puzzle, options(threads, Probing::Adaptive, false))
+            .find(5)
+            .expect("runs");
+        assert_eq!(grids.len(), 5);
+        assert!(!outcome.exhausted);
+        assert_eq!(keys(&grids).len(), 5);
+    }
+}
