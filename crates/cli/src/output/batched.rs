@@ -119,13 +119,18 @@ impl AnySolutionWriter for ListWriter<'_> {
     }
 }
 
-/// A complete black-and-white grid as rows of `#` and `.`.
+/// A complete black-and-white grid as rows of `#` and `.`, eight cells at a time.
 fn push_text(grid: &Grid, out: &mut Vec<u8>) {
     let width = grid.width();
     out.reserve(grid.height() * (width + 1));
     for r in 0..grid.height() {
         let (filled, _) = grid.line(LineId::Row(r));
-        out.extend((0..width).map(|c| {
+        let whole = width / 8;
+        for byte in 0..whole {
+            let bits = filled[byte / 8] >> (byte % 8 * 8);
+            out.extend_from_slice(&GLYPHS[usize::from(bits as u8)]);
+        }
+        out.extend((whole * 8..width).map(|c| {
             if filled[c / 64] >> (c % 64) & 1 == 1 {
                 b'#'
             } else {
@@ -134,6 +139,25 @@ fn push_text(grid: &Grid, out: &mut Vec<u8>) {
         }));
         out.push(b'\n');
     }
+}
+
+/// The text of eight cells, for each byte of their bits (the first cell in the lowest bit).
+static GLYPHS: [[u8; 8]; 256] = glyphs();
+
+const fn glyphs() -> [[u8; 8]; 256] {
+    let mut table = [[b'.'; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut cell = 0;
+        while cell < 8 {
+            if byte >> cell & 1 == 1 {
+                table[byte][cell] = b'#';
+            }
+            cell += 1;
+        }
+        byte += 1;
+    }
+    table
 }
 
 /// Lists the solutions of `solver` into `out` (after the compact header, for that format),
