@@ -199,3 +199,32 @@ pub(crate) fn count(solver: &AnySolver<'_>, limit: Option<u64>) -> anyhow::Resul
     let nothing = |_: AnyGrid<'_>, _: &mut Vec<u8>| {};
     Ok(solver.run_batched(&nothing, limit, |_, _| Flow::Continue)?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::push_text;
+    use nonoenum::Grid;
+
+    #[test]
+    fn text_eight_cells_at_a_time_is_the_grid_drawn_cell_by_cell() {
+        // Widths around the 8-cell and 64-cell boundaries, and a pattern that is not periodic.
+        for width in [1, 7, 8, 9, 15, 63, 64, 65, 71, 100, 130] {
+            let height = 3;
+            let mut grid = Grid::new(height, width);
+            for r in 0..height {
+                for c in 0..width {
+                    let filled = (r * 7 + c * c * 3 + c / 5) % 5 < 2;
+                    grid.set(r, c, filled)
+                        .expect("a blank grid takes any value");
+                }
+            }
+            let mut text = Vec::new();
+            push_text(&grid, &mut text);
+            assert_eq!(
+                String::from_utf8(text).expect("ASCII"),
+                grid.render(),
+                "width {width}"
+            );
+        }
+    }
+}
