@@ -47,7 +47,7 @@ impl Probing {
         }
     }
 
-    /// Whether a node with `undecided` undecided cells (after probing) looks for independent
+    /// Whether a node with `undecided` undecided cells looks for independent
     /// components, to list its solutions as their product: under [`Probing::Adaptive`], where
     /// the node probes. Under [`Probing::Always`] the tree stays the plain one that `split`
     /// and ordered checkpoints cut into parts.

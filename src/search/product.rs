@@ -9,11 +9,13 @@
 //! separate 2x2 squares, each holding one of its diagonals, has 2^1089 solutions: searched,
 //! each costs a dive through probing nodes; as a product, each costs writing four cells.
 //!
-//! Only nodes that probe under [`Probing::Adaptive`](crate::Probing::Adaptive) look for
-//! components (finding them costs a pass over every line, a fraction of a probing node and
-//! more than a plain one), and a node becomes a product only when it has two components or
-//! more and each is small ([`MAX_CELLS`] cells and [`MAX_SOLUTIONS`] solutions, listed within
-//! [`MAX_NODES`] nodes): a node with one large component branches as before.
+//! Only nodes that would probe under [`Probing::Adaptive`](crate::Probing::Adaptive) look
+//! for components (finding them costs a pass over every line, a fraction of a probing node and
+//! more than a plain one), before probing: each component's own search finds exactly its
+//! solutions, so probing a product would only cost time. A node becomes a product only when it
+//! has two components or more and each is small ([`MAX_CELLS`] cells and [`MAX_SOLUTIONS`]
+//! solutions, listed within [`MAX_NODES`] nodes): a node with one large component probes and
+//! branches as before.
 //!
 //! The product's order is fixed: the first component (by its first cell, row-major) varies
 //! slowest, and each component's solutions come in the order its own depth-first search finds

@@ -318,6 +318,21 @@ impl<P: Countable> SearchCx<'_, P> {
         if grid.complete() {
             return Step::Solution(grid);
         }
+        if self.probing.lists_products(grid.undecided()) {
+            // Before probing: each component's own search finds exactly its solutions, so
+            // probing a product would only cost time.
+            let split = with_propagator::<P, _>(|prop| {
+                let before = prop.line_solves;
+                let split = Product::of(self.puzzle, &grid, prop, &|| self.stopped());
+                self.stats.add_work(prop.line_solves - before, 0, 0, 0);
+                split
+            });
+            match split {
+                Split::No => {}
+                Split::Product(product) => return Step::Product { grid, product },
+                Split::Stopped => return Step::Done,
+            }
+        }
         let started = Instant::now();
         let choice = with_propagator::<P, _>(|prop| {
             let before = prop.line_solves;
@@ -354,23 +369,11 @@ impl<P: Countable> SearchCx<'_, P> {
                 cell: (row, col),
                 children,
                 memo,
-            } => {
-                if self.probing.lists_products(grid.undecided()) {
-                    let split = with_propagator::<P, _>(|prop| {
-                        Product::of(self.puzzle, &grid, prop, &|| self.stopped())
-                    });
-                    match split {
-                        Split::No => {}
-                        Split::Product(product) => return Step::Product { grid, product },
-                        Split::Stopped => return Step::Done,
-                    }
-                }
-                Step::Branch {
-                    cell: row * self.puzzle.size().1 + col,
-                    children,
-                    memo,
-                }
-            }
+            } => Step::Branch {
+                cell: row * self.puzzle.size().1 + col,
+                children,
+                memo,
+            },
         }
     }
 
