@@ -82,7 +82,7 @@ pub(crate) fn print_stats(label: &str, outcome: &Outcome) {
     eprintln!(
         "stats {label}: {:.3} s, {} solutions, {} nodes ({:.0}/s), {} line solves, {} probes \
          fixing {} cells, {} probes reused (memo hit rate {:.1}%), line cache hit rate {:.1}%, {} restarts, {} conflicts learned from, {} backjumps; \
-         time: root {:.3} s, choosing at nodes {:.3} s (summed over threads)",
+         time: root {:.3} s, probing at nodes {:.3} s (summed over threads)",
         secs,
         outcome.solutions,
         s.nodes,
