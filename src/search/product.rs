@@ -65,6 +65,8 @@ pub(crate) enum Split {
     No,
     /// The node is a product.
     Product(Product),
+    /// A component has no solution: neither has the node.
+    Dead,
     /// The search is stopping.
     Stopped,
 }
@@ -101,6 +103,10 @@ impl Product {
                 Ok(()) => {}
                 Err(NotAProduct::Large) => return Split::No,
                 Err(NotAProduct::Stopped) => return Split::Stopped,
+            }
+            if solutions.is_empty() {
+                // Walking the other components' combinations would find nothing.
+                return Split::Dead;
             }
             listed.push(Listed { cells, solutions });
         }

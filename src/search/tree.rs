@@ -331,6 +331,10 @@ impl<P: Countable> SearchCx<'_, P> {
                 Split::No => {}
                 Split::Product(product) => return Step::Product { grid, product },
                 Split::Stopped => return Step::Done,
+                Split::Dead => {
+                    self.stats.finish_subtree(depth);
+                    return Step::Done;
+                }
             }
         }
         // Only nodes that probe are timed: reading the clock twice would cost a plain node
