@@ -159,3 +159,29 @@ fn a_product_stops_at_a_limit() {
         assert_eq!(keys(&grids).len(), 5);
     }
 }
+
+#[test]
+fn colour_nodes_are_products_too() {
+    use super::ColorSolver;
+    use crate::color::ColorPuzzle;
+    let bw = cycles_and_squares(&[18, 18], 3);
+    let puzzle = ColorPuzzle::from_bw(&bw);
+    let root = ColorSolver::new(&puzzle, SolverOptions::default())
+        .root()
+        .expect("valid")
+        .expect("consistent");
+    let Split::Product(product) = Product::of(&puzzle, &root, &mut Propagator::new(), &|| false)
+    else {
+        panic!("the colour puzzle has the same five components");
+    };
+    assert_eq!(product.len(), 5);
+    for threads in [1, 2] {
+        for ordered in [false, true] {
+            let solver = ColorSolver::new(&puzzle, options(threads, Probing::Adaptive, ordered));
+            let (grids, outcome) = solver.find(u64::MAX).expect("runs");
+            assert!(outcome.exhausted);
+            let distinct: HashSet<_> = grids.iter().map(|g| g.key()).collect();
+            assert_eq!(distinct.len(), 32, "{threads} threads, ordered {ordered}");
+        }
+    }
+}
