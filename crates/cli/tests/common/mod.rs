@@ -1,7 +1,64 @@
-//! Helpers shared by the CLI tests: a colour puzzle whose solutions are known by construction.
+//! Helpers shared by the CLI tests: running the binary, bundled and temporary puzzle files, and
+//! a colour puzzle whose solutions are known by construction.
 #![allow(dead_code, reason = "each test binary uses only some of these")]
 
 use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use tempfile::TempDir;
+
+/// The binary under test.
+pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
+
+/// The `puzzles/` folder.
+pub(crate) const BUNDLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../puzzles");
+
+/// `nonoenum` with arguments.
+pub(crate) fn nonoenum<I, S>(args: I) -> Command
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let mut cmd = Command::new(BIN);
+    let _ = cmd.args(args);
+    cmd
+}
+
+/// Runs `args` and checks the failure: exit code 2, nothing on standard output and one line on
+/// standard error that contains every one of `needles`.
+pub(crate) fn assert_bad_input(args: &[&str], needles: &[&str]) {
+    let output = nonoenum(args).output().expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(
+        output.stdout.is_empty(),
+        "{args:?}: stdout {:?}",
+        output.stdout
+    );
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: one line: {stderr:?}");
+    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    for needle in needles {
+        assert!(
+            stderr.contains(needle),
+            "{args:?}: {needle:?} not in {stderr:?}"
+        );
+    }
+}
+
+/// A bundled puzzle file.
+pub(crate) fn bundled(name: &str) -> String {
+    Path::new(BUNDLED).join(name).display().to_string()
+}
+
+/// A temporary folder holding one file with `contents`; returns the folder (keep it alive) and
+/// the file's path.
+pub(crate) fn temp_file(name: &str, contents: impl AsRef<[u8]>) -> (TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join(name);
+    std::fs::write(&path, contents).expect("write the temporary file");
+    (dir, path)
+}
 
 /// The IN (and OUT) characters of the band puzzles' colours, in band order.
 pub(crate) const BAND_CHARS: [char; 4] = ['a', 'b', 'c', 'd'];
