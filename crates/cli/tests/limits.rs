@@ -7,30 +7,13 @@ use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
 
-const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
+mod common;
+
+use common::{BIN, run};
 
 /// Every clue `1` on an `n` x `n` grid: `n!` solutions, far too many to finish for n = 14.
 fn write_perm(dir: &Path, n: usize) -> PathBuf {
-    let mut text = format!("{n} {n}\n");
-    for _ in 0..2 * n {
-        text.push_str("1\n");
-    }
-    let path = dir.join(format!("perm{n}.txt"));
-    std::fs::write(&path, text).expect("write puzzle");
-    path
-}
-
-fn run(args: &[&str], puzzle: &Path) -> (i32, String, String) {
-    let output = Command::new(BIN)
-        .args(args)
-        .arg(puzzle)
-        .output()
-        .expect("runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8(output.stdout).expect("UTF-8"),
-        String::from_utf8(output.stderr).expect("UTF-8"),
-    )
+    common::perm(dir, n)
 }
 
 /// Checks that a listing of `n` x `n` permutation grids holds only whole, valid solutions,

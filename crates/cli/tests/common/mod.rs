@@ -116,3 +116,30 @@ pub(crate) fn assert_band_solution(grid: &str, k: usize, m: usize) {
         }
     }
 }
+
+/// Runs the binary with `args` then `puzzle`: exit code, standard output and error.
+pub(crate) fn run(args: &[&str], puzzle: &Path) -> (i32, String, String) {
+    let output = std::process::Command::new(BIN)
+        .args(args)
+        .arg(puzzle)
+        .output()
+        .expect("runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8(output.stdout).expect("UTF-8"),
+        String::from_utf8(output.stderr).expect("UTF-8"),
+    )
+}
+
+/// Writes `text` to `dir/name`.
+pub(crate) fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write puzzle");
+    path
+}
+
+/// Every clue `1` on an `n` x `n` grid: `n!` solutions.
+pub(crate) fn perm(dir: &Path, n: usize) -> PathBuf {
+    let text = format!("{n} {n}\n{}", "1\n".repeat(2 * n));
+    write(dir, &format!("perm{n}.txt"), &text)
+}
