@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::product::Product;
-use super::tree::{SearchCx, Step};
+use super::tree::{SearchCx, Step, small};
 use crate::choose::SealedMemo;
 use crate::count::Countable;
 use crate::domain::DomainGrid;
@@ -293,7 +293,16 @@ impl<'a, P: Countable> Ordered<'a, P> {
                 }
             }
             n => {
+                let together = small(&children);
                 let second = children.split_off(n / 2);
+                if together {
+                    // Small subtrees: one after the other, without a join or a sink.
+                    self.children(children, depth + 1, memo, route);
+                    if !self.cx.stopped() {
+                        self.children(second, depth + 1, memo, route);
+                    }
+                    return;
+                }
                 self.branch(
                     |route| self.children(children, depth + 1, memo, route),
                     |route| self.children(second, depth + 1, memo, route),
