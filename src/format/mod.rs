@@ -200,7 +200,7 @@ impl Format {
     pub fn parse_any(self, text: &str) -> Result<Vec<AnyPuzzle>, ParseError> {
         let bw = |p: Vec<Puzzle>| p.into_iter().map(AnyPuzzle::Bw).collect();
         match self {
-            Format::Plain => plain::parse(text).map(|p| bw(vec![p])),
+            Format::Plain => plain::parse_all(text).map(bw),
             Format::Non => non::parse(text).map(|p| bw(vec![p])),
             Format::Tournament => tournament::parse(text).map(bw),
             Format::Olsak => olsak::parse(text).map(|p| vec![p]),

@@ -29,28 +29,55 @@ use super::text::{
 };
 use crate::puzzle::{Clue, Puzzle};
 
-/// Parses a puzzle in the plain format and checks it.
+/// Parses a puzzle in the plain format and checks it. A second `givens` section is refused:
+/// [`parse_all`] reads it as another puzzle.
 pub fn parse(text: &str) -> Result<Puzzle, ParseError> {
+    let mut puzzles = parse_sections(text, false)?;
+    Ok(puzzles.swap_remove(0))
+}
+
+/// Parses a plain text that may hold several `givens` sections: one puzzle per section, each
+/// the clues with that section's givens (one puzzle without givens if there is no section).
+/// This is how `nonoenum split` writes a part made of several subtrees.
+pub fn parse_all(text: &str) -> Result<Vec<Puzzle>, ParseError> {
+    parse_sections(text, true)
+}
+
+fn parse_sections(text: &str, many: bool) -> Result<Vec<Puzzle>, ParseError> {
     let eof = eof_line(text);
     let mut lines = numbered_lines(text).filter(|(_, l)| !is_comment(l));
     let (row_clues, col_clues, map) = read_header_and_clues(&mut lines, eof, false)?;
-    let mut givens = Vec::new();
-    if let Some((line, extra)) = lines.find(|(_, l)| !l.trim().is_empty()) {
-        if !extra.trim().eq_ignore_ascii_case("givens") {
-            let kind = ParseErrorKind::Unexpected {
-                found: snippet(extra.trim()),
-                context: "after the last column clue (expected `givens` or the end)",
-            };
-            return Err(ParseError::new(line, kind));
-        }
-        for (number, text) in lines.filter(|(_, l)| !l.trim().is_empty()) {
-            let given = parse_given(text.trim()).map_err(|kind| ParseError::new(number, kind))?;
-            givens.push((number, given));
+    let mut sections: Vec<Vec<_>> = Vec::new();
+    for (number, line) in lines.filter(|(_, l)| !l.trim().is_empty()) {
+        let heading = line.trim().eq_ignore_ascii_case("givens");
+        match sections.last_mut() {
+            Some(givens) if !(heading && many) => {
+                let given =
+                    parse_given(line.trim()).map_err(|kind| ParseError::new(number, kind))?;
+                givens.push((number, given));
+            }
+            None if !heading => {
+                let kind = ParseErrorKind::Unexpected {
+                    found: snippet(line.trim()),
+                    context: "after the last column clue (expected `givens` or the end)",
+                };
+                return Err(ParseError::new(number, kind));
+            }
+            _ => sections.push(Vec::new()),
         }
     }
-    let mut puzzle = map.check(Puzzle::unchecked(row_clues, col_clues))?;
-    add_givens(&mut puzzle, &givens)?;
-    Ok(puzzle)
+    let puzzle = map.check(Puzzle::unchecked(row_clues, col_clues))?;
+    if sections.is_empty() {
+        return Ok(vec![puzzle]);
+    }
+    sections
+        .iter()
+        .map(|givens| {
+            let mut one = puzzle.clone();
+            add_givens(&mut one, givens)?;
+            Ok(one)
+        })
+        .collect()
 }
 
 /// `ROWS COLS`: exactly two numbers.
@@ -140,12 +167,38 @@ pub fn write(puzzle: &Puzzle) -> String {
     }
     if !puzzle.givens.is_empty() {
         let _ = writeln!(out, "givens");
-        for given in &puzzle.givens {
-            let value = if given.filled { '#' } else { '.' };
-            let _ = writeln!(out, "{} {} {value}", given.row + 1, given.col + 1);
-        }
+        write_givens(&mut out, puzzle);
     }
     out
+}
+
+/// Writes puzzles that share their clues in one plain text: the first [`write()`] would write,
+/// then a `givens` section for each further puzzle (every puzzle has its section, also an empty
+/// one, when there are several). [`parse_all`] reads them back; the clues and title are the
+/// first puzzle's.
+pub fn write_all(puzzles: &[Puzzle]) -> String {
+    let Some((first, rest)) = puzzles.split_first() else {
+        return String::new();
+    };
+    let mut out = write(first);
+    if rest.is_empty() {
+        return out;
+    }
+    if first.givens.is_empty() {
+        out.push_str("givens\n");
+    }
+    for puzzle in rest {
+        out.push_str("givens\n");
+        write_givens(&mut out, puzzle);
+    }
+    out
+}
+
+fn write_givens(out: &mut String, puzzle: &Puzzle) {
+    for given in &puzzle.givens {
+        let value = if given.filled { '#' } else { '.' };
+        let _ = writeln!(out, "{} {} {value}", given.row + 1, given.col + 1);
+    }
 }
 
 #[cfg(test)]
@@ -262,6 +315,33 @@ mod tests {
         let written = write(&puzzle);
         assert_eq!(written, "2 2\n1\n1\n1\n1\ngivens\n1 1 #\n2 1 .\n");
         assert_eq!(parse(&written).expect("valid").givens, puzzle.givens);
+    }
+
+    #[test]
+    fn several_givens_sections_are_several_puzzles() {
+        let text = "2 2\n1\n1\n1\n1\ngivens\n1 1 #\ngivens\n\ngivens\n1 1 .\n2 2 #\n";
+        let puzzles = parse_all(text).expect("valid");
+        let givens: Vec<Vec<(usize, usize, bool)>> = puzzles
+            .iter()
+            .map(|p| p.givens.iter().map(|g| (g.row, g.col, g.filled)).collect())
+            .collect();
+        assert_eq!(
+            givens,
+            [
+                vec![(0, 0, true)],
+                vec![],
+                vec![(0, 0, false), (1, 1, true)]
+            ]
+        );
+        assert_eq!(write_all(&puzzles), text.replace("\n\n", "\n"));
+        assert_eq!(parse_all(&write_all(&puzzles)).expect("valid"), puzzles);
+        assert_eq!(parse_all("1 1\n1\n1\n").expect("valid").len(), 1);
+        // One puzzle without givens first: its section is written, empty.
+        let mut swapped = puzzles.clone();
+        swapped.swap(0, 1);
+        assert_eq!(parse_all(&write_all(&swapped)).expect("valid"), swapped);
+        // `parse` reads one puzzle: a second section is a malformed given there.
+        assert_eq!(parse(text).unwrap_err().line, 8);
     }
 
     #[test]
