@@ -51,8 +51,9 @@ fi
 dir=$(cd "$dir" && pwd)
 mkdir -p "$dir/results"
 
-# One job per part file; `{/.}` is its name without folder and extension.
-job="$(printf %q "$NONOENUM") $mode --to jsonl --quiet --threads $threads {} > $(printf %q "$dir")/results/{/.}.json.tmp && mv $(printf %q "$dir")/results/{/.}.json.tmp $(printf %q "$dir")/results/{/.}.json"
+# One job per part file; `{/.}` is its name without folder and extension. Exit code 1 (a subtree
+# of the part has no solution) is a complete run too; merge checks every result line anyway.
+job="$(printf %q "$NONOENUM") $mode --to jsonl --quiet --threads $threads {} > $(printf %q "$dir")/results/{/.}.json.tmp; [ \$? -le 1 ] && mv $(printf %q "$dir")/results/{/.}.json.tmp $(printf %q "$dir")/results/{/.}.json"
 status=0
 find "$dir" -maxdepth 1 \( -name 'part-*.txt' -o -name 'part-*.g' \) | sort |
   parallel ${jobs:+--jobs "$jobs"} "${sshlogins[@]}" --joblog "$dir/joblog" $resume "$job" || status=$?

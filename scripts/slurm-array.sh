@@ -47,7 +47,7 @@ mapfile -t parts < <(find "$dir" -maxdepth 1 \( -name 'part-*.txt' -o -name 'par
 complete() {
   local name; name=$(basename "$1")
   local result="$dir/results/${name%.*}.json"
-  [ -f "$result" ] && tail -n 1 "$result" | grep -q '"complete":true'
+  [ -f "$result" ] && ! grep -q '"complete":false' "$result" && tail -n 1 "$result" | grep -q '"complete":true'
 }
 
 case "$action" in
@@ -70,7 +70,10 @@ case "$action" in
     name=$(basename "$part")
     result="$dir/results/${name%.*}.json"
     mkdir -p "$dir/results"
-    "$NONOENUM" "$mode" --to jsonl --quiet --threads "${THREADS:-${SLURM_CPUS_PER_TASK:-1}}" "$part" > "$result.tmp"
+    # Exit code 1 (a subtree of the part has no solution) is a complete run too.
+    status=0
+    "$NONOENUM" "$mode" --to jsonl --quiet --threads "${THREADS:-${SLURM_CPUS_PER_TASK:-1}}" "$part" > "$result.tmp" || status=$?
+    [ "$status" -le 1 ] || exit "$status"
     mv "$result.tmp" "$result"
     ;;
   merge)

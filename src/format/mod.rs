@@ -189,7 +189,7 @@ impl Format {
     }
 
     /// Parses a text in this format into checked black-and-white puzzles (one, except for
-    /// tournament and XML files). A colour puzzle is [`ParseErrorKind::ColorUnsupported`]:
+    /// tournament and XML files, and plain files with several `givens` sections). A colour puzzle is [`ParseErrorKind::ColorUnsupported`]:
     /// [`Format::parse_any`] reads both kinds.
     pub fn parse(self, text: &str) -> Result<Vec<Puzzle>, ParseError> {
         only_bw(self.parse_any(text)?)

@@ -22,6 +22,13 @@ pub(crate) trait PartPuzzle: Searchable + Clone {
 
     /// The puzzle, with its givens, in its text format.
     fn to_text(&self) -> String;
+    /// Subtrees per part file that `split` packs (see `nonoenum::split::split_balanced`); 1
+    /// where the format holds one set of givens.
+    const SUBTREES_PER_PART: usize;
+
+    /// Puzzles that differ only in their givens (a part's subtrees) in one file of its text
+    /// format; `None` where the format holds one puzzle only.
+    fn all_to_text(puzzles: &[Self]) -> Option<String>;
     /// Reads [`PartPuzzle::to_text`] back.
     fn from_text(text: &str) -> anyhow::Result<Self>;
     /// Sets the title written into its file.
@@ -53,8 +60,14 @@ impl PartPuzzle for Puzzle {
     const EXTENSION: &'static str = "txt";
     const FORMAT: &'static str = "plain";
 
+    const SUBTREES_PER_PART: usize = nonoenum::split::SUBTREES_PER_PART;
+
     fn to_text(&self) -> String {
         plain::write(self)
+    }
+
+    fn all_to_text(puzzles: &[Self]) -> Option<String> {
+        Some(plain::write_all(puzzles))
     }
 
     fn from_text(text: &str) -> anyhow::Result<Self> {
@@ -78,8 +91,17 @@ impl PartPuzzle for ColorPuzzle {
     const EXTENSION: &'static str = "g";
     const FORMAT: &'static str = "g";
 
+    const SUBTREES_PER_PART: usize = 1;
+
     fn to_text(&self) -> String {
         olsak::write(self)
+    }
+
+    fn all_to_text(puzzles: &[Self]) -> Option<String> {
+        match puzzles {
+            [one] => Some(olsak::write(one)),
+            _ => None,
+        }
     }
 
     fn from_text(text: &str) -> anyhow::Result<Self> {

@@ -2,12 +2,13 @@
 //! machines run, then add their `--to jsonl` (or `json`) results up, refusing anything missing
 //! or foreign.
 //!
-//! A split folder holds `part-NNN.txt` (a black-and-white puzzle in the plain format with a
-//! `givens` section of decisions) or `part-NNN.g` (a colour puzzle in Olšák's `.g` format with a
-//! `: givens` section), `manifest.json` (the puzzle's checksums and the list of parts), and, once the
-//! parts have run, `results/part-NNN.json` (what `count --to jsonl` or `list --to jsonl` wrote,
-//! or the same objects as one array, from `--to json`, or the compact listing of
-//! `list --to compact --json`).
+//! A split folder holds `part-NNN.txt` (a black-and-white puzzle in the plain format with one
+//! `givens` section of decisions per subtree of the part, so one puzzle per subtree) or
+//! `part-NNN.g` (a colour puzzle in Olšák's `.g` format with a `: givens` section: one subtree),
+//! `manifest.json` (the puzzle's checksums and the list of parts and their subtrees), and, once
+//! the parts have run, `results/part-NNN.json` (what `count --to jsonl` or `list --to jsonl`
+//! wrote, a `result` line per subtree, or the same objects as one array, from `--to json`, or
+//! the compact listing of `list --to compact --json`).
 
 use std::fs;
 use std::io::{self, BufWriter, Write};
@@ -17,7 +18,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use nonoenum::count::BigUint;
 use nonoenum::format::compact::CompactHeader;
-use nonoenum::split::split as split_search;
+use nonoenum::split::{Part, split as split_search, split_balanced};
 use nonoenum::{AnyPuzzle, ListingError, ListingItem, read_listing};
 use serde::{Deserialize, Serialize};
 
@@ -26,8 +27,10 @@ use crate::input::display_name;
 use crate::output::json::{JsonArray, JsonLine, RunResult, read_lines, write_line};
 use crate::palette::{PartPuzzle, as_stored};
 
-/// The `format` field of a manifest this version writes and reads.
-const MANIFEST_FORMAT: &str = "nonoenum-split/1";
+/// The `format` field of a manifest this version writes.
+const MANIFEST_FORMAT: &str = "nonoenum-split/2";
+/// The formats it reads: also that of one subtree per part, before parts had several.
+const MANIFEST_FORMATS: [&str; 2] = [MANIFEST_FORMAT, "nonoenum-split/1"];
 const MANIFEST: &str = "manifest.json";
 const RESULTS: &str = "results";
 
@@ -56,17 +59,66 @@ struct Manifest {
 
 /// One part in the manifest.
 #[derive(Debug, Serialize, Deserialize)]
+#[serde(from = "StoredPart")]
 struct ManifestPart {
     /// The part's file name, in the split folder.
     file: String,
-    /// The givens checksum of the part (the puzzle's givens and the part's decisions).
-    givens: String,
-    /// How many decisions select the part.
-    decisions: usize,
-    /// Cells still unknown at the part's node.
-    unknown: usize,
-    /// The estimated number of search nodes in the part (see `nonoenum::split`).
+    /// The estimated work of the part's search: its subtrees' sum.
     estimate: f64,
+    /// The part's subtrees, in search order: the puzzles of its file, in file order.
+    subtrees: Vec<ManifestSubtree>,
+}
+
+/// One subtree of a part in the manifest.
+#[derive(Debug, Serialize, Deserialize)]
+struct ManifestSubtree {
+    /// The givens checksum of the subtree (the puzzle's givens and the subtree's decisions).
+    givens: String,
+    /// How many decisions select the subtree.
+    decisions: usize,
+    /// Cells still unknown at the subtree's node.
+    unknown: usize,
+    /// The estimated work of the subtree's search: its nodes plus their line solves (see
+    /// `nonoenum::split::Part::estimate`).
+    estimate: f64,
+}
+
+/// A part as a manifest stores it: with its subtrees, or (`nonoenum-split/1`) one subtree's
+/// fields beside the file name.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum StoredPart {
+    Grouped {
+        file: String,
+        estimate: f64,
+        subtrees: Vec<ManifestSubtree>,
+    },
+    Single {
+        file: String,
+        #[serde(flatten)]
+        subtree: ManifestSubtree,
+    },
+}
+
+impl From<StoredPart> for ManifestPart {
+    fn from(stored: StoredPart) -> Self {
+        match stored {
+            StoredPart::Grouped {
+                file,
+                estimate,
+                subtrees,
+            } => ManifestPart {
+                file,
+                estimate,
+                subtrees,
+            },
+            StoredPart::Single { file, subtree } => ManifestPart {
+                file,
+                estimate: subtree.estimate,
+                subtrees: vec![subtree],
+            },
+        }
+    }
 }
 
 /// `nonoenum split`.
@@ -99,8 +151,10 @@ pub(crate) fn split(
     let json = serde_json::to_string_pretty(&manifest)? + "\n";
     write_atomically(&manifest_path, json.as_bytes())?;
     if !quiet {
+        let subtrees: usize = manifest.parts.iter().map(|p| p.subtrees.len()).sum();
         eprintln!(
-            "nonoenum: split {label} into {} parts in {out_name} (largest part: {largest} unknown cells)",
+            "nonoenum: split {label} into {} parts in {out_name} ({subtrees} subtrees, at most \
+             {largest} unknown cells each)",
             manifest.parts.len()
         );
     }
@@ -108,7 +162,7 @@ pub(crate) fn split(
 }
 
 /// Splits `puzzle` and writes its part files into `out`; returns the manifest to write and
-/// the unknown cells of the largest part.
+/// the most unknown cells of a subtree.
 fn write_parts<P: PartPuzzle>(
     puzzle: &P,
     label: &str,
@@ -116,20 +170,43 @@ fn write_parts<P: PartPuzzle>(
     parts: usize,
     out: &Path,
 ) -> anyhow::Result<(Manifest, usize)> {
-    let made = split_search(puzzle, parts)?;
+    let made: Vec<Vec<Part<P>>> = if P::SUBTREES_PER_PART > 1 {
+        split_balanced(puzzle, parts, P::SUBTREES_PER_PART)?
+    } else {
+        split_search(puzzle, parts)?
+            .into_iter()
+            .map(|part| vec![part])
+            .collect()
+    };
     let digits = made.len().to_string().len().max(3);
     let mut listed = Vec::new();
     for (i, part) in made.iter().enumerate() {
         let file = format!("part-{:0digits$}.{}", i + 1, P::EXTENSION);
-        let mut part_puzzle = part.puzzle(puzzle);
-        part_puzzle.set_title(format!("{label}: part {} of {}", i + 1, made.len()));
-        write_atomically(&out.join(&file), part_puzzle.to_text().as_bytes())?;
+        let mut puzzles: Vec<P> = part.iter().map(|s| s.puzzle(puzzle)).collect();
+        if let Some(first) = puzzles.first_mut() {
+            first.set_title(format!("{label}: part {} of {}", i + 1, made.len()));
+        }
+        let Some(text) = P::all_to_text(&puzzles) else {
+            bail!(
+                "{file}: its format holds one subtree, but the part has {}",
+                part.len()
+            );
+        };
+        write_atomically(&out.join(&file), text.as_bytes())?;
+        let subtrees: Vec<ManifestSubtree> = part
+            .iter()
+            .zip(&puzzles)
+            .map(|(subtree, subtree_puzzle)| ManifestSubtree {
+                givens: subtree_puzzle.checksums().1,
+                decisions: subtree.decisions.len(),
+                unknown: subtree.unknown,
+                estimate: subtree.estimate.round(),
+            })
+            .collect();
         listed.push(ManifestPart {
             file,
-            givens: part_puzzle.checksums().1,
-            decisions: part.decisions.len(),
-            unknown: part.unknown,
-            estimate: part.estimate.round(),
+            estimate: subtrees.iter().map(|s| s.estimate).sum(),
+            subtrees,
         });
     }
     let (clues, givens) = puzzle.checksums();
@@ -143,12 +220,22 @@ fn write_parts<P: PartPuzzle>(
         rows: puzzle.size().0,
         cols: puzzle.size().1,
         parts_requested: parts,
-        method: "propagation and probing at each node; the open node with the most unknown \
-                 cells is branched first, on the search's own branching cell"
-            .into(),
+        method: if P::SUBTREES_PER_PART > 1 {
+            format!(
+                "propagation and probing at each node; the open node with the largest estimated \
+                 subtree is branched first, on the search's own branching cell, until there are \
+                 {} subtrees per part; runs of consecutive subtrees in search order are packed \
+                 into parts of near-equal estimated size",
+                P::SUBTREES_PER_PART
+            )
+        } else {
+            "propagation and probing at each node; the open node with the largest estimated \
+             subtree is branched first, on the search's own branching cell; one subtree per part"
+                .into()
+        },
         parts: listed,
     };
-    let largest = made.iter().map(|p| p.unknown).max().unwrap_or(0);
+    let largest = made.iter().flatten().map(|p| p.unknown).max().unwrap_or(0);
     Ok((manifest, largest))
 }
 
@@ -185,7 +272,7 @@ pub(crate) fn merge(
         .with_context(|| format!("cannot read {manifest_name}"))?;
     let manifest: Manifest = serde_json::from_str(&text)
         .with_context(|| format!("{manifest_name}: not a nonoenum split manifest"))?;
-    if manifest.format != MANIFEST_FORMAT {
+    if !MANIFEST_FORMATS.contains(&manifest.format.as_str()) {
         bail!(
             "{manifest_name}: format `{}`, expected `{MANIFEST_FORMAT}`",
             manifest.format
@@ -377,7 +464,8 @@ fn problem(e: &ListingError) -> String {
 }
 
 /// Checks one part's result: present, complete, from the right command, for this puzzle and
-/// this part, with as many solution lines as it counts (for `list`).
+/// this part (a result line for each of its subtrees, in order), with as many solution lines as
+/// it counts (for `list`).
 fn check_part(
     dir: &Path,
     manifest: &Manifest,
@@ -389,47 +477,63 @@ fn check_part(
     }
     let path = result_path(dir, &part.file);
     let mut solutions: u128 = 0;
-    let mut result = None;
+    let mut results = Vec::new();
     for_each_line(&path, |line| {
         match line {
             PartLine::Solution(_) => solutions += 1,
-            PartLine::Json(r) if result.is_none() => result = Some(r),
-            PartLine::Json(_) => bail!("more than one result line"),
+            PartLine::Json(r) => results.push(r),
             PartLine::Header(header) => check_header(&header, manifest, part)?,
         }
         Ok(())
     })?;
-    let Some(result) = result else {
+    if results.is_empty() {
         bail!("no result line (the run did not finish)");
+    }
+    let lines = results.len();
+    let mut checked = Checked {
+        count: BigUint::ZERO,
+        seconds: 0.0,
     };
-    if result.puzzle != manifest.puzzle {
+    for (result, subtree) in results.into_iter().zip(&part.subtrees) {
+        if result.puzzle != manifest.puzzle {
+            bail!(
+                "result of another puzzle ({}, expected {})",
+                result.puzzle,
+                manifest.puzzle
+            );
+        }
+        if result.givens != subtree.givens {
+            bail!("result of another part (givens {})", result.givens);
+        }
+        // A complete `list` result counts as well as a `count` one.
+        let usable = result.command == command || (command == "count" && result.command == "list");
+        if !usable {
+            bail!(
+                "result of `{}`, but merging `{command}` results",
+                result.command
+            );
+        }
+        if !result.complete {
+            bail!("incomplete result (the search was stopped)");
+        }
+        checked.count += result.count;
+        checked.seconds += result.seconds;
+    }
+    let subtrees = part.subtrees.len();
+    if lines != subtrees {
+        let more = if lines > subtrees { "more" } else { "fewer" };
         bail!(
-            "result of another puzzle ({}, expected {})",
-            result.puzzle,
-            manifest.puzzle
+            "{lines} result lines for {subtrees} subtrees ({more} than the part's puzzles; \
+             the run did not finish, or ran another file)"
         );
     }
-    if result.givens != part.givens {
-        bail!("result of another part (givens {})", result.givens);
-    }
-    // A complete `list` result counts as well as a `count` one.
-    let usable = result.command == command || (command == "count" && result.command == "list");
-    if !usable {
+    if command == "list" && BigUint::from(solutions) != checked.count {
         bail!(
-            "result of `{}`, but merging `{command}` results",
-            result.command
+            "{solutions} solution lines but a count of {}",
+            checked.count
         );
     }
-    if !result.complete {
-        bail!("incomplete result (the search was stopped)");
-    }
-    if command == "list" && BigUint::from(solutions) != result.count {
-        bail!("{solutions} solution lines but a count of {}", result.count);
-    }
-    Ok(Checked {
-        count: result.count,
-        seconds: result.seconds,
-    })
+    Ok(checked)
 }
 
 /// Checks the header of a part's compact listing: the puzzle's size and checksums.
@@ -453,7 +557,8 @@ fn check_header(
             manifest.puzzle
         );
     }
-    if let Some(givens) = header.givens.as_ref().filter(|g| **g != part.givens) {
+    let foreign = |g: &&String| !part.subtrees.iter().any(|s| s.givens == **g);
+    if let Some(givens) = header.givens.as_ref().filter(foreign) {
         bail!("listing of another part (givens {givens})");
     }
     Ok(())

@@ -446,3 +446,50 @@ fn slurm_array_tasks_run_every_part_then_merge() {
     );
     assert!(err.contains("no part number"), "{err}");
 }
+
+/// The parts of a balanced split hold runs of subtrees (a `givens` section, so a puzzle, each):
+/// for several numbers of parts, the parts' counts add up to the undivided count.
+#[test]
+fn parts_of_several_subtrees_add_up_for_several_part_counts() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 7);
+    for parts in [1, 2, 5, 16, 64] {
+        let dir = tmp.path().join(format!("split-{parts}"));
+        split(&puzzle, parts, &dir);
+        let files = part_files(&dir);
+        assert_eq!(files.len(), parts, "{parts} parts");
+        let manifest = std::fs::read_to_string(dir.join("manifest.json")).expect("manifest");
+        assert!(manifest.contains("nonoenum-split/2"), "{manifest}");
+        let sections: usize = files
+            .iter()
+            .map(|f| {
+                let text = std::fs::read_to_string(f).expect("part");
+                text.lines().filter(|l| *l == "givens").count()
+            })
+            .sum();
+        assert!(sections > parts, "{parts} parts, {sections} subtrees");
+        assert_eq!(manifest.matches(r#""givens": "#).count(), sections + 1);
+        run_parts(&dir, "count");
+        assert_eq!(run_ok(&mut merge(&dir, false)), "5040\n", "{parts} parts");
+    }
+}
+
+/// A result that lacks the line of one of its part's subtrees is refused.
+#[test]
+fn merge_refuses_a_part_result_without_every_subtree() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 6);
+    let dir = tmp.path().join("split");
+    split(&puzzle, 3, &dir);
+    run_parts(&dir, "list");
+    let result = dir.join("results").join("part-002.json");
+    let text = std::fs::read_to_string(&result).expect("result");
+    let last_result = text.rfind(r#"{"type":"result""#).expect("a result line");
+    std::fs::write(&result, &text[..last_result]).expect("write");
+    let err = run_err(&mut merge(&dir, true));
+    assert!(
+        err.contains("part-002.txt: ") && err.contains("result lines for"),
+        "{err}"
+    );
+    assert_eq!(run_err(&mut merge(&dir, false)), err);
+}
