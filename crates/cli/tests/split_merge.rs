@@ -230,6 +230,28 @@ fn colour_split_run_merge_gives_the_undivided_count_and_solutions() {
 
     run_parts(&dir, "count");
     assert_eq!(run_ok(&mut merge(&dir, false)), format!("{total}\n"));
+    // Colour parts are one subtree each, so the manifest also reads as the older
+    // `nonoenum-split/1`, each part's subtree fields beside its file name: that merges too.
+    let path = dir.join("manifest.json");
+    let manifest = std::fs::read_to_string(&path).expect("manifest");
+    assert_eq!(manifest.matches(r#""subtrees": ["#).count(), parts.len());
+    let old: Vec<&str> = manifest
+        .lines()
+        .filter(|l| {
+            let wrapper = ["{", "}", "]", "],"].contains(&l.trim()) && l.starts_with("      ");
+            !(wrapper || l.starts_with(r#"      "estimate""#) || l.contains(r#""subtrees""#))
+        })
+        .collect();
+    let old = old
+        .join("\n")
+        .replace("nonoenum-split/2", "nonoenum-split/1");
+    assert!(
+        !old.contains("subtrees") && old.contains(r#""givens""#),
+        "{old}"
+    );
+    std::fs::write(&path, old).expect("write manifest");
+    assert_eq!(run_ok(&mut merge(&dir, false)), format!("{total}\n"));
+    std::fs::write(&path, manifest).expect("write manifest");
     let undivided_json = run_ok(&mut nonoenum(&[
         "count",
         "--to=jsonl",
