@@ -15,7 +15,7 @@ fn perm(n: usize) -> Puzzle {
     Puzzle::new(clues(), clues()).expect("valid")
 }
 
-fn options(threads: usize, ordered: bool, engine: Engine) -> SolverOptions {
+pub(super) fn options(threads: usize, ordered: bool, engine: Engine) -> SolverOptions {
     SolverOptions {
         threads,
         ordered,

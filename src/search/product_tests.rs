@@ -42,13 +42,10 @@ fn cycles_and_squares(cycles: &[usize], squares: usize) -> Puzzle {
     puzzle
 }
 
+/// The batch tests' options, with `probing`.
 fn options(threads: usize, probing: Probing, ordered: bool) -> SolverOptions {
-    SolverOptions {
-        threads,
-        probing,
-        ordered,
-        ..SolverOptions::default()
-    }
+    let probe = super::batch_tests::options(threads, ordered, super::Engine::Probe);
+    SolverOptions { probing, ..probe }
 }
 
 /// Every solution, in the order found, each checked against the clues.
