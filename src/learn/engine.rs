@@ -101,6 +101,21 @@ impl LineQueue {
         }
     }
 
+    /// Queues the line crossing `from` at the variable of `l`, which solving `from` just
+    /// forced: `from` itself is still at its fixpoint, since an exact line solver forces only
+    /// what every placement it allowed agrees on, so setting those cells leaves its placements
+    /// (and its result) as they were.
+    fn lit_forced_by<D: LearnDomain>(&mut self, puzzle: &D, l: Lit, from: LineId) {
+        if D::changes_lines(l) {
+            let cell = var_of(l) as usize / puzzle.vars_per_cell();
+            let width = self.shape.width;
+            self.push(match from {
+                LineId::Row(_) => LineId::Col(cell % width),
+                LineId::Col(_) => LineId::Row(cell / width),
+            });
+        }
+    }
+
     fn pop(&mut self) -> Option<LineId> {
         let line = self.lines.pop_front()?;
         self.queued[self.shape.index(line)] = false;
@@ -234,7 +249,7 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
         let (a, queue) = (&mut self.a, &mut self.queue);
         puzzle.forced(&self.lines, line, |l| {
             a.assign(l, Reason::Line { line, mark });
-            queue.lit_set(puzzle, l);
+            queue.lit_forced_by(puzzle, l, line);
         });
         true
     }
