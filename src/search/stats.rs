@@ -77,7 +77,8 @@ pub struct StatsSnapshot {
     pub probe_fixed: u64,
     /// Probes skipped because an earlier result still held (the probe memo: a probe's result holds while the lines its propagation solved do not change).
     pub probes_reused: u64,
-    /// Attempts abandoned by a search with restarts (see [`crate::SolverOptions::restarts`]).
+    /// Attempts abandoned by a search with restarts (see [`crate::SolverOptions::restarts`]),
+    /// and the restarts of a learning search.
     pub restarts: u64,
     /// Conflicts a learning search met (each one learned a clause).
     pub conflicts: u64,
@@ -155,6 +156,7 @@ impl SearchStats {
             .fetch_add(learned.line_solves + learned.explain_solves, Relaxed);
         let _ = self.conflicts.fetch_add(learned.conflicts, Relaxed);
         let _ = self.backjumps.fetch_add(learned.backjumps, Relaxed);
+        let _ = self.restarts.fetch_add(learned.restarts, Relaxed);
         self.add_cache(learned.cache_lookups, learned.cache_hits);
     }
 
