@@ -4,6 +4,10 @@
 //! on the way. The product is an unbiased estimate of the number of nodes at that depth (and of
 //! solutions, when the path ends in one); the mean over many probes estimates the whole tree.
 //!
+//! A node the search would walk as a product of independent components
+//! (`search/product.rs`) ends the walk: its solutions are known exactly (the product of the
+//! components' counts) and the search visits no node below it.
+//!
 //! An enumeration runs `run_probes` on one thread of its own when asked to
 //! ([`super::Solver::with_estimate`]): steadily for its first seconds, then a tenth of the
 //! time, so that a progress display can say how big the tree is, with a range, and when the
@@ -12,8 +16,10 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use super::product::{Product, Split};
 use crate::choose::{Choice, ProbeCounts, Probing, choose_by};
-use crate::domain::{Domain, DomainGrid};
+use crate::count::Countable;
+use crate::domain::DomainGrid;
 use crate::propagate::Propagator;
 use crate::rng::SplitMix;
 
@@ -52,17 +58,25 @@ pub struct TreeEstimate {
 
 impl TreeEstimate {
     /// Seconds left, as `(estimate, low, high)`, for a search that has visited `nodes_done`
-    /// nodes in `elapsed` seconds, going on at the same rate; `None` before any node.
-    pub fn seconds_left(&self, nodes_done: u64, elapsed: f64) -> Option<(f64, f64, f64)> {
+    /// nodes and found `solutions_done` solutions in `elapsed` seconds, going on at the same
+    /// rate; `None` before any node. The work counted is nodes plus solutions: below a
+    /// product node the search visits no node but walks every solution.
+    pub fn seconds_left(
+        &self,
+        nodes_done: u64,
+        solutions_done: u64,
+        elapsed: f64,
+    ) -> Option<(f64, f64, f64)> {
         if nodes_done == 0 || elapsed <= 0.0 {
             return None;
         }
-        let rate = nodes_done as f64 / elapsed;
-        let left = |total: f64| (total - nodes_done as f64).max(0.0) / rate;
+        let done = nodes_done as f64 + solutions_done as f64;
+        let rate = done / elapsed;
+        let left = |nodes: f64, solutions: f64| (nodes + solutions - done).max(0.0) / rate;
         Some((
-            left(self.nodes.mean),
-            left(self.nodes.low),
-            left(self.nodes.high),
+            left(self.nodes.mean, self.solutions.mean),
+            left(self.nodes.low, self.solutions.low),
+            left(self.nodes.high, self.solutions.high),
         ))
     }
 }
@@ -132,7 +146,7 @@ pub(crate) struct Probe {
 
 /// Walks one random path from `root` (at a propagation fixpoint), choosing cells as the search
 /// does; `None` if `stopped` said stop first.
-pub(crate) fn probe<P: Domain>(
+pub(crate) fn probe<P: Countable>(
     puzzle: &P,
     root: &P::Grid,
     probing: Probing,
@@ -150,6 +164,24 @@ pub(crate) fn probe<P: Domain>(
                 nodes,
                 solutions: weight,
             });
+        }
+        if probing.lists_products(grid.undecided()) {
+            match Product::of(puzzle, &grid, prop, stopped) {
+                Split::No => {}
+                Split::Product(product) => {
+                    return Some(Probe {
+                        nodes,
+                        solutions: weight * product.combinations(),
+                    });
+                }
+                Split::Dead => {
+                    return Some(Probe {
+                        nodes,
+                        solutions: 0.0,
+                    });
+                }
+                Split::Stopped => return None,
+            }
         }
         let mut counts = ProbeCounts::default();
         let choice = choose_by(probing, puzzle, &mut grid, prop, &mut counts, None, stopped);
@@ -183,7 +215,7 @@ pub(crate) fn probe<P: Domain>(
 
 /// Probes the tree below `root` until `stopped`, adding each probe to `samples`: without pause
 /// for the first seconds, then a tenth of the time.
-pub(crate) fn run_probes<P: Domain>(
+pub(crate) fn run_probes<P: Countable>(
     puzzle: &P,
     root: &P::Grid,
     probing: Probing,
@@ -272,6 +304,27 @@ mod tests {
     }
 
     #[test]
+    fn a_product_at_the_root_is_estimated_exactly() {
+        // 2 cycles and 40 squares: 168 unknown cells in 42 components, 2^42 solutions.
+        let puzzle = super::super::product_tests::cycles_and_squares(&[3, 4], 40);
+        let e = estimate(&puzzle, Probing::Adaptive, 20);
+        let exact = 2f64.powi(42);
+        assert_eq!(
+            e.solutions,
+            Spread {
+                mean: exact,
+                low: exact,
+                high: exact
+            }
+        );
+        // The search visits the root only, and walks its product.
+        assert_eq!(e.nodes.mean, 1.0, "{e:?}");
+        // Without products the dives branch down to the solutions.
+        let plain = estimate(&puzzle, Probing::Always, 20);
+        assert!(plain.nodes.mean > 42.0, "{plain:?}");
+    }
+
+    #[test]
     fn seconds_left_follow_the_rate() {
         let e = TreeEstimate {
             probes: 20,
@@ -282,10 +335,19 @@ mod tests {
             },
             solutions: Spread::default(),
         };
-        assert_eq!(e.seconds_left(0, 1.0), None);
+        assert_eq!(e.seconds_left(0, 0, 1.0), None);
         // 100 nodes a second.
-        assert_eq!(e.seconds_left(100, 1.0), Some((9.0, 4.0, 19.0)));
-        assert_eq!(e.seconds_left(3000, 30.0), Some((0.0, 0.0, 0.0)));
+        assert_eq!(e.seconds_left(100, 0, 1.0), Some((9.0, 4.0, 19.0)));
+        assert_eq!(e.seconds_left(3000, 0, 30.0), Some((0.0, 0.0, 0.0)));
+        // Solutions count as work: 50 nodes and 50 solutions a second, of 1000 + 1000.
+        let with_solutions = TreeEstimate {
+            solutions: e.nodes,
+            ..e
+        };
+        assert_eq!(
+            with_solutions.seconds_left(50, 50, 1.0),
+            Some((19.0, 9.0, 39.0))
+        );
     }
 
     #[test]

@@ -118,6 +118,15 @@ impl Product {
         self.components.len()
     }
 
+    /// The number of the node's solutions, the product of its components' counts, as a
+    /// float: it can be astronomically large (infinite past `f64::MAX`).
+    pub(crate) fn combinations(&self) -> f64 {
+        self.components
+            .iter()
+            .map(|c| c.solutions.len() as f64)
+            .product()
+    }
+
     /// Every solution index of component `index`.
     pub(crate) fn solutions(&self, index: usize) -> Range<usize> {
         0..self.components.get(index).map_or(0, |c| c.solutions.len())

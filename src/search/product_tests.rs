@@ -15,7 +15,7 @@ use crate::puzzle::{Given, Puzzle};
 /// others given empty), which has two solutions whose cells form one component of `2n` cells;
 /// then `squares` 2x2 squares, each filled on one of its diagonals (two solutions, four cells).
 /// Every cell outside the pieces is given empty. It has `2^(cycles + squares)` solutions.
-fn cycles_and_squares(cycles: &[usize], squares: usize) -> Puzzle {
+pub(super) fn cycles_and_squares(cycles: &[usize], squares: usize) -> Puzzle {
     let sizes: Vec<usize> = cycles.iter().copied().chain(vec![2; squares]).collect();
     let side: usize = sizes.iter().sum();
     let mut picture = vec![false; side * side];

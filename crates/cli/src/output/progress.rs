@@ -164,7 +164,7 @@ pub(crate) fn search_line(
             )
         }
     });
-    let eta = match estimate.and_then(|e| e.seconds_left(nodes, secs)) {
+    let eta = match estimate.and_then(|e| e.seconds_left(nodes, solutions, secs)) {
         Some((_, _, high)) if high <= 0.0 => {
             "ETA unknown (the tree is bigger than estimated)".to_string()
         }
@@ -295,7 +295,7 @@ mod tests {
         assert_eq!(
             line,
             "1,040,000 solutions so far of ~8.70e10 (4.35e10–1.74e11), 130,000/s, 8 s, \
-             ETA ~9 days (4 days – 2 weeks)"
+             ETA ~8 days (4 days – 2 weeks)"
         );
         assert!(line.len() < 120, "{line}");
     }
