@@ -276,10 +276,13 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
         ExactOutcome::Cancelled { at_least } => {
             if !settings.per_cell {
                 // Say how far it got, as the last progress line would.
+                let snapshot = counter.progress().snapshot();
+                let how_far = crate::output::progress::how_far(&snapshot);
                 say(&format!(
                     "stopped before the count was known, at least {at_least} solutions \
-                     counted; {}",
-                    crate::output::progress::exact_line(&counter.progress().snapshot(), elapsed)
+                     counted; {}{}{how_far}",
+                    crate::output::progress::exact_line(&snapshot, elapsed),
+                    if how_far.is_empty() { "" } else { "; " },
                 ));
             }
             Ok(Counted::Cancelled { at_least, elapsed })

@@ -233,6 +233,53 @@ fn number(n: f64) -> String {
     grouped
 }
 
+/// How far each method of a stopped count got, for `--stats`: the sweep's nodes, the share of
+/// its tree it finished and what it counted there; components' nodes; the backbone's cells.
+/// Methods that did not run are left out; empty if none did.
+pub(crate) fn how_far(s: &CountSnapshot) -> String {
+    let mut parts = Vec::new();
+    let (backbone_checks, backbone_fixed) = s.backbone;
+    if backbone_checks > 0 {
+        parts.push(format!(
+            "the backbone: {} cells fixed in {} checks",
+            number(backbone_fixed as f64),
+            number(backbone_checks as f64)
+        ));
+    }
+    let (branched, from_memo) = s.sweep_nodes;
+    if branched > 0 {
+        parts.push(format!(
+            "the sweep: {} nodes branched, {} from its memo, {} of its tree finished (counting \
+             {} there)",
+            number(branched as f64),
+            number(from_memo as f64),
+            share(s.sweep_explored),
+            number(s.sweep_counted)
+        ));
+    }
+    let (counted, from_cache) = s.component_nodes;
+    if counted + from_cache > 0 {
+        parts.push(format!(
+            "components: {} counted by branching, {} from the cache",
+            number(counted as f64),
+            number(from_cache as f64)
+        ));
+    }
+    parts.join("; ")
+}
+
+/// A fraction in `[0, 1]` as a percentage with as many decimals as a small one needs:
+/// `42%`, `0.31%`, `0.0004%`.
+fn share(fraction: f64) -> String {
+    let percent = 100.0 * fraction.clamp(0.0, 1.0);
+    if percent >= 10.0 || percent == 0.0 {
+        format!("{percent:.0}%")
+    } else {
+        let decimals = (1 - percent.log10().floor() as i32).clamp(1, 8) as usize;
+        format!("{percent:.decimals$}%")
+    }
+}
+
 /// A duration in words, rounded to its largest sensible unit: `45 s`, `12 min`, `3 days`.
 fn duration(secs: f64) -> String {
     const UNITS: [(f64, f64, &str); 7] = [
@@ -271,6 +318,38 @@ mod tests {
         assert_eq!(duration(3.0 * 86_400.0), "3 days");
         assert_eq!(duration(30.0 * 86_400.0), "4 weeks");
         assert_eq!(duration(f64::INFINITY), "forever");
+    }
+
+    #[test]
+    fn a_stopped_count_says_how_far_each_method_got() {
+        let mut snapshot = CountSnapshot {
+            phase: CountPhase::Race,
+            lines_fixed: 0,
+            lines: 50,
+            profiles: 0,
+            sweep_nodes: (0, 0),
+            sweep_explored: 0.0,
+            sweep_counted: 0.0,
+            counted: 0.0,
+            component_nodes: (0, 0),
+            backbone: (0, 0),
+        };
+        assert_eq!(how_far(&snapshot), "");
+        snapshot.sweep_nodes = (14_660_349, 1_643_555);
+        snapshot.sweep_explored = 0.0031;
+        snapshot.sweep_counted = 1.2e8;
+        snapshot.component_nodes = (23_307, 19_238);
+        snapshot.backbone = (400, 86);
+        assert_eq!(
+            how_far(&snapshot),
+            "the backbone: 86 cells fixed in 400 checks; the sweep: 1.47e7 nodes branched, \
+             1,643,555 from its memo, 0.31% of its tree finished (counting 1.20e8 there); \
+             components: 23,307 counted by branching, 19,238 from the cache"
+        );
+        assert_eq!(share(0.42), "42%");
+        assert_eq!(share(0.0), "0%");
+        assert_eq!(share(0.05), "5.0%");
+        assert_eq!(share(0.000_004), "0.00040%");
     }
 
     #[test]
