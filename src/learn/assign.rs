@@ -95,6 +95,11 @@ impl<C: CellValues> Assignment<C> {
         self.level_starts.iter().map(|&at| self.trail[at as usize])
     }
 
+    /// Where on the trail decision level `level` (from 1) starts.
+    pub(super) fn level_start(&self, level: u32) -> usize {
+        self.level_starts[level as usize - 1] as usize
+    }
+
     /// Makes `lit` true (its variable must be unknown) at the current level.
     pub(super) fn assign(&mut self, lit: Lit, reason: Reason) {
         debug_assert_eq!(self.value[var_of(lit) as usize], UNKNOWN);

@@ -29,6 +29,7 @@ impl LearnDomain for Puzzle {
     type Cells = Grid;
     type LearnLines = BwLines;
     const CELL_RULE: bool = false;
+    const TARGET_PHASES: bool = true;
 
     fn vars_per_cell(&self) -> usize {
         1
@@ -58,6 +59,10 @@ impl LearnDomain for Puzzle {
                 out.push(lit((row * grid.width() + col) as u32, filled));
             }
         }
+    }
+
+    fn first_phases(&self, root: &Grid) -> Option<Vec<bool>> {
+        Some(super::likely::likely_phases(self, root))
     }
 
     fn changes_lines(_: Lit) -> bool {

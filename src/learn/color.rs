@@ -84,6 +84,7 @@ impl LearnDomain for ColorPuzzle {
     type Cells = ColorCells;
     type LearnLines = ColorLines;
     const CELL_RULE: bool = true;
+    const TARGET_PHASES: bool = false;
 
     fn vars_per_cell(&self) -> usize {
         self.colors.len()

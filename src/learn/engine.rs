@@ -13,8 +13,8 @@ use super::clauses::ClauseDb;
 use super::domain::{LearnDomain, Shape};
 use super::explain::Fact;
 use super::lit::{Lit, lit, negated, value, var_of};
-use super::order::Order;
-use super::schedule::Cdcl;
+use super::order::{Order, Phases};
+use super::schedule::{self, Cdcl};
 use crate::flow::Flow;
 use crate::puzzle::LineId;
 pub(super) use within::Assumed;
@@ -128,8 +128,9 @@ impl LineQueue {
 }
 
 impl<'p, D: LearnDomain> Engine<'p, D> {
-    /// A search whose level 0 is `root` (a grid at a propagation fixpoint).
-    pub(super) fn new(puzzle: &'p D, root: &D::Grid) -> Self {
+    /// A search whose level 0 is `root` (a grid at a propagation fixpoint), whose decisions
+    /// choose values as `phases` says.
+    pub(super) fn new(puzzle: &'p D, root: &D::Grid, phases: Phases) -> Self {
         let shape = puzzle.shape();
         let vars = shape.height * shape.width * puzzle.vars_per_cell();
         let mut a = Assignment::new(vars, puzzle.new_cells());
@@ -145,7 +146,7 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
             a,
             db: ClauseDb::new(vars),
             // Root variables stay in the heap: decisions skip variables already set.
-            order: Order::new(vars),
+            order: Order::new(vars, phases, || puzzle.first_phases(root)),
             lines: puzzle.new_lines(),
             queue: LineQueue {
                 shape,
@@ -202,7 +203,7 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
             }
         };
         self.stats.decisions += 1;
-        let l = lit(var, self.order.phase[var as usize]);
+        let l = lit(var, self.order.value_for(var));
         self.a.decide(l);
         self.queue.lit_set(self.puzzle, l);
     }
@@ -362,6 +363,7 @@ impl<D: LearnDomain> Cdcl for Engine<'_, D> {
     }
 
     fn restart(&mut self) {
+        self.order.restarted();
         self.backtrack(self.floor);
     }
 
@@ -375,5 +377,13 @@ impl<D: LearnDomain> Cdcl for Engine<'_, D> {
 
     fn snapshot(&self) -> LearnStats {
         Engine::snapshot(self)
+    }
+
+    fn restart_unit(&self) -> u64 {
+        if self.order.follows_targets() {
+            schedule::TARGET_RESTART_UNIT
+        } else {
+            schedule::RESTART_UNIT
+        }
     }
 }

@@ -11,8 +11,8 @@
 //!
 //! A line's reason is computed only when a conflict needs it (lazy explanation), and shrunk to
 //! a minimal set of the line's cells by the `explain` module: short reasons make short
-//! clauses. Decisions follow VSIDS activities with saved phases; restarts follow the Luby
-//! sequence; half the learned clauses are deleted from time to time, by literal block
+//! clauses. Decisions follow VSIDS activities with target phases (see `order`); restarts follow
+//! the Luby sequence; half the learned clauses are deleted from time to time, by literal block
 //! distance.
 //!
 //! Learned clauses follow from the clues, so no solution is ever cut. To go on after a
@@ -31,6 +31,7 @@ mod completion;
 mod domain;
 mod engine;
 mod explain;
+mod likely;
 mod lit;
 mod order;
 mod schedule;
@@ -136,7 +137,15 @@ pub(crate) fn learn_search_until<D: LearnDomain>(
     stopped: impl FnMut(&LearnStats) -> bool,
     on_solution: impl FnMut(&D::Grid) -> Flow,
 ) -> LearnOutcome {
-    let mut engine = engine::Engine::new(puzzle, root);
+    let mut engine = engine::Engine::new(
+        puzzle,
+        root,
+        if D::TARGET_PHASES {
+            order::Phases::Targets
+        } else {
+            order::Phases::Saved
+        },
+    );
     let exhausted = schedule::run(&mut engine, stopped, on_solution);
     LearnOutcome {
         exhausted,

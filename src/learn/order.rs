@@ -1,8 +1,15 @@
-//! The decision order: VSIDS activities in an indexed binary max-heap, with saved phases.
+//! The decision order: VSIDS activities in an indexed binary max-heap, and the value each
+//! decision tries.
 //!
 //! Cells that took part in recent conflicts are bumped; all activities decay by growing the
 //! bump step, so recent conflicts weigh most. A decision takes the unassigned cell of highest
-//! activity and gives it the value it last had (phase saving), empty at first.
+//! activity. Its value is the saved phase (the value the variable last had) or, where target
+//! phases are on, the value it had in the longest conflict-free stretch of the trail since the
+//! last restart, as stable-mode CDCL solvers do: the search keeps heading back to the largest
+//! consistent partial grid it has seen, which finds the solutions of satisfiable puzzles with
+//! far fewer conflicts. Both start from the domain's first phases (false where it has none).
+
+use super::lit::{Lit, value, var_of};
 
 /// Activities of the cells and the heap of unassigned ones.
 #[derive(Debug)]
@@ -13,8 +20,29 @@ pub(super) struct Order {
     /// Each cell's index in `heap`, or `NOT_IN_HEAP`.
     slot: Vec<u32>,
     step: f64,
-    /// The value each cell last had (`true`: filled).
+    /// The value each variable last had.
     pub(super) phase: Vec<bool>,
+    /// The values of the longest conflict-free trail since the last restart, if decisions
+    /// follow them.
+    target: Option<Target>,
+}
+
+/// How decisions choose values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Phases {
+    /// From the domain's first phases, then target phases: for a search from the root.
+    Targets,
+    /// False at first, then saved phases: for a search resumed from check to check, whose
+    /// next check should try the last completion first.
+    Saved,
+}
+
+/// Target phases: the values of the longest conflict-free trail prefix seen.
+#[derive(Debug)]
+struct Target {
+    phase: Vec<bool>,
+    /// The length of the prefix `phase` was taken from (0 after a restart: any prefix will do).
+    len: usize,
 }
 
 const NOT_IN_HEAP: u32 = u32::MAX;
@@ -24,14 +52,63 @@ const RESCALE_ABOVE: f64 = 1e100;
 const DECAY: f64 = 0.95;
 
 impl Order {
-    /// Every one of `cells` cells in the heap with activity 0.
-    pub(super) fn new(cells: usize) -> Self {
+    /// Every one of `cells` cells in the heap with activity 0. With [`Phases::Targets`] they
+    /// are first tried with the values `first` gives (false for each if `None`), and decisions
+    /// follow target phases.
+    pub(super) fn new(
+        cells: usize,
+        phases: Phases,
+        first: impl FnOnce() -> Option<Vec<bool>>,
+    ) -> Self {
+        let targets = phases == Phases::Targets;
+        let phase = targets
+            .then(first)
+            .flatten()
+            .unwrap_or_else(|| vec![false; cells]);
+        debug_assert_eq!(phase.len(), cells);
         Order {
             activity: vec![0.0; cells],
             heap: (0..cells as u32).collect(),
             slot: (0..cells as u32).collect(),
             step: 1.0,
-            phase: vec![false; cells],
+            target: targets.then(|| Target {
+                phase: phase.clone(),
+                len: 0,
+            }),
+            phase,
+        }
+    }
+
+    /// Whether decisions follow target phases.
+    pub(super) fn follows_targets(&self) -> bool {
+        self.target.is_some()
+    }
+
+    /// The value a decision on `var` tries.
+    pub(super) fn value_for(&self, var: u32) -> bool {
+        match &self.target {
+            Some(target) => target.phase[var as usize],
+            None => self.phase[var as usize],
+        }
+    }
+
+    /// Notes that `prefix` (the trail below the level a conflict arose at) holds without
+    /// conflict: if it is the longest since the last restart, its values become the targets.
+    pub(super) fn conflict_free(&mut self, prefix: &[Lit]) {
+        if let Some(target) = &mut self.target
+            && prefix.len() > target.len
+        {
+            target.len = prefix.len();
+            for &l in prefix {
+                target.phase[var_of(l) as usize] = value(l);
+            }
+        }
+    }
+
+    /// A restart: the next conflict-free prefix, however short, sets the targets again.
+    pub(super) fn restarted(&mut self) {
+        if let Some(target) = &mut self.target {
+            target.len = 0;
         }
     }
 
@@ -134,7 +211,7 @@ mod tests {
 
     #[test]
     fn pops_by_activity_and_reinserts() {
-        let mut order = Order::new(5);
+        let mut order = Order::new(5, Phases::Saved, || None);
         order.bump(3);
         order.bump(3);
         order.bump(1);
@@ -148,5 +225,31 @@ mod tests {
         sorted.sort_unstable();
         assert_eq!(sorted, vec![0, 2, 4]);
         assert_eq!(order.pop(), None);
+    }
+
+    #[test]
+    fn decisions_follow_the_longest_conflict_free_prefix() {
+        use crate::learn::lit::lit;
+        let mut order = Order::new(4, Phases::Targets, || Some(vec![true, false, false, true]));
+        assert_eq!(
+            (0..4).map(|v| order.value_for(v)).collect::<Vec<_>>(),
+            [true, false, false, true]
+        );
+        order.phase[1] = true;
+        assert!(!order.value_for(1), "targets, not saved phases");
+        order.conflict_free(&[lit(0, false), lit(1, true)]);
+        assert!(!order.value_for(0) && order.value_for(1));
+        // A shorter prefix changes nothing, until a restart.
+        order.conflict_free(&[lit(2, true)]);
+        assert!(!order.value_for(2));
+        order.restarted();
+        order.conflict_free(&[lit(2, true)]);
+        assert!(order.value_for(2) && order.value_for(1));
+        // Without targets, decisions take the saved phases, false at first.
+        let mut saved = Order::new(2, Phases::Saved, || Some(vec![true, true]));
+        saved.conflict_free(&[lit(0, true)]);
+        assert!(!saved.value_for(0));
+        saved.phase[0] = true;
+        assert!(saved.value_for(0));
     }
 }

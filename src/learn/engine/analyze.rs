@@ -138,6 +138,10 @@ impl<D: LearnDomain> Engine<'_, D> {
         // The conflict may involve no literal of the current level (a blocking clause, say):
         // it then arose at the highest level among its literals.
         let top = analysis::top_level(self, &lits);
+        if top > 0 {
+            self.order
+                .conflict_free(&self.a.trail[..self.a.level_start(top)]);
+        }
         if top <= self.floor {
             self.scratch = lits;
             return false;

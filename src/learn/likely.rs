@@ -1,0 +1,223 @@
+//! The first phase of each black-and-white cell: the value most of the placements of its row and
+//! of its column give it, so the search's first dive heads towards a likely grid rather than an
+//! empty one.
+//!
+//! Each line's placements (those that agree with the cells known at the root) are counted by a
+//! dynamic program, forwards and backwards, and each cell gets the share of them that fill it.
+//! A cell's row and column are taken as independent witnesses: it starts filled when
+//! `p_row * p_col > (1 - p_row) * (1 - p_col)`.
+
+use crate::grid::{Cell, Grid};
+use crate::puzzle::{LineId, Puzzle};
+
+/// The starting phase of every cell of `root` (row-major, `true`: filled): known cells keep
+/// their value.
+pub(super) fn likely_phases(puzzle: &Puzzle, root: &Grid) -> Vec<bool> {
+    let (height, width) = (root.height(), root.width());
+    let mut rows = vec![0.5; height * width];
+    let mut cells = Vec::new();
+    for row in 0..height {
+        cells.clear();
+        cells.extend((0..width).map(|col| root.cell(row, col)));
+        let share = fill_shares(puzzle.clue(LineId::Row(row)).blocks(), &cells);
+        rows[row * width..(row + 1) * width].copy_from_slice(&share);
+    }
+    let mut phases = vec![false; height * width];
+    for col in 0..width {
+        cells.clear();
+        cells.extend((0..height).map(|row| root.cell(row, col)));
+        let share = fill_shares(puzzle.clue(LineId::Col(col)).blocks(), &cells);
+        for (row, &p_col) in share.iter().enumerate() {
+            let p_row = rows[row * width + col];
+            phases[row * width + col] = p_row * p_col > (1.0 - p_row) * (1.0 - p_col);
+        }
+    }
+    phases
+}
+
+/// For each cell of a line with clue `blocks` and cells `cells`, the share of the line's
+/// placements that fill it; 0.5 everywhere when the counts overflow or there is no placement.
+fn fill_shares(blocks: &[u32], cells: &[Cell]) -> Vec<f64> {
+    let len = cells.len();
+    let can_empty = |i: usize| cells[i] != Cell::Filled;
+    let can_fill = |from: usize, to: usize| cells[from..to].iter().all(|&c| c != Cell::Empty);
+    let stride = len + 1;
+    let k = blocks.len();
+    // before[j * stride + i]: placements of blocks 0..j in cells 0..i, the rest of them empty.
+    let mut before = vec![0.0f64; (k + 1) * stride];
+    before[0] = 1.0;
+    for i in 1..=len {
+        before[i] = if can_empty(i - 1) { before[i - 1] } else { 0.0 };
+    }
+    for j in 1..=k {
+        let block = blocks[j - 1] as usize;
+        for i in 1..=len {
+            let mut ways = if can_empty(i - 1) {
+                before[j * stride + i - 1]
+            } else {
+                0.0
+            };
+            if i >= block && can_fill(i - block, i) {
+                let start = i - block;
+                ways += if j == 1 {
+                    before[start]
+                } else if start >= 1 && can_empty(start - 1) {
+                    before[(j - 1) * stride + start - 1]
+                } else {
+                    0.0
+                };
+            }
+            before[j * stride + i] = ways;
+        }
+    }
+    // after[j * stride + i]: placements of blocks j.. in cells i..len, the rest of them empty.
+    let mut after = vec![0.0f64; (k + 1) * stride];
+    after[k * stride + len] = 1.0;
+    for i in (0..len).rev() {
+        after[k * stride + i] = if can_empty(i) {
+            after[k * stride + i + 1]
+        } else {
+            0.0
+        };
+    }
+    for j in (0..k).rev() {
+        let block = blocks[j] as usize;
+        for i in (0..len).rev() {
+            let mut ways = if can_empty(i) {
+                after[j * stride + i + 1]
+            } else {
+                0.0
+            };
+            let end = i + block;
+            if end <= len && can_fill(i, end) {
+                ways += if j + 1 == k {
+                    after[k * stride + end]
+                } else if end < len && can_empty(end) {
+                    after[(j + 1) * stride + end + 1]
+                } else {
+                    0.0
+                };
+            }
+            after[j * stride + i] = ways;
+        }
+    }
+    let total = before[k * stride + len];
+    if !(total.is_finite() && total > 0.0) {
+        return vec![0.5; len];
+    }
+    // A difference array of the placements' weight over the cells they fill.
+    let mut cover = vec![0.0f64; len + 1];
+    for (j, &block) in blocks.iter().enumerate() {
+        let block = block as usize;
+        for start in 0..=len.saturating_sub(block) {
+            let end = start + block;
+            if !can_fill(start, end) {
+                continue;
+            }
+            let left = if j == 0 {
+                before[start]
+            } else if start >= 1 && can_empty(start - 1) {
+                before[j * stride + start - 1]
+            } else {
+                0.0
+            };
+            let right = if j + 1 == k {
+                after[k * stride + end]
+            } else if end < len && can_empty(end) {
+                after[(j + 1) * stride + end + 1]
+            } else {
+                0.0
+            };
+            let weight = left * right;
+            cover[start] += weight;
+            cover[end] -= weight;
+        }
+    }
+    let mut running = 0.0;
+    cover[..len]
+        .iter()
+        .map(|&d| {
+            running += d;
+            (running / total).clamp(0.0, 1.0)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unknown(len: usize) -> Vec<Cell> {
+        vec![Cell::Unknown; len]
+    }
+
+    #[test]
+    fn shares_count_placements() {
+        // Clue 2 in 3 cells: placements ##. and .##.
+        assert_eq!(fill_shares(&[2], &unknown(3)), vec![0.5, 1.0, 0.5]);
+        // Clue 1 1 in 4 cells: #.#. #..# .#.# : cells filled 2, 1, 1, 2 of 3.
+        let shares = fill_shares(&[1, 1], &unknown(4));
+        let expected = [2.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0, 2.0 / 3.0];
+        for (s, e) in shares.iter().zip(expected) {
+            assert!((s - e).abs() < 1e-12, "{shares:?}");
+        }
+        // An empty clue fills nothing.
+        assert_eq!(fill_shares(&[], &unknown(3)), vec![0.0; 3]);
+    }
+
+    #[test]
+    fn shares_respect_known_cells() {
+        // Clue 1 in 3 cells with the last one filled: only ..#.
+        let mut cells = unknown(3);
+        cells[2] = Cell::Filled;
+        assert_eq!(fill_shares(&[1], &cells), vec![0.0, 0.0, 1.0]);
+        // No placement at all: no opinion.
+        cells[0] = Cell::Filled;
+        assert_eq!(fill_shares(&[1], &cells), vec![0.5; 3]);
+    }
+
+    #[test]
+    fn shares_match_brute_force() {
+        let mut rng = crate::rng::SplitMix(7);
+        for _ in 0..300 {
+            let len = 1 + rng.below(10);
+            let cells: Vec<Cell> = (0..len)
+                .map(|_| match rng.below(5) {
+                    0 => Cell::Filled,
+                    1 => Cell::Empty,
+                    _ => Cell::Unknown,
+                })
+                .collect();
+            let line: Vec<bool> = (0..len).map(|_| rng.chance(1, 2)).collect();
+            let blocks = crate::puzzle::blocks_of(line.iter().copied());
+            let mut filled = vec![0u32; len];
+            let mut total = 0u32;
+            for mask in 0..1u32 << len {
+                let candidate: Vec<bool> = (0..len).map(|i| mask >> i & 1 == 1).collect();
+                let agrees = candidate.iter().zip(&cells).all(|(&f, &c)| match c {
+                    Cell::Filled => f,
+                    Cell::Empty => !f,
+                    Cell::Unknown => true,
+                });
+                if agrees && crate::puzzle::blocks_of(candidate.iter().copied()) == blocks {
+                    total += 1;
+                    for (i, &f) in candidate.iter().enumerate() {
+                        filled[i] += u32::from(f);
+                    }
+                }
+            }
+            let shares = fill_shares(&blocks, &cells);
+            for i in 0..len {
+                let expected = if total == 0 {
+                    0.5
+                } else {
+                    f64::from(filled[i]) / f64::from(total)
+                };
+                assert!(
+                    (shares[i] - expected).abs() < 1e-9,
+                    "{blocks:?} {cells:?}: {shares:?}"
+                );
+            }
+        }
+    }
+}
