@@ -62,7 +62,7 @@ impl LearnDomain for Puzzle {
     }
 
     fn first_phases(&self, root: &Grid) -> Option<Vec<bool>> {
-        Some(super::likely::likely_phases(self, root))
+        super::likely::likely_phases(self, root)
     }
 
     fn changes_lines(_: Lit) -> bool {
