@@ -84,7 +84,6 @@ impl LearnDomain for ColorPuzzle {
     type Cells = ColorCells;
     type LearnLines = ColorLines;
     const CELL_RULE: bool = true;
-    const TARGET_PHASES: bool = false;
 
     fn vars_per_cell(&self) -> usize {
         self.colors.len()

@@ -88,11 +88,11 @@ pub(crate) trait LearnDomain: Domain {
     /// Appends the literals that `grid`'s known cells make true, cell by cell in row-major
     /// order.
     fn known_lits(&self, grid: &Self::Grid, out: &mut Vec<Lit>);
-    /// Whether a search from the root follows target phases (see [`super::order`]). Colour
-    /// does not: with one variable per colour, the longest conflict-free trail mostly says
-    /// which colours a cell does *not* have, and following it was slower (`webpbn-color-00672`:
-    /// 0.54 s -> 13.9 s).
-    const TARGET_PHASES: bool;
+    /// Whether a search from the root follows target phases (see [`super::order`]); a domain
+    /// opts in. Colour does not: with one variable per colour, the longest conflict-free trail
+    /// mostly says which colours a cell does *not* have, and following it was slower
+    /// (`webpbn-color-00672`: 0.54 s -> 13.9 s).
+    const TARGET_PHASES: bool = false;
 
     /// The value each variable (by number) is first tried with, or `None` for false
     /// everywhere.

@@ -54,7 +54,7 @@ pub(super) fn likely_phases(puzzle: &Puzzle, root: &Grid) -> Option<Vec<bool>> {
 /// placements that fill it; 0.5 everywhere when the counts overflow or there is no placement.
 fn fill_shares(blocks: &[u32], cells: &[Cell]) -> Vec<f64> {
     let len = cells.len();
-    let can_empty = |i: usize| cells[i] != Cell::Filled;
+    let k = blocks.len();
     // empty_before[i]: the empty cells among cells 0..i.
     let mut empty_before = Vec::with_capacity(len + 1);
     empty_before.push(0usize);
@@ -62,67 +62,53 @@ fn fill_shares(blocks: &[u32], cells: &[Cell]) -> Vec<f64> {
         empty_before.push(empty_before[empty_before.len() - 1] + usize::from(cell == Cell::Empty));
     }
     let can_fill = |from: usize, to: usize| empty_before[to] == empty_before[from];
-    let stride = len + 1;
-    let k = blocks.len();
-    // before[j * stride + i]: placements of blocks 0..j in cells 0..i, the rest of them empty.
-    let mut before = vec![0.0f64; (k + 1) * stride];
-    before[0] = 1.0;
-    for i in 1..=len {
-        before[i] = if can_empty(i - 1) { before[i - 1] } else { 0.0 };
-    }
-    for j in 1..=k {
-        let block = blocks[j - 1] as usize;
-        for i in 1..=len {
-            let mut ways = if can_empty(i - 1) {
-                before[j * stride + i - 1]
+    let mut counts = Counts {
+        cells,
+        stride: len + 1,
+        blocks: k,
+        before: vec![0.0; (k + 1) * (len + 1)],
+        after: vec![0.0; (k + 1) * (len + 1)],
+    };
+    let stride = counts.stride;
+    // Blocks 0..j in cells 0..i: cell i - 1 empty, or block j - 1 ending there.
+    for j in 0..=k {
+        for i in 0..=len {
+            let mut ways = if i == 0 {
+                f64::from(u8::from(j == 0))
+            } else if counts.can_empty(i - 1) {
+                counts.before[j * stride + i - 1]
             } else {
                 0.0
             };
-            if i >= block && can_fill(i - block, i) {
-                let start = i - block;
-                ways += if j == 1 {
-                    before[start]
-                } else if start >= 1 && can_empty(start - 1) {
-                    before[(j - 1) * stride + start - 1]
-                } else {
-                    0.0
-                };
+            if j >= 1 && i >= 1 {
+                let block = blocks[j - 1] as usize;
+                if i >= block && can_fill(i - block, i) {
+                    ways += counts.lead_in(j - 1, i - block);
+                }
             }
-            before[j * stride + i] = ways;
+            counts.before[j * stride + i] = ways;
         }
     }
-    // after[j * stride + i]: placements of blocks j.. in cells i..len, the rest of them empty.
-    let mut after = vec![0.0f64; (k + 1) * stride];
-    after[k * stride + len] = 1.0;
-    for i in (0..len).rev() {
-        after[k * stride + i] = if can_empty(i) {
-            after[k * stride + i + 1]
-        } else {
-            0.0
-        };
-    }
-    for j in (0..k).rev() {
-        let block = blocks[j] as usize;
-        for i in (0..len).rev() {
-            let mut ways = if can_empty(i) {
-                after[j * stride + i + 1]
+    // Blocks j.. in cells i..len: cell i empty, or block j starting there.
+    for j in (0..=k).rev() {
+        for i in (0..=len).rev() {
+            let mut ways = if i == len {
+                f64::from(u8::from(j == k))
+            } else if counts.can_empty(i) {
+                counts.after[j * stride + i + 1]
             } else {
                 0.0
             };
-            let end = i + block;
-            if end <= len && can_fill(i, end) {
-                ways += if j + 1 == k {
-                    after[k * stride + end]
-                } else if end < len && can_empty(end) {
-                    after[(j + 1) * stride + end + 1]
-                } else {
-                    0.0
-                };
+            if j < k && i < len {
+                let end = i + blocks[j] as usize;
+                if end <= len && can_fill(i, end) {
+                    ways += counts.lead_out(j, end);
+                }
             }
-            after[j * stride + i] = ways;
+            counts.after[j * stride + i] = ways;
         }
     }
-    let total = before[k * stride + len];
+    let total = counts.before[k * stride + len];
     if !(total.is_finite() && total > 0.0) {
         return vec![0.5; len];
     }
@@ -132,26 +118,11 @@ fn fill_shares(blocks: &[u32], cells: &[Cell]) -> Vec<f64> {
         let block = block as usize;
         for start in 0..=len.saturating_sub(block) {
             let end = start + block;
-            if !can_fill(start, end) {
-                continue;
+            if can_fill(start, end) {
+                let weight = counts.lead_in(j, start) * counts.lead_out(j, end);
+                cover[start] += weight;
+                cover[end] -= weight;
             }
-            let left = if j == 0 {
-                before[start]
-            } else if start >= 1 && can_empty(start - 1) {
-                before[j * stride + start - 1]
-            } else {
-                0.0
-            };
-            let right = if j + 1 == k {
-                after[k * stride + end]
-            } else if end < len && can_empty(end) {
-                after[(j + 1) * stride + end + 1]
-            } else {
-                0.0
-            };
-            let weight = left * right;
-            cover[start] += weight;
-            cover[end] -= weight;
         }
     }
     let mut running = 0.0;
@@ -162,6 +133,51 @@ fn fill_shares(blocks: &[u32], cells: &[Cell]) -> Vec<f64> {
             (running / total).clamp(0.0, 1.0)
         })
         .collect()
+}
+
+/// The placement counts of one line, forwards and backwards.
+struct Counts<'a> {
+    cells: &'a [Cell],
+    /// Line length + 1.
+    stride: usize,
+    /// The clue's number of blocks.
+    blocks: usize,
+    /// `before[j * stride + i]`: placements of blocks `0..j` in cells `0..i`, the rest of them
+    /// empty.
+    before: Vec<f64>,
+    /// `after[j * stride + i]`: placements of blocks `j..` in cells `i..`, the rest of them
+    /// empty.
+    after: Vec<f64>,
+}
+
+impl Counts<'_> {
+    fn can_empty(&self, i: usize) -> bool {
+        self.cells[i] != Cell::Filled
+    }
+
+    /// Placements of blocks `0..j` before block `j` starting at `start` (with the cell before
+    /// it empty).
+    fn lead_in(&self, j: usize, start: usize) -> f64 {
+        if j == 0 {
+            self.before[start]
+        } else if start >= 1 && self.can_empty(start - 1) {
+            self.before[j * self.stride + start - 1]
+        } else {
+            0.0
+        }
+    }
+
+    /// Placements of blocks `j + 1..` after block `j` ending at `end` (with the cell after it
+    /// empty).
+    fn lead_out(&self, j: usize, end: usize) -> f64 {
+        if j + 1 == self.blocks {
+            self.after[self.blocks * self.stride + end]
+        } else if end < self.stride - 1 && self.can_empty(end) {
+            self.after[(j + 1) * self.stride + end + 1]
+        } else {
+            0.0
+        }
+    }
 }
 
 #[cfg(test)]

@@ -111,10 +111,15 @@ const REDUCE_STEP: u64 = 300;
 /// The restart and reduction schedule of one search.
 #[derive(Debug)]
 pub(super) struct Schedule {
+    /// Conflicts that the Luby sequence multiplies.
     unit: u64,
+    /// Restarts so far: the index into the Luby sequence.
     restarts: u32,
+    /// Conflicts until the next restart.
     conflicts_left: u64,
+    /// The conflict count at which the next reduction comes.
     next_reduce: u64,
+    /// Reductions so far: each one lengthens the interval to the next.
     reduces: u64,
 }
 
