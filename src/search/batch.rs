@@ -6,7 +6,9 @@
 //! [`BATCH_BYTES`] (or [`BATCH_SOLUTIONS`] solutions), when the worker's stolen task ends, when
 //! the search ends, or when the collector's clock has ticked since its oldest solution (so a
 //! slow search still shows its solutions within a fraction of a second). The collector then
-//! only writes bytes and counts: formatting runs on every worker at once.
+//! only writes bytes and counts: formatting runs on every worker at once. When the solutions
+//! written reach the run's limit, every slot goes at once: the collector can stop the search
+//! without waiting for its clock (a first solution would otherwise wait up to a tick).
 //!
 //! The ordered search shares one slot between its workers: its solutions are written in their
 //! turn (the ordered search hands them over one after the other, in the sequential order), and
@@ -150,16 +152,21 @@ pub(crate) struct Batcher<'w, G> {
     reported: Option<Mutex<HashSet<Box<[u64]>>>>,
     /// The collector's clock (see [`Batcher::tick`]).
     tick: AtomicU64,
+    /// The solutions the run asks for at most (`u64::MAX` for all of them).
+    limit: u64,
+    /// The solutions written so far, in every slot.
+    written: AtomicU64,
 }
 
 impl<'w, G: crate::domain::DomainGrid> Batcher<'w, G> {
     /// Slots for a search on `pool` threads; `shared` for the ordered search, `racing` when
-    /// a solution may be found twice.
+    /// a solution may be found twice; `limit` the solutions the collector takes at most.
     pub(crate) fn new(
         writer: &'w dyn SolutionWriter<G>,
         pool: usize,
         shared: bool,
         racing: bool,
+        limit: Option<u64>,
     ) -> Self {
         let count = if shared { 1 } else { LANES + pool };
         Batcher {
@@ -168,6 +175,8 @@ impl<'w, G: crate::domain::DomainGrid> Batcher<'w, G> {
             shared,
             reported: racing.then(Mutex::default),
             tick: AtomicU64::new(0),
+            limit: limit.unwrap_or(u64::MAX),
+            written: AtomicU64::new(0),
         }
     }
 
@@ -185,8 +194,8 @@ impl<'w, G: crate::domain::DomainGrid> Batcher<'w, G> {
         self.slots.get(index).unwrap_or(&self.slots[lane])
     }
 
-    /// Writes `grid` into this thread's slot, sending the slot when full. `false` when the
-    /// collector has gone.
+    /// Writes `grid` into this thread's slot, sending the slot when full, and every slot when
+    /// the solutions written reach the limit. `false` when the collector has gone.
     pub(crate) fn put(&self, grid: &G, lane: usize, tx: &Sender<Batch>) -> bool {
         if let Some(reported) = &self.reported {
             let mut seen = reported.lock().unwrap_or_else(PoisonError::into_inner);
@@ -204,6 +213,13 @@ impl<'w, G: crate::domain::DomainGrid> Batcher<'w, G> {
         self.writer.write(grid, &mut batch.bytes);
         let end = batch.bytes.len();
         batch.ends.push(end);
+        let enough = self.written.fetch_add(1, Ordering::Relaxed) + 1 >= self.limit;
+        if enough {
+            // Another thread may hold some of the solutions the collector waits for.
+            let sent = slot.send(&mut batch, tx);
+            drop(batch);
+            return sent && self.flush_all(tx);
+        }
         if end >= BATCH_BYTES || batch.ends.len() >= BATCH_SOLUTIONS {
             return slot.send(&mut batch, tx);
         }
@@ -230,13 +246,12 @@ impl<'w, G: crate::domain::DomainGrid> Batcher<'w, G> {
         slot.send(&mut slot.lock(), tx)
     }
 
-    /// Sends every slot (the search, or one of the racing searches, has ended).
-    pub(crate) fn flush_all(&self, tx: &Sender<Batch>) {
-        for slot in &self.slots {
-            if !slot.send(&mut slot.lock(), tx) {
-                return;
-            }
-        }
+    /// Sends every slot (the search, or one of the racing searches, has ended, or the limit
+    /// is reached); `false` when the collector has gone.
+    pub(crate) fn flush_all(&self, tx: &Sender<Batch>) -> bool {
+        self.slots
+            .iter()
+            .all(|slot| slot.send(&mut slot.lock(), tx))
     }
 
     /// Advances the collector's clock: slots holding solutions from before now are sent at
@@ -311,6 +326,26 @@ mod tests {
         assert_eq!(text(2, true), ("ab\n\ncd\n".into(), 2));
         assert_eq!(text(1, false), ("\nab\n".into(), 1));
         assert_eq!(text(0, true), (String::new(), 0));
+    }
+
+    #[test]
+    fn every_slot_goes_once_the_limit_is_written() {
+        use super::{Batcher, LEARN_LANE, PROBE_LANE};
+        use crate::grid::Grid;
+        let writer = |_: &Grid, out: &mut Vec<u8>| out.push(b'#');
+        let batcher = Batcher::new(&writer, 0, false, false, Some(3));
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let grid = Grid::new(2, 2);
+        assert!(batcher.put(&grid, PROBE_LANE, &tx));
+        assert!(batcher.put(&grid, LEARN_LANE, &tx));
+        assert!(rx.try_recv().is_err(), "held until the limit or a tick");
+        assert!(batcher.put(&grid, PROBE_LANE, &tx));
+        let sent: Vec<usize> = rx.try_iter().map(|b| b.ends.len()).collect();
+        assert_eq!(sent.iter().sum::<usize>(), 3, "both lanes sent: {sent:?}");
+        // Without a limit, solutions wait for a full batch, a tick or the end.
+        let unlimited = Batcher::new(&writer, 0, false, false, None);
+        assert!(unlimited.put(&grid, PROBE_LANE, &tx));
+        assert!(rx.try_recv().is_err());
     }
 
     /// The collector's own ceiling: producers on every other core hand it ready batches of

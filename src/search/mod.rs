@@ -331,6 +331,7 @@ impl<'p, P: Searchable> Solver<'p, P> {
             plan.probe_threads,
             self.options.ordered,
             plan.racing,
+            limit,
         );
         let (tx, rx) = crossbeam_channel::bounded(BATCH_CAPACITY);
         let outlet = Outlet::Bytes {

@@ -444,7 +444,7 @@ impl<P: Countable> SearchCx<'_, P> {
     /// Sends every thread's batch: the search has ended.
     pub(crate) fn flush_all(&self) {
         if let Outlet::Bytes { tx, batcher, .. } = &self.solutions {
-            batcher.flush_all(tx);
+            let _ = batcher.flush_all(tx);
         }
     }
 
