@@ -178,6 +178,11 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
         engine
     }
 
+    /// Starts the decisions in an order drawn from `seed` (see [`Order::perturb`]).
+    pub(super) fn perturb(&mut self, seed: u64) {
+        self.order.perturb(seed);
+    }
+
     /// The counters so far.
     pub(super) fn snapshot(&self) -> LearnStats {
         let (cache_lookups, cache_hits) = D::cache_stats(&self.lines);

@@ -122,6 +122,7 @@ pub(crate) fn learn_search(
     learn_search_until(
         puzzle,
         root,
+        None,
         |_| cancel.load(Ordering::Relaxed),
         on_solution,
     )
@@ -131,9 +132,11 @@ pub(crate) fn learn_search(
 /// `stopped` with the counters so far (every 64 conflicts and 256 decisions) instead of
 /// reading one flag: it stops when `stopped` says so. `root` is a grid at a propagation
 /// fixpoint, as [`crate::Solver::root`] or [`crate::color::ColorSolver::root`] makes it.
+/// With a `seed`, the first decisions come in an order drawn from it instead of cell order.
 pub(crate) fn learn_search_until<D: LearnDomain>(
     puzzle: &D,
     root: &D::Grid,
+    seed: Option<u64>,
     stopped: impl FnMut(&LearnStats) -> bool,
     on_solution: impl FnMut(&D::Grid) -> Flow,
 ) -> LearnOutcome {
@@ -146,6 +149,9 @@ pub(crate) fn learn_search_until<D: LearnDomain>(
             order::Phases::Saved
         },
     );
+    if let Some(seed) = seed {
+        engine.perturb(seed);
+    }
     let exhausted = schedule::run(&mut engine, stopped, on_solution);
     LearnOutcome {
         exhausted,

@@ -92,6 +92,11 @@ impl Probed for ColorPuzzle {
 
 /// Every solution the learning search reports, and whether it said it was done.
 fn learned<D: Probed>(puzzle: &D) -> (Vec<D::Key>, bool) {
+    learned_seeded(puzzle, None)
+}
+
+/// [`learned`], the first decisions in an order drawn from `seed` if given.
+fn learned_seeded<D: Probed>(puzzle: &D, seed: Option<u64>) -> (Vec<D::Key>, bool) {
     let Some(root) = puzzle.probed_root() else {
         return (Vec::new(), true);
     };
@@ -99,6 +104,7 @@ fn learned<D: Probed>(puzzle: &D) -> (Vec<D::Key>, bool) {
     let outcome = learn_search_until(
         puzzle,
         &root,
+        seed,
         |_| false,
         |grid| {
             found.push(puzzle.key(grid));
@@ -109,15 +115,18 @@ fn learned<D: Probed>(puzzle: &D) -> (Vec<D::Key>, bool) {
     (found, outcome.exhausted)
 }
 
-/// The learning search ends exhausted with the probing search's solutions, each once; returns
-/// them.
+/// The learning search ends exhausted with the probing search's solutions, each once, in cell
+/// order and in a seeded order alike; returns them.
 fn assert_same_solutions<D: Probed>(puzzle: &D) -> Result<BTreeSet<D::Key>, TestCaseError> {
-    let (found, exhausted) = learned(puzzle);
-    prop_assert!(exhausted);
-    let distinct: BTreeSet<D::Key> = found.iter().cloned().collect();
-    prop_assert_eq!(distinct.len(), found.len(), "a solution was reported twice");
-    prop_assert_eq!(&distinct, &puzzle.enumerated());
-    Ok(distinct)
+    let enumerated = puzzle.enumerated();
+    for seed in [None, Some(7)] {
+        let (found, exhausted) = learned_seeded(puzzle, seed);
+        prop_assert!(exhausted);
+        let distinct: BTreeSet<D::Key> = found.iter().cloned().collect();
+        prop_assert_eq!(distinct.len(), found.len(), "a solution was reported twice");
+        prop_assert_eq!(&distinct, &enumerated);
+    }
+    Ok(enumerated)
 }
 
 /// A search told to stop at the second solution of a puzzle with more stops there, and says
@@ -127,6 +136,7 @@ fn assert_stops_when_told<D: LearnDomain>(puzzle: &D, root: &D::Grid) {
     let outcome = learn_search_until(
         puzzle,
         root,
+        None,
         |_| false,
         |_| {
             seen += 1;
@@ -139,26 +149,46 @@ fn assert_stops_when_told<D: LearnDomain>(puzzle: &D, root: &D::Grid) {
     );
     assert_eq!(seen, 2);
     assert!(!outcome.exhausted);
-    let outcome = learn_search_until(puzzle, root, |_| true, |_| Flow::Continue);
+    let outcome = learn_search_until(puzzle, root, None, |_| true, |_| Flow::Continue);
     assert!(!outcome.exhausted, "stopped before the end");
 }
 
-/// Both searches racing, listing every solution: each is reported once, and the run ends
-/// exhausted with the same set as the probing search alone.
-fn assert_race_lists_every_solution_once(puzzle: &Puzzle) -> Result<(), TestCaseError> {
+/// Up to `limit` solutions found by both searches racing on two threads.
+fn race(puzzle: &Puzzle, limit: u64) -> (Vec<Grid>, crate::search::Outcome) {
     let options = SolverOptions {
         threads: 2,
         engine: crate::search::Engine::Both,
         ..SolverOptions::default()
     };
-    let (grids, outcome) = Solver::new(puzzle, options)
-        .find(u64::MAX)
-        .expect("search runs");
+    Solver::new(puzzle, options)
+        .find(limit)
+        .expect("search runs")
+}
+
+/// Both searches racing, listing every solution: each is reported once, and the run ends
+/// exhausted with the same set as the probing search alone.
+fn assert_race_lists_every_solution_once(puzzle: &Puzzle) -> Result<(), TestCaseError> {
+    let (grids, outcome) = race(puzzle, u64::MAX);
     prop_assert!(outcome.exhausted);
     prop_assert_eq!(outcome.solutions, grids.len() as u64);
     let rendered: BTreeSet<String> = grids.iter().map(Grid::render).collect();
     prop_assert_eq!(rendered.len(), grids.len(), "a solution was reported twice");
     prop_assert_eq!(rendered, puzzle.enumerated());
+    Ok(())
+}
+
+/// Both searches racing for the two solutions that decide uniqueness, the probing search
+/// handing its thread over to a second learning search (at once in tests): the solutions are
+/// distinct, among the puzzle's, two if it has two or more, and a unique puzzle's run ends
+/// exhausted.
+fn assert_race_decides_uniqueness(puzzle: &Puzzle) -> Result<(), TestCaseError> {
+    let (grids, outcome) = race(puzzle, 2);
+    let all = puzzle.enumerated();
+    let rendered: BTreeSet<String> = grids.iter().map(Grid::render).collect();
+    prop_assert_eq!(rendered.len(), grids.len(), "a solution was reported twice");
+    prop_assert!(rendered.is_subset(&all));
+    prop_assert_eq!(grids.len(), all.len().min(2));
+    prop_assert_eq!(outcome.exhausted, all.len() < 2);
     Ok(())
 }
 
@@ -199,8 +229,9 @@ proptest! {
     }
 
     #[test]
-    fn racing_searches_report_each_solution_once(puzzle in picture(9)) {
+    fn racing_searches_report_each_solution_once_and_decide_uniqueness(puzzle in picture(10)) {
         assert_race_lists_every_solution_once(&puzzle)?;
+        assert_race_decides_uniqueness(&puzzle)?;
     }
 }
 

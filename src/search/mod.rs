@@ -56,12 +56,20 @@ pub trait Searchable: Countable {
     /// it helps: #2257 0.08 s from the propagated root against 0.27 s from the probed one).
     const LEARNER_PROBES_THE_ROOT: bool;
 
+    /// Whether the probing search, racing the learning search on one thread for a first
+    /// solution or two, gives its thread to a second learning search when its first nodes
+    /// find nothing (black and white; not colour, whose probing search is the stronger one
+    /// and whose learning search is more sensitive to its settings).
+    const PROBING_HANDS_OVER: bool;
+
     /// Runs the learning search from `root`, calling `on_solution` with each
     /// solution until it says stop, every solution has been reported, or `stopped` (called
-    /// with the counters from time to time) says so.
+    /// with the counters from time to time) says so. With a `seed`, its first decisions come
+    /// in an order drawn from it.
     fn learn_search(
         &self,
         root: &Self::Grid,
+        seed: Option<u64>,
         stopped: impl FnMut(&LearnStats) -> bool,
         on_solution: impl FnMut(&Self::Grid) -> Flow,
     ) -> LearnOutcome;
@@ -70,28 +78,32 @@ pub trait Searchable: Countable {
 impl Searchable for Puzzle {
     const LEARNER_TAKES_A_THREAD: bool = true;
     const LEARNER_PROBES_THE_ROOT: bool = true;
+    const PROBING_HANDS_OVER: bool = true;
 
     fn learn_search(
         &self,
         root: &Grid,
+        seed: Option<u64>,
         stopped: impl FnMut(&LearnStats) -> bool,
         on_solution: impl FnMut(&Grid) -> Flow,
     ) -> LearnOutcome {
-        crate::learn::learn_search_until(self, root, stopped, on_solution)
+        crate::learn::learn_search_until(self, root, seed, stopped, on_solution)
     }
 }
 
 impl Searchable for ColorPuzzle {
     const LEARNER_TAKES_A_THREAD: bool = false;
     const LEARNER_PROBES_THE_ROOT: bool = false;
+    const PROBING_HANDS_OVER: bool = false;
 
     fn learn_search(
         &self,
         root: &ColorGrid,
+        seed: Option<u64>,
         stopped: impl FnMut(&LearnStats) -> bool,
         on_solution: impl FnMut(&ColorGrid) -> Flow,
     ) -> LearnOutcome {
-        crate::learn::learn_search_until(self, root, stopped, on_solution)
+        crate::learn::learn_search_until(self, root, seed, stopped, on_solution)
     }
 }
 
@@ -278,14 +290,21 @@ impl<'p, P: Searchable> Solver<'p, P> {
 
     /// Runs the search, calling `on_solution` (on the calling thread) with each solution as
     /// it is found, until the tree is exhausted or `on_solution` returns [`Flow::Stop`].
-    pub fn run(
+    pub fn run(&self, on_solution: impl FnMut(&P::Grid) -> Flow) -> Result<Outcome, SolveError> {
+        self.run_for(None, on_solution)
+    }
+
+    /// [`Solver::run`] for a caller that stops after `limit` solutions, if given (which
+    /// search runs may depend on it).
+    fn run_for(
         &self,
+        limit: Option<u64>,
         mut on_solution: impl FnMut(&P::Grid) -> Flow,
     ) -> Result<Outcome, SolveError> {
         let (tx, rx) = crossbeam_channel::bounded(CHANNEL_CAPACITY);
         // The collector owns the receiver and drops it when it returns: a worker blocked on
         // a full channel then wakes (its send fails) instead of waiting forever.
-        self.search(Outlet::Grids(tx), move |racing| {
+        self.search(Outlet::Grids(tx), limit, move |racing| {
             // With both searches racing, a solution both find is reported once.
             let mut reported: Option<HashSet<Box<[u64]>>> = racing.then(HashSet::new);
             let mut collected = Collected::default();
@@ -341,7 +360,7 @@ impl<'p, P: Searchable> Solver<'p, P> {
         };
         let separator = batcher.separator().len();
         let batcher = &batcher;
-        self.search(outlet, move |_| {
+        self.search(outlet, limit, move |_| {
             batch::collect(rx, separator, limit, || batcher.tick(), on_bytes)
         })
     }
@@ -357,7 +376,7 @@ impl<'p, P: Searchable> Solver<'p, P> {
         if limit == 0 {
             return Ok((found, self.outcome(0, false, Instant::now())));
         }
-        let outcome = self.run(|grid| {
+        let outcome = self.run_for(Some(limit), |grid| {
             found.push(grid.clone());
             if found.len() as u64 >= limit {
                 Flow::Stop
