@@ -140,6 +140,16 @@ impl AnySolver<'_> {
         AnySolver { search }
     }
 
+    /// Tells the search that its caller stops after `limit` solutions (see
+    /// [`Solver::with_solution_limit`]).
+    pub fn with_solution_limit(self, limit: u64) -> Self {
+        let search = match self.search {
+            Search::Bw(s) => Search::Bw(s.with_solution_limit(limit)),
+            Search::Color(s, p) => Search::Color(s.with_solution_limit(limit), p),
+        };
+        AnySolver { search }
+    }
+
     /// The live counters, for a progress display.
     pub fn stats(&self) -> Arc<SearchStats> {
         match &self.search {

@@ -153,22 +153,37 @@ fn assert_stops_when_told<D: LearnDomain>(puzzle: &D, root: &D::Grid) {
     assert!(!outcome.exhausted, "stopped before the end");
 }
 
-/// Up to `limit` solutions found by both searches racing on two threads.
-fn race(puzzle: &Puzzle, limit: u64) -> (Vec<Grid>, crate::search::Outcome) {
+/// Up to `limit` solutions found by both searches racing on two threads: by
+/// [`Solver::find`], or by [`Solver::run`] told the limit when `told`.
+fn race(puzzle: &Puzzle, limit: u64, told: bool) -> (Vec<Grid>, crate::search::Outcome) {
     let options = SolverOptions {
         threads: 2,
         engine: crate::search::Engine::Both,
         ..SolverOptions::default()
     };
-    Solver::new(puzzle, options)
-        .find(limit)
-        .expect("search runs")
+    let solver = Solver::new(puzzle, options);
+    if !told {
+        return solver.find(limit).expect("search runs");
+    }
+    let mut grids = Vec::new();
+    let outcome = solver
+        .with_solution_limit(limit)
+        .run(|grid| {
+            grids.push(grid.clone());
+            if grids.len() as u64 == limit {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            }
+        })
+        .expect("search runs");
+    (grids, outcome)
 }
 
 /// Both searches racing, listing every solution: each is reported once, and the run ends
 /// exhausted with the same set as the probing search alone.
 fn assert_race_lists_every_solution_once(puzzle: &Puzzle) -> Result<(), TestCaseError> {
-    let (grids, outcome) = race(puzzle, u64::MAX);
+    let (grids, outcome) = race(puzzle, u64::MAX, false);
     prop_assert!(outcome.exhausted);
     prop_assert_eq!(outcome.solutions, grids.len() as u64);
     let rendered: BTreeSet<String> = grids.iter().map(Grid::render).collect();
@@ -182,13 +197,15 @@ fn assert_race_lists_every_solution_once(puzzle: &Puzzle) -> Result<(), TestCase
 /// distinct, among the puzzle's, two if it has two or more, and a unique puzzle's run ends
 /// exhausted.
 fn assert_race_decides_uniqueness(puzzle: &Puzzle) -> Result<(), TestCaseError> {
-    let (grids, outcome) = race(puzzle, 2);
     let all = puzzle.enumerated();
-    let rendered: BTreeSet<String> = grids.iter().map(Grid::render).collect();
-    prop_assert_eq!(rendered.len(), grids.len(), "a solution was reported twice");
-    prop_assert!(rendered.is_subset(&all));
-    prop_assert_eq!(grids.len(), all.len().min(2));
-    prop_assert_eq!(outcome.exhausted, all.len() < 2);
+    for told in [false, true] {
+        let (grids, outcome) = race(puzzle, 2, told);
+        let rendered: BTreeSet<String> = grids.iter().map(Grid::render).collect();
+        prop_assert_eq!(rendered.len(), grids.len(), "a solution was reported twice");
+        prop_assert!(rendered.is_subset(&all));
+        prop_assert_eq!(grids.len(), all.len().min(2));
+        prop_assert_eq!(outcome.exhausted, all.len() < 2);
+    }
     Ok(())
 }
 

@@ -149,7 +149,10 @@ pub enum Engine {
     /// on every thread, the learning search being one more). The first to
     /// finish ends the run, and a solution both find is reported once. For runs that stop
     /// after a few solutions: the collector remembers every solution reported. `ordered`
-    /// turns it off.
+    /// turns it off. In black and white, on two threads, a run for one or two solutions
+    /// ([`Solver::find`], [`Solver::with_solution_limit`], a `limit` of
+    /// [`Solver::run_batched`]) gives the probing search 64 nodes to find one; if they do not,
+    /// its thread runs a second learning search, whose first decisions come in another order.
     Both,
 }
 
@@ -213,6 +216,8 @@ pub struct Solver<'p, P: Searchable = Puzzle> {
     restart_unit: u64,
     /// Estimate the tree's size by random probes while searching (see [`estimate`]).
     estimate: bool,
+    /// The most solutions the caller takes, if it said (see [`Solver::with_solution_limit`]).
+    solution_limit: Option<u64>,
 }
 
 /// Capacity of the solution channel: enough to keep workers busy while the collector writes.
@@ -232,7 +237,17 @@ impl<'p, P: Searchable> Solver<'p, P> {
             buffer_budget: None,
             restart_unit: restart::NODE_UNIT,
             estimate: false,
+            solution_limit: None,
         }
+    }
+
+    /// Tells the search that its caller stops after `limit` solutions ([`Solver::run`]'s
+    /// `on_solution` still has to say [`Flow::Stop`]), as `solve` does after two. A run for a
+    /// first solution or two may then use its threads differently: two learning searches
+    /// instead of the probing search and one (see [`Engine::Both`]).
+    pub fn with_solution_limit(mut self, limit: u64) -> Self {
+        self.solution_limit = Some(limit);
+        self
     }
 
     /// Estimates the size of the search tree while it runs, by Knuth's random probes on one
@@ -291,7 +306,7 @@ impl<'p, P: Searchable> Solver<'p, P> {
     /// Runs the search, calling `on_solution` (on the calling thread) with each solution as
     /// it is found, until the tree is exhausted or `on_solution` returns [`Flow::Stop`].
     pub fn run(&self, on_solution: impl FnMut(&P::Grid) -> Flow) -> Result<Outcome, SolveError> {
-        self.run_for(None, on_solution)
+        self.run_for(self.solution_limit, on_solution)
     }
 
     /// [`Solver::run`] for a caller that stops after `limit` solutions, if given (which
@@ -360,7 +375,11 @@ impl<'p, P: Searchable> Solver<'p, P> {
         };
         let separator = batcher.separator().len();
         let batcher = &batcher;
-        self.search(outlet, limit, move |_| {
+        let short = match (limit, self.solution_limit) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.search(outlet, short, move |_| {
             batch::collect(rx, separator, limit, || batcher.tick(), on_bytes)
         })
     }
@@ -376,14 +395,17 @@ impl<'p, P: Searchable> Solver<'p, P> {
         if limit == 0 {
             return Ok((found, self.outcome(0, false, Instant::now())));
         }
-        let outcome = self.run_for(Some(limit), |grid| {
-            found.push(grid.clone());
-            if found.len() as u64 >= limit {
-                Flow::Stop
-            } else {
-                Flow::Continue
-            }
-        })?;
+        let outcome = self.run_for(
+            Some(limit.min(self.solution_limit.unwrap_or(u64::MAX))),
+            |grid| {
+                found.push(grid.clone());
+                if found.len() as u64 >= limit {
+                    Flow::Stop
+                } else {
+                    Flow::Continue
+                }
+            },
+        )?;
         Ok((found, outcome))
     }
 

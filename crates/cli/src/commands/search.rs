@@ -130,10 +130,19 @@ fn each_puzzle(
         );
         // The tree's size and the time left matter to a long run, not to `solve`.
         let estimate = !matches!(mode, Mode::Solve) && show.shows();
-        let solver = puzzle
+        let mut solver = puzzle
             .solver(options)
             .with_cancel_flag(Arc::clone(&cancel.any))
             .with_estimate(estimate);
+        // `solve` stops at the second solution, `list --limit N` at the Nth.
+        let limit = match mode {
+            Mode::Solve => Some(2),
+            Mode::List { limit } => limit,
+            Mode::Count(_) => None,
+        };
+        if let Some(limit) = limit {
+            solver = solver.with_solution_limit(limit);
+        }
         let run = Run {
             mode,
             label,
