@@ -306,7 +306,15 @@ impl<'p, P: Searchable> Solver<'p, P> {
     /// Runs the search, calling `on_solution` (on the calling thread) with each solution as
     /// it is found, until the tree is exhausted or `on_solution` returns [`Flow::Stop`].
     pub fn run(&self, on_solution: impl FnMut(&P::Grid) -> Flow) -> Result<Outcome, SolveError> {
-        self.run_for(self.solution_limit, on_solution)
+        self.run_for(self.limit_with(None), on_solution)
+    }
+
+    /// The fewer of `limit` and the caller's [`Solver::with_solution_limit`], if either.
+    fn limit_with(&self, limit: Option<u64>) -> Option<u64> {
+        match (limit, self.solution_limit) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// [`Solver::run`] for a caller that stops after `limit` solutions, if given (which
@@ -375,11 +383,7 @@ impl<'p, P: Searchable> Solver<'p, P> {
         };
         let separator = batcher.separator().len();
         let batcher = &batcher;
-        let short = match (limit, self.solution_limit) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        self.search(outlet, short, move |_| {
+        self.search(outlet, self.limit_with(limit), move |_| {
             batch::collect(rx, separator, limit, || batcher.tick(), on_bytes)
         })
     }
@@ -395,17 +399,14 @@ impl<'p, P: Searchable> Solver<'p, P> {
         if limit == 0 {
             return Ok((found, self.outcome(0, false, Instant::now())));
         }
-        let outcome = self.run_for(
-            Some(limit.min(self.solution_limit.unwrap_or(u64::MAX))),
-            |grid| {
-                found.push(grid.clone());
-                if found.len() as u64 >= limit {
-                    Flow::Stop
-                } else {
-                    Flow::Continue
-                }
-            },
-        )?;
+        let outcome = self.run_for(self.limit_with(Some(limit)), |grid| {
+            found.push(grid.clone());
+            if found.len() as u64 >= limit {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            }
+        })?;
         Ok((found, outcome))
     }
 
