@@ -88,7 +88,9 @@ pub(crate) enum Strategy {
     Plain,
     /// Clause learning, on one thread.
     Learn,
-    /// Learning on one thread and probing on the others; the first to finish wins.
+    /// Learning on one thread and probing on the others; the first to finish wins (on two
+    /// threads, for one or two solutions, probing gives way to a second learner after 64
+    /// nodes)
     Both,
     /// Probing, in bounded restarts with varied child orders until a first solution.
     Restarts,
