@@ -2,20 +2,24 @@
 //! solution) and blocking ones (each excludes one solution already reported), watched by two
 //! literals each.
 //!
-//! Clauses live one after another in one arena of `u32`s, a three-word header (length, literal
-//! block distance, flags) then the literals, so that visiting a clause touches one cache line
-//! or two; a clause is named by the offset of its header. A clause is watched by its first two
-//! literals and needs looking at only when one of them becomes false. A watch also carries a
-//! *blocker*, another literal of the clause: when the blocker is true the clause is satisfied
-//! and is skipped without being read. Deleting clauses compacts the arena, which renames the
-//! clauses that remain.
+//! Clauses live one after another in one arena of `u32`s, a four-word header (length, literal
+//! block distance, flags, where the last search for a watch ended) then the literals, so that
+//! visiting a clause touches one cache line or two; a clause is named by the offset of its
+//! header. A clause is watched by its first two literals and needs looking at only when one of
+//! them becomes false. A watch also carries a *blocker*, another literal of the clause: when
+//! the blocker is true the clause is satisfied and is skipped without being read. The search
+//! for a new watch starts where the clause's last one ended and wraps around: learned clauses
+//! of nonograms run to dozens of literals, and the false ones gather at the front. Deleting
+//! clauses compacts the arena, which renames the clauses that remain.
 
 use std::collections::{HashMap, HashSet};
 
 use super::assign::Reason;
 use super::lit::{Lit, negated, value_of, var_of};
 
-const HEADER: usize = 3;
+const HEADER: usize = 4;
+/// Where in the header the last search for a watch ended.
+const SEARCH_FROM: usize = 3;
 const PERMANENT: u32 = 1;
 const DELETED: u32 = 2;
 
@@ -61,13 +65,6 @@ impl ClauseDb {
         &self.arena[at + HEADER..at + HEADER + len]
     }
 
-    /// The literals of a clause, to reorder.
-    pub(super) fn lits_mut(&mut self, clause: u32) -> &mut [Lit] {
-        let at = clause as usize;
-        let len = self.arena[at] as usize;
-        &mut self.arena[at + HEADER..at + HEADER + len]
-    }
-
     /// Adds a clause of at least two literals, watched by its first two; returns its name.
     pub(super) fn add(&mut self, lits: &[Lit], lbd: u32, permanent: bool) -> u32 {
         debug_assert!(lits.len() >= 2);
@@ -75,6 +72,7 @@ impl ClauseDb {
         self.arena.push(lits.len() as u32);
         self.arena.push(lbd);
         self.arena.push(if permanent { PERMANENT } else { 0 });
+        self.arena.push(2);
         self.arena.extend_from_slice(lits);
         self.watch(clause);
         self.live += 1;
@@ -204,7 +202,10 @@ impl ClauseDb {
                 write += 1;
                 continue;
             }
-            let clause = self.lits_mut(watch.clause);
+            let at = watch.clause as usize;
+            let len = self.arena[at] as usize;
+            let (header, rest) = self.arena[at..].split_at_mut(HEADER);
+            let clause = &mut rest[..len];
             if clause[0] == false_lit {
                 clause.swap(0, 1);
             }
@@ -217,8 +218,14 @@ impl ClauseDb {
                 write += 1;
                 continue;
             }
-            let replacement = (2..clause.len()).find(|&k| !is_false(values, clause[k]));
+            // The search for a replacement goes on from where the last one ended, so that a
+            // long clause is not scanned from its start every time.
+            let from = (header[SEARCH_FROM] as usize).clamp(2, len);
+            let replacement = (from..len)
+                .chain(2..from)
+                .find(|&k| !is_false(values, clause[k]));
             if let Some(k) = replacement {
+                header[SEARCH_FROM] = k as u32;
                 clause.swap(1, k);
                 let new_watch = clause[1];
                 self.watches[new_watch as usize].push(Watch {
@@ -250,5 +257,41 @@ impl ClauseDb {
     /// true literals: the negations of its other literals.
     pub(super) fn antecedents(&self, clause: u32, out: &mut Vec<Lit>) {
         out.extend(self.lits(clause)[1..].iter().map(|&l| negated(l)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::lit::{UNKNOWN, lit};
+
+    /// A clause of six literals keeps being watched, the search for a new watch wrapping
+    /// around the clause's end, until one literal is left: then it implies it.
+    #[test]
+    fn a_long_clause_finds_its_watches_around_its_end() {
+        let mut db = ClauseDb::new(6);
+        let lits: Vec<Lit> = (0..6).map(|v| lit(v, true)).collect();
+        let clause = db.add(&lits, 3, false);
+        let mut values = vec![0u8; 6];
+        let mut implied = Vec::new();
+        let mut make_false = |db: &mut ClauseDb, values: &mut Vec<u8>, v: u32| {
+            values[v as usize] = value_of(negated(lit(v, true)));
+            db.propagate(lit(v, true), values, &mut implied);
+            std::mem::take(&mut implied)
+        };
+        // The watches move on to 3 and 4; the searches ended at the clause's fifth literal.
+        for v in [0, 1, 2] {
+            assert!(make_false(&mut db, &mut values, v).is_empty());
+        }
+        // Jumping back unsets 0 (before where the searches ended). With 5 and 4 false, the
+        // search wraps around to find it: nothing is implied.
+        values[0] = UNKNOWN;
+        assert!(make_false(&mut db, &mut values, 5).is_empty());
+        assert!(make_false(&mut db, &mut values, 4).is_empty());
+        // 3 false leaves 0 alone.
+        assert_eq!(
+            make_false(&mut db, &mut values, 3),
+            [(lit(0, true), clause)]
+        );
     }
 }
