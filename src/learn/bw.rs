@@ -1,7 +1,6 @@
 //! The learning search's black-and-white domain: one variable per cell, "the cell is filled",
 //! the bit-parallel line solver with its one-word line cache as the propagator, and
-//! explanations checked by the forward half of that solver (a third of a whole solve) or a
-//! cached result.
+//! explanations checked by the forward half of that solver (a third of a whole solve).
 
 use super::assign::CellValues;
 use super::domain::{LearnDomain, LineAt};
@@ -10,7 +9,7 @@ use super::lit::{Lit, lit, value, var_of};
 use crate::domain::Domain;
 use crate::flow::Flow;
 use crate::grid::{Cell, Grid};
-use crate::line::{BitLineSolver, LineCache};
+use crate::line::BitLineSolver;
 use crate::puzzle::{LineId, Puzzle};
 
 impl CellValues for Grid {
@@ -104,7 +103,7 @@ impl LearnDomain for Puzzle {
     }
 
     fn line_check<'l>(&'l self, lines: &'l mut BwLines, at: LineAt) -> impl LineCheck + 'l {
-        let ((line, index), len) = (at, self.shape().len(at.0));
+        let ((line, _), len) = (at, self.shape().len(at.0));
         let planes = &mut lines.planes;
         zeroed(
             [&mut planes.filled, &mut planes.empty],
@@ -112,8 +111,6 @@ impl LearnDomain for Puzzle {
         );
         Check {
             planes,
-            cache: lines.solving.cache.as_deref_mut(),
-            line: index as u32,
             clue: self.clue(line).blocks(),
             len,
         }
@@ -145,11 +142,9 @@ struct Planes {
     empty: Vec<u64>,
 }
 
-/// One line under explanation, with its clue and cache entry.
+/// One line under explanation, with its clue.
 struct Check<'a> {
     planes: &'a mut Planes,
-    cache: Option<&'a mut LineCache>,
-    line: u32,
     clue: &'a [u32],
     len: usize,
 }
@@ -165,22 +160,10 @@ impl LineCheck for Check<'_> {
     }
 
     /// As the line solver is exact, whether no placement has the deduced cell the other way
-    /// (or none at all). One-word lines are looked up in the cache first; otherwise only that
-    /// feasibility is computed, not the whole line.
+    /// (or none at all): only that feasibility is computed, not the whole line. (The line
+    /// cache answered under a tenth of these questions, which cost more to ask than it saved.)
     fn still_holds(&mut self, deduction: Deduction) -> bool {
         let planes = &mut *self.planes;
-        if let ([f], [e]) = (&planes.filled[..], &planes.empty[..])
-            && let Some(cached) = self.cache.as_mut().and_then(|c| c.get(self.line, *f, *e))
-        {
-            return match (deduction, cached) {
-                (_, Err(_)) => true,
-                (Deduction::Contradiction, Ok(_)) => false,
-                (Deduction::Forces { index, value, .. }, Ok((f, e))) => {
-                    let plane = if value { f } else { e };
-                    plane >> index & 1 == 1
-                }
-            };
-        }
         match deduction {
             Deduction::Contradiction => {
                 !planes

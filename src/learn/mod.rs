@@ -66,7 +66,8 @@ pub struct LearnStats {
     pub line_solves: u64,
     /// Line-solver calls made while explaining deductions.
     pub explain_solves: u64,
-    /// Line solves (of both kinds) looked up in the line-result cache.
+    /// Line solves looked up in the line-result cache: propagation's, and in colour the
+    /// explanations' too.
     pub cache_lookups: u64,
     /// Lookups the cache answered.
     pub cache_hits: u64,
