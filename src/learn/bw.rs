@@ -103,7 +103,8 @@ impl LearnDomain for Puzzle {
     }
 
     fn line_check<'l>(&'l self, lines: &'l mut BwLines, at: LineAt) -> impl LineCheck + 'l {
-        let ((line, _), len) = (at, self.shape().len(at.0));
+        let (line, _) = at;
+        let len = self.shape().len(line);
         let planes = &mut lines.planes;
         zeroed(
             [&mut planes.filled, &mut planes.empty],
