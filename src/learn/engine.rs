@@ -15,6 +15,7 @@ use super::explain::Fact;
 use super::lit::{Lit, lit, negated, value, var_of};
 use super::order::{Order, Phases};
 use super::schedule::{self, Cdcl};
+use super::share::Sharing;
 use crate::flow::Flow;
 use crate::puzzle::LineId;
 pub(super) use within::Assumed;
@@ -62,6 +63,10 @@ pub(super) struct Engine<'p, D: LearnDomain> {
     units: Vec<Lit>,
     /// The scope's membership flags between checks, all `false` (kept to save allocations).
     scope_member: Vec<bool>,
+    /// The seat at the exchange of clauses with the other searches of a race, if it shares.
+    sharing: Option<Sharing<'p>>,
+    /// Literals of a clause taken from the exchange (kept to save allocations).
+    taken: Vec<Lit>,
 }
 
 /// The variables a scoped search may decide.
@@ -167,6 +172,8 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
             scope: None,
             units: Vec::new(),
             scope_member: Vec::new(),
+            sharing: None,
+            taken: Vec::new(),
         };
         // The root should be a fixpoint already; solving every line once makes sure.
         for row in 0..shape.height {
@@ -181,6 +188,44 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
     /// Starts the decisions in an order drawn from `seed` (see [`Order::perturb`]).
     pub(super) fn perturb(&mut self, seed: u64) {
         self.order.perturb(seed);
+    }
+
+    /// Shares learned clauses through `sharing` with the other searches of a race.
+    pub(super) fn share(&mut self, sharing: Sharing<'p>) {
+        self.sharing = Some(sharing);
+    }
+
+    /// Hands the clauses learned since the last visit to the exchange and adds those that the
+    /// other searches learned, at level 0; `false` if one of them leaves no solution.
+    fn exchange_clauses(&mut self) -> bool {
+        let Some(mut sharing) = self.sharing.take() else {
+            return true;
+        };
+        debug_assert_eq!(self.a.decision_level(), 0, "clauses are taken at level 0");
+        let mut taken = std::mem::take(&mut self.taken);
+        let mut consistent = true;
+        sharing.visit(self.stats.conflicts, |lits, lbd| {
+            if !consistent || lits.iter().any(|&l| self.a.is_true(l)) {
+                return;
+            }
+            taken.clear();
+            taken.extend(
+                lits.iter()
+                    .copied()
+                    .filter(|&l| !self.a.is_true(negated(l))),
+            );
+            self.stats.imported += 1;
+            match taken.len() {
+                0 => consistent = false,
+                1 => self.assign(taken[0], Reason::Root),
+                _ => {
+                    let _ = self.db.add(&taken, lbd, false);
+                }
+            }
+        });
+        self.taken = taken;
+        self.sharing = Some(sharing);
+        consistent
     }
 
     /// The counters so far.
@@ -299,6 +344,9 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
         if level == 0 {
             return false;
         }
+        if let Some(sharing) = &mut self.sharing {
+            sharing.stop_offering();
+        }
         let mut blocking: Vec<Lit> = self.a.decisions().map(negated).collect();
         blocking.reverse();
         self.backtrack(level - 1);
@@ -367,9 +415,10 @@ impl<D: LearnDomain> Cdcl for Engine<'_, D> {
         Engine::reduce(self)
     }
 
-    fn restart(&mut self) {
+    fn restart(&mut self) -> bool {
         self.order.restarted();
         self.backtrack(self.floor);
+        self.exchange_clauses()
     }
 
     fn decide(&mut self) {

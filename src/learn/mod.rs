@@ -13,7 +13,8 @@
 //! a minimal set of the line's cells by the `explain` module: short reasons make short
 //! clauses. Decisions follow VSIDS activities with target phases (see `order`); restarts follow
 //! the Luby sequence; half the learned clauses are deleted from time to time, by literal block
-//! distance.
+//! distance. Two learning searches racing on one puzzle pass each other their short learned
+//! clauses (see `share`).
 //!
 //! Learned clauses follow from the clues, so no solution is ever cut. To go on after a
 //! solution, the search adds a *blocking* clause: the negation of the decisions that led to
@@ -35,11 +36,13 @@ mod likely;
 mod lit;
 mod order;
 mod schedule;
+mod share;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub(crate) use completion::{Completion, CompletionChecker};
 pub(crate) use domain::LearnDomain;
+pub(crate) use share::ClauseExchange;
 
 use crate::flow::Flow;
 use crate::grid::Grid;
@@ -73,6 +76,8 @@ pub struct LearnStats {
     pub cache_hits: u64,
     /// Solutions reported.
     pub solutions: u64,
+    /// Clauses taken from the other learning search of a race (its short learned clauses).
+    pub imported: u64,
 }
 
 impl LearnStats {
@@ -91,8 +96,19 @@ impl LearnStats {
             cache_lookups: self.cache_lookups - earlier.cache_lookups,
             cache_hits: self.cache_hits - earlier.cache_hits,
             solutions: self.solutions - earlier.solutions,
+            imported: self.imported - earlier.imported,
         }
     }
+}
+
+/// How one learning search of a race differs from the others, and what it shares with them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Racer<'x> {
+    /// With a seed, the first decisions come in an order drawn from it instead of cell order.
+    pub(crate) seed: Option<u64>,
+    /// The exchange of learned clauses between the searches of the race, and this search's
+    /// number among them.
+    pub(crate) exchange: Option<(&'x ClauseExchange, u32)>,
 }
 
 /// The result of a learning search.
@@ -123,7 +139,7 @@ pub(crate) fn learn_search(
     learn_search_until(
         puzzle,
         root,
-        None,
+        Racer::default(),
         |_| cancel.load(Ordering::Relaxed),
         on_solution,
     )
@@ -133,11 +149,12 @@ pub(crate) fn learn_search(
 /// `stopped` with the counters so far (every 64 conflicts and 256 decisions) instead of
 /// reading one flag: it stops when `stopped` says so. `root` is a grid at a propagation
 /// fixpoint, as [`crate::Solver::root`] or [`crate::color::ColorSolver::root`] makes it.
-/// With a `seed`, the first decisions come in an order drawn from it instead of cell order.
-pub(crate) fn learn_search_until<D: LearnDomain>(
-    puzzle: &D,
+/// `racer` says how it differs from the other searches of a race, and what it shares with
+/// them.
+pub(crate) fn learn_search_until<'p, D: LearnDomain>(
+    puzzle: &'p D,
     root: &D::Grid,
-    seed: Option<u64>,
+    racer: Racer<'p>,
     stopped: impl FnMut(&LearnStats) -> bool,
     on_solution: impl FnMut(&D::Grid) -> Flow,
 ) -> LearnOutcome {
@@ -150,8 +167,11 @@ pub(crate) fn learn_search_until<D: LearnDomain>(
             order::Phases::Saved
         },
     );
-    if let Some(seed) = seed {
+    if let Some(seed) = racer.seed {
         engine.perturb(seed);
+    }
+    if let Some((exchange, id)) = racer.exchange {
+        engine.share(share::Sharing::new(exchange, id));
     }
     let exhausted = schedule::run(&mut engine, stopped, on_solution);
     LearnOutcome {

@@ -25,8 +25,9 @@ pub(super) trait Cdcl {
     fn decay(&mut self);
     /// Deletes about half of the learned clauses.
     fn reduce(&mut self);
-    /// Undoes every decision.
-    fn restart(&mut self);
+    /// Undoes every decision (and takes in what other searches learned, if it shares); `false`
+    /// if no solution is left.
+    fn restart(&mut self) -> bool;
     /// Decides an unknown variable.
     fn decide(&mut self);
     /// The counters the loop updates.
@@ -86,7 +87,9 @@ pub(super) fn run_on<E: Cdcl>(
         }
         if schedule.restart_due() {
             e.stats().restarts += 1;
-            e.restart();
+            if !e.restart() {
+                return true;
+            }
             continue;
         }
         if e.stats().decisions.is_multiple_of(256) && stopped(&e.snapshot()) {

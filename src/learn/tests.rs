@@ -104,7 +104,10 @@ fn learned_seeded<D: Probed>(puzzle: &D, seed: Option<u64>) -> (Vec<D::Key>, boo
     let outcome = learn_search_until(
         puzzle,
         &root,
-        seed,
+        Racer {
+            seed,
+            exchange: None,
+        },
         |_| false,
         |grid| {
             found.push(puzzle.key(grid));
@@ -136,7 +139,7 @@ fn assert_stops_when_told<D: LearnDomain>(puzzle: &D, root: &D::Grid) {
     let outcome = learn_search_until(
         puzzle,
         root,
-        None,
+        Racer::default(),
         |_| false,
         |_| {
             seen += 1;
@@ -149,7 +152,7 @@ fn assert_stops_when_told<D: LearnDomain>(puzzle: &D, root: &D::Grid) {
     );
     assert_eq!(seen, 2);
     assert!(!outcome.exhausted);
-    let outcome = learn_search_until(puzzle, root, None, |_| true, |_| Flow::Continue);
+    let outcome = learn_search_until(puzzle, root, Racer::default(), |_| true, |_| Flow::Continue);
     assert!(!outcome.exhausted, "stopped before the end");
 }
 
@@ -267,6 +270,62 @@ proptest! {
         let distinct = assert_same_solutions(&puzzle)?;
         prop_assert!(distinct.contains(&cells));
     }
+}
+
+/// The solutions of a learning search that starts with every clause another search of the same
+/// puzzle offered, that one having listed every solution first (so that it blocked them all),
+/// and how many clauses it took.
+fn learned_after_sharing(puzzle: &Puzzle) -> (BTreeSet<String>, u64) {
+    let Some(root) = puzzle.probed_root() else {
+        return (BTreeSet::new(), 0);
+    };
+    let exchange = ClauseExchange::new();
+    // The one that takes is search 0, which takes at once (see `share::QUIET_CONFLICTS`).
+    let mut first = engine::Engine::new(puzzle, &root, order::Phases::Targets);
+    first.share(share::Sharing::new(&exchange, 1));
+    assert!(schedule::run(&mut first, |_| false, |_| Flow::Continue));
+    // A restart hands its clauses to the exchange.
+    let _ = schedule::Cdcl::restart(&mut first);
+    let mut second = engine::Engine::new(puzzle, &root, order::Phases::Targets);
+    second.perturb(7);
+    second.share(share::Sharing::new(&exchange, 0));
+    let mut found = BTreeSet::new();
+    let exhausted = schedule::Cdcl::restart(&mut second)
+        && schedule::run(
+            &mut second,
+            |_| false,
+            |grid| {
+                assert!(
+                    found.insert(puzzle.key(grid)),
+                    "a solution was reported twice"
+                );
+                Flow::Continue
+            },
+        );
+    assert!(exhausted);
+    (found, second.stats.imported)
+}
+
+/// Clauses taken from another search cut no solution: on random 10x10 pictures, a search that
+/// starts with every clause that another one offered while listing every solution (after
+/// which the other's clauses may hold only because of its blocking clauses, so it offered
+/// none) lists them all again; and on some of them the clauses were taken.
+#[test]
+fn a_search_that_takes_another_ones_clauses_finds_every_solution() {
+    let mut rng = crate::rng::SplitMix(36);
+    let mut imported = 0;
+    let mut ambiguous = 0;
+    for _ in 0..150 {
+        let cells: Vec<bool> = (0..100).map(|_| rng.chance(1, 2)).collect();
+        let puzzle = Puzzle::from_picture(10, 10, &cells).expect("valid");
+        let enumerated = puzzle.enumerated();
+        let (found, taken) = learned_after_sharing(&puzzle);
+        assert_eq!(found, enumerated, "{cells:?}");
+        imported += taken;
+        ambiguous += usize::from(enumerated.len() > 1);
+    }
+    assert!(imported > 0, "no clause was shared");
+    assert!(ambiguous > 10, "too few puzzles with several solutions");
 }
 
 #[test]

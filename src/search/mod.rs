@@ -38,7 +38,7 @@ use crate::color::{ColorGrid, ColorPuzzle};
 use crate::count::Countable;
 use crate::domain::{Domain, DomainGrid};
 use crate::grid::Grid;
-use crate::learn::{LearnOutcome, LearnStats};
+use crate::learn::{LearnOutcome, LearnStats, Racer};
 use crate::propagate::Propagator;
 use crate::puzzle::{Puzzle, PuzzleError};
 
@@ -64,12 +64,12 @@ pub trait Searchable: Countable {
 
     /// Runs the learning search from `root`, calling `on_solution` with each
     /// solution until it says stop, every solution has been reported, or `stopped` (called
-    /// with the counters from time to time) says so. With a `seed`, its first decisions come
-    /// in an order drawn from it.
-    fn learn_search(
-        &self,
+    /// with the counters from time to time) says so. `racer` says how it differs from the
+    /// other learning searches of the run, and what it shares with them.
+    fn learn_search<'p>(
+        &'p self,
         root: &Self::Grid,
-        seed: Option<u64>,
+        racer: Racer<'p>,
         stopped: impl FnMut(&LearnStats) -> bool,
         on_solution: impl FnMut(&Self::Grid) -> Flow,
     ) -> LearnOutcome;
@@ -80,14 +80,14 @@ impl Searchable for Puzzle {
     const LEARNER_PROBES_THE_ROOT: bool = true;
     const PROBING_HANDS_OVER: bool = true;
 
-    fn learn_search(
-        &self,
+    fn learn_search<'p>(
+        &'p self,
         root: &Grid,
-        seed: Option<u64>,
+        racer: Racer<'p>,
         stopped: impl FnMut(&LearnStats) -> bool,
         on_solution: impl FnMut(&Grid) -> Flow,
     ) -> LearnOutcome {
-        crate::learn::learn_search_until(self, root, seed, stopped, on_solution)
+        crate::learn::learn_search_until(self, root, racer, stopped, on_solution)
     }
 }
 
@@ -96,14 +96,14 @@ impl Searchable for ColorPuzzle {
     const LEARNER_PROBES_THE_ROOT: bool = false;
     const PROBING_HANDS_OVER: bool = false;
 
-    fn learn_search(
-        &self,
+    fn learn_search<'p>(
+        &'p self,
         root: &ColorGrid,
-        seed: Option<u64>,
+        racer: Racer<'p>,
         stopped: impl FnMut(&LearnStats) -> bool,
         on_solution: impl FnMut(&ColorGrid) -> Flow,
     ) -> LearnOutcome {
-        crate::learn::learn_search_until(self, root, seed, stopped, on_solution)
+        crate::learn::learn_search_until(self, root, racer, stopped, on_solution)
     }
 }
 

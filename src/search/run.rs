@@ -13,7 +13,7 @@ use super::tree::{Outlet, Parallel, SearchCx, Sequential};
 use super::{Engine, Flow, Outcome, Searchable, SolveError, Solver, estimate, stack_size};
 use crate::count::Countable;
 use crate::domain::DomainGrid;
-use crate::learn::LearnStats;
+use crate::learn::{ClauseExchange, LearnStats, Racer};
 
 /// What the threads of a run are.
 pub(super) struct Plan {
@@ -80,6 +80,8 @@ impl<P: Searchable> Solver<'_, P> {
             return Ok(self.outcome(0, true, start));
         };
         let stop = AtomicBool::new(false);
+        // The two learning searches of a hand-over share their short learned clauses.
+        let exchange = &ClauseExchange::new();
         let cx = SearchCx {
             puzzle: self.puzzle,
             probing: self.options.probing,
@@ -152,7 +154,11 @@ impl<P: Searchable> Solver<'_, P> {
             let learner = learner_cx
                 .map(|cx| {
                     let work = move || {
-                        learn(&cx, learner_root, racing, None);
+                        let racer = Racer {
+                            seed: None,
+                            exchange: hand_over.then_some((exchange, 0)),
+                        };
+                        learn(&cx, learner_root, racing, racer);
                         cx.flush_all();
                     };
                     spawn("nonoenum-learn", Box::new(work))
@@ -167,7 +173,9 @@ impl<P: Searchable> Solver<'_, P> {
                                 (None, Some(unit)) => with_restarts(&cx, root, unit, |cx, root| {
                                     cx.explore::<Sequential>(root, 0, None);
                                 }),
-                                (None, None) if hand_over => probe_then_learn(&cx, root),
+                                (None, None) if hand_over => {
+                                    probe_then_learn(&cx, root, exchange);
+                                }
                                 (None, None) => cx.explore::<Sequential>(root, 0, None),
                                 (Some(pool), _) if ordered => pool.install(|| {
                                     Ordered::new(&cx, budget).explore(
@@ -238,9 +246,9 @@ fn spawn_search<'scope>(
 }
 
 /// Runs the learning search from the probed root, sending its solutions. When `racing`, a
-/// finished search ends the run (the probing search beside it stops). With a `seed`, its
-/// first decisions come in an order drawn from it.
-fn learn<P: Searchable>(cx: &SearchCx<'_, P>, root: P::Grid, racing: bool, seed: Option<u64>) {
+/// finished search ends the run (the probing search beside it stops). `racer` says how it
+/// differs from the other learning search of the run, and what it shares with it.
+fn learn<'p, P: Searchable>(cx: &SearchCx<'p, P>, root: P::Grid, racing: bool, racer: Racer<'p>) {
     let root = if P::LEARNER_PROBES_THE_ROOT {
         crate::choose::probed_root_until(cx.puzzle, &|| cx.stopped())
     } else {
@@ -266,7 +274,7 @@ fn learn<P: Searchable>(cx: &SearchCx<'_, P>, root: P::Grid, racing: bool, seed:
     };
     let outcome = cx.puzzle.learn_search(
         &root,
-        seed,
+        racer,
         |now| {
             report(now);
             cx.poll();
@@ -300,7 +308,11 @@ fn learn<P: Searchable>(cx: &SearchCx<'_, P>, root: P::Grid, racing: bool, seed:
 /// faster of it and the probing search 30.9 s, and the faster of it and a second one seeded
 /// otherwise 26.5 s. An attempt that finds a solution in its budget runs to the end, as a
 /// search without hand-over; one abandoned has handed over no solution.
-fn probe_then_learn<P: Searchable>(cx: &SearchCx<'_, P>, root: P::Grid) {
+fn probe_then_learn<'p, P: Searchable>(
+    cx: &SearchCx<'p, P>,
+    root: P::Grid,
+    exchange: &'p ClauseExchange,
+) {
     let attempt = Attempt::numbered(0, HAND_OVER_NODES);
     let bounded = SearchCx {
         attempt: Some(&attempt),
@@ -309,7 +321,11 @@ fn probe_then_learn<P: Searchable>(cx: &SearchCx<'_, P>, root: P::Grid) {
     };
     bounded.explore::<Sequential>(root.clone(), 0, None);
     if attempt.abandoned() && !cx.stopped() {
-        learn(cx, root, true, Some(SECOND_LEARNER_SEED));
+        let racer = Racer {
+            seed: Some(SECOND_LEARNER_SEED),
+            exchange: Some((exchange, 1)),
+        };
+        learn(cx, root, true, racer);
     }
 }
 

@@ -44,6 +44,7 @@ pub struct SearchStats {
     restarts: AtomicU64,
     conflicts: AtomicU64,
     backjumps: AtomicU64,
+    imported: AtomicU64,
     root_nanos: AtomicU64,
     /// The random probes of the tree's size, when the solver makes them.
     pub(super) samples: Mutex<Samples>,
@@ -56,6 +57,7 @@ impl Default for SearchStats {
             restarts: AtomicU64::default(),
             conflicts: AtomicU64::default(),
             backjumps: AtomicU64::default(),
+            imported: AtomicU64::default(),
             root_nanos: AtomicU64::default(),
             samples: Mutex::default(),
         }
@@ -84,6 +86,8 @@ pub struct StatsSnapshot {
     pub conflicts: u64,
     /// Jumps of a learning search back over more than one decision level.
     pub backjumps: u64,
+    /// Learned clauses that a learning search took from the other one racing it.
+    pub imported: u64,
     /// Line solves looked up in the line-result cache ([`crate::line::LineCache`]).
     pub cache_lookups: u64,
     /// Line solves the cache answered.
@@ -156,6 +160,7 @@ impl SearchStats {
             .fetch_add(learned.line_solves + learned.explain_solves, Relaxed);
         let _ = self.conflicts.fetch_add(learned.conflicts, Relaxed);
         let _ = self.backjumps.fetch_add(learned.backjumps, Relaxed);
+        let _ = self.imported.fetch_add(learned.imported, Relaxed);
         let _ = self.restarts.fetch_add(learned.restarts, Relaxed);
         self.add_cache(learned.cache_lookups, learned.cache_hits);
     }
@@ -209,6 +214,7 @@ impl SearchStats {
             restarts: self.restarts.load(Relaxed),
             conflicts: self.conflicts.load(Relaxed),
             backjumps: self.backjumps.load(Relaxed),
+            imported: self.imported.load(Relaxed),
             cache_lookups: self.total(|l| &l.cache_lookups),
             cache_hits: self.total(|l| &l.cache_hits),
             root_seconds: self.root_nanos.load(Relaxed) as f64 * 1e-9,

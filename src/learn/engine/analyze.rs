@@ -164,6 +164,9 @@ impl<D: LearnDomain> Engine<'_, D> {
         self.stats.learned += 1;
         let lbd = analysis::lbd(self, &learnt);
         let reason = self.db.add_asserting(&learnt, lbd, false);
+        if let Some(sharing) = &mut self.sharing {
+            sharing.offer(&learnt, lbd);
+        }
         if learnt.len() == 1 && jump > 0 {
             self.units.push(learnt[0]);
         }
