@@ -119,15 +119,53 @@ fn minimize(e: &mut impl Implications, clause: &mut Vec<Lit>, buffer: &mut Vec<L
     dropped
 }
 
-/// The number of distinct decision levels among a clause's literals.
-pub(super) fn lbd(e: &impl Implications, clause: &[Lit]) -> u32 {
-    let mut levels: Vec<u32> = clause.iter().map(|&l| e.level(var_of(l))).collect();
-    levels.sort_unstable();
-    levels.dedup();
-    levels.len() as u32
+/// Counts the distinct decision levels among a clause's literals (its literal block
+/// distance) by stamping each level met, without allocating.
+#[derive(Debug, Default)]
+pub(super) struct LevelCount {
+    /// Per level, the stamp of the last count that met it.
+    stamps: Vec<u32>,
+    stamp: u32,
+}
+
+impl LevelCount {
+    /// The number of distinct values among `levels`.
+    pub(super) fn distinct(&mut self, levels: impl Iterator<Item = u32>) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.stamps.fill(0);
+            self.stamp = 1;
+        }
+        let mut count = 0;
+        for level in levels {
+            let at = level as usize;
+            if at >= self.stamps.len() {
+                self.stamps.resize(at + 1, 0);
+            }
+            if self.stamps[at] != self.stamp {
+                self.stamps[at] = self.stamp;
+                count += 1;
+            }
+        }
+        count
+    }
 }
 
 /// The highest level among the variables of `lits` (0 for none).
 pub(super) fn top_level(e: &impl Implications, lits: &[Lit]) -> u32 {
     lits.iter().map(|&l| e.level(var_of(l))).max().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LevelCount;
+
+    #[test]
+    fn level_count_counts_each_level_once_per_count() {
+        let mut count = LevelCount::default();
+        assert_eq!(count.distinct([3, 1, 3, 0, 1].into_iter()), 3);
+        assert_eq!(count.distinct([5, 5].into_iter()), 1);
+        assert_eq!(count.distinct(std::iter::empty()), 0);
+        assert_eq!(count.distinct([1, 3, 0].into_iter()), 3);
+    }
 }

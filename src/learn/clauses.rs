@@ -9,19 +9,25 @@
 //! them becomes false. A watch also carries a *blocker*, another literal of the clause: when
 //! the blocker is true the clause is satisfied and is skipped without being read. The search
 //! for a new watch starts where the clause's last one ended and wraps around: learned clauses
-//! of nonograms run to dozens of literals, and the false ones gather at the front. Deleting
-//! clauses compacts the arena, which renames the clauses that remain.
+//! of nonograms run to dozens of literals, and the false ones gather at the front. Conflict
+//! analysis marks the learned clauses it uses (and lowers their distance when their literals
+//! now lie on fewer levels); a reduction spares those and clears the marks. Deleting clauses
+//! compacts the arena, which renames the clauses that remain.
 
 use std::collections::{HashMap, HashSet};
 
 use super::assign::Reason;
 use super::lit::{Lit, negated, value_of, var_of};
 
+/// Header words: length, literal block distance, flags, where the last search for a watch
+/// ended.
 const HEADER: usize = 4;
 /// Where in the header the last search for a watch ended.
 const SEARCH_FROM: usize = 3;
 const PERMANENT: u32 = 1;
 const DELETED: u32 = 2;
+/// Set when conflict analysis uses the clause; each reduction spares it and clears the flag.
+const USED: u32 = 4;
 
 /// Whether `lit` is true in `values`.
 fn is_true(values: &[u8], lit: Lit) -> bool {
@@ -141,15 +147,16 @@ impl ClauseDb {
         deleted
     }
 
-    /// Deletes about half of the learned clauses, those of highest literal block distance,
-    /// keeping clauses of distance 2 or less, blocking clauses and those `locked` says are
-    /// reasons now. Returns how many were deleted, and the new names of the clauses kept.
+    /// Deletes half of the learned clauses that conflict analysis has not used since the last
+    /// reduction, those of highest literal block distance, keeping clauses of distance 2 or
+    /// less, blocking clauses and those `locked` says are reasons now. Returns how many were
+    /// deleted, and the new names of the clauses kept.
     pub(super) fn reduce(&mut self, locked: impl Fn(u32) -> bool) -> (usize, HashMap<u32, u32>) {
         let mut candidates: Vec<u32> = self
             .clauses()
             .filter(|&c| {
                 let at = c as usize;
-                self.arena[at + 2] == 0 && self.arena[at + 1] > 2 && !locked(c)
+                self.arena[at + 2] & (PERMANENT | USED) == 0 && self.arena[at + 1] > 2 && !locked(c)
             })
             .collect();
         // Highest distance first; among equals, the older clause (lower offset) goes first.
@@ -163,8 +170,10 @@ impl ClauseDb {
         for c in self.clauses() {
             let at = c as usize;
             if self.arena[at + 2] & DELETED == 0 {
-                let _ = renamed.insert(c, arena.len() as u32);
+                let kept = arena.len();
+                let _ = renamed.insert(c, kept as u32);
                 arena.extend_from_slice(&self.arena[at..at + HEADER + self.arena[at] as usize]);
+                arena[kept + 2] &= !USED;
             }
         }
         self.arena = arena;
@@ -258,6 +267,22 @@ impl ClauseDb {
     pub(super) fn antecedents(&self, clause: u32, out: &mut Vec<Lit>) {
         out.extend(self.lits(clause)[1..].iter().map(|&l| negated(l)));
     }
+
+    /// Marks a learned clause used by conflict analysis, so that the next reduction spares it,
+    /// and lowers its literal block distance to what `lbd` gives for its literals now, when
+    /// that is less (a clause whose literals keep meeting at few levels is worth more than the
+    /// distance it was learned with says).
+    pub(super) fn used(&mut self, clause: u32, lbd: impl FnOnce(&[Lit]) -> u32) {
+        let at = clause as usize;
+        if self.arena[at + 2] & PERMANENT != 0 {
+            return;
+        }
+        self.arena[at + 2] |= USED;
+        if self.arena[at + 1] > 2 {
+            let now = lbd(self.lits(clause));
+            self.arena[at + 1] = self.arena[at + 1].min(now);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -293,5 +318,56 @@ mod tests {
             make_false(&mut db, &mut values, 3),
             [(lit(0, true), clause)]
         );
+    }
+
+    /// The clauses of `db`, by their first literal's variable (renaming keeps literals).
+    fn first_vars(db: &ClauseDb) -> Vec<u32> {
+        db.clauses().map(|c| var_of(db.lits(c)[0])).collect()
+    }
+
+    /// Four learned clauses of distances 10, 9, 8 and 7; the first is used by an analysis.
+    fn four_clauses() -> ClauseDb {
+        let mut db = ClauseDb::new(8);
+        for (first, lbd) in [(0u32, 10u32), (2, 9), (4, 8), (6, 7)] {
+            let _ = db.add(&[lit(first, true), lit(first + 1, true)], lbd, false);
+        }
+        db
+    }
+
+    /// A reduction deletes the worst of the clauses no analysis used since the last one: a
+    /// used clause is spared once, whatever its distance, and goes at the next reduction if
+    /// nothing used it since.
+    #[test]
+    fn a_used_clause_is_spared_by_the_next_reduction_only() {
+        let mut db = four_clauses();
+        db.used(0, |_| 10);
+        let (deleted, _) = db.reduce(|_| false);
+        assert_eq!(deleted, 1);
+        assert_eq!(first_vars(&db), [0, 4, 6]);
+        let (deleted, _) = db.reduce(|_| false);
+        assert_eq!(deleted, 1);
+        assert_eq!(first_vars(&db), [4, 6]);
+    }
+
+    /// A use whose literals now lie on two levels lowers the clause's distance to 2, and a
+    /// clause of distance 2 is never deleted; blocking clauses are never deleted either.
+    #[test]
+    fn a_use_lowers_the_distance_for_good() {
+        let mut db = four_clauses();
+        db.used(0, |lits| {
+            assert_eq!(lits.len(), 2);
+            2
+        });
+        let _ = db.add_blocking(&[lit(7, false), lit(5, false), lit(3, false)]);
+        for _ in 0..4 {
+            let _ = db.reduce(|_| false);
+        }
+        // Half of the candidates, rounded down, go: the last one stays.
+        assert_eq!(first_vars(&db), [0, 6, 7]);
+        // Using a blocking clause changes nothing.
+        let blocking = db.clauses().nth(2).expect("three clauses are left");
+        db.used(blocking, |_| {
+            unreachable!("a blocking clause keeps its distance")
+        });
     }
 }

@@ -8,6 +8,7 @@ mod within;
 use std::collections::VecDeque;
 
 use super::LearnStats;
+use super::analysis::LevelCount;
 use super::assign::{Assignment, Reason};
 use super::clauses::ClauseDb;
 use super::domain::{LearnDomain, Shape};
@@ -41,6 +42,8 @@ pub(super) struct Engine<'p, D: LearnDomain> {
     /// Trail position up to which clauses and the cell rule have been propagated.
     clause_head: usize,
     seen: Vec<bool>,
+    /// Counts the distinct levels of a clause's literals.
+    levels: LevelCount,
     scratch: Vec<Lit>,
     /// Literals implied by clauses, with their clauses.
     implied: Vec<(Lit, u32)>,
@@ -160,6 +163,7 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
             },
             clause_head,
             seen: vec![false; vars],
+            levels: LevelCount::default(),
             scratch: Vec::new(),
             implied: Vec::new(),
             forced: known,

@@ -12,8 +12,9 @@
 //! A line's reason is computed only when a conflict needs it (lazy explanation), and shrunk to
 //! a minimal set of the line's cells by the `explain` module: short reasons make short
 //! clauses. Decisions follow VSIDS activities with target phases (see `order`); restarts follow
-//! the Luby sequence; half the learned clauses are deleted from time to time, by literal block
-//! distance. Two learning searches racing on one puzzle pass each other their short learned
+//! the Luby sequence; from time to time half the learned clauses that no conflict analysis
+//! used since the last time are deleted, by literal block distance (lowered when a use finds
+//! the clause's literals on fewer levels). Two learning searches racing on one puzzle pass each other their short learned
 //! clauses (see `share`).
 //!
 //! Learned clauses follow from the clues, so no solution is ever cut. To go on after a

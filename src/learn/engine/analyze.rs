@@ -7,7 +7,7 @@ use crate::learn::analysis::{self, Implications, Learned};
 use crate::learn::assign::Reason;
 use crate::learn::domain::LearnDomain;
 use crate::learn::explain::{Deduction, Fact, shrink};
-use crate::learn::lit::{Lit, lit, negated, value};
+use crate::learn::lit::{Lit, lit, negated, value, var_of};
 use crate::puzzle::LineId;
 
 impl<D: LearnDomain> Implications for Engine<'_, D> {
@@ -47,7 +47,10 @@ impl<D: LearnDomain> Engine<'_, D> {
         let v = var as usize;
         match self.a.reason[v] {
             Reason::Root | Reason::Decision => {}
-            Reason::Clause(clause) => self.db.antecedents(clause, out),
+            Reason::Clause(clause) => {
+                self.clause_used(clause);
+                self.db.antecedents(clause, out);
+            }
             Reason::Cell => self.puzzle.cell_antecedents(&self.a, var, out),
             Reason::Line { .. } if self.explained[v] => {
                 out.extend_from_slice(&self.explanations[v]);
@@ -115,10 +118,19 @@ impl<D: LearnDomain> Engine<'_, D> {
         }
     }
 
+    /// Tells the clause database that conflict analysis uses `clause` (all its literals set).
+    fn clause_used(&mut self, clause: u32) {
+        let (level, levels) = (&self.a.level, &mut self.levels);
+        self.db.used(clause, |lits| {
+            levels.distinct(lits.iter().map(|&l| level[var_of(l) as usize]))
+        });
+    }
+
     /// The true literals that together contradict.
     fn conflict_lits(&mut self, conflict: Conflict, out: &mut Vec<Lit>) {
         match conflict {
             Conflict::Clause(clause) => {
+                self.clause_used(clause);
                 out.extend(self.db.lits(clause).iter().map(|&l| negated(l)));
             }
             Conflict::Line(line) => {
@@ -162,7 +174,10 @@ impl<D: LearnDomain> Engine<'_, D> {
         let jump = jump.max(self.floor);
         self.backtrack(jump);
         self.stats.learned += 1;
-        let lbd = analysis::lbd(self, &learnt);
+        let level = &self.a.level;
+        let lbd = self
+            .levels
+            .distinct(learnt.iter().map(|&l| level[var_of(l) as usize]));
         let reason = self.db.add_asserting(&learnt, lbd, false);
         if let Some(sharing) = &mut self.sharing {
             sharing.offer(&learnt, lbd);
