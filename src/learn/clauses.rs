@@ -325,7 +325,8 @@ mod tests {
         db.clauses().map(|c| var_of(db.lits(c)[0])).collect()
     }
 
-    /// Four learned clauses of distances 10, 9, 8 and 7; the first is used by an analysis.
+    /// Four learned clauses of distances 10, 9, 8 and 7, of two literals each, their first
+    /// literals on variables 0, 2, 4 and 6.
     fn four_clauses() -> ClauseDb {
         let mut db = ClauseDb::new(8);
         for (first, lbd) in [(0u32, 10u32), (2, 9), (4, 8), (6, 7)] {
