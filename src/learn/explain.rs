@@ -62,9 +62,15 @@ pub(super) fn shrink(
     for f in facts.iter() {
         check.toggle(f);
     }
-    // Non-root facts first, latest first: one integer key sorts faster than a tuple.
-    facts.sort_unstable_by_key(|f| u64::from(f.root) << 32 | u64::from(u32::MAX - f.position));
-    let candidates = facts.iter().take_while(|f| !f.root).count();
+    // Non-root facts first (root facts stay in the line and need no order), latest first.
+    let mut candidates = 0;
+    for i in 0..facts.len() {
+        if !facts[i].root {
+            facts.swap(i, candidates);
+            candidates += 1;
+        }
+    }
+    facts[..candidates].sort_unstable_by_key(|f| u32::MAX - f.position);
     kept.clear();
     for f in &facts[..candidates] {
         check.toggle(f);
