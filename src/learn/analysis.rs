@@ -129,16 +129,17 @@ pub(super) struct LevelCount {
 }
 
 impl LevelCount {
-    /// The number of distinct values among `levels`.
-    pub(super) fn distinct(&mut self, levels: impl Iterator<Item = u32>) -> u32 {
+    /// The number of distinct levels among the variables of `lits` (all set), `level` giving
+    /// each variable's.
+    pub(super) fn distinct(&mut self, level: &[u32], lits: &[Lit]) -> u32 {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.stamps.fill(0);
             self.stamp = 1;
         }
         let mut count = 0;
-        for level in levels {
-            let at = level as usize;
+        for &l in lits {
+            let at = level[var_of(l) as usize] as usize;
             if at >= self.stamps.len() {
                 self.stamps.resize(at + 1, 0);
             }
@@ -159,13 +160,17 @@ pub(super) fn top_level(e: &impl Implications, lits: &[Lit]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::LevelCount;
+    use crate::learn::lit::lit;
 
     #[test]
     fn level_count_counts_each_level_once_per_count() {
+        // Variables 0 to 5 set at levels 3, 1, 3, 0, 1, 5.
+        let level = [3, 1, 3, 0, 1, 5];
+        let lits = |vars: &[u32]| vars.iter().map(|&v| lit(v, v % 2 == 0)).collect::<Vec<_>>();
         let mut count = LevelCount::default();
-        assert_eq!(count.distinct([3, 1, 3, 0, 1].into_iter()), 3);
-        assert_eq!(count.distinct([5, 5].into_iter()), 1);
-        assert_eq!(count.distinct(std::iter::empty()), 0);
-        assert_eq!(count.distinct([1, 3, 0].into_iter()), 3);
+        assert_eq!(count.distinct(&level, &lits(&[0, 1, 2, 3, 4])), 3);
+        assert_eq!(count.distinct(&level, &lits(&[5])), 1);
+        assert_eq!(count.distinct(&level, &[]), 0);
+        assert_eq!(count.distinct(&level, &lits(&[1, 2, 3])), 3);
     }
 }

@@ -7,7 +7,7 @@ use crate::learn::analysis::{self, Implications, Learned};
 use crate::learn::assign::Reason;
 use crate::learn::domain::LearnDomain;
 use crate::learn::explain::{Deduction, Fact, shrink};
-use crate::learn::lit::{Lit, lit, negated, value, var_of};
+use crate::learn::lit::{Lit, lit, negated, value};
 use crate::puzzle::LineId;
 
 impl<D: LearnDomain> Implications for Engine<'_, D> {
@@ -121,9 +121,7 @@ impl<D: LearnDomain> Engine<'_, D> {
     /// Tells the clause database that conflict analysis uses `clause` (all its literals set).
     fn clause_used(&mut self, clause: u32) {
         let (level, levels) = (&self.a.level, &mut self.levels);
-        self.db.used(clause, |lits| {
-            levels.distinct(lits.iter().map(|&l| level[var_of(l) as usize]))
-        });
+        self.db.used(clause, |lits| levels.distinct(level, lits));
     }
 
     /// The true literals that together contradict.
@@ -174,10 +172,7 @@ impl<D: LearnDomain> Engine<'_, D> {
         let jump = jump.max(self.floor);
         self.backtrack(jump);
         self.stats.learned += 1;
-        let level = &self.a.level;
-        let lbd = self
-            .levels
-            .distinct(learnt.iter().map(|&l| level[var_of(l) as usize]));
+        let lbd = self.levels.distinct(&self.a.level, &learnt);
         let reason = self.db.add_asserting(&learnt, lbd, false);
         if let Some(sharing) = &mut self.sharing {
             sharing.offer(&learnt, lbd);
