@@ -14,8 +14,8 @@
 //! clauses. Decisions follow VSIDS activities with target phases (see `order`); restarts follow
 //! the Luby sequence; from time to time half the learned clauses that no conflict analysis
 //! used since the last time are deleted, by literal block distance (lowered when a use finds
-//! the clause's literals on fewer levels). Two learning searches racing on one puzzle pass each other their short learned
-//! clauses (see `share`).
+//! the clause's literals on fewer levels). Two learning searches racing on one puzzle pass
+//! each other their short learned clauses (see `share`).
 //!
 //! Learned clauses follow from the clues, so no solution is ever cut. To go on after a
 //! solution, the search adds a *blocking* clause: the negation of the decisions that led to

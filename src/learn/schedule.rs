@@ -23,7 +23,7 @@ pub(super) trait Cdcl {
     fn block_solution(&mut self) -> bool;
     /// Ages decision activities after a conflict.
     fn decay(&mut self);
-    /// Deletes about half of the learned clauses.
+    /// Deletes about half of the learned clauses that no conflict analysis used lately.
     fn reduce(&mut self);
     /// Undoes every decision (and takes in what other searches learned, if it shares); `false`
     /// if no solution is left.
