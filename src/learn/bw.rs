@@ -1,6 +1,7 @@
 //! The learning search's black-and-white domain: one variable per cell, "the cell is filled",
 //! the bit-parallel line solver with its one-word line cache as the propagator, and
-//! explanations checked by the forward half of that solver (a third of a whole solve).
+//! explanations checked by the forward half of that solver (a third of a whole solve), on one
+//! machine word without the solver's dispatch for lines of up to 62 cells.
 
 use super::assign::CellValues;
 use super::domain::{LearnDomain, LineAt};
@@ -10,6 +11,7 @@ use crate::domain::Domain;
 use crate::flow::Flow;
 use crate::grid::{Cell, Grid};
 use crate::line::BitLineSolver;
+use crate::line::{fits_one_word, one_word_feasible};
 use crate::puzzle::{LineId, Puzzle};
 
 impl CellValues for Grid {
@@ -110,10 +112,12 @@ impl LearnDomain for Puzzle {
             [&mut planes.filled, &mut planes.empty],
             len.div_ceil(64).max(1),
         );
+        let clue = self.clue(line).blocks();
         Check {
             planes,
-            clue: self.clue(line).blocks(),
+            clue,
             len,
+            one_word: fits_one_word(clue, len),
         }
     }
 
@@ -148,44 +152,46 @@ struct Check<'a> {
     planes: &'a mut Planes,
     clue: &'a [u32],
     len: usize,
+    /// Whether the line's cells fit one word of the planes (see [`fits_one_word`]).
+    one_word: bool,
+}
+
+impl Check<'_> {
+    /// Whether the line has a placement with the facts in it now.
+    fn feasible(&mut self) -> bool {
+        let planes = &mut *self.planes;
+        if self.one_word {
+            one_word_feasible(self.clue, self.len, planes.filled[0], planes.empty[0])
+        } else {
+            planes
+                .solver
+                .feasible(self.clue, self.len, &planes.filled, &planes.empty)
+        }
+    }
 }
 
 impl LineCheck for Check<'_> {
     fn toggle(&mut self, fact: &Fact) {
-        let plane = if fact.value {
+        let plane = if fact.value() {
             &mut self.planes.filled
         } else {
             &mut self.planes.empty
         };
-        plane[fact.index as usize / 64] ^= 1u64 << (fact.index % 64);
+        let index = fact.index();
+        plane[index as usize / 64] ^= 1u64 << (index % 64);
     }
 
     /// As the line solver is exact, whether no placement has the deduced cell the other way
     /// (or none at all): only that feasibility is computed, not the whole line. (The line
     /// cache answered under a tenth of these questions, which cost more to ask than it saved.)
     fn still_holds(&mut self, deduction: Deduction) -> bool {
-        let planes = &mut *self.planes;
         match deduction {
-            Deduction::Contradiction => {
-                !planes
-                    .solver
-                    .feasible(self.clue, self.len, &planes.filled, &planes.empty)
-            }
+            Deduction::Contradiction => !self.feasible(),
             Deduction::Forces { index, value, .. } => {
                 // Put the deduced cell the other way, ask, and take it out again.
-                let other = Fact {
-                    index,
-                    sub: 0,
-                    value: !value,
-                    root: false,
-                    position: 0,
-                };
+                let other = Fact::new(0, index, 0, !value);
                 self.toggle(&other);
-                let planes = &mut *self.planes;
-                let feasible =
-                    planes
-                        .solver
-                        .feasible(self.clue, self.len, &planes.filled, &planes.empty);
+                let feasible = self.feasible();
                 self.toggle(&other);
                 !feasible
             }

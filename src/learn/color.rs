@@ -275,9 +275,9 @@ impl LineCheck for Check<'_> {
     /// Also recomputes the fact's cell.
     fn toggle(&mut self, fact: &Fact) {
         let fl = &mut *self.facts;
-        let i = fact.index as usize;
-        let bit = 1u64 << fact.sub;
-        if fact.value {
+        let i = fact.index() as usize;
+        let bit = 1u64 << fact.sub();
+        if fact.value() {
             fl.said[i] ^= bit;
         } else {
             fl.ruled_out[i] ^= bit;

@@ -48,6 +48,14 @@ impl Shape {
         }
     }
 
+    /// The first cell of `line` and the step from each of its cells to the next.
+    pub(super) fn start_and_step(self, line: LineId) -> (usize, usize) {
+        match line {
+            LineId::Row(r) => (r * self.width, 1),
+            LineId::Col(c) => (c, self.width),
+        }
+    }
+
     /// The index of `cell` in `line`, which holds it.
     pub(super) fn index_in_line(self, line: LineId, cell: usize) -> usize {
         match line {

@@ -11,18 +11,41 @@
 //! runs of facts by halves cost more solves than this on tournament puzzles: about a third of
 //! the facts offered stay, scattered through the order.)
 
-/// A fact of the line being explained: variable `sub` of cell `index` has value `value`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Fact {
+/// A fact of the line being explained: variable `sub` of cell `index` has value `value`, set
+/// at trail position `position`. Packed in one word, the position in the high half, so that
+/// facts compare by position (the order [`shrink`] tries them in) as plain integers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Fact(u64);
+
+/// Bits of a fact's word below the index: the value (bit 0) and `sub` (bits 1 to 8).
+const INDEX_SHIFT: u32 = 9;
+
+impl Fact {
+    /// The fact that variable `sub` of cell `index` has `value`, set at trail `position`.
+    pub(super) fn new(position: u32, index: u32, sub: u8, value: bool) -> Self {
+        debug_assert!(index < 1 << (32 - INDEX_SHIFT));
+        Fact(
+            u64::from(position) << 32
+                | u64::from(index) << INDEX_SHIFT
+                | u64::from(sub) << 1
+                | u64::from(value),
+        )
+    }
+
     /// Index of the cell in the line.
-    pub(super) index: u32,
+    pub(super) fn index(self) -> u32 {
+        (self.0 as u32) >> INDEX_SHIFT
+    }
+
     /// Which of the cell's variables (0 in black and white; the colour in colour).
-    pub(super) sub: u8,
-    pub(super) value: bool,
-    /// Known at level 0: free, always kept.
-    pub(super) root: bool,
-    /// Trail position: later facts are tried first.
-    pub(super) position: u32,
+    pub(super) fn sub(self) -> u8 {
+        (self.0 >> 1) as u8
+    }
+
+    /// The variable's value.
+    pub(super) fn value(self) -> bool {
+        self.0 & 1 == 1
+    }
 }
 
 /// What an explanation must keep true.
@@ -51,32 +74,40 @@ pub(super) fn zeroed<'a>(buffers: impl IntoIterator<Item = &'a mut Vec<u64>>, le
     }
 }
 
-/// Shrinks `facts` (those a line's deduction was made from) to a minimal subset from which
-/// `check`, an empty line, still makes `deduction`: the non-root facts kept go to `kept`.
+/// Shrinks `facts`, the facts not of level 0 that a line's deduction was made from, to a
+/// minimal subset from which `check` still makes `deduction`: they go to `kept`. `check` holds
+/// every fact of the deduction at first, those of level 0 (which stay) included.
 pub(super) fn shrink(
     check: &mut impl LineCheck,
     facts: &mut [Fact],
     deduction: Deduction,
     kept: &mut Vec<Fact>,
 ) {
-    for f in facts.iter() {
-        check.toggle(f);
-    }
-    // Non-root facts first (root facts stay in the line and need no order), latest first.
-    let mut candidates = 0;
-    for i in 0..facts.len() {
-        if !facts[i].root {
-            facts.swap(i, candidates);
-            candidates += 1;
-        }
-    }
-    facts[..candidates].sort_unstable_by_key(|f| u32::MAX - f.position);
+    // Latest first.
+    facts.sort_unstable_by_key(|f| std::cmp::Reverse(f.0));
     kept.clear();
-    for f in &facts[..candidates] {
+    for f in facts.iter() {
         check.toggle(f);
         if !check.still_holds(deduction) {
             check.toggle(f);
             kept.push(*f);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fact_keeps_its_parts_and_orders_by_position() {
+        let fact = Fact::new(7, 4_000_000, 200, true);
+        assert_eq!(
+            (fact.index(), fact.sub(), fact.value()),
+            (4_000_000, 200, true)
+        );
+        let other = Fact::new(8, 0, 0, false);
+        assert_eq!((other.index(), other.sub(), other.value()), (0, 0, false));
+        assert!(other.0 > fact.0, "later on the trail");
     }
 }

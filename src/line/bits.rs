@@ -118,10 +118,11 @@ impl BitLineSolver {
             filled,
             empty,
         };
-        if len > MAX_LEN_U128 && !is_odd(clue, len) {
+        let odd = is_odd(clue, len);
+        if len > MAX_LEN_U128 && !odd {
             return self.long_lines.feasible(line);
         }
-        if is_odd(clue, len) {
+        if odd {
             let words = len.div_ceil(64).max(1);
             let (mut out_filled, mut out_empty) = (vec![0; words], vec![0; words]);
             let out = LineOut {
@@ -131,11 +132,11 @@ impl BitLineSolver {
             return self.odd_lines.solve(line, out).is_ok();
         }
         if len <= MAX_LEN_U64 {
-            self.narrow.feasible(clue, len, filled[0], empty[0])
+            word_feasible(clue, len, filled[0], empty[0])
         } else {
             let join =
                 |w: &[u64]| u128::from(w[0]) | u128::from(w.get(1).copied().unwrap_or(0)) << 64;
-            self.wide.feasible(clue, len, join(filled), join(empty))
+            word_feasible(clue, len, join(filled), join(empty))
         }
     }
 
@@ -251,17 +252,41 @@ fn run_right<W: Word>(seeds: W, open: W) -> W {
     seeds | (open.wrapping_add(seeds & open) ^ open)
 }
 
-impl<W: Word> Buffers<W> {
-    /// Whether a line of `len <= W::BITS - 2` cells has a placement.
-    fn feasible(&mut self, clue: &[u32], len: usize, filled: W, empty: W) -> bool {
-        let cells = low_bits::<W>(len);
-        let edge = W::ONE << len as u32;
-        let can_fill = cells & !empty;
-        let can_empty = (cells & !filled) | edge;
-        forward(&mut self.ready, &mut self.fwd, clue, can_fill, can_empty);
-        self.fwd[clue.len()] & edge != W::ZERO
+/// Whether a line of `len <= W::BITS - 2` cells (no block of length 0) has a placement: the
+/// forward pass of [`forward`], keeping only its last step, and stopping as soon as a block
+/// has nowhere to end.
+#[inline]
+fn word_feasible<W: Word>(clue: &[u32], len: usize, filled: W, empty: W) -> bool {
+    let cells = low_bits::<W>(len);
+    let edge = W::ONE << len as u32;
+    let can_fill = cells & !empty;
+    let can_empty = (cells & !filled) | edge;
+    let mut ready_now = run_right(W::ONE, can_empty);
+    let mut ends = ready_now;
+    for &block in clue {
+        ends = (ready_now & run_starts(can_fill, block)) << block;
+        if ends == W::ZERO {
+            return false;
+        }
+        ready_now = run_right((ends & can_empty) << 1, can_empty);
     }
+    (ready_now | ends) & edge != W::ZERO
+}
 
+/// [`BitLineSolver::feasible`] for a line that [`fits_one_word`]: `filled` and `empty` are its
+/// cells as the bits of one word. Without the dispatch, for callers that ask many questions of
+/// one line (explanations of the learning search).
+pub(crate) fn one_word_feasible(clue: &[u32], len: usize, filled: u64, empty: u64) -> bool {
+    debug_assert!(fits_one_word(clue, len));
+    word_feasible(clue, len, filled, empty)
+}
+
+/// Whether [`one_word_feasible`] takes a line of `len` cells with `clue`.
+pub(crate) fn fits_one_word(clue: &[u32], len: usize) -> bool {
+    len <= MAX_LEN_U64 && !is_odd(clue, len)
+}
+
+impl<W: Word> Buffers<W> {
     /// Solves a line of `len <= W::BITS - 2` cells; returns (filled, empty) afterwards.
     fn solve(
         &mut self,

@@ -6,7 +6,7 @@ use super::{Conflict, Engine};
 use crate::learn::analysis::{self, Implications, Learned};
 use crate::learn::assign::Reason;
 use crate::learn::domain::LearnDomain;
-use crate::learn::explain::{Deduction, Fact, shrink};
+use crate::learn::explain::{Deduction, Fact, LineCheck, shrink};
 use crate::learn::lit::{Lit, lit, negated, value};
 use crate::puzzle::LineId;
 
@@ -86,35 +86,34 @@ impl<D: LearnDomain> Engine<'_, D> {
         let shape = self.shape;
         let per_cell = self.puzzle.vars_per_cell();
         self.facts.clear();
-        // Each fact not of level 0 costs one line solve (see [`crate::learn::explain::shrink`]).
-        let mut solves = 0;
-        for i in 0..shape.len(line) {
-            let first = shape.cell(line, i) * per_cell;
-            for sub in 0..per_cell {
-                let var = (first + sub) as u32;
-                let v = var as usize;
-                if self.a.is_unknown(var) || Some(var) == except || self.a.position[v] >= mark {
-                    continue;
-                }
-                let root = self.a.level[v] == 0;
-                solves += u64::from(!root);
-                self.facts.push(Fact {
-                    index: i as u32,
-                    sub: sub as u8,
-                    value: value(self.a.true_lit(var)),
-                    root,
-                    position: self.a.position[v],
-                });
-            }
-        }
-        self.stats.explain_solves += solves;
         let index = shape.index(line);
         let puzzle = self.puzzle;
         let mut check = puzzle.line_check(&mut self.lines, (line, index));
+        // Facts of level 0 cost nothing in a clause: they go into the line and stay.
+        let (start, step) = shape.start_and_step(line);
+        let (position, level) = (&self.a.position, &self.a.level);
+        for i in 0..shape.len(line) {
+            let first = (start + i * step) * per_cell;
+            for sub in 0..per_cell {
+                let v = first + sub;
+                let var = v as u32;
+                if position[v] >= mark || self.a.is_unknown(var) || Some(var) == except {
+                    continue;
+                }
+                let value = value(self.a.true_lit(var));
+                let fact = Fact::new(position[v], i as u32, sub as u8, value);
+                check.toggle(&fact);
+                if level[v] != 0 {
+                    self.facts.push(fact);
+                }
+            }
+        }
+        // Each fact not of level 0 costs one line solve (see [`crate::learn::explain::shrink`]).
+        self.stats.explain_solves += self.facts.len() as u64;
         shrink(&mut check, &mut self.facts, deduction, &mut self.kept);
         for f in &self.kept {
-            let var = shape.cell(line, f.index as usize) * per_cell + f.sub as usize;
-            out.push(lit(var as u32, f.value));
+            let var = shape.cell(line, f.index() as usize) * per_cell + usize::from(f.sub());
+            out.push(lit(var as u32, f.value()));
         }
     }
 
