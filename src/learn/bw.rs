@@ -1,7 +1,7 @@
 //! The learning search's black-and-white domain: one variable per cell, "the cell is filled",
 //! the bit-parallel line solver with its one-word line cache as the propagator, and
 //! explanations checked by the forward half of that solver (a third of a whole solve), on one
-//! machine word without the solver's dispatch for lines of up to 62 cells.
+//! machine word without the solver's dispatch for lines of up to 126 cells.
 
 use super::assign::CellValues;
 use super::domain::{LearnDomain, LineAt};
@@ -11,7 +11,7 @@ use crate::domain::Domain;
 use crate::flow::Flow;
 use crate::grid::{Cell, Grid};
 use crate::line::BitLineSolver;
-use crate::line::{fits_one_word, one_word_feasible};
+use crate::line::WordLine;
 use crate::puzzle::{LineId, Puzzle};
 
 impl CellValues for Grid {
@@ -117,7 +117,7 @@ impl LearnDomain for Puzzle {
             planes,
             clue,
             len,
-            one_word: fits_one_word(clue, len),
+            word: WordLine::of(clue, len),
         }
     }
 
@@ -152,16 +152,16 @@ struct Check<'a> {
     planes: &'a mut Planes,
     clue: &'a [u32],
     len: usize,
-    /// Whether the line's cells fit one word of the planes (see [`fits_one_word`]).
-    one_word: bool,
+    /// The word the line's cells fit in, if they fit in one.
+    word: Option<WordLine>,
 }
 
 impl Check<'_> {
     /// Whether the line has a placement with the facts in it now.
     fn feasible(&mut self) -> bool {
         let planes = &mut *self.planes;
-        if self.one_word {
-            one_word_feasible(self.clue, self.len, planes.filled[0], planes.empty[0])
+        if let Some(word) = self.word {
+            word.feasible(self.clue, self.len, &planes.filled, &planes.empty)
         } else {
             planes
                 .solver

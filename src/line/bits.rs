@@ -112,32 +112,25 @@ impl BitLineSolver {
     /// (`filled`, `empty`, as for [`LineSolver::solve`]): the forward half of a solve, about a
     /// third of its work. `solve` errs exactly when this is false.
     pub fn feasible(&mut self, clue: &[u32], len: usize, filled: &[u64], empty: &[u64]) -> bool {
+        if let Some(word) = WordLine::of(clue, len) {
+            return word.feasible(clue, len, filled, empty);
+        }
         let line = LineIn {
             clue,
             len,
             filled,
             empty,
         };
-        let odd = is_odd(clue, len);
-        if len > MAX_LEN_U128 && !odd {
+        if !is_odd(clue, len) {
             return self.long_lines.feasible(line);
         }
-        if odd {
-            let words = len.div_ceil(64).max(1);
-            let (mut out_filled, mut out_empty) = (vec![0; words], vec![0; words]);
-            let out = LineOut {
-                filled: &mut out_filled,
-                empty: &mut out_empty,
-            };
-            return self.odd_lines.solve(line, out).is_ok();
-        }
-        if len <= MAX_LEN_U64 {
-            word_feasible(clue, len, filled[0], empty[0])
-        } else {
-            let join =
-                |w: &[u64]| u128::from(w[0]) | u128::from(w.get(1).copied().unwrap_or(0)) << 64;
-            word_feasible(clue, len, join(filled), join(empty))
-        }
+        let words = len.div_ceil(64).max(1);
+        let (mut out_filled, mut out_empty) = (vec![0; words], vec![0; words]);
+        let out = LineOut {
+            filled: &mut out_filled,
+            empty: &mut out_empty,
+        };
+        self.odd_lines.solve(line, out).is_ok()
     }
 
     /// For each block of `clue`, its earliest and latest start over the placements that agree
@@ -169,10 +162,8 @@ impl BitLineSolver {
             self.narrow
                 .block_starts(clue, len, filled[0], empty[0], out)
         } else {
-            let join =
-                |w: &[u64]| u128::from(w[0]) | u128::from(w.get(1).copied().unwrap_or(0)) << 64;
             self.wide
-                .block_starts(clue, len, join(filled), join(empty), out)
+                .block_starts(clue, len, join_words(filled), join_words(empty), out)
         })
     }
 }
@@ -195,9 +186,8 @@ impl LineSolver for BitLineSolver {
             let (f, e) = self.narrow.solve(clue, len, filled[0], empty[0])?;
             (u128::from(f), u128::from(e))
         } else {
-            let join =
-                |w: &[u64]| u128::from(w[0]) | u128::from(w.get(1).copied().unwrap_or(0)) << 64;
-            self.wide.solve(clue, len, join(filled), join(empty))?
+            self.wide
+                .solve(clue, len, join_words(filled), join_words(empty))?
         };
         out.filled[0] = f as u64;
         out.empty[0] = e as u64;
@@ -273,17 +263,45 @@ fn word_feasible<W: Word>(clue: &[u32], len: usize, filled: W, empty: W) -> bool
     (ready_now | ends) & edge != W::ZERO
 }
 
-/// [`BitLineSolver::feasible`] for a line that [`fits_one_word`]: `filled` and `empty` are its
-/// cells as the bits of one word. Without the dispatch, for callers that ask many questions of
-/// one line (explanations of the learning search).
-pub(crate) fn one_word_feasible(clue: &[u32], len: usize, filled: u64, empty: u64) -> bool {
-    debug_assert!(fits_one_word(clue, len));
-    word_feasible(clue, len, filled, empty)
+/// The word a line's cells fit in for [`WordLine::feasible`]: for callers that ask many
+/// feasibility questions of one line (explanations of the learning search), it saves
+/// [`BitLineSolver::feasible`]'s dispatch on each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum WordLine {
+    /// Up to 62 cells: one `u64`.
+    One,
+    /// Up to 126 cells: one `u128`.
+    Two,
 }
 
-/// Whether [`one_word_feasible`] takes a line of `len` cells with `clue`.
-pub(crate) fn fits_one_word(clue: &[u32], len: usize) -> bool {
-    len <= MAX_LEN_U64 && !is_odd(clue, len)
+impl WordLine {
+    /// The word of a line of `len` cells with `clue`; `None` for longer lines and odd ones.
+    pub(crate) fn of(clue: &[u32], len: usize) -> Option<Self> {
+        if is_odd(clue, len) {
+            None
+        } else if len <= MAX_LEN_U64 {
+            Some(WordLine::One)
+        } else if len <= MAX_LEN_U128 {
+            Some(WordLine::Two)
+        } else {
+            None
+        }
+    }
+
+    /// [`BitLineSolver::feasible`] for a line this word fits.
+    pub(crate) fn feasible(self, clue: &[u32], len: usize, filled: &[u64], empty: &[u64]) -> bool {
+        debug_assert_eq!(WordLine::of(clue, len), Some(self));
+        match self {
+            WordLine::One => word_feasible(clue, len, filled[0], empty[0]),
+            WordLine::Two => word_feasible(clue, len, join_words(filled), join_words(empty)),
+        }
+    }
+}
+
+/// The first two words of `w` (the second 0 if absent) as one `u128`.
+#[inline]
+fn join_words(w: &[u64]) -> u128 {
+    u128::from(w[0]) | u128::from(w.get(1).copied().unwrap_or(0)) << 64
 }
 
 impl<W: Word> Buffers<W> {

@@ -16,7 +16,7 @@ mod naive;
 mod words;
 
 pub use bits::BitLineSolver;
-pub(crate) use bits::{fits_one_word, one_word_feasible};
+pub(crate) use bits::WordLine;
 pub use cache::{LineCache, LineResult};
 pub use dp::DpLineSolver;
 pub use long::LongLineSolver;

@@ -191,9 +191,9 @@ proptest! {
         let (len, filled, empty) = parse(&line);
         let feasible = BitLineSolver::new().feasible(&clue, len, &filled, &empty);
         prop_assert_eq!(feasible, naive.is_ok(), "feasible: clue {:?} line {}", clue, line);
-        if super::fits_one_word(&clue, len) {
-            let one_word = super::one_word_feasible(&clue, len, filled[0], empty[0]);
-            prop_assert_eq!(one_word, naive.is_ok(), "one word: clue {:?} line {}", clue, line);
+        if let Some(word) = super::WordLine::of(&clue, len) {
+            let fast = word.feasible(&clue, len, &filled, &empty);
+            prop_assert_eq!(fast, naive.is_ok(), "{:?}: clue {:?} line {}", word, clue, line);
         }
     }
 }
@@ -231,5 +231,9 @@ proptest! {
         let (len, filled, empty) = parse(&line);
         let feasible = BitLineSolver::new().feasible(&clue, len, &filled, &empty);
         prop_assert_eq!(feasible, dp.is_ok(), "feasible: clue {:?} line {}", clue, line);
+        if let Some(word) = super::WordLine::of(&clue, len) {
+            let fast = word.feasible(&clue, len, &filled, &empty);
+            prop_assert_eq!(fast, dp.is_ok(), "{:?}: clue {:?} line {}", word, clue, line);
+        }
     }
 }
