@@ -178,6 +178,26 @@ fn revealed<'a>(picture: &'a [bool], reveal: &'a [u8]) -> impl Iterator<Item = c
     })
 }
 
+/// Checks that both feasibility paths ([`BitLineSolver::feasible`] and, where the line fits
+/// one, [`super::WordLine::feasible`]) say `feasible` of `line` with `clue`.
+fn check_feasibility(clue: &[u32], line: &str, feasible: bool) -> Result<(), TestCaseError> {
+    let (len, filled, empty) = parse(line);
+    let answer = BitLineSolver::new().feasible(clue, len, &filled, &empty);
+    prop_assert_eq!(answer, feasible, "feasible: clue {:?} line {}", clue, line);
+    if let Some(word) = super::WordLine::of(clue, len) {
+        let answer = word.feasible(clue, len, &filled, &empty);
+        prop_assert_eq!(
+            answer,
+            feasible,
+            "{:?}: clue {:?} line {}",
+            word,
+            clue,
+            line
+        );
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(4000))]
 
@@ -188,13 +208,7 @@ proptest! {
         prop_assert_eq!(&dp, &naive, "dp: clue {:?} line {}", clue, line);
         let bits = run(&mut BitLineSolver::new(), &clue, &line);
         prop_assert_eq!(bits, naive.clone(), "bits: clue {:?} line {}", clue, line);
-        let (len, filled, empty) = parse(&line);
-        let feasible = BitLineSolver::new().feasible(&clue, len, &filled, &empty);
-        prop_assert_eq!(feasible, naive.is_ok(), "feasible: clue {:?} line {}", clue, line);
-        if let Some(word) = super::WordLine::of(&clue, len) {
-            let fast = word.feasible(&clue, len, &filled, &empty);
-            prop_assert_eq!(fast, naive.is_ok(), "{:?}: clue {:?} line {}", word, clue, line);
-        }
+        check_feasibility(&clue, &line, naive.is_ok())?;
     }
 }
 
@@ -228,12 +242,6 @@ proptest! {
         let dp = run(&mut DpLineSolver::new(), &clue, &line);
         let bits = run(&mut BitLineSolver::new(), &clue, &line);
         prop_assert_eq!(bits, dp.clone(), "clue {:?} line {}", clue, line);
-        let (len, filled, empty) = parse(&line);
-        let feasible = BitLineSolver::new().feasible(&clue, len, &filled, &empty);
-        prop_assert_eq!(feasible, dp.is_ok(), "feasible: clue {:?} line {}", clue, line);
-        if let Some(word) = super::WordLine::of(&clue, len) {
-            let fast = word.feasible(&clue, len, &filled, &empty);
-            prop_assert_eq!(fast, dp.is_ok(), "{:?}: clue {:?} line {}", word, clue, line);
-        }
+        check_feasibility(&clue, &line, dp.is_ok())?;
     }
 }
