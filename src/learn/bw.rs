@@ -10,8 +10,7 @@ use super::lit::{Lit, lit, value, var_of};
 use crate::domain::Domain;
 use crate::flow::Flow;
 use crate::grid::{Cell, Grid};
-use crate::line::BitLineSolver;
-use crate::line::WordLine;
+use crate::line::{BitLineSolver, WordLine};
 use crate::puzzle::{LineId, Puzzle};
 
 impl CellValues for Grid {
