@@ -42,10 +42,8 @@ impl Shape {
 
     /// The cell (`row * width + col`) at index `i` of `line`.
     pub(super) fn cell(self, line: LineId, i: usize) -> usize {
-        match line {
-            LineId::Row(r) => r * self.width + i,
-            LineId::Col(c) => i * self.width + c,
-        }
+        let (start, step) = self.start_and_step(line);
+        start + i * step
     }
 
     /// The first cell of `line` and the step from each of its cells to the next.

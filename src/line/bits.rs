@@ -254,11 +254,10 @@ fn word_feasible<W: Word>(clue: &[u32], len: usize, filled: W, empty: W) -> bool
     let mut ready_now = run_right(W::ONE, can_empty);
     let mut ends = ready_now;
     for &block in clue {
-        ends = (ready_now & run_starts(can_fill, block)) << block;
+        (ends, ready_now) = place_block(ready_now, block, can_fill, can_empty);
         if ends == W::ZERO {
             return false;
         }
-        ready_now = run_right((ends & can_empty) << 1, can_empty);
     }
     (ready_now | ends) & edge != W::ZERO
 }
@@ -430,9 +429,17 @@ fn forward<W: Word>(
     ready.push(ready_now);
     reach.push(ready_now);
     for &block in clue {
-        let ends = (ready_now & run_starts(can_fill, block)) << block;
-        ready_now = run_right((ends & can_empty) << 1, can_empty);
+        let ends;
+        (ends, ready_now) = place_block(ready_now, block, can_fill, can_empty);
         ready.push(ready_now);
         reach.push(ready_now | ends);
     }
+}
+
+/// One step of the forward pass: from `ready` (where the next block may start), the positions
+/// where a block of `block` cells may end, and where the block after it may then start.
+#[inline]
+fn place_block<W: Word>(ready: W, block: u32, can_fill: W, can_empty: W) -> (W, W) {
+    let ends = (ready & run_starts(can_fill, block)) << block;
+    (ends, run_right((ends & can_empty) << 1, can_empty))
 }
