@@ -79,10 +79,14 @@ pub struct LearnStats {
     pub solutions: u64,
     /// Clauses taken from the other learning search of a race (its short learned clauses).
     pub imported: u64,
+    /// The most variables ever set below the decision level of a conflict (a consistent
+    /// partial assignment the search reached): how close a search that finds no solution came.
+    pub deepest: u64,
 }
 
 impl LearnStats {
-    /// What the counters gained since `earlier` (a snapshot of the same search).
+    /// What the counters gained since `earlier` (a snapshot of the same search); `deepest`
+    /// is the latest's, a maximum and no count.
     pub fn since(&self, earlier: &LearnStats) -> LearnStats {
         LearnStats {
             decisions: self.decisions - earlier.decisions,
@@ -98,6 +102,7 @@ impl LearnStats {
             cache_hits: self.cache_hits - earlier.cache_hits,
             solutions: self.solutions - earlier.solutions,
             imported: self.imported - earlier.imported,
+            deepest: self.deepest,
         }
     }
 }

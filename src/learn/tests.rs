@@ -95,6 +95,12 @@ fn learned<D: Probed>(puzzle: &D) -> (Vec<D::Key>, bool) {
     learned_seeded(puzzle, None)
 }
 
+/// The number of variables of a learning search of `puzzle`.
+fn vars<D: LearnDomain>(puzzle: &D) -> u64 {
+    let shape = puzzle.shape();
+    (shape.height * shape.width * puzzle.vars_per_cell()) as u64
+}
+
 /// [`learned`], the first decisions in an order drawn from `seed` if given.
 fn learned_seeded<D: Probed>(puzzle: &D, seed: Option<u64>) -> (Vec<D::Key>, bool) {
     let Some(root) = puzzle.probed_root() else {
@@ -115,6 +121,14 @@ fn learned_seeded<D: Probed>(puzzle: &D, seed: Option<u64>) -> (Vec<D::Key>, boo
         },
     );
     assert_eq!(outcome.stats.solutions, found.len() as u64);
+    // A consistent trail below a conflict's level leaves at least the conflict's decision
+    // unset.
+    let deepest = outcome.stats.deepest;
+    if outcome.stats.conflicts == 0 {
+        assert_eq!(deepest, 0);
+    } else {
+        assert!(deepest < vars(puzzle), "deepest consistent trail {deepest}");
+    }
     (found, outcome.exhausted)
 }
 
@@ -335,6 +349,20 @@ fn permutation_puzzles_list_every_permutation() {
     let (found, exhausted) = learned(&puzzle);
     assert!(exhausted);
     assert_eq!(found.len(), 720);
+    let root = Grid::new(6, 6);
+    let outcome = learn_search_until(
+        &puzzle,
+        &root,
+        Racer::default(),
+        |_| false,
+        |_| Flow::Continue,
+    );
+    // Blocking the solutions one by one leads to conflicts deep in the tree.
+    assert!(
+        (1..36).contains(&outcome.stats.deepest),
+        "deepest consistent trail {}",
+        outcome.stats.deepest
+    );
     assert_eq!(found.iter().collect::<BTreeSet<_>>().len(), 720);
 }
 

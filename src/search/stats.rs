@@ -45,6 +45,7 @@ pub struct SearchStats {
     conflicts: AtomicU64,
     backjumps: AtomicU64,
     imported: AtomicU64,
+    deepest: AtomicU64,
     root_nanos: AtomicU64,
     /// The random probes of the tree's size, when the solver makes them.
     pub(super) samples: Mutex<Samples>,
@@ -58,6 +59,7 @@ impl Default for SearchStats {
             conflicts: AtomicU64::default(),
             backjumps: AtomicU64::default(),
             imported: AtomicU64::default(),
+            deepest: AtomicU64::default(),
             root_nanos: AtomicU64::default(),
             samples: Mutex::default(),
         }
@@ -88,6 +90,10 @@ pub struct StatsSnapshot {
     pub backjumps: u64,
     /// Learned clauses that a learning search took from the other one racing it.
     pub imported: u64,
+    /// The most variables a learning search had set below the decision level of a conflict:
+    /// the deepest consistent partial assignment it reached (in black and white a variable is
+    /// a cell; in colour, whether a cell has one colour). 0 without a learning search.
+    pub deepest: u64,
     /// Line solves looked up in the line-result cache ([`crate::line::LineCache`]).
     pub cache_lookups: u64,
     /// Line solves the cache answered.
@@ -161,6 +167,7 @@ impl SearchStats {
         let _ = self.conflicts.fetch_add(learned.conflicts, Relaxed);
         let _ = self.backjumps.fetch_add(learned.backjumps, Relaxed);
         let _ = self.imported.fetch_add(learned.imported, Relaxed);
+        let _ = self.deepest.fetch_max(learned.deepest, Relaxed);
         let _ = self.restarts.fetch_add(learned.restarts, Relaxed);
         self.add_cache(learned.cache_lookups, learned.cache_hits);
     }
@@ -215,6 +222,7 @@ impl SearchStats {
             conflicts: self.conflicts.load(Relaxed),
             backjumps: self.backjumps.load(Relaxed),
             imported: self.imported.load(Relaxed),
+            deepest: self.deepest.load(Relaxed),
             cache_lookups: self.total(|l| &l.cache_lookups),
             cache_hits: self.total(|l| &l.cache_hits),
             root_seconds: self.root_nanos.load(Relaxed) as f64 * 1e-9,

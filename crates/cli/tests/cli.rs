@@ -260,7 +260,11 @@ fn every_engine_gives_the_same_verdicts_and_lists() {
     ])
     .assert()
     .code(0)
-    .stderr(contains("conflicts learned from").and(contains("backjumps")));
+    .stderr(
+        contains("conflicts learned from")
+            .and(contains("backjumps"))
+            .and(contains("deepest consistent trail")),
+    );
     let _ = nonoenum([
         "list",
         "--strategy",

@@ -148,8 +148,9 @@ impl<D: LearnDomain> Engine<'_, D> {
         // it then arose at the highest level among its literals.
         let top = analysis::top_level(self, &lits);
         if top > 0 {
-            self.order
-                .conflict_free(&self.a.trail[..self.a.level_start(top)]);
+            let prefix = &self.a.trail[..self.a.level_start(top)];
+            self.stats.deepest = self.stats.deepest.max(prefix.len() as u64);
+            self.order.conflict_free(prefix);
         }
         if top <= self.floor {
             self.scratch = lits;
