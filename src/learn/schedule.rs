@@ -1,6 +1,6 @@
 //! The loop both learning searches run, and when they restart and thin their learned clauses:
-//! restarts after a number of conflicts that follows the Luby sequence; reductions at growing
-//! intervals.
+//! restarts after a number of conflicts that follows the Luby sequence; reductions at a fixed
+//! interval.
 
 use super::LearnStats;
 use crate::flow::Flow;
@@ -107,9 +107,13 @@ pub(super) const RESTART_UNIT: u64 = 100;
 /// less time than with 100). Colour puzzles, which do not use target phases, were slower with
 /// it.
 pub(super) const TARGET_RESTART_UNIT: u64 = 200;
-/// Conflicts before the first clause-database reduction, and the growth of the interval.
-const FIRST_REDUCE: u64 = 2000;
-const REDUCE_STEP: u64 = 300;
+/// Conflicts between clause-database reductions. A fixed interval keeps the database small:
+/// most learned clauses of a nonogram search are long, and few of the ones kept ever imply
+/// anything (one visit in a hundred on Knotty), while each costs a visit whenever one of its
+/// watches is set. With intervals growing by 300 conflicts after each reduction, as in
+/// Glucose, the database held 80,000 clauses after 25 s of Knotty, and walking their watches
+/// took half the search's time.
+const REDUCE_INTERVAL: u64 = 2000;
 
 /// The restart and reduction schedule of one search.
 #[derive(Debug)]
@@ -122,8 +126,6 @@ pub(super) struct Schedule {
     conflicts_left: u64,
     /// The conflict count at which the next reduction comes.
     next_reduce: u64,
-    /// Reductions so far: each one lengthens the interval to the next.
-    reduces: u64,
 }
 
 impl Schedule {
@@ -133,8 +135,7 @@ impl Schedule {
             unit,
             restarts: 0,
             conflicts_left: luby(0) * unit,
-            next_reduce: FIRST_REDUCE,
-            reduces: 0,
+            next_reduce: REDUCE_INTERVAL,
         }
     }
 
@@ -145,8 +146,7 @@ impl Schedule {
         if conflicts < self.next_reduce {
             return false;
         }
-        self.reduces += 1;
-        self.next_reduce = conflicts + FIRST_REDUCE + self.reduces * REDUCE_STEP;
+        self.next_reduce = conflicts + REDUCE_INTERVAL;
         true
     }
 
@@ -199,6 +199,6 @@ mod tests {
             }
         }
         assert_eq!(&restarts[..4], &[100, 200, 400, 500]);
-        assert_eq!(reductions, vec![2000, 4300]);
+        assert_eq!(reductions, vec![2000, 4000]);
     }
 }
