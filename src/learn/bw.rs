@@ -103,6 +103,10 @@ impl LearnDomain for Puzzle {
         }
     }
 
+    fn known_planes(cells: &Grid, line: LineId) -> Option<(&[u64], &[u64])> {
+        Some(cells.line(line))
+    }
+
     fn line_check<'l>(&'l self, lines: &'l mut BwLines, at: LineAt) -> impl LineCheck + 'l {
         let (line, _) = at;
         let len = self.shape().len(line);

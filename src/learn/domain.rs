@@ -116,6 +116,13 @@ pub(crate) trait LearnDomain: Domain {
         line: LineId,
         index: usize,
     ) -> bool;
+    /// The known cells of `line` in `cells` as two bit planes, filled and empty (cell `i` of
+    /// the line is bit `i % 64` of word `i / 64`), where the domain keeps them so (black and
+    /// white, one variable per cell): explanations then visit only the known cells. `None`
+    /// (the default) makes them read every variable of the line.
+    fn known_planes(_cells: &Self::Cells, _line: LineId) -> Option<(&[u64], &[u64])> {
+        None
+    }
     /// Calls `set` with each literal the last [`solve_line`](Self::solve_line) of `line`
     /// forced that was not known before it.
     fn forced(&self, lines: &Self::LearnLines, line: LineId, set: impl FnMut(Lit));

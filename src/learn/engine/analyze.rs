@@ -89,22 +89,49 @@ impl<D: LearnDomain> Engine<'_, D> {
         let index = shape.index(line);
         let puzzle = self.puzzle;
         let mut check = puzzle.line_check(&mut self.lines, (line, index));
-        // Facts of level 0 cost nothing in a clause: they go into the line and stay.
+        // Positions on the trail rise with the level: the variables of level 0 are those set
+        // before the first decision.
+        let root_end = if self.a.decision_level() == 0 {
+            u32::MAX
+        } else {
+            self.a.level_start(1) as u32
+        };
         let (start, step) = shape.start_and_step(line);
-        let (position, level) = (&self.a.position, &self.a.level);
-        for i in 0..shape.len(line) {
-            let first = (start + i * step) * per_cell;
-            for sub in 0..per_cell {
-                let v = first + sub;
-                let var = v as u32;
-                if position[v] >= mark || self.a.is_unknown(var) || Some(var) == except {
-                    continue;
+        let (a, facts) = (&self.a, &mut self.facts);
+        // Offers variable `sub` of cell `i` of the line, set to `value`, as a fact. Facts of
+        // level 0 cost nothing in a clause: they go into the line and stay.
+        let mut offer = |i: usize, sub: usize, value: bool| {
+            let var = (start + i * step) * per_cell + sub;
+            debug_assert_eq!(a.true_lit(var as u32), lit(var as u32, value));
+            let at = a.position[var];
+            if at >= mark || Some(var as u32) == except {
+                return;
+            }
+            let fact = Fact::new(at, i as u32, sub as u8, value);
+            check.toggle(&fact);
+            if at >= root_end {
+                facts.push(fact);
+            }
+        };
+        if let Some((filled, empty)) = D::known_planes(&a.cells, line) {
+            // Only the known cells, from the bits of the line's planes.
+            for (plane, value) in [(filled, true), (empty, false)] {
+                for (w, &word) in plane.iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        offer(w * 64 + bits.trailing_zeros() as usize, 0, value);
+                        bits &= bits - 1;
+                    }
                 }
-                let value = value(self.a.true_lit(var));
-                let fact = Fact::new(position[v], i as u32, sub as u8, value);
-                check.toggle(&fact);
-                if level[v] != 0 {
-                    self.facts.push(fact);
+            }
+        } else {
+            for i in 0..shape.len(line) {
+                let first = (start + i * step) * per_cell;
+                for sub in 0..per_cell {
+                    let var = (first + sub) as u32;
+                    if !a.is_unknown(var) {
+                        offer(i, sub, value(a.true_lit(var)));
+                    }
                 }
             }
         }
