@@ -15,6 +15,7 @@ use super::domain::{LearnDomain, Shape};
 use super::explain::Fact;
 use super::lit::{Lit, lit, negated, value, var_of};
 use super::order::{Order, Phases};
+use super::recall::ExplanationCache;
 use super::schedule::{self, Cdcl};
 use super::share::Sharing;
 use crate::flow::Flow;
@@ -56,6 +57,8 @@ pub(super) struct Engine<'p, D: LearnDomain> {
     /// while `explained` (until the variable is unset).
     explanations: Vec<Vec<Lit>>,
     explained: Vec<bool>,
+    /// Explanations already shrunk, to take again when a line state recurs.
+    recalled: ExplanationCache,
     pub(super) stats: LearnStats,
     /// The level below which the search never goes back: 1 while a check of
     /// [`within`] holds its assumptions there, else 0.
@@ -171,6 +174,7 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
             kept: Vec::new(),
             explanations: vec![Vec::new(); vars],
             explained: vec![false; vars],
+            recalled: ExplanationCache::default(),
             stats: LearnStats::default(),
             floor: 0,
             scope: None,

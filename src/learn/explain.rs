@@ -32,6 +32,12 @@ impl Fact {
         )
     }
 
+    /// The fact without its trail position: which variable of which cell of the line, and its
+    /// value.
+    pub(super) fn place(self) -> u64 {
+        self.0 & u64::from(u32::MAX)
+    }
+
     /// Index of the cell in the line.
     pub(super) fn index(self) -> u32 {
         (self.0 as u32) >> INDEX_SHIFT

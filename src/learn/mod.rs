@@ -36,6 +36,7 @@ mod explain;
 mod likely;
 mod lit;
 mod order;
+mod recall;
 mod schedule;
 mod share;
 
@@ -70,6 +71,9 @@ pub struct LearnStats {
     pub line_solves: u64,
     /// Line-solver calls made while explaining deductions.
     pub explain_solves: u64,
+    /// Explanations taken from the cache of explanations already shrunk (each for one
+    /// feasibility check).
+    pub explanations_recalled: u64,
     /// Line solves looked up in the line-result cache: propagation's, and in colour the
     /// explanations' too.
     pub cache_lookups: u64,
@@ -98,6 +102,7 @@ impl LearnStats {
             restarts: self.restarts - earlier.restarts,
             line_solves: self.line_solves - earlier.line_solves,
             explain_solves: self.explain_solves - earlier.explain_solves,
+            explanations_recalled: self.explanations_recalled - earlier.explanations_recalled,
             cache_lookups: self.cache_lookups - earlier.cache_lookups,
             cache_hits: self.cache_hits - earlier.cache_hits,
             solutions: self.solutions - earlier.solutions,

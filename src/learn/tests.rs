@@ -364,6 +364,11 @@ fn permutation_puzzles_list_every_permutation() {
         outcome.stats.deepest
     );
     assert_eq!(found.iter().collect::<BTreeSet<_>>().len(), 720);
+    // The same line states recur from one blocked solution to the next.
+    assert!(
+        outcome.stats.explanations_recalled > 0,
+        "no explanation recalled"
+    );
 }
 
 #[test]

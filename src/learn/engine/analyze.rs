@@ -8,6 +8,7 @@ use crate::learn::assign::Reason;
 use crate::learn::domain::LearnDomain;
 use crate::learn::explain::{Deduction, Fact, LineCheck, shrink};
 use crate::learn::lit::{Lit, lit, negated, value};
+use crate::learn::recall::Digest;
 use crate::puzzle::LineId;
 
 impl<D: LearnDomain> Implications for Engine<'_, D> {
@@ -98,8 +99,10 @@ impl<D: LearnDomain> Engine<'_, D> {
         };
         let (start, step) = shape.start_and_step(line);
         let (a, facts) = (&self.a, &mut self.facts);
+        let mut digest = Digest::new(index, deduction);
         // Offers variable `sub` of cell `i` of the line, set to `value`, as a fact. Facts of
-        // level 0 cost nothing in a clause: they go into the line and stay.
+        // level 0 cost nothing in a clause: they go into the line and stay; the others wait
+        // in `facts` for the cache or for shrinking.
         let mut offer = |i: usize, sub: usize, value: bool| {
             let var = (start + i * step) * per_cell + sub;
             debug_assert_eq!(a.true_lit(var as u32), lit(var as u32, value));
@@ -108,9 +111,11 @@ impl<D: LearnDomain> Engine<'_, D> {
                 return;
             }
             let fact = Fact::new(at, i as u32, sub as u8, value);
-            check.toggle(&fact);
+            digest.add(fact);
             if at >= root_end {
                 facts.push(fact);
+            } else {
+                check.toggle(&fact);
             }
         };
         if let Some((filled, empty)) = D::known_planes(&a.cells, line) {
@@ -135,9 +140,22 @@ impl<D: LearnDomain> Engine<'_, D> {
                 }
             }
         }
-        // Each fact not of level 0 costs one line solve (see [`crate::learn::explain::shrink`]).
-        self.stats.explain_solves += self.facts.len() as u64;
-        shrink(&mut check, &mut self.facts, deduction, &mut self.kept);
+        if self
+            .recalled
+            .recall(digest, &self.facts, &mut check, deduction, &mut self.kept)
+        {
+            self.stats.explain_solves += 1;
+            self.stats.explanations_recalled += 1;
+        } else {
+            for fact in &self.facts {
+                check.toggle(fact);
+            }
+            // Each fact not of level 0 costs one line solve (see
+            // [`crate::learn::explain::shrink`]).
+            self.stats.explain_solves += self.facts.len() as u64;
+            shrink(&mut check, &mut self.facts, deduction, &mut self.kept);
+            self.recalled.store(digest, &self.kept);
+        }
         for f in &self.kept {
             let var = shape.cell(line, f.index() as usize) * per_cell + usize::from(f.sub());
             out.push(lit(var as u32, f.value()));
