@@ -44,6 +44,7 @@ pub struct SearchStats {
     restarts: AtomicU64,
     conflicts: AtomicU64,
     backjumps: AtomicU64,
+    recalled: AtomicU64,
     imported: AtomicU64,
     deepest: AtomicU64,
     root_nanos: AtomicU64,
@@ -58,6 +59,7 @@ impl Default for SearchStats {
             restarts: AtomicU64::default(),
             conflicts: AtomicU64::default(),
             backjumps: AtomicU64::default(),
+            recalled: AtomicU64::default(),
             imported: AtomicU64::default(),
             deepest: AtomicU64::default(),
             root_nanos: AtomicU64::default(),
@@ -88,6 +90,9 @@ pub struct StatsSnapshot {
     pub conflicts: u64,
     /// Jumps of a learning search back over more than one decision level.
     pub backjumps: u64,
+    /// Line explanations a learning search took from its cache of explanations already
+    /// shrunk, instead of shrinking them again.
+    pub explanations_recalled: u64,
     /// Learned clauses that a learning search took from the other one racing it.
     pub imported: u64,
     /// The most variables a learning search had set below the decision level of a conflict:
@@ -166,6 +171,9 @@ impl SearchStats {
             .fetch_add(learned.line_solves + learned.explain_solves, Relaxed);
         let _ = self.conflicts.fetch_add(learned.conflicts, Relaxed);
         let _ = self.backjumps.fetch_add(learned.backjumps, Relaxed);
+        let _ = self
+            .recalled
+            .fetch_add(learned.explanations_recalled, Relaxed);
         let _ = self.imported.fetch_add(learned.imported, Relaxed);
         let _ = self.deepest.fetch_max(learned.deepest, Relaxed);
         let _ = self.restarts.fetch_add(learned.restarts, Relaxed);
@@ -221,6 +229,7 @@ impl SearchStats {
             restarts: self.restarts.load(Relaxed),
             conflicts: self.conflicts.load(Relaxed),
             backjumps: self.backjumps.load(Relaxed),
+            explanations_recalled: self.recalled.load(Relaxed),
             imported: self.imported.load(Relaxed),
             deepest: self.deepest.load(Relaxed),
             cache_lookups: self.total(|l| &l.cache_lookups),

@@ -81,7 +81,7 @@ pub(crate) fn print_stats(label: &str, outcome: &Outcome) {
     let asked = s.probes + s.probes_reused;
     eprintln!(
         "stats {label}: {:.3} s, {} solutions, {} nodes ({:.0}/s), {} line solves, {} probes \
-         fixing {} cells, {} probes reused (memo hit rate {:.1}%), line cache hit rate {:.1}%, {} restarts, {} conflicts learned from, {} backjumps, {} clauses shared, \
+         fixing {} cells, {} probes reused (memo hit rate {:.1}%), line cache hit rate {:.1}%, {} restarts, {} conflicts learned from, {} backjumps, {} explanations recalled, {} clauses shared, \
          deepest consistent trail {} variables; \
          time: root {:.3} s, probing at nodes {:.3} s (summed over threads)",
         secs,
@@ -97,6 +97,7 @@ pub(crate) fn print_stats(label: &str, outcome: &Outcome) {
         s.restarts,
         s.conflicts,
         s.backjumps,
+        s.explanations_recalled,
         s.imported,
         s.deepest,
         s.root_seconds,
