@@ -170,11 +170,16 @@ fn assert_stops_when_told<D: LearnDomain>(puzzle: &D, root: &D::Grid) {
     assert!(!outcome.exhausted, "stopped before the end");
 }
 
-/// Up to `limit` solutions found by both searches racing on two threads: by
+/// Up to `limit` solutions found by both searches racing on `threads` threads: by
 /// [`Solver::find`], or by [`Solver::run`] told the limit when `told`.
-fn race(puzzle: &Puzzle, limit: u64, told: bool) -> (Vec<Grid>, crate::search::Outcome) {
+fn race(
+    puzzle: &Puzzle,
+    threads: usize,
+    limit: u64,
+    told: bool,
+) -> (Vec<Grid>, crate::search::Outcome) {
     let options = SolverOptions {
-        threads: 2,
+        threads,
         engine: crate::search::Engine::Both,
         ..SolverOptions::default()
     };
@@ -200,7 +205,7 @@ fn race(puzzle: &Puzzle, limit: u64, told: bool) -> (Vec<Grid>, crate::search::O
 /// Both searches racing, listing every solution: each is reported once, and the run ends
 /// exhausted with the same set as the probing search alone.
 fn assert_race_lists_every_solution_once(puzzle: &Puzzle) -> Result<(), TestCaseError> {
-    let (grids, outcome) = race(puzzle, u64::MAX, false);
+    let (grids, outcome) = race(puzzle, 2, u64::MAX, false);
     prop_assert!(outcome.exhausted);
     prop_assert_eq!(outcome.solutions, grids.len() as u64);
     let rendered: BTreeSet<String> = grids.iter().map(Grid::render).collect();
@@ -209,14 +214,14 @@ fn assert_race_lists_every_solution_once(puzzle: &Puzzle) -> Result<(), TestCase
     Ok(())
 }
 
-/// Both searches racing for the two solutions that decide uniqueness, the probing search
-/// handing its thread over to a second learning search (at once in tests): the solutions are
-/// distinct, among the puzzle's, two if it has two or more, and a unique puzzle's run ends
-/// exhausted.
+/// Both searches racing for the two solutions that decide uniqueness: on two and three
+/// threads the probing search hands its thread over to one more learning search (at once in
+/// tests), on four two learners race two probing threads. The solutions are distinct, among
+/// the puzzle's, two if it has two or more, and a unique puzzle's run ends exhausted.
 fn assert_race_decides_uniqueness(puzzle: &Puzzle) -> Result<(), TestCaseError> {
     let all = puzzle.enumerated();
-    for told in [false, true] {
-        let (grids, outcome) = race(puzzle, 2, told);
+    for (threads, told) in [(2, false), (2, true), (3, true), (4, false)] {
+        let (grids, outcome) = race(puzzle, threads, 2, told);
         let rendered: BTreeSet<String> = grids.iter().map(Grid::render).collect();
         prop_assert_eq!(rendered.len(), grids.len(), "a solution was reported twice");
         prop_assert!(rendered.is_subset(&all));

@@ -367,7 +367,7 @@ impl<'p, P: Searchable> Solver<'p, P> {
         if limit == Some(0) {
             return Ok(self.outcome(0, false, Instant::now()));
         }
-        let plan = self.plan();
+        let plan = self.plan(limit);
         let batcher = Batcher::new(
             writer,
             plan.probe_threads,

@@ -23,6 +23,13 @@ pub(super) struct Plan {
     pub(super) engine: Engine,
     /// Threads of the probing search (0: it does not run; 1: no pool).
     pub(super) probe_threads: usize,
+    /// Learning searches that start with the run, each on a thread of its own.
+    pub(super) learners: usize,
+    /// The probing search, on one thread, hands it over to one more learning search if its
+    /// first nodes find nothing (see [`probe_then_learn`]).
+    pub(super) hand_over: bool,
+    /// The learning searches share their short learned clauses.
+    pub(super) share: bool,
     /// Both searches run, and the first to finish ends the other: a solution may be found
     /// twice, and is reported once.
     pub(super) racing: bool,
@@ -38,27 +45,50 @@ const HAND_OVER_LIMIT: u64 = 2;
 /// tests, so that their races take the hand-over path.
 const HAND_OVER_NODES: u64 = if cfg!(test) { 1 } else { 64 };
 
-/// The seed of the second learning search's first decision order.
+/// The seed of the second learning search's first decision order; the learning searches
+/// after it take the seeds that follow.
 const SECOND_LEARNER_SEED: u64 = 0x5eed;
 
 impl<P: Searchable> Solver<'_, P> {
-    /// The threads a run starts.
-    pub(super) fn plan(&self) -> Plan {
+    /// The threads of a run that stops after `limit` solutions, if given.
+    ///
+    /// A race for a first solution or two (`solve`, `list --limit 2`) in black and white runs
+    /// a portfolio: learning searches on half the threads (rounded up), each deciding in an
+    /// order of its own and all sharing their short learned clauses, and the probing search on
+    /// the others. A probing search left with one thread hands it over to one more learning
+    /// search if it finds nothing at once (see [`probe_then_learn`]). On a hard puzzle a
+    /// learning search's time varies widely with its path (one learner decides Knotty within
+    /// 300 s about once in seven draws of its first decisions' order), so several decide sooner
+    /// than one; the probing search keeps the threads that make it fast on the puzzles it
+    /// suits.
+    pub(super) fn plan(&self, limit: Option<u64>) -> Plan {
         let threads = self.thread_count();
         let engine = match self.options.engine {
             Engine::Both if self.options.ordered => Engine::Probe,
             engine => engine,
         };
-        let probe_threads = match engine {
-            Engine::Probe => threads,
-            Engine::Learn => 0,
-            Engine::Both if P::LEARNER_TAKES_A_THREAD => threads.saturating_sub(1).max(1),
-            Engine::Both => threads,
+        let portfolio = engine == Engine::Both
+            && P::PROBING_HANDS_OVER
+            && P::LEARNER_TAKES_A_THREAD
+            && !self.options.restarts
+            && limit.is_some_and(|n| n <= HAND_OVER_LIMIT);
+        let (probe_threads, learners) = match engine {
+            Engine::Probe => (threads, 0),
+            Engine::Learn => (0, 1),
+            Engine::Both if portfolio => {
+                let learners = threads.div_ceil(2).max(1);
+                (threads.saturating_sub(learners).max(1), learners)
+            }
+            Engine::Both if P::LEARNER_TAKES_A_THREAD => (threads.saturating_sub(1).max(1), 1),
+            Engine::Both => (threads, 1),
         };
         Plan {
             threads,
             engine,
             probe_threads,
+            learners,
+            hand_over: portfolio && probe_threads == 1,
+            share: portfolio,
             racing: engine == Engine::Both,
         }
     }
@@ -80,7 +110,7 @@ impl<P: Searchable> Solver<'_, P> {
             return Ok(self.outcome(0, true, start));
         };
         let stop = AtomicBool::new(false);
-        // The two learning searches of a hand-over share their short learned clauses.
+        // The learning searches of a portfolio share their short learned clauses.
         let exchange = &ClauseExchange::new();
         let cx = SearchCx {
             puzzle: self.puzzle,
@@ -107,15 +137,11 @@ impl<P: Searchable> Solver<'_, P> {
             threads,
             engine,
             probe_threads,
+            learners,
+            hand_over,
+            share,
             racing,
-        } = self.plan();
-        // The probing search, on one thread beside the learning search, hands its thread over
-        // to a second learning search if it finds nothing in its first nodes.
-        let hand_over = racing
-            && probe_threads == 1
-            && P::PROBING_HANDS_OVER
-            && !self.options.restarts
-            && limit.is_some_and(|n| n <= HAND_OVER_LIMIT);
+        } = self.plan(limit);
         let ordered = self.options.ordered;
         let pool = (probe_threads > 1)
             .then(|| self.build_pool(probe_threads))
@@ -150,20 +176,33 @@ impl<P: Searchable> Solver<'_, P> {
                     spawn("nonoenum-estimate", Box::new(work))
                 })
                 .transpose()?;
-            let learner_root = root.clone();
-            let learner = learner_cx
-                .map(|cx| {
+            // Learning search 0 decides in cell order; the others (numbers 2 and on: the
+            // probing search's hand-over takes 1) each in an order of their own.
+            let mut learner_threads = Vec::with_capacity(learners);
+            // `base` goes at the end of this block: the collector ends when every sender of
+            // solutions has gone.
+            if let Some(base) = learner_cx {
+                for index in 0..learners {
+                    let cx = SearchCx {
+                        solutions: base.solutions.clone(),
+                        ..base
+                    };
+                    let (learner_root, id) = (root.clone(), if index == 0 { 0 } else { index + 1 });
                     let work = move || {
                         let racer = Racer {
-                            seed: None,
-                            exchange: hand_over.then_some((exchange, 0)),
+                            seed: (id > 0).then(|| SECOND_LEARNER_SEED + id as u64 - 1),
+                            exchange: share.then_some((exchange, id as u32)),
                         };
                         learn(&cx, learner_root, racing, racer);
                         cx.flush_all();
                     };
-                    spawn("nonoenum-learn", Box::new(work))
-                })
-                .transpose()?;
+                    let thread = spawn("nonoenum-learn", Box::new(work)).inspect_err(|_| {
+                        // The learners started must not outlive a failed start.
+                        stop.store(true, Ordering::Relaxed);
+                    })?;
+                    learner_threads.push(thread);
+                }
+            }
             let search = cx
                 .map(|cx| {
                     spawn(
@@ -204,14 +243,14 @@ impl<P: Searchable> Solver<'_, P> {
                 })
                 .transpose()
                 .inspect_err(|_| {
-                    // The learner may be running: it must not outlive a failed start.
+                    // The learners may be running: they must not outlive a failed start.
                     stop.store(true, Ordering::Relaxed);
                 })?;
             collected = collect(racing);
             if collected.stopped {
                 stop.store(true, Ordering::Relaxed);
             }
-            for thread in [learner, search].into_iter().flatten() {
+            for thread in learner_threads.into_iter().chain(search) {
                 if let Err(panic) = thread.join() {
                     std::panic::resume_unwind(panic);
                 }
@@ -348,5 +387,43 @@ fn with_restarts<P: Countable>(
             return;
         }
         cx.stats.restart();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::SolverOptions;
+    use crate::test_strategies::permutations;
+
+    /// The plan of a black-and-white run racing both searches on `threads` threads for
+    /// `limit` solutions: probing threads, learners, hand-over, sharing.
+    fn plan_of(threads: usize, limit: Option<u64>) -> (usize, usize, bool, bool) {
+        let puzzle = permutations(4);
+        let options = SolverOptions {
+            threads,
+            engine: Engine::Both,
+            ..SolverOptions::default()
+        };
+        let plan = Solver::new(&puzzle, options).plan(limit);
+        assert!(plan.racing);
+        (
+            plan.probe_threads,
+            plan.learners,
+            plan.hand_over,
+            plan.share,
+        )
+    }
+
+    #[test]
+    fn a_race_for_one_or_two_solutions_is_a_portfolio_of_learners() {
+        assert_eq!(plan_of(1, Some(2)), (1, 1, true, true));
+        assert_eq!(plan_of(2, Some(2)), (1, 1, true, true));
+        assert_eq!(plan_of(3, Some(1)), (1, 2, true, true));
+        assert_eq!(plan_of(4, Some(2)), (2, 2, false, true));
+        assert_eq!(plan_of(16, Some(2)), (8, 8, false, true));
+        // A longer listing is the probing search's, beside one learner that shares nothing.
+        assert_eq!(plan_of(16, Some(3)), (15, 1, false, false));
+        assert_eq!(plan_of(16, None), (15, 1, false, false));
     }
 }
