@@ -3,6 +3,7 @@
 //! solutions travel as (grids for [`Solver::run`], batches of bytes for
 //! [`Solver::run_batched`]).
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -156,6 +157,7 @@ impl<P: Searchable> Solver<'_, P> {
             ..cx
         });
         let cx = (probe_threads > 0).then_some(cx);
+        let learner_root = &LearnerRoot::new(root.clone());
         let mut collected = Collected::default();
         // Ends the estimator once the search is over.
         let searched = AtomicBool::new(false);
@@ -187,7 +189,7 @@ impl<P: Searchable> Solver<'_, P> {
                         solutions: base.solutions.clone(),
                         ..base
                     };
-                    let (learner_root, id) = (root.clone(), if index == 0 { 0 } else { index + 1 });
+                    let id = if index == 0 { 0 } else { index + 1 };
                     let work = move || {
                         let racer = Racer {
                             seed: (id > 0).then(|| SECOND_LEARNER_SEED + id as u64 - 1),
@@ -213,7 +215,7 @@ impl<P: Searchable> Solver<'_, P> {
                                     cx.explore::<Sequential>(root, 0, None);
                                 }),
                                 (None, None) if hand_over => {
-                                    probe_then_learn(&cx, root, exchange);
+                                    probe_then_learn(&cx, root, learner_root, exchange);
                                 }
                                 (None, None) => cx.explore::<Sequential>(root, 0, None),
                                 (Some(pool), _) if ordered => pool.install(|| {
@@ -284,21 +286,53 @@ fn spawn_search<'scope>(
         })
 }
 
-/// Runs the learning search from the probed root, sending its solutions. When `racing`, a
+/// The root the learning searches of a run start from: in black and white the root probed to
+/// a fixpoint, worked out once by the first learner that needs it and taken by the others.
+struct LearnerRoot<G> {
+    /// The propagated root of the run.
+    propagated: G,
+    /// The learners' root: `None` when the puzzle has no solution.
+    start: OnceLock<Result<Option<G>, crate::choose::Interrupted>>,
+}
+
+impl<G: DomainGrid> LearnerRoot<G> {
+    fn new(propagated: G) -> Self {
+        LearnerRoot {
+            propagated,
+            start: OnceLock::new(),
+        }
+    }
+
+    /// The learners' root, probed (if the domain's learners start from a probed root) by the
+    /// first caller while the others wait for it; `Err` if the run stopped first.
+    fn get<P: Searchable<Grid = G>>(
+        &self,
+        cx: &SearchCx<'_, P>,
+    ) -> &Result<Option<G>, crate::choose::Interrupted> {
+        self.start.get_or_init(|| {
+            if !P::LEARNER_PROBES_THE_ROOT {
+                return Ok(Some(self.propagated.clone()));
+            }
+            // The puzzle was checked, so an invalid one cannot reach here: no solution.
+            crate::choose::probed_root_until(cx.puzzle, &|| cx.stopped()).unwrap_or(Ok(None))
+        })
+    }
+}
+
+/// Runs the learning search from the learners' root, sending its solutions. When `racing`, a
 /// finished search ends the run (the probing search beside it stops). `racer` says how it
-/// differs from the other learning search of the run, and what it shares with it.
-fn learn<'p, P: Searchable>(cx: &SearchCx<'p, P>, root: P::Grid, racing: bool, racer: Racer<'p>) {
-    let root = if P::LEARNER_PROBES_THE_ROOT {
-        crate::choose::probed_root_until(cx.puzzle, &|| cx.stopped())
-    } else {
-        Ok(Ok(Some(root)))
-    };
-    let root = match root {
-        Ok(Ok(Some(root))) => root,
+/// differs from the other learning searches of the run, and what it shares with them.
+fn learn<'p, P: Searchable>(
+    cx: &SearchCx<'p, P>,
+    root: &LearnerRoot<P::Grid>,
+    racing: bool,
+    racer: Racer<'p>,
+) {
+    let root = match root.get(cx) {
+        Ok(Some(root)) => root,
         // Stopped: the other search, or the caller, ends the run.
-        Ok(Err(crate::choose::Interrupted)) => return,
-        // The puzzle was checked, so only "no solution" is left.
-        Ok(Ok(None)) | Err(_) => {
+        Err(crate::choose::Interrupted) => return,
+        Ok(None) => {
             if racing && !cx.stopped() {
                 cx.stop.store(true, Ordering::Relaxed);
             }
@@ -312,7 +346,7 @@ fn learn<'p, P: Searchable>(cx: &SearchCx<'p, P>, root: P::Grid, racing: bool, r
         reported = *now;
     };
     let outcome = cx.puzzle.learn_search(
-        &root,
+        root,
         racer,
         |now| {
             report(now);
@@ -350,6 +384,7 @@ fn learn<'p, P: Searchable>(cx: &SearchCx<'p, P>, root: P::Grid, racing: bool, r
 fn probe_then_learn<'p, P: Searchable>(
     cx: &SearchCx<'p, P>,
     root: P::Grid,
+    learner_root: &LearnerRoot<P::Grid>,
     exchange: &'p ClauseExchange,
 ) {
     let attempt = Attempt::numbered(0, HAND_OVER_NODES);
@@ -364,7 +399,7 @@ fn probe_then_learn<'p, P: Searchable>(
             seed: Some(SECOND_LEARNER_SEED),
             exchange: Some((exchange, 1)),
         };
-        learn(cx, root, true, racer);
+        learn(cx, learner_root, true, racer);
     }
 }
 
