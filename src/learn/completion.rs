@@ -8,7 +8,7 @@
 //! completion of a nearby grid at once more often than not.
 
 use super::engine::{Assumed, Engine};
-use super::order::Phases;
+use super::order::{Decisions, Phases};
 use super::schedule::{self, Schedule};
 use crate::flow::Flow;
 use crate::grid::Grid;
@@ -37,7 +37,7 @@ impl<'p> CompletionChecker<'p> {
     /// A checker for grids of `puzzle` that extend `root` (a grid at a propagation fixpoint).
     pub fn new(puzzle: &'p Puzzle, root: &Grid) -> Self {
         CompletionChecker {
-            engine: Engine::new(puzzle, root, Phases::Saved),
+            engine: Engine::new(puzzle, root, Phases::Saved, Decisions::Activity),
             schedule: Schedule::new(schedule::RESTART_UNIT),
         }
     }

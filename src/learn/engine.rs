@@ -14,7 +14,7 @@ use super::clauses::ClauseDb;
 use super::domain::{LearnDomain, Shape};
 use super::explain::Fact;
 use super::lit::{Lit, lit, negated, value, var_of};
-use super::order::{Order, Phases};
+use super::order::{Decisions, Order, Phases};
 use super::recall::ExplanationCache;
 use super::schedule::{self, Cdcl};
 use super::share::Sharing;
@@ -81,7 +81,7 @@ struct Scope {
     vars: Vec<u32>,
     /// One flag per variable.
     member: Vec<bool>,
-    /// Unknown variables outside the scope taken off the decision heap, to put back
+    /// Unknown variables outside the scope taken out of the decision queue, to put back
     /// afterwards.
     set_aside: Vec<u32>,
 }
@@ -140,8 +140,8 @@ impl LineQueue {
 
 impl<'p, D: LearnDomain> Engine<'p, D> {
     /// A search whose level 0 is `root` (a grid at a propagation fixpoint), whose decisions
-    /// choose values as `phases` says.
-    pub(super) fn new(puzzle: &'p D, root: &D::Grid, phases: Phases) -> Self {
+    /// take variables in `decisions` order and choose values as `phases` says.
+    pub(super) fn new(puzzle: &'p D, root: &D::Grid, phases: Phases, decisions: Decisions) -> Self {
         let shape = puzzle.shape();
         let vars = shape.height * shape.width * puzzle.vars_per_cell();
         let mut a = Assignment::new(vars, puzzle.new_cells());
@@ -156,8 +156,8 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
             shape,
             a,
             db: ClauseDb::new(vars),
-            // Root variables stay in the heap: decisions skip variables already set.
-            order: Order::new(vars, phases, || puzzle.first_phases(root)),
+            // Root variables stay in the queue: decisions skip variables already set.
+            order: Order::new(vars, phases, decisions, || puzzle.first_phases(root)),
             lines: puzzle.new_lines(),
             queue: LineQueue {
                 shape,
@@ -251,12 +251,15 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
             let var = self
                 .order
                 .pop()
-                .expect("an incomplete assignment has an unknown variable in the heap");
+                .expect("an incomplete assignment has an unknown variable in the queue");
             if !self.a.is_unknown(var) {
                 continue;
             }
             match &mut self.scope {
-                Some(scope) if !scope.member[var as usize] => scope.set_aside.push(var),
+                Some(scope) if !scope.member[var as usize] => {
+                    self.order.set_aside(var);
+                    scope.set_aside.push(var);
+                }
                 _ => break var,
             }
         };
@@ -370,7 +373,7 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
         self.stats.deleted += deleted as u64;
     }
 
-    /// Undoes every level above `level`, saving phases and returning variables to the heap.
+    /// Undoes every level above `level`, saving phases and telling the decision order which variables lost their values.
     fn backtrack(&mut self, level: u32) {
         if level >= self.a.decision_level() {
             return;
@@ -415,8 +418,9 @@ impl<D: LearnDomain> Cdcl for Engine<'_, D> {
         Engine::block_solution(self)
     }
 
-    fn decay(&mut self) {
-        self.order.decay();
+    fn requeue(&mut self) {
+        let a = &self.a;
+        self.order.requeue(|var| a.is_unknown(var));
     }
 
     fn reduce(&mut self) {

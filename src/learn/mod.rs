@@ -11,8 +11,8 @@
 //!
 //! A line's reason is computed only when a conflict needs it (lazy explanation), and shrunk to
 //! a minimal set of the line's cells by the `explain` module: short reasons make short
-//! clauses. Decisions follow VSIDS activities with target phases (see `order`); restarts follow
-//! the Luby sequence; from time to time half the learned clauses that no conflict analysis
+//! clauses. Decisions take the variables of recent conflicts first (a move-to-front queue)
+//! with target phases (see `order`); restarts follow the Luby sequence; from time to time half the learned clauses that no conflict analysis
 //! used since the last time are deleted, by literal block distance (lowered when a use finds
 //! the clause's literals on fewer levels). Two learning searches racing on one puzzle pass
 //! each other their short learned clauses (see `share`).
@@ -177,6 +177,7 @@ pub(crate) fn learn_search_until<'p, D: LearnDomain>(
         } else {
             order::Phases::Saved
         },
+        order::Decisions::MoveToFront,
     );
     if let Some(seed) = racer.seed {
         engine.perturb(seed);

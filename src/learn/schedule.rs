@@ -21,8 +21,8 @@ pub(super) trait Cdcl {
     fn report(&self, on_solution: &mut impl FnMut(&Self::Solution) -> Flow) -> Flow;
     /// Excludes the solution just reported; `false` if it was the last.
     fn block_solution(&mut self) -> bool;
-    /// Ages decision activities after a conflict.
-    fn decay(&mut self);
+    /// Moves the variables of the last conflict's analysis to the front of the decision order.
+    fn requeue(&mut self);
     /// Deletes about half of the learned clauses that no conflict analysis used lately.
     fn reduce(&mut self);
     /// Undoes every decision (and takes in what other searches learned, if it shares); `false`
@@ -69,7 +69,7 @@ pub(super) fn run_on<E: Cdcl>(
             if !e.resolve(conflict) {
                 return true;
             }
-            e.decay();
+            e.requeue();
             if schedule.conflict(conflicts) {
                 e.reduce();
             }

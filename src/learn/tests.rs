@@ -300,12 +300,22 @@ fn learned_after_sharing(puzzle: &Puzzle) -> (BTreeSet<String>, u64) {
     };
     let exchange = ClauseExchange::new();
     // The one that takes is search 0, which takes at once (see `share::QUIET_CONFLICTS`).
-    let mut first = engine::Engine::new(puzzle, &root, order::Phases::Targets);
+    let mut first = engine::Engine::new(
+        puzzle,
+        &root,
+        order::Phases::Targets,
+        order::Decisions::MoveToFront,
+    );
     first.share(share::Sharing::new(&exchange, 1));
     assert!(schedule::run(&mut first, |_| false, |_| Flow::Continue));
     // A restart hands its clauses to the exchange.
     let _ = schedule::Cdcl::restart(&mut first);
-    let mut second = engine::Engine::new(puzzle, &root, order::Phases::Targets);
+    let mut second = engine::Engine::new(
+        puzzle,
+        &root,
+        order::Phases::Targets,
+        order::Decisions::MoveToFront,
+    );
     second.perturb(7);
     second.share(share::Sharing::new(&exchange, 0));
     let mut found = BTreeSet::new();
@@ -354,14 +364,22 @@ fn permutation_puzzles_list_every_permutation() {
     let (found, exhausted) = learned(&puzzle);
     assert!(exhausted);
     assert_eq!(found.len(), 720);
+    // In variable order the blocking clauses turn the last decision each time, as a
+    // depth-first search would, and no conflict arises; in a seeded order they do.
     let root = Grid::new(6, 6);
     let outcome = learn_search_until(
         &puzzle,
         &root,
-        Racer::default(),
+        Racer {
+            seed: Some(1),
+            ..Racer::default()
+        },
         |_| false,
         |_| Flow::Continue,
     );
+    let (seeded, exhausted) = learned_seeded(&puzzle, Some(1));
+    assert!(exhausted);
+    assert_eq!(seeded.iter().collect::<BTreeSet<_>>().len(), 720);
     // Blocking the solutions one by one leads to conflicts deep in the tree.
     assert!(
         (1..36).contains(&outcome.stats.deepest),

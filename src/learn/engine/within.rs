@@ -86,16 +86,14 @@ impl<D: LearnDomain> Engine<'_, D> {
         true
     }
 
-    /// Ends a check: puts the variables set aside back on the decision heap, forgets the scope
+    /// Ends a check: puts the variables set aside back in the decision queue, forgets the scope
     /// and backs up to level 0.
     pub(in crate::learn) fn release(&mut self) {
         if let Some(mut scope) = self.scope.take() {
             for &var in &scope.vars {
                 scope.member[var as usize] = false;
             }
-            for var in scope.set_aside {
-                self.order.insert(var);
-            }
+            self.order.restore(&mut scope.set_aside);
             self.scope_member = scope.member;
         }
         self.floor = 0;
