@@ -17,7 +17,7 @@ pub(super) trait Implications {
     /// Appends to `out` the true literals that forced `var` (none for decisions and root
     /// variables).
     fn antecedents(&mut self, var: u32, out: &mut Vec<Lit>);
-    /// Notes that `var` took part in the conflict: it moves to the front of the decision order.
+    /// Notes that `var` took part in the conflict, for the decision order.
     fn bump(&mut self, var: u32);
     /// Marks of the variables in the clause being built, one per variable, all `false`
     /// between analyses.

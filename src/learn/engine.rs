@@ -373,7 +373,8 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
         self.stats.deleted += deleted as u64;
     }
 
-    /// Undoes every level above `level`, saving phases and telling the decision order which variables lost their values.
+    /// Undoes every level above `level`, saving phases and telling the decision order which
+    /// variables lost their values.
     fn backtrack(&mut self, level: u32) {
         if level >= self.a.decision_level() {
             return;

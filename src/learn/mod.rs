@@ -12,10 +12,11 @@
 //! A line's reason is computed only when a conflict needs it (lazy explanation), and shrunk to
 //! a minimal set of the line's cells by the `explain` module: short reasons make short
 //! clauses. Decisions take the variables of recent conflicts first (a move-to-front queue)
-//! with target phases (see `order`); restarts follow the Luby sequence; from time to time half the learned clauses that no conflict analysis
-//! used since the last time are deleted, by literal block distance (lowered when a use finds
-//! the clause's literals on fewer levels). Two learning searches racing on one puzzle pass
-//! each other their short learned clauses (see `share`).
+//! with target phases (see `order`); restarts follow the Luby sequence; from time to time half
+//! the learned clauses that no conflict analysis used since the last time are deleted, by
+//! literal block distance (lowered when a use finds the clause's literals on fewer levels).
+//! Two learning searches racing on one puzzle pass each other their short learned clauses (see
+//! `share`).
 //!
 //! Learned clauses follow from the clues, so no solution is ever cut. To go on after a
 //! solution, the search adds a *blocking* clause: the negation of the decisions that led to

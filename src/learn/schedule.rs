@@ -21,7 +21,8 @@ pub(super) trait Cdcl {
     fn report(&self, on_solution: &mut impl FnMut(&Self::Solution) -> Flow) -> Flow;
     /// Excludes the solution just reported; `false` if it was the last.
     fn block_solution(&mut self) -> bool;
-    /// Moves the variables of the last conflict's analysis to the front of the decision order.
+    /// Ends a conflict in the decision order: the variables its analysis bumped move to the
+    /// front, or the activities age.
     fn requeue(&mut self);
     /// Deletes about half of the learned clauses that no conflict analysis used lately.
     fn reduce(&mut self);

@@ -136,29 +136,15 @@ impl MoveToFront {
                 continue;
             }
             self.aside[v] = false;
-            self.older[v] = NONE;
-            self.newer[v] = self.back;
-            if self.back != NONE {
-                self.older[self.back as usize] = var;
-            } else {
-                self.front = var;
-            }
-            self.back = var;
-            self.back_stamps -= 1;
-            self.stamp[v] = self.back_stamps;
+            self.push_back(var);
             self.insert(var);
         }
     }
 
-    /// Takes `var` out of its place and puts it in front (if it is in the queue).
+    /// Takes `var` out of its place and puts it in front (if it is in the queue, not aside).
     fn move_to_front(&mut self, var: u32) {
         let v = var as usize;
         if self.aside[v] {
-            return;
-        }
-        if self.front == var {
-            self.stamps += 1;
-            self.stamp[v] = self.stamps;
             return;
         }
         self.unlink(var);
@@ -197,6 +183,21 @@ impl MoveToFront {
         self.front = var;
         self.stamps += 1;
         self.stamp[v] = self.stamps;
+    }
+
+    /// Links `var` (out of the queue) behind every other, with a stamp below theirs.
+    fn push_back(&mut self, var: u32) {
+        let v = var as usize;
+        self.older[v] = NONE;
+        self.newer[v] = self.back;
+        if self.back != NONE {
+            self.older[self.back as usize] = var;
+        } else {
+            self.front = var;
+        }
+        self.back = var;
+        self.back_stamps -= 1;
+        self.stamp[v] = self.back_stamps;
     }
 }
 
