@@ -229,4 +229,32 @@ mod tests {
         saved.phase[0] = true;
         assert!(saved.value_for(0));
     }
+
+    #[test]
+    fn a_seed_reorders_the_first_decisions_and_a_bump_still_leads() {
+        for decisions in [Decisions::MoveToFront, Decisions::Activity] {
+            let popped = |seed: u64, bumped: Option<u32>| {
+                let mut order = Order::new(64, Phases::Saved, decisions, || None);
+                order.perturb(seed);
+                if let Some(var) = bumped {
+                    order.bump(var);
+                    order.requeue(|_| true);
+                }
+                std::iter::from_fn(|| order.pop()).collect::<Vec<u32>>()
+            };
+            let (one, other) = (popped(1, None), popped(2, None));
+            let mut sorted = one.clone();
+            sorted.sort_unstable();
+            let every: Vec<u32> = (0..64).collect();
+            assert_eq!(sorted, every, "{decisions:?}: every variable, once");
+            assert_ne!(one, every, "{decisions:?}: not variable order");
+            assert_ne!(one, other, "{decisions:?}: seeds differ");
+            assert_eq!(one, popped(1, None), "{decisions:?}: one seed, one order");
+            assert_eq!(
+                popped(1, Some(40))[0],
+                40,
+                "{decisions:?}: the bumped leads"
+            );
+        }
+    }
 }

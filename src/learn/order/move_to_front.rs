@@ -260,29 +260,4 @@ mod tests {
         order.insert(0);
         assert_eq!(drain(&mut order), vec![0, 2, 4, 5, 1, 3]);
     }
-
-    #[test]
-    fn a_seed_reorders_the_first_decisions_and_a_bump_still_leads() {
-        let popped = |seed: u64, bumped: Option<u32>| {
-            let mut order = MoveToFront::new(64);
-            order.shuffle(&mut crate::rng::SplitMix(seed));
-            if let Some(var) = bumped {
-                order.bump(var);
-                order.requeue(|_| true);
-            }
-            drain(&mut order)
-        };
-        let (one, other) = (popped(1, None), popped(2, None));
-        let mut sorted = one.clone();
-        sorted.sort_unstable();
-        assert_eq!(
-            sorted,
-            (0..64).collect::<Vec<u32>>(),
-            "every variable, once"
-        );
-        assert_ne!(one, (0..64).collect::<Vec<u32>>(), "not variable order");
-        assert_ne!(one, other, "seeds differ");
-        assert_eq!(one, popped(1, None), "one seed, one order");
-        assert_eq!(popped(1, Some(40))[0], 40);
-    }
 }
