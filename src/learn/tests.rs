@@ -214,10 +214,11 @@ fn assert_race_lists_every_solution_once(puzzle: &Puzzle) -> Result<(), TestCase
     Ok(())
 }
 
-/// Both searches racing for the two solutions that decide uniqueness: on two and three
-/// threads the probing search hands its thread over to one more learning search (at once in
-/// tests), on four two learners race two probing threads. The solutions are distinct, among
-/// the puzzle's, two if it has two or more, and a unique puzzle's run ends exhausted.
+/// Both searches racing for the two solutions that decide uniqueness: learning searches on
+/// every thread but one (one to three of them here), and the probing search on the last,
+/// which hands it over to one more learning search (at once in tests). The solutions are
+/// distinct, among the puzzle's, two if it has two or more, and a unique puzzle's run ends
+/// exhausted.
 fn assert_race_decides_uniqueness(puzzle: &Puzzle) -> Result<(), TestCaseError> {
     let all = puzzle.enumerated();
     for (threads, told) in [(2, false), (2, true), (3, true), (4, false)] {

@@ -149,10 +149,11 @@ pub enum Engine {
     /// on every thread, the learning search being one more). The first to
     /// finish ends the run, and a solution both find is reported once. For runs that stop
     /// after a few solutions: the collector remembers every solution reported. `ordered`
-    /// turns it off. In black and white, on two threads, a run for one or two solutions
-    /// ([`Solver::find`], [`Solver::with_solution_limit`], a `limit` of
-    /// [`Solver::run_batched`]) gives the probing search 64 nodes to find one; if they do not,
-    /// its thread runs a second learning search, whose first decisions come in another order.
+    /// turns it off. In black and white, a run for one or two solutions ([`Solver::find`],
+    /// [`Solver::with_solution_limit`], a `limit` of [`Solver::run_batched`]) runs learning
+    /// searches on every thread but one, each deciding in an order of its own and all sharing
+    /// short learned clauses, and gives the probing search on the last thread 64 nodes to find
+    /// one; if they do not, its thread runs one more learning search.
     Both,
 }
 

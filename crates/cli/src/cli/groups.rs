@@ -88,9 +88,9 @@ pub(crate) enum Strategy {
     Plain,
     /// Clause learning, on one thread.
     Learn,
-    /// Learning on one thread and probing on the others; the first to finish wins (on two
-    /// threads, for one or two solutions, probing gives way to a second learner after 64
-    /// nodes)
+    /// Learning on one thread and probing on the others; the first to finish wins (for one or
+    /// two black-and-white solutions: learning on every thread but one, and probing gives way
+    /// to one more learner after 64 nodes)
     Both,
     /// Probing, in bounded restarts with varied child orders until a first solution.
     Restarts,
