@@ -21,15 +21,35 @@ const SHARED_LBD: u32 = 3;
 /// more conflicts in all than without sharing, while 122 that take longer learned from 38%
 /// fewer. From 3,000 conflicts on: 2% more, and 30% fewer.
 const QUIET_CONFLICTS: u64 = 3000;
-/// The most words the exchange holds; clauses offered beyond it are dropped. Sixteen
-/// megabytes: hundreds of thousands of short clauses.
+/// The most words the exchange holds. An offer that would pass it first drops the oldest
+/// clauses, half the words held: a search that has not read them by then passes them over,
+/// and the others go on sharing what they learn now. Sixteen megabytes: hundreds of thousands
+/// of short clauses. A bound that refused offers instead was full after about 70 s of two
+/// learners on Knotty (30 s of sixteen), which shared nothing from then on.
 const CAPACITY: usize = 1 << 22;
 
 /// The clauses offered so far by the searches of one run, one after another in one list of
 /// words: the offering search, the literal block distance, the length, then the literals.
-#[derive(Debug, Default)]
+/// Positions in it count every word ever offered, so they stay valid when the oldest go.
+#[derive(Debug)]
 pub(crate) struct ClauseExchange {
-    words: Mutex<Vec<u32>>,
+    window: Mutex<Window>,
+    /// The most words the window holds.
+    capacity: usize,
+}
+
+/// The newest clauses offered, and the position of the first of them.
+#[derive(Debug, Default)]
+struct Window {
+    words: Vec<u32>,
+    /// Words dropped from the front so far: the position of `words[0]`.
+    start: usize,
+}
+
+impl Default for ClauseExchange {
+    fn default() -> Self {
+        Self::with_capacity(CAPACITY)
+    }
 }
 
 impl ClauseExchange {
@@ -38,25 +58,47 @@ impl ClauseExchange {
         Self::default()
     }
 
-    /// Appends `offered` (clauses in the exchange's layout) while there is room.
-    fn append(&self, offered: &[u32]) {
-        let mut words = self
-            .words
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if words.len() + offered.len() <= CAPACITY {
-            words.extend_from_slice(offered);
+    /// An empty exchange holding at most `capacity` words.
+    fn with_capacity(capacity: usize) -> Self {
+        ClauseExchange {
+            window: Mutex::new(Window::default()),
+            capacity,
         }
     }
 
-    /// Appends to `out` the words from `from` on; returns where the list ends now.
-    fn read_from(&self, from: usize, out: &mut Vec<u32>) -> usize {
-        let words = self
-            .words
+    fn lock(&self) -> std::sync::MutexGuard<'_, Window> {
+        self.window
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        out.extend_from_slice(&words[from..]);
-        words.len()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Appends `offered` (clauses in the exchange's layout), first dropping the oldest
+    /// clauses if the window would overflow; an offer larger than half the window is dropped.
+    fn append(&self, offered: &[u32]) {
+        if offered.len() > self.capacity / 2 {
+            return;
+        }
+        let mut window = self.lock();
+        if window.words.len() + offered.len() > self.capacity {
+            // Cut at the first clause that starts in the newer half.
+            let half = window.words.len() / 2;
+            let mut cut = 0;
+            while cut < half {
+                cut += 3 + window.words[cut + 2] as usize;
+            }
+            let _ = window.words.drain(..cut);
+            window.start += cut;
+        }
+        window.words.extend_from_slice(offered);
+    }
+
+    /// Appends to `out` the words from position `from` on (from the oldest held, if those
+    /// before it have gone); returns the position where the list ends now.
+    fn read_from(&self, from: usize, out: &mut Vec<u32>) -> usize {
+        let window = self.lock();
+        let skip = from.saturating_sub(window.start);
+        out.extend_from_slice(&window.words[skip..]);
+        window.start + window.words.len()
     }
 }
 
@@ -154,6 +196,37 @@ mod tests {
             "each is taken once"
         );
         assert_eq!(taken(&mut first, 0), vec![(vec![7], 1)]);
+    }
+
+    #[test]
+    fn a_full_exchange_drops_its_oldest_clauses_and_goes_on_sharing() {
+        // Twenty words: three clauses of 6, 5 and 5 words fill 16 of them.
+        let exchange = ClauseExchange::with_capacity(20);
+        let (mut first, mut second) = (Sharing::new(&exchange, 0), Sharing::new(&exchange, 1));
+        for clause in [&[1, 2, 3][..], &[4, 5], &[6, 7]] {
+            first.offer(clause, 2);
+            let _ = taken(&mut first, 0);
+        }
+        // Five more words overflow it: the clauses in its older half go, whole.
+        first.offer(&[8, 9], 3);
+        let _ = taken(&mut first, 0);
+        assert_eq!(
+            taken(&mut second, QUIET_CONFLICTS),
+            vec![(vec![6, 7], 2), (vec![8, 9], 3)]
+        );
+        // A search that has read everything loses nothing when the oldest go.
+        first.offer(&[10, 11, 12, 13], 2);
+        let _ = taken(&mut first, 0);
+        first.offer(&[14, 15], 2);
+        let _ = taken(&mut first, 0);
+        assert_eq!(
+            taken(&mut second, QUIET_CONFLICTS),
+            vec![(vec![10, 11, 12, 13], 2), (vec![14, 15], 2)]
+        );
+        // An offer of more than half the window is dropped.
+        first.offer(&[16, 17, 18, 19, 20, 21, 22, 23], 2);
+        let _ = taken(&mut first, 0);
+        assert!(taken(&mut second, QUIET_CONFLICTS).is_empty());
     }
 
     #[test]
