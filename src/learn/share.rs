@@ -25,7 +25,7 @@ const QUIET_CONFLICTS: u64 = 3000;
 /// clauses, half the words held: a search that has not read them by then passes them over,
 /// and the others go on sharing what they learn now. Sixteen megabytes: hundreds of thousands
 /// of short clauses. A bound that refused offers instead was full after about 70 s of two
-/// learners on Knotty (30 s of sixteen), which shared nothing from then on.
+/// learners on Knotty (before 50 s of sixteen), which shared nothing from then on.
 const CAPACITY: usize = 1 << 22;
 
 /// The clauses offered so far by the searches of one run, one after another in one list of
