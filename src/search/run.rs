@@ -26,11 +26,10 @@ pub(super) struct Plan {
     pub(super) probe_threads: usize,
     /// Learning searches that start with the run, each on a thread of its own.
     pub(super) learners: usize,
-    /// The probing search, on one thread, hands it over to one more learning search if its
-    /// first nodes find nothing (see [`probe_then_learn`]).
-    pub(super) hand_over: bool,
-    /// The learning searches share their short learned clauses.
-    pub(super) share: bool,
+    /// A portfolio: the learning searches share their short learned clauses, and the probing
+    /// search, on one thread, hands it over to one more learning search if its first nodes
+    /// find nothing (see [`probe_then_learn`]).
+    pub(super) portfolio: bool,
     /// Both searches run, and the first to finish ends the other: a solution may be found
     /// twice, and is reported once.
     pub(super) racing: bool,
@@ -85,8 +84,7 @@ impl<P: Searchable> Solver<'_, P> {
             engine,
             probe_threads,
             learners,
-            hand_over: portfolio,
-            share: portfolio,
+            portfolio,
             racing: engine == Engine::Both,
         }
     }
@@ -136,8 +134,7 @@ impl<P: Searchable> Solver<'_, P> {
             engine,
             probe_threads,
             learners,
-            hand_over,
-            share,
+            portfolio,
             racing,
         } = self.plan(limit);
         let ordered = self.options.ordered;
@@ -190,7 +187,7 @@ impl<P: Searchable> Solver<'_, P> {
                     let work = move || {
                         let racer = Racer {
                             seed: (id > 0).then(|| SECOND_LEARNER_SEED + id as u64 - 1),
-                            exchange: share.then_some((exchange, id as u32)),
+                            exchange: portfolio.then_some((exchange, id as u32)),
                         };
                         learn(&cx, learner_root, racing, racer);
                         cx.flush_all();
@@ -211,7 +208,7 @@ impl<P: Searchable> Solver<'_, P> {
                                 (None, Some(unit)) => with_restarts(&cx, root, unit, |cx, root| {
                                     cx.explore::<Sequential>(root, 0, None);
                                 }),
-                                (None, None) if hand_over => {
+                                (None, None) if portfolio => {
                                     probe_then_learn(&cx, root, learner_root, exchange);
                                 }
                                 (None, None) => cx.explore::<Sequential>(root, 0, None),
@@ -429,8 +426,9 @@ mod tests {
     use crate::test_strategies::permutations;
 
     /// The plan of a black-and-white run racing both searches on `threads` threads for
-    /// `limit` solutions: probing threads, learners, hand-over, sharing.
-    fn plan_of(threads: usize, limit: Option<u64>) -> (usize, usize, bool, bool) {
+    /// `limit` solutions: probing threads, learners, whether it is a portfolio (sharing
+    /// clauses, the probing search handing over).
+    fn plan_of(threads: usize, limit: Option<u64>) -> (usize, usize, bool) {
         let puzzle = permutations(4);
         let options = SolverOptions {
             threads,
@@ -439,23 +437,18 @@ mod tests {
         };
         let plan = Solver::new(&puzzle, options).plan(limit);
         assert!(plan.racing);
-        (
-            plan.probe_threads,
-            plan.learners,
-            plan.hand_over,
-            plan.share,
-        )
+        (plan.probe_threads, plan.learners, plan.portfolio)
     }
 
     #[test]
     fn a_race_for_one_or_two_solutions_is_a_portfolio_of_learners() {
-        assert_eq!(plan_of(1, Some(2)), (1, 1, true, true));
-        assert_eq!(plan_of(2, Some(2)), (1, 1, true, true));
-        assert_eq!(plan_of(3, Some(1)), (1, 2, true, true));
-        assert_eq!(plan_of(4, Some(2)), (1, 3, true, true));
-        assert_eq!(plan_of(16, Some(2)), (1, 15, true, true));
+        assert_eq!(plan_of(1, Some(2)), (1, 1, true));
+        assert_eq!(plan_of(2, Some(2)), (1, 1, true));
+        assert_eq!(plan_of(3, Some(1)), (1, 2, true));
+        assert_eq!(plan_of(4, Some(2)), (1, 3, true));
+        assert_eq!(plan_of(16, Some(2)), (1, 15, true));
         // A longer listing is the probing search's, beside one learner that shares nothing.
-        assert_eq!(plan_of(16, Some(3)), (15, 1, false, false));
-        assert_eq!(plan_of(16, None), (15, 1, false, false));
+        assert_eq!(plan_of(16, Some(3)), (15, 1, false));
+        assert_eq!(plan_of(16, None), (15, 1, false));
     }
 }
