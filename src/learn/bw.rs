@@ -7,6 +7,7 @@ use super::assign::CellValues;
 use super::domain::{LearnDomain, LineAt};
 use super::explain::{Deduction, Fact, LineCheck, zeroed};
 use super::lit::{Lit, lit, value, var_of};
+use super::order::FirstGuess;
 use crate::domain::Domain;
 use crate::flow::Flow;
 use crate::grid::{Cell, Grid};
@@ -61,8 +62,8 @@ impl LearnDomain for Puzzle {
         }
     }
 
-    fn first_phases(&self, root: &Grid) -> Option<Vec<bool>> {
-        super::likely::likely_phases(self, root)
+    fn first_guess(&self, root: &Grid) -> Option<FirstGuess> {
+        super::beliefs::first_guess(self, root)
     }
 
     fn changes_lines(_: Lit) -> bool {

@@ -7,6 +7,7 @@
 use super::assign::{Assignment, CellValues};
 use super::explain::LineCheck;
 use super::lit::Lit;
+use super::order::FirstGuess;
 use crate::domain::Domain;
 use crate::flow::Flow;
 use crate::puzzle::LineId;
@@ -100,9 +101,9 @@ pub(crate) trait LearnDomain: Domain {
     /// (`webpbn-color-00672`: 0.54 s -> 13.9 s).
     const TARGET_PHASES: bool = false;
 
-    /// The value each variable (by number) is first tried with, or `None` for false
-    /// everywhere.
-    fn first_phases(&self, _root: &Self::Grid) -> Option<Vec<bool>> {
+    /// The value each variable (by number) is first tried with and the order of the first
+    /// decisions, or `None` for false everywhere, in variable order.
+    fn first_guess(&self, _root: &Self::Grid) -> Option<FirstGuess> {
         None
     }
     /// Whether making `lit` true changes what the line solver reads of its cell.

@@ -157,7 +157,7 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
             a,
             db: ClauseDb::new(vars),
             // Root variables stay in the queue: decisions skip variables already set.
-            order: Order::new(vars, phases, decisions, || puzzle.first_phases(root)),
+            order: Order::new(vars, phases, decisions, || puzzle.first_guess(root)),
             lines: puzzle.new_lines(),
             queue: LineQueue {
                 shape,

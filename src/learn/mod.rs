@@ -12,7 +12,8 @@
 //! A line's reason is computed only when a conflict needs it (lazy explanation), and shrunk to
 //! a minimal set of the line's cells by the `explain` module: short reasons make short
 //! clauses. Decisions take the variables of recent conflicts first (a move-to-front queue)
-//! with target phases (see `order`); restarts follow the Luby sequence; from time to time half
+//! with target phases (see `order`), the first ones in black and white from a guess by belief
+//! propagation between the rows and the columns (see `beliefs`); restarts follow the Luby sequence; from time to time half
 //! the learned clauses that no conflict analysis used since the last time are deleted, by
 //! literal block distance (lowered when a use finds the clause's literals on fewer levels).
 //! Two learning searches racing on one puzzle pass each other their short learned clauses (see
@@ -27,6 +28,7 @@
 
 mod analysis;
 mod assign;
+mod beliefs;
 mod bw;
 mod clauses;
 pub(crate) mod color;
@@ -34,7 +36,6 @@ mod completion;
 mod domain;
 mod engine;
 mod explain;
-mod likely;
 mod lit;
 mod order;
 mod recall;

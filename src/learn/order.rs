@@ -8,8 +8,9 @@
 //! target phases are on, the value it had in the longest conflict-free stretch of the trail
 //! since the last restart, as stable-mode CDCL solvers do: the search keeps heading back to
 //! the largest consistent partial grid it has seen, which finds the solutions of satisfiable
-//! puzzles with far fewer conflicts. Both start from the domain's first phases (false where it
-//! has none).
+//! puzzles with far fewer conflicts. Both start from the domain's first guess (false where it
+//! has none), whose order also leads a search from the root's first decisions (black and
+//! white: see `beliefs`).
 
 mod activity;
 mod move_to_front;
@@ -48,11 +49,21 @@ enum Queue {
 /// How decisions choose values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Phases {
-    /// From the domain's first phases, then target phases: for a search from the root.
+    /// From the domain's first guess, then target phases: for a search from the root.
     Targets,
     /// False at first, then saved phases: for a search resumed from check to check, whose
     /// next check should try the last completion first.
     Saved,
+}
+
+/// A domain's first guess: each variable's first value, and an order for the first decisions.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct FirstGuess {
+    /// The value each variable (by number) is first tried with.
+    pub(super) phases: Vec<bool>,
+    /// Variables for the first decisions, the first of them first; the others follow in
+    /// variable order.
+    pub(super) order: Vec<u32>,
 }
 
 /// Target phases: the values of the longest conflict-free trail prefix seen.
@@ -66,22 +77,28 @@ struct Target {
 impl Order {
     /// Every one of `vars` variables in `decisions` order (variable 0 first). With
     /// [`Phases::Targets`] they are first tried with the values `first` gives (false for each
-    /// if `None`), and decisions follow target phases.
+    /// if `None`), decisions in a move-to-front queue take them in its order first, and
+    /// decisions follow target phases.
     pub(super) fn new(
         vars: usize,
         phases: Phases,
         decisions: Decisions,
-        first: impl FnOnce() -> Option<Vec<bool>>,
+        first: impl FnOnce() -> Option<FirstGuess>,
     ) -> Self {
         let targets = phases == Phases::Targets;
-        let phase = targets
-            .then(first)
-            .flatten()
-            .unwrap_or_else(|| vec![false; vars]);
+        let guess = targets.then(first).flatten();
+        let (phase, first_order) = match guess {
+            Some(FirstGuess { phases, order }) => (phases, order),
+            None => (vec![false; vars], Vec::new()),
+        };
         debug_assert_eq!(phase.len(), vars);
         Order {
             queue: match decisions {
-                Decisions::MoveToFront => Queue::MoveToFront(MoveToFront::new(vars)),
+                Decisions::MoveToFront => {
+                    let mut queue = MoveToFront::new(vars);
+                    queue.put_first(&first_order);
+                    Queue::MoveToFront(queue)
+                }
                 Decisions::Activity => Queue::Activity(Activity::new(vars)),
             },
             target: targets.then(|| Target {
@@ -204,7 +221,10 @@ mod tests {
     fn decisions_follow_the_longest_conflict_free_prefix() {
         use crate::learn::lit::lit;
         let mut order = Order::new(4, Phases::Targets, Decisions::MoveToFront, || {
-            Some(vec![true, false, false, true])
+            Some(FirstGuess {
+                phases: vec![true, false, false, true],
+                order: Vec::new(),
+            })
         });
         assert_eq!(
             (0..4).map(|v| order.value_for(v)).collect::<Vec<_>>(),
@@ -222,12 +242,32 @@ mod tests {
         assert!(order.value_for(2) && order.value_for(1));
         // Without targets, decisions take the saved phases, false at first.
         let mut saved = Order::new(2, Phases::Saved, Decisions::MoveToFront, || {
-            Some(vec![true, true])
+            Some(FirstGuess {
+                phases: vec![true, true],
+                order: Vec::new(),
+            })
         });
         saved.conflict_free(&[lit(0, true)]);
         assert!(!saved.value_for(0));
         saved.phase[0] = true;
         assert!(saved.value_for(0));
+    }
+
+    #[test]
+    fn a_first_guess_orders_the_first_decisions() {
+        let guess = || {
+            Some(FirstGuess {
+                phases: vec![false; 5],
+                order: vec![3, 1],
+            })
+        };
+        let mut order = Order::new(5, Phases::Targets, Decisions::MoveToFront, guess);
+        let popped: Vec<u32> = std::iter::from_fn(|| order.pop()).collect();
+        assert_eq!(popped, [3, 1, 0, 2, 4]);
+        // Saved phases take no guess, nor its order.
+        let mut order = Order::new(5, Phases::Saved, Decisions::MoveToFront, guess);
+        let popped: Vec<u32> = std::iter::from_fn(|| order.pop()).collect();
+        assert_eq!(popped, [0, 1, 2, 3, 4]);
     }
 
     #[test]

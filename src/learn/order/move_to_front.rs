@@ -71,6 +71,15 @@ impl MoveToFront {
         self.search = self.front;
     }
 
+    /// Puts `vars` in front, in their order (the first of them at the front); the others
+    /// keep theirs behind them.
+    pub(super) fn put_first(&mut self, vars: &[u32]) {
+        for &var in vars.iter().rev() {
+            self.move_to_front(var);
+        }
+        self.search = self.front;
+    }
+
     /// Notes that `var` lost its value: decisions search from it if it is nearer the front.
     pub(super) fn insert(&mut self, var: u32) {
         if self.aside[var as usize] {
