@@ -40,15 +40,25 @@ const SETTLED: f64 = 1e-4;
 const FLOOR: f64 = 0.01;
 
 /// The first guess for a search from `root`, or `None` when the grid's lines are too many and
-/// too long for one round of the bound above.
-pub(super) fn first_guess(puzzle: &Puzzle, root: &Grid) -> Option<FirstGuess> {
-    guess_within(puzzle, root, MAX_ROUNDS)
+/// too long for one round of the bound above. Before each round it asks `stop`, and when that
+/// says so, guesses from the rounds so far.
+pub(super) fn first_guess(
+    puzzle: &Puzzle,
+    root: &Grid,
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<FirstGuess> {
+    guess_within(puzzle, root, MAX_ROUNDS, stop)
 }
 
 /// [`first_guess`] after at most `max_rounds` rounds.
-fn guess_within(puzzle: &Puzzle, root: &Grid, max_rounds: usize) -> Option<FirstGuess> {
+fn guess_within(
+    puzzle: &Puzzle,
+    root: &Grid,
+    max_rounds: usize,
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<FirstGuess> {
     let mut beliefs = Beliefs::new(puzzle, root)?;
-    beliefs.settle(root, max_rounds);
+    beliefs.settle(root, max_rounds, stop);
     let width = root.width();
     let phases = (0..root.height() * width)
         .map(|c| match root.cell(c / width, c % width) {
@@ -130,11 +140,12 @@ impl<'p> Beliefs<'p> {
     }
 
     /// Runs rounds on `grid` until the beliefs settle, the likeliest grid satisfies every
-    /// clue, `max_rounds` have run or the next round would pass [`WORK_LIMIT`].
-    fn settle(&mut self, grid: &Grid, max_rounds: usize) {
+    /// clue, `max_rounds` have run, the next round would pass [`WORK_LIMIT`] or `stop` says
+    /// so.
+    fn settle(&mut self, grid: &Grid, max_rounds: usize, stop: &mut dyn FnMut() -> bool) {
         let work = self.work(grid);
         for _ in 0..max_rounds {
-            if self.spent > 0 && self.spent + work > WORK_LIMIT {
+            if self.spent > 0 && self.spent + work > WORK_LIMIT || stop() {
                 return;
             }
             self.spent += work;
@@ -404,7 +415,7 @@ mod tests {
     fn phases_follow_rows_and_columns() {
         // Rows `2` and `0`, columns `1` and `1`: only the top row is filled.
         let puzzle = Puzzle::from_picture(2, 2, &[true, true, false, false]).expect("a picture");
-        let guess = first_guess(&puzzle, &Grid::new(2, 2)).expect("a small puzzle");
+        let guess = first_guess(&puzzle, &Grid::new(2, 2), &mut || false).expect("a small puzzle");
         assert_eq!(guess.phases, vec![true, true, false, false]);
         let mut order = guess.order.clone();
         order.sort_unstable();
@@ -418,7 +429,7 @@ mod tests {
         let mut root = Grid::new(1, 2);
         root.set_unknown(0, 1, true);
         root.set_unknown(0, 0, false);
-        let guess = first_guess(&puzzle, &root).expect("a small puzzle");
+        let guess = first_guess(&puzzle, &root, &mut || false).expect("a small puzzle");
         assert_eq!(guess.phases, vec![false, true]);
     }
 
@@ -444,9 +455,9 @@ mod tests {
                 continue;
             }
             unique += 1;
-            let guess = first_guess(&puzzle, &root).expect("a small puzzle");
+            let guess = first_guess(&puzzle, &root, &mut || false).expect("a small puzzle");
             reached += usize::from(guess.phases == picture);
-            let first = guess_within(&puzzle, &root, 1).expect("a small puzzle");
+            let first = guess_within(&puzzle, &root, 1, &mut || false).expect("a small puzzle");
             reached_first += usize::from(first.phases == picture);
         }
         assert!(

@@ -62,8 +62,8 @@ impl LearnDomain for Puzzle {
         }
     }
 
-    fn first_guess(&self, root: &Grid) -> Option<FirstGuess> {
-        super::beliefs::first_guess(self, root)
+    fn first_guess(&self, root: &Grid, stop: &mut dyn FnMut() -> bool) -> Option<FirstGuess> {
+        super::beliefs::first_guess(self, root, stop)
     }
 
     fn changes_lines(_: Lit) -> bool {

@@ -102,8 +102,13 @@ pub(crate) trait LearnDomain: Domain {
     const TARGET_PHASES: bool = false;
 
     /// The value each variable (by number) is first tried with and the order of the first
-    /// decisions, or `None` for false everywhere, in variable order.
-    fn first_guess(&self, _root: &Self::Grid) -> Option<FirstGuess> {
+    /// decisions, or `None` for false everywhere, in variable order. A guess that takes long
+    /// asks `stop` from time to time, and cuts its work short when it says so.
+    fn first_guess(
+        &self,
+        _root: &Self::Grid,
+        _stop: &mut dyn FnMut() -> bool,
+    ) -> Option<FirstGuess> {
         None
     }
     /// Whether making `lit` true changes what the line solver reads of its cell.

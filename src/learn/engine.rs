@@ -142,6 +142,18 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
     /// A search whose level 0 is `root` (a grid at a propagation fixpoint), whose decisions
     /// take variables in `decisions` order and choose values as `phases` says.
     pub(super) fn new(puzzle: &'p D, root: &D::Grid, phases: Phases, decisions: Decisions) -> Self {
+        Self::new_until(puzzle, root, phases, decisions, &mut || false)
+    }
+
+    /// [`Engine::new`], whose domain's first guess (see [`LearnDomain::first_guess`]) gives up
+    /// early when `stop` says so: the search is then about to stop anyway.
+    pub(super) fn new_until(
+        puzzle: &'p D,
+        root: &D::Grid,
+        phases: Phases,
+        decisions: Decisions,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Self {
         let shape = puzzle.shape();
         let vars = shape.height * shape.width * puzzle.vars_per_cell();
         let mut a = Assignment::new(vars, puzzle.new_cells());
@@ -157,7 +169,7 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
             a,
             db: ClauseDb::new(vars),
             // Root variables stay in the queue: decisions skip variables already set.
-            order: Order::new(vars, phases, decisions, || puzzle.first_guess(root)),
+            order: Order::new(vars, phases, decisions, || puzzle.first_guess(root, stop)),
             lines: puzzle.new_lines(),
             queue: LineQueue {
                 shape,

@@ -168,10 +168,10 @@ pub(crate) fn learn_search_until<'p, D: LearnDomain>(
     puzzle: &'p D,
     root: &D::Grid,
     racer: Racer<'p>,
-    stopped: impl FnMut(&LearnStats) -> bool,
+    mut stopped: impl FnMut(&LearnStats) -> bool,
     on_solution: impl FnMut(&D::Grid) -> Flow,
 ) -> LearnOutcome {
-    let mut engine = engine::Engine::new(
+    let mut engine = engine::Engine::new_until(
         puzzle,
         root,
         if D::TARGET_PHASES {
@@ -180,6 +180,7 @@ pub(crate) fn learn_search_until<'p, D: LearnDomain>(
             order::Phases::Saved
         },
         order::Decisions::MoveToFront,
+        &mut || stopped(&LearnStats::default()),
     );
     if let Some(seed) = racer.seed {
         engine.perturb(seed);
