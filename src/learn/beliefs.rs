@@ -59,14 +59,8 @@ fn guess_within(
 ) -> Option<FirstGuess> {
     let mut beliefs = Beliefs::new(puzzle, root)?;
     beliefs.settle(root, max_rounds, stop);
+    let phases = beliefs.favoured_grid(root);
     let width = root.width();
-    let phases = (0..root.height() * width)
-        .map(|c| match root.cell(c / width, c % width) {
-            Cell::Filled => true,
-            Cell::Empty => false,
-            Cell::Unknown => beliefs.favours(c),
-        })
-        .collect();
     let mut order: Vec<u32> = (0..(root.height() * width) as u32).collect();
     // Stable: among equally sure cells, variable order.
     order.sort_by(|&a, &b| {
@@ -149,7 +143,9 @@ impl<'p> Beliefs<'p> {
                 return;
             }
             self.spent += work;
-            if self.round(grid) < SETTLED || self.solves(grid) {
+            if self.round(grid) < SETTLED
+                || self.puzzle.check_grid(&self.favoured_grid(grid)).is_ok()
+            {
                 return;
             }
         }
@@ -211,23 +207,16 @@ impl<'p> Beliefs<'p> {
         moved
     }
 
-    /// Whether the grid of the values the beliefs favour (known cells as they are in `grid`)
-    /// satisfies every clue.
-    fn solves(&self, grid: &Grid) -> bool {
+    /// The values the beliefs favour, row-major, known cells as they are in `grid`.
+    fn favoured_grid(&self, grid: &Grid) -> Vec<bool> {
         let width = self.width;
-        let height = self.belief.len() / width;
-        let filled = |c: usize| match grid.cell(c / width, c % width) {
-            Cell::Filled => true,
-            Cell::Empty => false,
-            Cell::Unknown => self.favours(c),
-        };
-        (0..height).all(|row| {
-            crate::puzzle::blocks_of((0..width).map(|col| filled(row * width + col)))
-                == self.puzzle.clue(LineId::Row(row)).blocks()
-        }) && (0..width).all(|col| {
-            crate::puzzle::blocks_of((0..height).map(|row| filled(row * width + col)))
-                == self.puzzle.clue(LineId::Col(col)).blocks()
-        })
+        (0..self.belief.len())
+            .map(|c| match grid.cell(c / width, c % width) {
+                Cell::Filled => true,
+                Cell::Empty => false,
+                Cell::Unknown => self.favours(c),
+            })
+            .collect()
     }
 }
 
