@@ -14,7 +14,7 @@ use super::clauses::ClauseDb;
 use super::domain::{LearnDomain, Shape};
 use super::explain::Fact;
 use super::lit::{Lit, lit, negated, value, var_of};
-use super::order::{Decisions, Order, Phases};
+use super::order::{Decisions, FirstGuess, Order, Phases};
 use super::recall::ExplanationCache;
 use super::schedule::{self, Cdcl};
 use super::share::Sharing;
@@ -142,17 +142,20 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
     /// A search whose level 0 is `root` (a grid at a propagation fixpoint), whose decisions
     /// take variables in `decisions` order and choose values as `phases` says.
     pub(super) fn new(puzzle: &'p D, root: &D::Grid, phases: Phases, decisions: Decisions) -> Self {
-        Self::new_until(puzzle, root, phases, decisions, &mut || false)
+        Self::with_guess(puzzle, root, phases, decisions, || {
+            puzzle.first_guess(root, &mut || false)
+        })
     }
 
-    /// [`Engine::new`], whose domain's first guess (see [`LearnDomain::first_guess`]) gives up
-    /// early when `stop` says so: the search is then about to stop anyway.
-    pub(super) fn new_until(
+    /// [`Engine::new`], whose first guess (see [`LearnDomain::first_guess`]) `first` gives
+    /// (called only where `phases` takes one): a guess worked out for `root` with a stop of its
+    /// own, or one that another search of the race worked out.
+    pub(super) fn with_guess(
         puzzle: &'p D,
         root: &D::Grid,
         phases: Phases,
         decisions: Decisions,
-        stop: &mut dyn FnMut() -> bool,
+        first: impl FnOnce() -> Option<FirstGuess>,
     ) -> Self {
         let shape = puzzle.shape();
         let vars = shape.height * shape.width * puzzle.vars_per_cell();
@@ -169,7 +172,7 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
             a,
             db: ClauseDb::new(vars),
             // Root variables stay in the queue: decisions skip variables already set.
-            order: Order::new(vars, phases, decisions, || puzzle.first_guess(root, stop)),
+            order: Order::new(vars, phases, decisions, first),
             lines: puzzle.new_lines(),
             queue: LineQueue {
                 shape,

@@ -42,6 +42,7 @@ mod recall;
 mod schedule;
 mod share;
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub(crate) use completion::{Completion, CompletionChecker};
@@ -122,7 +123,15 @@ pub struct Racer<'x> {
     /// The exchange of learned clauses between the searches of the race, and this search's
     /// number among them.
     pub(crate) exchange: Option<(&'x ClauseExchange, u32)>,
+    /// The first guess of the race's searches, if they take one guess between them.
+    pub(crate) guess: Option<&'x SharedGuess>,
 }
+
+/// The first guess of the learning searches of a run (see `beliefs`), worked out by the first
+/// of them that needs it while the others wait for it: each would work out the same one from
+/// the same root (up to a second of one core on a 100x100 grid).
+#[derive(Debug, Default)]
+pub(crate) struct SharedGuess(OnceLock<Option<order::FirstGuess>>);
 
 /// The result of a learning search.
 #[derive(Clone, Copy, Debug)]
@@ -171,7 +180,15 @@ pub(crate) fn learn_search_until<'p, D: LearnDomain>(
     mut stopped: impl FnMut(&LearnStats) -> bool,
     on_solution: impl FnMut(&D::Grid) -> Flow,
 ) -> LearnOutcome {
-    let mut engine = engine::Engine::new_until(
+    let mut stop = || stopped(&LearnStats::default());
+    let first = || {
+        let mut guess = || puzzle.first_guess(root, &mut stop);
+        match racer.guess {
+            Some(shared) => shared.0.get_or_init(guess).clone(),
+            None => guess(),
+        }
+    };
+    let mut engine = engine::Engine::with_guess(
         puzzle,
         root,
         if D::TARGET_PHASES {
@@ -180,7 +197,7 @@ pub(crate) fn learn_search_until<'p, D: LearnDomain>(
             order::Phases::Saved
         },
         order::Decisions::MoveToFront,
-        &mut || stopped(&LearnStats::default()),
+        first,
     );
     if let Some(seed) = racer.seed {
         engine.perturb(seed);

@@ -14,7 +14,7 @@ use super::tree::{Outlet, Parallel, SearchCx, Sequential};
 use super::{Engine, Flow, Outcome, Searchable, SolveError, Solver, estimate, stack_size};
 use crate::count::Countable;
 use crate::domain::DomainGrid;
-use crate::learn::{ClauseExchange, LearnStats, Racer};
+use crate::learn::{ClauseExchange, LearnStats, Racer, SharedGuess};
 
 /// What the threads of a run are.
 pub(super) struct Plan {
@@ -108,6 +108,8 @@ impl<P: Searchable> Solver<'_, P> {
         let stop = AtomicBool::new(false);
         // The learning searches of a portfolio share their short learned clauses.
         let exchange = &ClauseExchange::new();
+        // And the first guess of their decisions, worked out once.
+        let guess = &SharedGuess::default();
         let cx = SearchCx {
             puzzle: self.puzzle,
             probing: self.options.probing,
@@ -188,6 +190,7 @@ impl<P: Searchable> Solver<'_, P> {
                         let racer = Racer {
                             seed: (id > 0).then(|| SECOND_LEARNER_SEED + id as u64 - 1),
                             exchange: portfolio.then_some((exchange, id as u32)),
+                            guess: Some(guess),
                         };
                         learn(&cx, learner_root, racing, racer);
                         cx.flush_all();
@@ -209,7 +212,7 @@ impl<P: Searchable> Solver<'_, P> {
                                     cx.explore::<Sequential>(root, 0, None);
                                 }),
                                 (None, None) if portfolio => {
-                                    probe_then_learn(&cx, root, learner_root, exchange);
+                                    probe_then_learn(&cx, root, learner_root, exchange, guess);
                                 }
                                 (None, None) => cx.explore::<Sequential>(root, 0, None),
                                 (Some(pool), _) if ordered => pool.install(|| {
@@ -380,6 +383,7 @@ fn probe_then_learn<'p, P: Searchable>(
     root: P::Grid,
     learner_root: &LearnerRoot<P::Grid>,
     exchange: &'p ClauseExchange,
+    guess: &'p SharedGuess,
 ) {
     let attempt = Attempt::numbered(0, HAND_OVER_NODES);
     let bounded = SearchCx {
@@ -392,6 +396,7 @@ fn probe_then_learn<'p, P: Searchable>(
         let racer = Racer {
             seed: Some(SECOND_LEARNER_SEED),
             exchange: Some((exchange, 1)),
+            guess: Some(guess),
         };
         learn(cx, learner_root, true, racer);
     }
