@@ -10,8 +10,8 @@
 //! the largest consistent partial grid it has seen, which finds the solutions of satisfiable
 //! puzzles with far fewer conflicts. Both start from the domain's first guess (false where it
 //! has none), whose order also leads a search from the root's first decisions (black and
-//! white: see `beliefs`), and again every fourth restart, with the values of the longest
-//! conflict-free trail of the whole search as targets.
+//! white: see `beliefs`), and again every fourth restart (second on large grids), with the
+//! values of the longest conflict-free trail of the whole search as targets.
 
 mod activity;
 mod move_to_front;
@@ -35,10 +35,17 @@ pub(super) struct Order {
 
 /// Restarts between two returns to the first guess's order (see [`Order::restarted`]).
 const REVISIT_RESTARTS: u64 = 4;
+/// The same on grids of at least [`LARGE_GRID`] variables, whose dives are long and whose
+/// best trail is worth more: random 100x100 pictures at density 0.5, `solve -t 2`, 60 to 120 s
+/// each, 2026-11-28: seed 2 decided in 6.5 s (in none of 600 s every fourth restart), seeds 3,
+/// 4, 7, 9 in 1.5, 1.6, 2.7, 5.8 s against 1.7, 1.6, 4.9, 19.9 s; Meow 0.3 -> 0.5 s. On the
+/// 25x25 tournament sets every second restart was slower (taai2011 12.0 -> 15.5 s).
+const LARGE_GRID_REVISIT_RESTARTS: u64 = 2;
+/// The fewest variables of a large grid: 50x50 cells in black and white.
+const LARGE_GRID: usize = 2500;
 
 /// The first guess's order, and the values of the longest conflict-free trail of the whole
-/// search: a search that follows target phases returns to both every [`REVISIT_RESTARTS`]
-/// restarts.
+/// search: a search that follows target phases returns to both every `every` restarts.
 #[derive(Debug)]
 struct Revisit {
     order: Vec<u32>,
@@ -46,6 +53,8 @@ struct Revisit {
     /// The length of the trail `best` was taken from.
     best_len: usize,
     restarts: u64,
+    /// [`REVISIT_RESTARTS`], or [`LARGE_GRID_REVISIT_RESTARTS`] on a large grid.
+    every: u64,
 }
 
 /// Which order decisions take variables in.
@@ -116,6 +125,11 @@ impl Order {
                 best: phase.clone(),
                 best_len: 0,
                 restarts: 0,
+                every: if vars >= LARGE_GRID {
+                    LARGE_GRID_REVISIT_RESTARTS
+                } else {
+                    REVISIT_RESTARTS
+                },
             });
         Order {
             queue: match decisions {
@@ -181,7 +195,8 @@ impl Order {
     }
 
     /// A restart: the next conflict-free prefix, however short, sets the targets again. Every
-    /// [`REVISIT_RESTARTS`] restarts of a search that started from a first guess, its first
+    /// [`REVISIT_RESTARTS`] restarts (every [`LARGE_GRID_REVISIT_RESTARTS`] on a large grid)
+    /// of a search that started from a first guess, its first
     /// decisions take the guess's order again, and the targets and saved phases are the values
     /// of the longest conflict-free trail so far: the search dives along the first guess once
     /// more, now with its learned clauses, from the best grid it has seen. (Random 100x100
@@ -191,7 +206,7 @@ impl Order {
             target.len = 0;
             if let Some(revisit) = &mut self.revisit {
                 revisit.restarts += 1;
-                if revisit.restarts.is_multiple_of(REVISIT_RESTARTS) {
+                if revisit.restarts.is_multiple_of(revisit.every) {
                     target.phase.copy_from_slice(&revisit.best);
                     self.phase.copy_from_slice(&revisit.best);
                     if let Queue::MoveToFront(queue) = &mut self.queue {
@@ -341,6 +356,25 @@ mod tests {
         let popped: Vec<u32> = std::iter::from_fn(|| order.pop()).collect();
         assert_eq!(popped[..2], [3, 1]);
         assert_eq!(popped.len(), 5);
+    }
+
+    #[test]
+    fn on_a_large_grid_every_second_restart_returns_to_the_guess() {
+        use crate::learn::lit::lit;
+        let vars = LARGE_GRID;
+        let mut order = Order::new(vars, Phases::Targets, Decisions::MoveToFront, || {
+            Some(FirstGuess {
+                phases: vec![false; vars],
+                order: vec![7],
+            })
+        });
+        order.conflict_free(&[lit(7, true), lit(1, true)]);
+        order.restarted();
+        order.conflict_free(&[lit(7, false)]);
+        assert!(!order.value_for(7));
+        order.restarted();
+        assert!(order.value_for(7) && order.value_for(1));
+        assert_eq!(order.pop(), Some(7));
     }
 
     #[test]
