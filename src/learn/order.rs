@@ -28,7 +28,7 @@ pub(super) struct Order {
     pub(super) phase: Vec<bool>,
     /// The values of the longest conflict-free trail since the last restart, if decisions
     /// follow them.
-    target: Option<Target>,
+    target: Option<LongestTrail>,
     /// What the search returns to every few restarts, if it started from a first guess.
     revisit: Option<Revisit>,
 }
@@ -49,9 +49,8 @@ const LARGE_GRID: usize = 2500;
 #[derive(Debug)]
 struct Revisit {
     order: Vec<u32>,
-    best: Vec<bool>,
-    /// The length of the trail `best` was taken from.
-    best_len: usize,
+    /// Never reset: the longest trail of the whole search.
+    best: LongestTrail,
     restarts: u64,
     /// [`REVISIT_RESTARTS`], or [`LARGE_GRID_REVISIT_RESTARTS`] on a large grid.
     every: u64,
@@ -93,12 +92,29 @@ pub(crate) struct FirstGuess {
     pub(super) order: Vec<u32>,
 }
 
-/// Target phases: the values of the longest conflict-free trail prefix seen.
+/// The values of the longest conflict-free trail prefix seen (target phases, and the best
+/// trail a search returns to); the other variables keep the values they started with.
 #[derive(Debug)]
-struct Target {
+struct LongestTrail {
     phase: Vec<bool>,
-    /// The length of the prefix `phase` was taken from (0 after a restart: any prefix will do).
+    /// The length of the prefix `phase` was taken from (0 after a reset: any prefix will do).
     len: usize,
+}
+
+impl LongestTrail {
+    fn new(phase: Vec<bool>) -> Self {
+        LongestTrail { phase, len: 0 }
+    }
+
+    /// Takes the values of `prefix` if it is longer than the one taken last.
+    fn offer(&mut self, prefix: &[Lit]) {
+        if prefix.len() > self.len {
+            self.len = prefix.len();
+            for &l in prefix {
+                self.phase[var_of(l) as usize] = value(l);
+            }
+        }
+    }
 }
 
 impl Order {
@@ -122,8 +138,7 @@ impl Order {
         let revisit = (targets && decisions == Decisions::MoveToFront && !first_order.is_empty())
             .then(|| Revisit {
                 order: first_order.clone(),
-                best: phase.clone(),
-                best_len: 0,
+                best: LongestTrail::new(phase.clone()),
                 restarts: 0,
                 every: if vars >= LARGE_GRID {
                     LARGE_GRID_REVISIT_RESTARTS
@@ -140,10 +155,7 @@ impl Order {
                 }
                 Decisions::Activity => Queue::Activity(Activity::new(vars)),
             },
-            target: targets.then(|| Target {
-                phase: phase.clone(),
-                len: 0,
-            }),
+            target: targets.then(|| LongestTrail::new(phase.clone())),
             revisit,
             phase,
         }
@@ -176,21 +188,11 @@ impl Order {
     /// Notes that `prefix` (the trail below the level a conflict arose at) holds without
     /// conflict: if it is the longest since the last restart, its values become the targets.
     pub(super) fn conflict_free(&mut self, prefix: &[Lit]) {
-        if let Some(target) = &mut self.target
-            && prefix.len() > target.len
-        {
-            target.len = prefix.len();
-            for &l in prefix {
-                target.phase[var_of(l) as usize] = value(l);
-            }
+        if let Some(target) = &mut self.target {
+            target.offer(prefix);
         }
-        if let Some(revisit) = &mut self.revisit
-            && prefix.len() > revisit.best_len
-        {
-            revisit.best_len = prefix.len();
-            for &l in prefix {
-                revisit.best[var_of(l) as usize] = value(l);
-            }
+        if let Some(revisit) = &mut self.revisit {
+            revisit.best.offer(prefix);
         }
     }
 
@@ -199,16 +201,16 @@ impl Order {
     /// of a search that started from a first guess, its first decisions take the guess's order
     /// again, and the targets and saved phases are the values of the longest conflict-free
     /// trail so far: the search dives along the first guess once more, now with its learned
-    /// clauses, from the best grid it has seen. (Random 100x100
-    /// pictures at density 0.5: 8 of seeds 1 to 10 decided within 60 s, against 4 without.)
+    /// clauses, from the best grid it has seen. (Random 100x100 pictures at density 0.5: 8 of
+    /// seeds 1 to 10 decided within 60 s, against 4 without.)
     pub(super) fn restarted(&mut self) {
         if let Some(target) = &mut self.target {
             target.len = 0;
             if let Some(revisit) = &mut self.revisit {
                 revisit.restarts += 1;
                 if revisit.restarts.is_multiple_of(revisit.every) {
-                    target.phase.copy_from_slice(&revisit.best);
-                    self.phase.copy_from_slice(&revisit.best);
+                    target.phase.copy_from_slice(&revisit.best.phase);
+                    self.phase.copy_from_slice(&revisit.best.phase);
                     if let Queue::MoveToFront(queue) = &mut self.queue {
                         queue.put_first(&revisit.order);
                     }
