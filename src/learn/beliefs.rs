@@ -18,6 +18,10 @@
 //! in four of ten within a few seconds), where from the first round alone they took minutes or
 //! stayed undecided.
 
+mod decimation;
+
+pub(super) use decimation::decimated_guess;
+
 use super::order::FirstGuess;
 use crate::grid::{Cell, Grid};
 use crate::puzzle::{LineId, Puzzle};

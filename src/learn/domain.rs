@@ -111,6 +111,17 @@ pub(crate) trait LearnDomain: Domain {
     ) -> Option<FirstGuess> {
         None
     }
+    /// A second first guess for a search that races one taking [`first_guess`]
+    /// (Self::first_guess): one that solves the puzzle, found another way, or `None` (the
+    /// search then takes the first guess). Asks `stop` from time to time, as the first guess
+    /// does.
+    fn decimated_guess(
+        &self,
+        _root: &Self::Grid,
+        _stop: &mut dyn FnMut() -> bool,
+    ) -> Option<FirstGuess> {
+        None
+    }
     /// Whether making `lit` true changes what the line solver reads of its cell.
     fn changes_lines(lit: Lit) -> bool;
     /// Solves `line` (line `index`) from `cells`; `false` if it has no placement. What it

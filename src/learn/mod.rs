@@ -13,11 +13,12 @@
 //! a minimal set of the line's cells by the `explain` module: short reasons make short
 //! clauses. Decisions take the variables of recent conflicts first (a move-to-front queue)
 //! with target phases (see `order`), the first ones in black and white from a guess by belief
-//! propagation between the rows and the columns (see `beliefs`); restarts follow the Luby sequence; from time to time half
-//! the learned clauses that no conflict analysis used since the last time are deleted, by
-//! literal block distance (lowered when a use finds the clause's literals on fewer levels).
-//! Two learning searches racing on one puzzle pass each other their short learned clauses (see
-//! `share`).
+//! propagation between the rows and the columns (see `beliefs`; a second search of a race on a
+//! large grid first tries the beliefs' decimation); restarts follow the Luby sequence; from
+//! time to time half the learned clauses that no conflict analysis used since the last time
+//! are deleted, by literal block distance (lowered when a use finds the clause's literals on
+//! fewer levels). Two learning searches racing on one puzzle pass each other their short
+//! learned clauses (see `share`).
 //!
 //! Learned clauses follow from the clues, so no solution is ever cut. To go on after a
 //! solution, the search adds a *blocking* clause: the negation of the decisions that led to
@@ -125,6 +126,10 @@ pub struct Racer<'x> {
     pub(crate) exchange: Option<(&'x ClauseExchange, u32)>,
     /// The first guess of the race's searches, if they take one guess between them.
     pub(crate) guess: Option<&'x SharedGuess>,
+    /// Whether the search first tries a guess of its own by decimation (see
+    /// [`LearnDomain::decimated_guess`]); with one, its first decisions follow that guess's
+    /// order, not the seed's.
+    pub(crate) decimate: bool,
 }
 
 /// The first guess of the learning searches of a run (see `beliefs`), worked out by the first
@@ -181,7 +186,14 @@ pub(crate) fn learn_search_until<'p, D: LearnDomain>(
     on_solution: impl FnMut(&D::Grid) -> Flow,
 ) -> LearnOutcome {
     let mut stop = || stopped(&LearnStats::default());
+    let mut decimated = false;
     let first = || {
+        if racer.decimate
+            && let Some(guess) = puzzle.decimated_guess(root, &mut stop)
+        {
+            decimated = true;
+            return Some(guess);
+        }
         let mut guess = || puzzle.first_guess(root, &mut stop);
         match racer.guess {
             Some(shared) => shared.0.get_or_init(guess).clone(),
@@ -199,7 +211,7 @@ pub(crate) fn learn_search_until<'p, D: LearnDomain>(
         order::Decisions::MoveToFront,
         first,
     );
-    if let Some(seed) = racer.seed {
+    if let Some(seed) = racer.seed.filter(|_| !decimated) {
         engine.perturb(seed);
     }
     if let Some((exchange, id)) = racer.exchange {

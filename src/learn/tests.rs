@@ -377,6 +377,7 @@ fn searches_that_share_a_first_guess_search_as_with_their_own() {
                     seed,
                     exchange: None,
                     guess,
+                    decimate: false,
                 };
                 learn_search_until(&puzzle, &root, racer, |_| false, |_| Flow::Continue).stats
             };
@@ -386,6 +387,56 @@ fn searches_that_share_a_first_guess_search_as_with_their_own() {
         assert!(own.is_some());
         assert_eq!(shared.0.get(), Some(&own), "{cells:?}");
     }
+}
+
+/// A search that tries decimation takes its guess when decimation solves the puzzle: on a
+/// large grid (80x80: forty 2x2 squares, each with either diagonal, 35 of them given one cell)
+/// its first dive, in decimation's order and not its seed's, meets no conflict and ends at
+/// decimation's grid; a search that does not try it, with the same seed, finds another
+/// solution first. Small grids are not decimated.
+#[test]
+fn a_search_that_tries_decimation_dives_to_the_grid_it_reaches() {
+    let squares_with_five_open = |squares: usize| {
+        let mut puzzle = crate::test_strategies::diagonal_squares(squares);
+        for square in 5..squares {
+            puzzle.givens.push(crate::puzzle::Given {
+                row: 2 * square,
+                col: 2 * square,
+                filled: true,
+            });
+        }
+        puzzle
+    };
+    let puzzle = squares_with_five_open(40);
+    let root = puzzle.probed_root().expect("a picture has a solution");
+    let guess = puzzle
+        .decimated_guess(&root, &mut || false)
+        .expect("decimation solves this puzzle");
+    let first_solution = |decimate| {
+        let racer = Racer {
+            seed: Some(1),
+            decimate,
+            ..Racer::default()
+        };
+        let mut first = Vec::new();
+        let outcome = learn_search_until(
+            &puzzle,
+            &root,
+            racer,
+            |_| false,
+            |grid| {
+                puzzle.key(grid);
+                first = grid.to_cells();
+                Flow::Stop
+            },
+        );
+        (first, outcome.stats.conflicts)
+    };
+    assert_eq!(first_solution(true), (guess.phases.clone(), 0));
+    assert_ne!(first_solution(false).0, guess.phases);
+    let small = squares_with_five_open(39);
+    let small_root = small.probed_root().expect("a picture has a solution");
+    assert!(small.decimated_guess(&small_root, &mut || false).is_none());
 }
 
 #[test]

@@ -191,6 +191,7 @@ impl<P: Searchable> Solver<'_, P> {
                             seed: (id > 0).then(|| SECOND_LEARNER_SEED + id as u64 - 1),
                             exchange: portfolio.then_some((exchange, id as u32)),
                             guess: Some(guess),
+                            decimate: false,
                         };
                         learn(&cx, learner_root, racing, racer);
                         cx.flush_all();
@@ -368,7 +369,8 @@ fn learn<'p, P: Searchable>(
 
 /// The probing search on one thread, racing the learning search for a first solution or two:
 /// if its first [`HAND_OVER_NODES`] nodes find no solution, it gives its thread to a second
-/// learning search whose decisions start in another order.
+/// learning search whose decisions start in another order (or, on a large grid whose
+/// solution decimation reaches, along that solution: see `learn`'s `Racer`).
 ///
 /// The probing search wins the race on the easy puzzles, at once; on the hard ones the
 /// learning search usually does, and its time varies a lot with the order of its first
@@ -397,6 +399,7 @@ fn probe_then_learn<'p, P: Searchable>(
             seed: Some(SECOND_LEARNER_SEED),
             exchange: Some((exchange, 1)),
             guess: Some(guess),
+            decimate: true,
         };
         learn(cx, learner_root, true, racer);
     }
