@@ -111,10 +111,10 @@ pub(crate) trait LearnDomain: Domain {
     ) -> Option<FirstGuess> {
         None
     }
-    /// A second first guess for a search that races one taking [`first_guess`]
-    /// (Self::first_guess): one that solves the puzzle, found another way, or `None` (the
-    /// search then takes the first guess). Asks `stop` from time to time, as the first guess
-    /// does.
+    /// A second first guess, for a search that races others taking
+    /// [`first_guess`](Self::first_guess): one that solves the puzzle, found another way, or
+    /// `None` (the search then takes the first guess). Asks `stop` from time to time, as the
+    /// first guess does.
     fn decimated_guess(
         &self,
         _root: &Self::Grid,
