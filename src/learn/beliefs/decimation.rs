@@ -61,11 +61,12 @@ pub(in crate::learn) fn decimated_guess(
             let sureness = |c: u32| beliefs.sureness(c as usize);
             sureness(b).total_cmp(&sureness(a))
         });
-        if puzzle.check_grid(&beliefs.favoured_grid(&grid)).is_ok() {
+        let favoured = beliefs.favoured_grid(&grid);
+        if puzzle.check_grid(&favoured).is_ok() {
             // The beliefs agree on a solution already.
             order.extend_from_slice(&unknown);
             return Some(FirstGuess {
-                phases: beliefs.favoured_grid(&grid),
+                phases: favoured,
                 order,
             });
         }
