@@ -16,8 +16,8 @@ use crate::puzzle::{LineId, Puzzle};
 
 /// The fewest cells of a grid that a racing search tries decimation on, 80x80: on smaller ones
 /// the first guess's dives reach the solutions of most puzzles, and decimation (a second of
-/// one core on a random 100x100 picture when it fails) would be paid puzzle after puzzle. On
-/// *Meow* (75x50) it failed and made a run 0.5 -> 0.77 s; on *Faase* (80x95) 0.6 -> 0.7 s.
+/// one core on a random 100x100 picture when it fails) would be paid puzzle after puzzle. Tried
+/// before the first decision, it failed on *Meow* (75x50) and made a run 0.5 -> 0.77 s.
 const DECIMATION_GRID: usize = 6400;
 
 impl CellValues for Grid {

@@ -69,6 +69,7 @@ impl<'p> CompletionChecker<'p> {
                         found = Some(grid.clone());
                         Flow::Stop
                     },
+                    |_| {},
                 );
                 match found {
                     Some(grid) => Completion::Found(grid),

@@ -111,10 +111,11 @@ pub(crate) trait LearnDomain: Domain {
     ) -> Option<FirstGuess> {
         None
     }
-    /// A second first guess, for a search that races others taking
-    /// [`first_guess`](Self::first_guess): one that solves the puzzle, found another way, or
-    /// `None` (the search then takes the first guess). Asks `stop` from time to time, as the
-    /// first guess does.
+    /// A second guess, for a search that races others taking
+    /// [`first_guess`](Self::first_guess): one that solves the puzzle, found another way, which
+    /// the search follows from then on (from its first decision, or from a restart once it
+    /// has met many conflicts), or `None` (the search goes on as it was). Asks `stop` from
+    /// time to time, as the first guess does.
     fn decimated_guess(
         &self,
         _root: &Self::Grid,

@@ -213,6 +213,17 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
         self.order.perturb(seed);
     }
 
+    /// The decisions on the trail now.
+    pub(super) fn decision_level(&self) -> u32 {
+        self.a.decision_level()
+    }
+
+    /// Takes `guess` for the decisions from now on (see [`Order::take_guess`]); at level 0.
+    pub(super) fn take_guess(&mut self, guess: FirstGuess) {
+        debug_assert_eq!(self.decision_level(), 0);
+        self.order.take_guess(guess);
+    }
+
     /// Shares learned clauses through `sharing` with the other searches of a race.
     pub(super) fn share(&mut self, sharing: Sharing<'p>) {
         self.sharing = Some(sharing);

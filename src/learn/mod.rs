@@ -14,11 +14,11 @@
 //! clauses. Decisions take the variables of recent conflicts first (a move-to-front queue)
 //! with target phases (see `order`), the first ones in black and white from a guess by belief
 //! propagation between the rows and the columns (see `beliefs`; a second search of a race on a
-//! large grid first tries the beliefs' decimation); restarts follow the Luby sequence; from
-//! time to time half the learned clauses that no conflict analysis used since the last time
-//! are deleted, by literal block distance (lowered when a use finds the clause's literals on
-//! fewer levels). Two learning searches racing on one puzzle pass each other their short
-//! learned clauses (see `share`).
+//! large grid that meets many conflicts tries the beliefs' decimation); restarts follow the
+//! Luby sequence; from time to time half the learned clauses that no conflict analysis used
+//! since the last time are deleted, by literal block distance (lowered when a use finds the
+//! clause's literals on fewer levels). Two learning searches racing on one puzzle pass each
+//! other their short learned clauses (see `share`).
 //!
 //! Learned clauses follow from the clues, so no solution is ever cut. To go on after a
 //! solution, the search adds a *blocking* clause: the negation of the decisions that led to
@@ -43,6 +43,7 @@ mod recall;
 mod schedule;
 mod share;
 
+use std::cell::RefCell;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -126,10 +127,12 @@ pub struct Racer<'x> {
     pub(crate) exchange: Option<(&'x ClauseExchange, u32)>,
     /// The first guess of the race's searches, if they take one guess between them.
     pub(crate) guess: Option<&'x SharedGuess>,
-    /// Whether the search first tries a guess of its own by decimation (see
-    /// [`LearnDomain::decimated_guess`]); with one, its first decisions follow that guess's
-    /// order, not the seed's.
-    pub(crate) decimate: bool,
+    /// With `Some(n)`, the search tries a guess of its own by decimation (see
+    /// [`LearnDomain::decimated_guess`]) once it has met `n` conflicts, at its next restart (at
+    /// once, before its first decision, when `n` is 0); with one, its decisions follow that
+    /// guess's order and values from then on (see [`engine::Engine::take_guess`]), not the
+    /// seed's order.
+    pub(crate) decimate_after: Option<u64>,
 }
 
 /// The first guess of the learning searches of a run (see `beliefs`), worked out by the first
@@ -182,13 +185,15 @@ pub(crate) fn learn_search_until<'p, D: LearnDomain>(
     puzzle: &'p D,
     root: &D::Grid,
     racer: Racer<'p>,
-    mut stopped: impl FnMut(&LearnStats) -> bool,
+    stopped: impl FnMut(&LearnStats) -> bool,
     on_solution: impl FnMut(&D::Grid) -> Flow,
 ) -> LearnOutcome {
-    let mut stop = || stopped(&LearnStats::default());
+    // Decimation asks it too, between restarts.
+    let stopped = RefCell::new(stopped);
+    let mut stop = || (stopped.borrow_mut())(&LearnStats::default());
     let mut decimated = false;
     let first = || {
-        if racer.decimate
+        if racer.decimate_after == Some(0)
             && let Some(guess) = puzzle.decimated_guess(root, &mut stop)
         {
             decimated = true;
@@ -217,7 +222,20 @@ pub(crate) fn learn_search_until<'p, D: LearnDomain>(
     if let Some((exchange, id)) = racer.exchange {
         engine.share(share::Sharing::new(exchange, id));
     }
-    let exhausted = schedule::run(&mut engine, stopped, on_solution);
+    let mut decimate_after = racer.decimate_after.filter(|&n| n > 0);
+    let exhausted = schedule::run(
+        &mut engine,
+        |stats| (stopped.borrow_mut())(stats),
+        on_solution,
+        |engine| {
+            if decimate_after.is_some_and(|n| engine.stats.conflicts >= n) {
+                decimate_after = None;
+                if let Some(guess) = puzzle.decimated_guess(root, &mut stop) {
+                    engine.take_guess(guess);
+                }
+            }
+        },
+    );
     LearnOutcome {
         exhausted,
         stats: engine.snapshot(),

@@ -219,6 +219,25 @@ impl Order {
         }
     }
 
+    /// Starts over from `guess` as from a first guess (see [`Order::new`]), at a restart: its
+    /// values become the saved and target phases, its order leads the queue, and the search
+    /// returns to both every few restarts, as to the longest trail it meets from now on.
+    pub(super) fn take_guess(&mut self, guess: FirstGuess) {
+        let FirstGuess { phases, order } = guess;
+        debug_assert_eq!(phases.len(), self.phase.len());
+        if let Some(target) = &mut self.target {
+            *target = LongestTrail::new(phases.clone());
+        }
+        if let Some(revisit) = &mut self.revisit {
+            revisit.best = LongestTrail::new(phases.clone());
+            revisit.order.clone_from(&order);
+        }
+        if let Queue::MoveToFront(queue) = &mut self.queue {
+            queue.put_first(&order);
+        }
+        self.phase = phases;
+    }
+
     /// Notes that `var` lost its value: decisions will find it.
     #[inline]
     pub(super) fn insert(&mut self, var: u32) {
@@ -377,6 +396,38 @@ mod tests {
         order.restarted();
         assert!(order.value_for(7) && order.value_for(1));
         assert_eq!(order.pop(), Some(7));
+    }
+
+    #[test]
+    fn a_guess_taken_mid_way_leads_as_a_first_guess_and_is_returned_to() {
+        use crate::learn::lit::lit;
+        let mut order = Order::new(5, Phases::Targets, Decisions::MoveToFront, guess);
+        order.conflict_free(&[lit(3, true), lit(1, true), lit(0, true)]);
+        order.restarted();
+        order.take_guess(FirstGuess {
+            phases: vec![false, false, true, false, true],
+            order: vec![4, 2],
+        });
+        // Its values and order now, not the best trail's nor the first guess's.
+        let values = |order: &Order| (0..5).map(|v| order.value_for(v)).collect::<Vec<_>>();
+        assert_eq!(values(&order), [false, false, true, false, true]);
+        assert_eq!(order.phase, [false, false, true, false, true]);
+        let popped: Vec<u32> = std::iter::from_fn(|| order.pop()).collect();
+        assert_eq!(popped, [4, 2, 3, 1, 0]);
+        // A later trail sets the targets; the revisit brings back the new guess's order with
+        // the longest trail since it was taken.
+        order.conflict_free(&[lit(0, true)]);
+        assert!(order.value_for(0));
+        order.restarted();
+        order.conflict_free(&[lit(1, true)]);
+        order.bump(3);
+        order.requeue(|_| true);
+        for _ in 0..3 {
+            order.restarted();
+        }
+        assert_eq!(values(&order), [true, false, true, false, true]);
+        let popped: Vec<u32> = std::iter::from_fn(|| order.pop()).collect();
+        assert_eq!(popped[..2], [4, 2]);
     }
 
     #[test]

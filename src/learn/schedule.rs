@@ -41,14 +41,15 @@ pub(super) trait Cdcl {
 
 /// Searches until every solution has been reported (returns `true`), `on_solution` says stop
 /// or `stopped` (called with the counters every 64 conflicts and 256 decisions) says so
-/// (returns `false`).
+/// (returns `false`). `restarted` gets the search after each restart, at level 0.
 pub(super) fn run<E: Cdcl>(
     e: &mut E,
     stopped: impl FnMut(&LearnStats) -> bool,
     on_solution: impl FnMut(&E::Solution) -> Flow,
+    restarted: impl FnMut(&mut E),
 ) -> bool {
     let mut schedule = Schedule::new(e.restart_unit());
-    run_on(e, &mut schedule, stopped, on_solution)
+    run_on(e, &mut schedule, stopped, on_solution, restarted)
 }
 
 /// [`run`] on a schedule that outlives it: a search resumed many times (see
@@ -59,6 +60,7 @@ pub(super) fn run_on<E: Cdcl>(
     schedule: &mut Schedule,
     mut stopped: impl FnMut(&LearnStats) -> bool,
     mut on_solution: impl FnMut(&E::Solution) -> Flow,
+    mut restarted: impl FnMut(&mut E),
 ) -> bool {
     loop {
         if let Some(conflict) = e.propagate() {
@@ -91,6 +93,7 @@ pub(super) fn run_on<E: Cdcl>(
             if !e.restart() {
                 return true;
             }
+            restarted(e);
             continue;
         }
         if e.stats().decisions.is_multiple_of(256) && stopped(&e.snapshot()) {

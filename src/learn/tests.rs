@@ -311,7 +311,12 @@ fn learned_after_sharing(puzzle: &Puzzle) -> (BTreeSet<String>, u64) {
     // too few conflicts to offer a clause.
     first.perturb(3);
     first.share(share::Sharing::new(&exchange, 1));
-    assert!(schedule::run(&mut first, |_| false, |_| Flow::Continue));
+    assert!(schedule::run(
+        &mut first,
+        |_| false,
+        |_| Flow::Continue,
+        |_| {}
+    ));
     // A restart hands its clauses to the exchange.
     let _ = schedule::Cdcl::restart(&mut first);
     let mut second = engine::Engine::new(
@@ -334,6 +339,7 @@ fn learned_after_sharing(puzzle: &Puzzle) -> (BTreeSet<String>, u64) {
                 );
                 Flow::Continue
             },
+            |_| {},
         );
     assert!(exhausted);
     (found, second.stats.imported)
@@ -377,7 +383,7 @@ fn searches_that_share_a_first_guess_search_as_with_their_own() {
                     seed,
                     exchange: None,
                     guess,
-                    decimate: false,
+                    decimate_after: None,
                 };
                 learn_search_until(&puzzle, &root, racer, |_| false, |_| Flow::Continue).stats
             };
@@ -389,33 +395,37 @@ fn searches_that_share_a_first_guess_search_as_with_their_own() {
     }
 }
 
-/// A search that tries decimation takes its guess when decimation solves the puzzle: on a
-/// large grid (80x80: forty 2x2 squares, each with either diagonal, 35 of them given one cell)
-/// its first dive, in decimation's order and not its seed's, meets no conflict and ends at
-/// decimation's grid; a search that does not try it, with the same seed, finds another
-/// solution first. Small grids are not decimated.
+/// Forty 2x2 squares along the diagonal, each with either diagonal filled (see
+/// `diagonal_squares`), all but the first `open` given one cell: an 80x80 grid with `2^open`
+/// solutions.
+fn squares_with_open(squares: usize, open: usize) -> crate::puzzle::Puzzle {
+    let mut puzzle = crate::test_strategies::diagonal_squares(squares);
+    for square in open..squares {
+        puzzle.givens.push(crate::puzzle::Given {
+            row: 2 * square,
+            col: 2 * square,
+            filled: true,
+        });
+    }
+    puzzle
+}
+
+/// A search that tries decimation at once takes its guess when decimation solves the puzzle:
+/// on a large grid (80x80: forty 2x2 squares, five open) its first dive, in decimation's
+/// order and not its seed's, meets no conflict and ends at decimation's grid; a search that
+/// does not try it, with the same seed, finds another solution first, and so does one that
+/// would try it only after more conflicts than it meets. Small grids are not decimated.
 #[test]
 fn a_search_that_tries_decimation_dives_to_the_grid_it_reaches() {
-    let squares_with_five_open = |squares: usize| {
-        let mut puzzle = crate::test_strategies::diagonal_squares(squares);
-        for square in 5..squares {
-            puzzle.givens.push(crate::puzzle::Given {
-                row: 2 * square,
-                col: 2 * square,
-                filled: true,
-            });
-        }
-        puzzle
-    };
-    let puzzle = squares_with_five_open(40);
+    let puzzle = squares_with_open(40, 5);
     let root = puzzle.probed_root().expect("a picture has a solution");
     let guess = puzzle
         .decimated_guess(&root, &mut || false)
         .expect("decimation solves this puzzle");
-    let first_solution = |decimate| {
+    let first_solution = |decimate_after| {
         let racer = Racer {
             seed: Some(1),
-            decimate,
+            decimate_after,
             ..Racer::default()
         };
         let mut first = Vec::new();
@@ -425,18 +435,82 @@ fn a_search_that_tries_decimation_dives_to_the_grid_it_reaches() {
             racer,
             |_| false,
             |grid| {
-                puzzle.key(grid);
                 first = grid.to_cells();
                 Flow::Stop
             },
         );
         (first, outcome.stats.conflicts)
     };
-    assert_eq!(first_solution(true), (guess.phases.clone(), 0));
-    assert_ne!(first_solution(false).0, guess.phases);
-    let small = squares_with_five_open(39);
+    assert_eq!(first_solution(Some(0)), (guess.phases.clone(), 0));
+    let without = first_solution(None);
+    assert_ne!(without.0, guess.phases);
+    assert_eq!(first_solution(Some(1_000_000)), without);
+    let small = squares_with_open(39, 5);
     let small_root = small.probed_root().expect("a picture has a solution");
     assert!(small.decimated_guess(&small_root, &mut || false).is_none());
+}
+
+/// A guess taken at a restart part way through a search leads the next dive, with what the
+/// search has learned: after a first solution that is not decimation's, a restart and the
+/// guess take the search to decimation's grid with no conflict on the way.
+#[test]
+fn a_guess_taken_at_a_restart_leads_the_next_dive() {
+    let puzzle = squares_with_open(40, 5);
+    let root = puzzle.probed_root().expect("a picture has a solution");
+    let guess = puzzle
+        .decimated_guess(&root, &mut || false)
+        .expect("decimation solves this puzzle");
+    let mut engine = engine::Engine::new(
+        &puzzle,
+        &root,
+        order::Phases::Targets,
+        order::Decisions::MoveToFront,
+    );
+    engine.perturb(1);
+    let first_solution = |engine: &mut engine::Engine<'_, Puzzle>| {
+        let mut first = Vec::new();
+        let mut stop_at_first = |grid: &Grid| {
+            first = grid.to_cells();
+            Flow::Stop
+        };
+        schedule::run(engine, |_| false, &mut stop_at_first, |_| {});
+        first
+    };
+    assert_ne!(first_solution(&mut engine), guess.phases);
+    assert!(schedule::Cdcl::restart(&mut engine));
+    engine.take_guess(guess.clone());
+    let conflicts = engine.stats.conflicts;
+    assert_eq!(first_solution(&mut engine), guess.phases);
+    assert_eq!(engine.stats.conflicts, conflicts);
+}
+
+/// The search loop hands the search to its restart hook after every restart, at level 0.
+#[test]
+fn the_restart_hook_sees_every_restart_at_level_0() {
+    // A random 25x25 picture whose solutions take a few hundred conflicts to list.
+    let mut rng = crate::rng::SplitMix(4);
+    let picture: Vec<bool> = (0..625).map(|_| rng.chance(1, 2)).collect();
+    let puzzle = Puzzle::from_picture(25, 25, &picture).expect("a picture");
+    let root = puzzle.probed_root().expect("a picture has a solution");
+    let mut engine = engine::Engine::new(
+        &puzzle,
+        &root,
+        order::Phases::Saved,
+        order::Decisions::MoveToFront,
+    );
+    engine.perturb(1);
+    let mut seen = Vec::new();
+    let exhausted = schedule::run(
+        &mut engine,
+        |_| false,
+        |_| Flow::Continue,
+        |engine| seen.push((engine.decision_level(), engine.stats.restarts)),
+    );
+    assert!(exhausted);
+    assert!(seen.len() >= 2, "restarts in {:?}", engine.stats);
+    let restarts: Vec<u64> = (1..=engine.stats.restarts).collect();
+    assert_eq!(seen.iter().map(|&(_, r)| r).collect::<Vec<_>>(), restarts);
+    assert!(seen.iter().all(|&(level, _)| level == 0));
 }
 
 #[test]

@@ -48,6 +48,13 @@ const HAND_OVER_NODES: u64 = if cfg!(test) { 1 } else { 64 };
 /// The seed of the second learning search's first decision order; the learning searches
 /// after it take the seeds that follow.
 const SECOND_LEARNER_SEED: u64 = 0x5eed;
+/// The conflicts the learning search that takes over from the probing search meets before it
+/// tries decimation (see `learn`'s `Racer`), on a large grid: a second or more of one core
+/// that delays its search, so only a puzzle that holds out is worth it. Random 100x100
+/// pictures at density 0.5, `solve -t 2`, two runs each, 2026-11-28, against decimation at
+/// once: seed 14 (which only decimation decides) 3.9 -> 8.7 s, seed 9 10.5 -> 5.8 s, seed 7
+/// 4.3 -> 2.9 s; *Faase* 0.64-0.71 -> 0.54-0.68 s. 50,000 conflicts: seed 14 in 13 s.
+const DECIMATE_AFTER_CONFLICTS: u64 = 20_000;
 
 impl<P: Searchable> Solver<'_, P> {
     /// The threads of a run that stops after `limit` solutions, if given.
@@ -191,7 +198,7 @@ impl<P: Searchable> Solver<'_, P> {
                             seed: (id > 0).then(|| SECOND_LEARNER_SEED + id as u64 - 1),
                             exchange: portfolio.then_some((exchange, id as u32)),
                             guess: Some(guess),
-                            decimate: false,
+                            decimate_after: None,
                         };
                         learn(&cx, learner_root, racing, racer);
                         cx.flush_all();
@@ -369,8 +376,9 @@ fn learn<'p, P: Searchable>(
 
 /// The probing search on one thread, racing the learning search for a first solution or two:
 /// if its first [`HAND_OVER_NODES`] nodes find no solution, it gives its thread to a second
-/// learning search whose decisions start in another order (or, on a large grid whose
-/// solution decimation reaches, along that solution: see `learn`'s `Racer`).
+/// learning search whose decisions start in another order (and which, on a large grid that
+/// holds it up for [`DECIMATE_AFTER_CONFLICTS`], follows the solution decimation reaches if it
+/// reaches one: see `learn`'s `Racer`).
 ///
 /// The probing search wins the race on the easy puzzles, at once; on the hard ones the
 /// learning search usually does, and its time varies a lot with the order of its first
@@ -399,7 +407,7 @@ fn probe_then_learn<'p, P: Searchable>(
             seed: Some(SECOND_LEARNER_SEED),
             exchange: Some((exchange, 1)),
             guess: Some(guess),
-            decimate: true,
+            decimate_after: Some(DECIMATE_AFTER_CONFLICTS),
         };
         learn(cx, learner_root, true, racer);
     }
