@@ -395,9 +395,9 @@ fn searches_that_share_a_first_guess_search_as_with_their_own() {
     }
 }
 
-/// Forty 2x2 squares along the diagonal, each with either diagonal filled (see
-/// `diagonal_squares`), all but the first `open` given one cell: an 80x80 grid with `2^open`
-/// solutions.
+/// `squares` 2x2 squares along the diagonal, each with either diagonal filled (see
+/// `diagonal_squares`), all but the first `open` given one cell: `2^open` solutions (forty
+/// squares make an 80x80 grid).
 fn squares_with_open(squares: usize, open: usize) -> crate::puzzle::Puzzle {
     let mut puzzle = crate::test_strategies::diagonal_squares(squares);
     for square in open..squares {
