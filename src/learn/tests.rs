@@ -410,6 +410,17 @@ fn squares_with_open(squares: usize, open: usize) -> crate::puzzle::Puzzle {
     puzzle
 }
 
+/// Forty squares with five open (an 80x80 grid), its probed root, and the grid decimation
+/// reaches from that root.
+fn five_open_squares_and_their_decimation() -> (crate::puzzle::Puzzle, Grid, order::FirstGuess) {
+    let puzzle = squares_with_open(40, 5);
+    let root = puzzle.probed_root().expect("a picture has a solution");
+    let guess = puzzle
+        .decimated_guess(&root, &mut || false)
+        .expect("decimation solves this puzzle");
+    (puzzle, root, guess)
+}
+
 /// A search that tries decimation at once takes its guess when decimation solves the puzzle:
 /// on a large grid (80x80: forty 2x2 squares, five open) its first dive, in decimation's
 /// order and not its seed's, meets no conflict and ends at decimation's grid; a search that
@@ -417,11 +428,7 @@ fn squares_with_open(squares: usize, open: usize) -> crate::puzzle::Puzzle {
 /// would try it only after more conflicts than it meets. Small grids are not decimated.
 #[test]
 fn a_search_that_tries_decimation_dives_to_the_grid_it_reaches() {
-    let puzzle = squares_with_open(40, 5);
-    let root = puzzle.probed_root().expect("a picture has a solution");
-    let guess = puzzle
-        .decimated_guess(&root, &mut || false)
-        .expect("decimation solves this puzzle");
+    let (puzzle, root, guess) = five_open_squares_and_their_decimation();
     let first_solution = |decimate_after| {
         let racer = Racer {
             seed: Some(1),
@@ -455,11 +462,7 @@ fn a_search_that_tries_decimation_dives_to_the_grid_it_reaches() {
 /// guess take the search to decimation's grid with no conflict on the way.
 #[test]
 fn a_guess_taken_at_a_restart_leads_the_next_dive() {
-    let puzzle = squares_with_open(40, 5);
-    let root = puzzle.probed_root().expect("a picture has a solution");
-    let guess = puzzle
-        .decimated_guess(&root, &mut || false)
-        .expect("decimation solves this puzzle");
+    let (puzzle, root, guess) = five_open_squares_and_their_decimation();
     let mut engine = engine::Engine::new(
         &puzzle,
         &root,
