@@ -22,7 +22,9 @@ mod decimation;
 
 pub(super) use decimation::decimated_guess;
 
-use super::order::FirstGuess;
+use std::sync::Arc;
+
+use super::order::{FirstGuess, Settled};
 use crate::grid::{Cell, Grid};
 use crate::puzzle::{LineId, Puzzle};
 
@@ -63,15 +65,40 @@ fn guess_within(
 ) -> Option<FirstGuess> {
     let mut beliefs = Beliefs::new(puzzle, root)?;
     beliefs.settle(root, max_rounds, stop);
-    let phases = beliefs.favoured_grid(root);
-    let width = root.width();
-    let mut order: Vec<u32> = (0..(root.height() * width) as u32).collect();
-    // Stable: among equally sure cells, variable order.
-    order.sort_by(|&a, &b| {
-        let sureness = |c: u32| beliefs.sureness(c as usize);
-        sureness(b).total_cmp(&sureness(a))
-    });
-    Some(FirstGuess { phases, order })
+    Some(beliefs.guess(root))
+}
+
+impl<'p> Beliefs<'p> {
+    /// The guess these beliefs make on `root`: each cell the value they favour, the surest
+    /// cells first; with the messages, for decimation to go on from.
+    fn guess(&self, root: &Grid) -> FirstGuess {
+        let mut order: Vec<u32> = (0..self.belief.len() as u32).collect();
+        // Stable: among equally sure cells, variable order.
+        order.sort_by(|&a, &b| {
+            let sureness = |c: u32| self.sureness(c as usize);
+            sureness(b).total_cmp(&sureness(a))
+        });
+        FirstGuess {
+            phases: self.favoured_grid(root),
+            order,
+            settled: Some(Arc::new(Settled {
+                from_rows: self.from_rows.clone(),
+                from_cols: self.from_cols.clone(),
+                belief: self.belief.clone(),
+                spent: self.spent,
+            })),
+        }
+    }
+
+    /// Beliefs that go on from `settled` on `root`; `None` as for [`Beliefs::new`].
+    fn resume(puzzle: &'p Puzzle, root: &Grid, settled: &Settled) -> Option<Self> {
+        let mut beliefs = Beliefs::new(puzzle, root)?;
+        beliefs.from_rows.clone_from(&settled.from_rows);
+        beliefs.from_cols.clone_from(&settled.from_cols);
+        beliefs.belief.clone_from(&settled.belief);
+        beliefs.spent = settled.spent;
+        Some(beliefs)
+    }
 }
 
 /// Messages between the lines and their cells, with the beliefs they give and the work they

@@ -74,9 +74,14 @@ impl LearnDomain for Puzzle {
 
     /// Decimation (see `beliefs`'s `decimation`), on grids of [`DECIMATION_GRID`] cells or
     /// more only.
-    fn decimated_guess(&self, root: &Grid, stop: &mut dyn FnMut() -> bool) -> Option<FirstGuess> {
+    fn decimated_guess(
+        &self,
+        root: &Grid,
+        first: Option<&FirstGuess>,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<FirstGuess> {
         (root.height() * root.width() >= DECIMATION_GRID)
-            .then(|| super::beliefs::decimated_guess(self, root, stop))
+            .then(|| super::beliefs::decimated_guess(self, root, first, stop))
             .flatten()
     }
 

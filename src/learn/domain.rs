@@ -112,13 +112,15 @@ pub(crate) trait LearnDomain: Domain {
         None
     }
     /// A second guess, for a search that races others taking
-    /// [`first_guess`](Self::first_guess): one that solves the puzzle, found another way, which
-    /// the search follows from then on (from its first decision, or from a restart once it
-    /// has met many conflicts), or `None` (the search goes on as it was). Asks `stop` from
-    /// time to time, as the first guess does.
+    /// [`first_guess`](Self::first_guess): one that solves the puzzle, found another way from
+    /// `first` (the first guess of `root`, if there is one), which the search follows from then
+    /// on (from its first decision, or from a restart once it has met many conflicts), or
+    /// `None` (the search goes on as it was). Asks `stop` from time to time, as the first guess
+    /// does.
     fn decimated_guess(
         &self,
         _root: &Self::Grid,
+        _first: Option<&FirstGuess>,
         _stop: &mut dyn FnMut() -> bool,
     ) -> Option<FirstGuess> {
         None

@@ -193,17 +193,20 @@ pub(crate) fn learn_search_until<'p, D: LearnDomain>(
     let mut stop = || (stopped.borrow_mut())(&LearnStats::default());
     let mut decimated = false;
     let first = || {
+        let guess = {
+            let mut guess = || puzzle.first_guess(root, &mut stop);
+            match racer.guess {
+                Some(shared) => shared.0.get_or_init(guess).clone(),
+                None => guess(),
+            }
+        };
         if racer.decimate_after == Some(0)
-            && let Some(guess) = puzzle.decimated_guess(root, &mut stop)
+            && let Some(decimated_guess) = puzzle.decimated_guess(root, guess.as_ref(), &mut stop)
         {
             decimated = true;
-            return Some(guess);
+            return Some(decimated_guess);
         }
-        let mut guess = || puzzle.first_guess(root, &mut stop);
-        match racer.guess {
-            Some(shared) => shared.0.get_or_init(guess).clone(),
-            None => guess(),
-        }
+        guess
     };
     let mut engine = engine::Engine::with_guess(
         puzzle,
@@ -230,7 +233,10 @@ pub(crate) fn learn_search_until<'p, D: LearnDomain>(
         |engine| {
             if decimate_after.is_some_and(|n| engine.stats.conflicts >= n) {
                 decimate_after = None;
-                if let Some(guess) = puzzle.decimated_guess(root, &mut stop) {
+                // The race's first guess is worked out by now: decimation goes on from its
+                // rounds.
+                let first = racer.guess.and_then(|shared| shared.0.get()?.as_ref());
+                if let Some(guess) = puzzle.decimated_guess(root, first, &mut stop) {
                     engine.take_guess(guess);
                 }
             }

@@ -16,6 +16,8 @@
 mod activity;
 mod move_to_front;
 
+use std::sync::Arc;
+
 use super::lit::{Lit, value, var_of};
 use activity::Activity;
 use move_to_front::MoveToFront;
@@ -90,6 +92,20 @@ pub(crate) struct FirstGuess {
     /// Variables for the first decisions, the first of them first; the others follow in
     /// variable order.
     pub(super) order: Vec<u32>,
+    /// Where the rounds that made the guess left their messages, if it came from rounds of
+    /// belief propagation: decimation goes on from them instead of repeating them.
+    pub(super) settled: Option<Arc<Settled>>,
+}
+
+/// The messages of belief propagation (black and white, see `beliefs`) after the rounds of a
+/// first guess: the chance that each cell is filled, by its row, by its column and by both,
+/// and the rounds' work.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Settled {
+    pub(super) from_rows: Vec<f64>,
+    pub(super) from_cols: Vec<f64>,
+    pub(super) belief: Vec<f64>,
+    pub(super) spent: usize,
 }
 
 /// The values of the longest conflict-free trail prefix seen (target phases, and the best
@@ -131,7 +147,7 @@ impl Order {
         let targets = phases == Phases::Targets;
         let guess = targets.then(first).flatten();
         let (phase, first_order) = match guess {
-            Some(FirstGuess { phases, order }) => (phases, order),
+            Some(FirstGuess { phases, order, .. }) => (phases, order),
             None => (vec![false; vars], Vec::new()),
         };
         debug_assert_eq!(phase.len(), vars);
@@ -223,7 +239,7 @@ impl Order {
     /// values become the saved and target phases, its order leads the queue, and the search
     /// returns to both every few restarts, as to the longest trail it meets from now on.
     pub(super) fn take_guess(&mut self, guess: FirstGuess) {
-        let FirstGuess { phases, order } = guess;
+        let FirstGuess { phases, order, .. } = guess;
         debug_assert_eq!(phases.len(), self.phase.len());
         if let Some(target) = &mut self.target {
             *target = LongestTrail::new(phases.clone());
@@ -309,6 +325,7 @@ mod tests {
             Some(FirstGuess {
                 phases: vec![true, false, false, true],
                 order: Vec::new(),
+                settled: None,
             })
         });
         assert_eq!(
@@ -330,6 +347,7 @@ mod tests {
             Some(FirstGuess {
                 phases: vec![true, true],
                 order: Vec::new(),
+                settled: None,
             })
         });
         saved.conflict_free(&[lit(0, true)]);
@@ -343,6 +361,7 @@ mod tests {
         Some(FirstGuess {
             phases: vec![false; 5],
             order: vec![3, 1],
+            settled: None,
         })
     }
 
@@ -387,6 +406,7 @@ mod tests {
             Some(FirstGuess {
                 phases: vec![false; vars],
                 order: vec![7],
+                settled: None,
             })
         });
         order.conflict_free(&[lit(7, true), lit(1, true)]);
@@ -407,6 +427,7 @@ mod tests {
         order.take_guess(FirstGuess {
             phases: vec![false, false, true, false, true],
             order: vec![4, 2],
+            settled: None,
         });
         // Its values and order now, not the best trail's nor the first guess's.
         let values = |order: &Order| (0..5).map(|v| order.value_for(v)).collect::<Vec<_>>();

@@ -416,7 +416,7 @@ fn five_open_squares_and_their_decimation() -> (crate::puzzle::Puzzle, Grid, ord
     let puzzle = squares_with_open(40, 5);
     let root = puzzle.probed_root().expect("a picture has a solution");
     let guess = puzzle
-        .decimated_guess(&root, &mut || false)
+        .decimated_guess(&root, None, &mut || false)
         .expect("decimation solves this puzzle");
     (puzzle, root, guess)
 }
@@ -454,7 +454,11 @@ fn a_search_that_tries_decimation_dives_to_the_grid_it_reaches() {
     assert_eq!(first_solution(Some(1_000_000)), without);
     let small = squares_with_open(39, 5);
     let small_root = small.probed_root().expect("a picture has a solution");
-    assert!(small.decimated_guess(&small_root, &mut || false).is_none());
+    assert!(
+        small
+            .decimated_guess(&small_root, None, &mut || false)
+            .is_none()
+    );
 }
 
 /// A guess taken at a restart part way through a search leads the next dive, with what the

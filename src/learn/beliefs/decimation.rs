@@ -24,23 +24,33 @@ const STEP_SHARE: f64 = 0.1;
 /// move little.
 const ROUNDS_PER_STEP: usize = 30;
 /// The most tries of a step that a line refuses before decimation gives up: one that fails
-/// on a random 100x100 picture at density 0.5 gives up within 1 to 3 s of one core.
+/// on a random 100x100 picture at density 0.5 gives up within 1 to 3 s of one core (with the
+/// first guess's rounds, when it has to repeat them).
 const MAX_FAILED_TRIES: usize = 30;
 /// The most work (see [`Beliefs::work`]) of all the rounds, as a multiple of the first guess's
-/// bound: a random 100x100 picture takes about 35 steps, in 2 to 3 s of one core.
+/// bound: a random 100x100 picture takes about 35 steps, in 2 to 3 s of one core (with the
+/// first guess's rounds, when it has to repeat them).
 const WORK_FACTOR: usize = 8;
 
 /// The grid that decimation from `root` reaches, as a first guess (its cells in the order the
 /// steps fixed them), if it satisfies every clue; `None` otherwise, or when the grid's lines
-/// are too many and too long for the beliefs (see [`super::first_guess`]). Asks `stop`
-/// before each round, and gives up when it says so.
+/// are too many and too long for the beliefs (see [`super::first_guess`]). It goes on from
+/// the messages of `first` (the first guess of `root`) where it has them, else works out the
+/// first guess's rounds itself. Asks `stop` before each round, and gives up when it says so.
 pub(in crate::learn) fn decimated_guess(
     puzzle: &Puzzle,
     root: &Grid,
+    first: Option<&FirstGuess>,
     stop: &mut dyn FnMut() -> bool,
 ) -> Option<FirstGuess> {
-    let mut beliefs = Beliefs::new(puzzle, root)?;
-    beliefs.settle(root, super::MAX_ROUNDS, stop);
+    let mut beliefs = match first.and_then(|guess| guess.settled.as_deref()) {
+        Some(settled) => Beliefs::resume(puzzle, root, settled)?,
+        None => {
+            let mut beliefs = Beliefs::new(puzzle, root)?;
+            beliefs.settle(root, super::MAX_ROUNDS, stop);
+            beliefs
+        }
+    };
     let width = root.width();
     let cells = root.height() * width;
     let is_unknown = |grid: &Grid, c: u32| {
@@ -68,6 +78,7 @@ pub(in crate::learn) fn decimated_guess(
             return Some(FirstGuess {
                 phases: favoured,
                 order,
+                settled: None,
             });
         }
         let mut take = ((unknown.len() as f64 * STEP_SHARE).ceil() as usize).max(1);
@@ -111,8 +122,11 @@ pub(in crate::learn) fn decimated_guess(
         }
     }
     let phases = grid.to_cells();
-    (unknown.is_empty() && puzzle.check_grid(&phases).is_ok())
-        .then_some(FirstGuess { phases, order })
+    (unknown.is_empty() && puzzle.check_grid(&phases).is_ok()).then_some(FirstGuess {
+        phases,
+        order,
+        settled: None,
+    })
 }
 
 #[cfg(test)]
@@ -127,7 +141,8 @@ mod tests {
         for _ in 0..12 {
             let picture: Vec<bool> = (0..400).map(|_| rng.chance(1, 2)).collect();
             let puzzle = Puzzle::from_picture(20, 20, &picture).expect("a picture");
-            let Some(guess) = decimated_guess(&puzzle, &Grid::new(20, 20), &mut || false) else {
+            let Some(guess) = decimated_guess(&puzzle, &Grid::new(20, 20), None, &mut || false)
+            else {
                 continue;
             };
             kept += 1;
@@ -137,6 +152,29 @@ mod tests {
             assert!(order.iter().copied().eq(0..400), "every cell once");
         }
         assert!(kept >= 9, "{kept} of 12 kept");
+    }
+
+    /// Decimation from the first guess's messages reaches the grid that decimation from the
+    /// start reaches, or fails as it does.
+    #[test]
+    fn going_on_from_the_first_guess_decimates_as_from_the_start() {
+        let mut rng = crate::rng::SplitMix(9);
+        let mut kept = 0;
+        for _ in 0..4 {
+            let picture: Vec<bool> = (0..400).map(|_| rng.chance(1, 2)).collect();
+            let puzzle = Puzzle::from_picture(20, 20, &picture).expect("a picture");
+            let root = Grid::new(20, 20);
+            let first = super::super::first_guess(&puzzle, &root, &mut || false);
+            assert!(first.as_ref().is_some_and(|guess| guess.settled.is_some()));
+            let from_start = decimated_guess(&puzzle, &root, None, &mut || false);
+            assert_eq!(
+                decimated_guess(&puzzle, &root, first.as_ref(), &mut || false),
+                from_start,
+                "{picture:?}"
+            );
+            kept += usize::from(from_start.is_some());
+        }
+        assert!(kept >= 2, "{kept} of 4 kept");
     }
 
     #[test]
@@ -152,7 +190,7 @@ mod tests {
         let known: Vec<u32> = (0..64)
             .filter(|&c| root.cell(c as usize / 8, c as usize % 8) != Cell::Unknown)
             .collect();
-        let guess = decimated_guess(&puzzle, &root, &mut || false).expect("a small puzzle");
+        let guess = decimated_guess(&puzzle, &root, None, &mut || false).expect("a small puzzle");
         assert_eq!(guess.order[..known.len()], known[..]);
         for &c in &known {
             assert_eq!(guess.phases[c as usize], picture[c as usize]);
@@ -165,6 +203,6 @@ mod tests {
         use crate::puzzle::Clue;
         let clues = || vec![Clue(vec![2]), Clue(vec![])];
         let puzzle = Puzzle::new(clues(), clues()).expect("clues that fit their lines");
-        assert!(decimated_guess(&puzzle, &Grid::new(2, 2), &mut || false).is_none());
+        assert!(decimated_guess(&puzzle, &Grid::new(2, 2), None, &mut || false).is_none());
     }
 }
