@@ -47,7 +47,7 @@ pub(in crate::learn) fn decimated_guess(
         Some(settled) => Beliefs::resume(puzzle, root, settled)?,
         None => {
             let mut beliefs = Beliefs::new(puzzle, root)?;
-            beliefs.settle(root, super::MAX_ROUNDS, stop);
+            beliefs.settle(root, super::max_rounds(root), stop);
             beliefs
         }
     };
