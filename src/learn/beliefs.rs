@@ -20,6 +20,7 @@
 //! stayed undecided.
 
 mod decimation;
+mod shares;
 
 pub(super) use decimation::decimated_guess;
 
@@ -28,6 +29,7 @@ use std::sync::Arc;
 use super::order::{FirstGuess, Settled};
 use crate::grid::{Cell, Grid};
 use crate::puzzle::{LineId, Puzzle};
+use shares::LineShares;
 
 /// Lines' `(blocks + 1) x (length + 1)` summed over the grid, above which no first guess is
 /// made (cells start empty, in variable order). A random 500x500 picture comes to 63 million
@@ -134,6 +136,7 @@ struct Beliefs<'p> {
     spent: usize,
     cells: Vec<Cell>,
     prior: Vec<f64>,
+    shares: LineShares,
 }
 
 impl<'p> Beliefs<'p> {
@@ -154,6 +157,7 @@ impl<'p> Beliefs<'p> {
             spent: 0,
             cells: Vec::new(),
             prior: Vec::new(),
+            shares: LineShares::default(),
         };
         (beliefs.work(root) <= ROUND_LIMIT).then_some(beliefs)
     }
@@ -225,8 +229,8 @@ impl<'p> Beliefs<'p> {
             let prior = &mut self.prior;
             prior.clear();
             prior.extend((0..len).map(|i| from[cell_of(line, i)].clamp(floor, 1.0 - floor)));
-            let Some(shares) = weighted_shares(self.puzzle.clue(line).blocks(), cells, prior)
-            else {
+            let blocks = self.puzzle.clue(line).blocks();
+            let Some(shares) = self.shares.compute(blocks, cells, prior) else {
                 continue;
             };
             for (i, (&share, &p)) in shares.iter().zip(prior.iter()).enumerate() {
@@ -275,178 +279,9 @@ fn message_floor(len: usize) -> f64 {
     FLOOR.max(10f64.powf(-200.0 / len.max(1) as f64))
 }
 
-/// For each cell of a line with clue `blocks` and cells `cells`, the share of the line's
-/// placements that fill it, each placement weighted by the product over its unknown cells of
-/// `prior[i]` where it fills cell `i` and `1 - prior[i]` where it leaves it empty (each prior
-/// strictly between 0 and 1). `None` when there is no placement or the sums leave the range of
-/// `f64`.
-fn weighted_shares(blocks: &[u32], cells: &[Cell], prior: &[f64]) -> Option<Vec<f64>> {
-    let len = cells.len();
-    let k = blocks.len();
-    // empty_before[i]: the empty cells among cells 0..i.
-    let mut empty_before = Vec::with_capacity(len + 1);
-    empty_before.push(0usize);
-    for &cell in cells {
-        empty_before.push(empty_before[empty_before.len() - 1] + usize::from(cell == Cell::Empty));
-    }
-    let can_fill = |from: usize, to: usize| empty_before[to] == empty_before[from];
-    // Each unknown cell's two factors, scaled so that the larger is 1; known cells weigh 1.
-    let mut fill_weight = Vec::with_capacity(len);
-    let mut empty_weight = Vec::with_capacity(len);
-    for (&cell, &p) in cells.iter().zip(prior) {
-        let (fill, empty) = if cell == Cell::Unknown {
-            let top = p.max(1.0 - p);
-            (p / top, (1.0 - p) / top)
-        } else {
-            (1.0, 1.0)
-        };
-        fill_weight.push(fill);
-        empty_weight.push(empty);
-    }
-    // filled_up_to[i]: the fill factors of cells 0..i multiplied (each at least the message
-    // floor, so no product reaches 0).
-    let mut filled_up_to = Vec::with_capacity(len + 1);
-    filled_up_to.push(1.0f64);
-    for &w in &fill_weight {
-        filled_up_to.push(filled_up_to[filled_up_to.len() - 1] * w);
-    }
-    let block_weight = |start: usize, end: usize| filled_up_to[end] / filled_up_to[start];
-    let mut sums = Sums {
-        cells,
-        empty_weight: &empty_weight,
-        stride: len + 1,
-        blocks: k,
-        before: vec![0.0; (k + 1) * (len + 1)],
-        after: vec![0.0; (k + 1) * (len + 1)],
-    };
-    let stride = sums.stride;
-    // Blocks 0..j in cells 0..i: cell i - 1 empty, or block j - 1 ending there.
-    for j in 0..=k {
-        for i in 0..=len {
-            let mut ways = if i == 0 {
-                f64::from(u8::from(j == 0))
-            } else if sums.can_empty(i - 1) {
-                sums.before[j * stride + i - 1] * empty_weight[i - 1]
-            } else {
-                0.0
-            };
-            if j >= 1 && i >= 1 {
-                let block = blocks[j - 1] as usize;
-                if i >= block && can_fill(i - block, i) {
-                    ways += sums.lead_in(j - 1, i - block) * block_weight(i - block, i);
-                }
-            }
-            sums.before[j * stride + i] = ways;
-        }
-    }
-    // Blocks j.. in cells i..len: cell i empty, or block j starting there.
-    for j in (0..=k).rev() {
-        for i in (0..=len).rev() {
-            let mut ways = if i == len {
-                f64::from(u8::from(j == k))
-            } else if sums.can_empty(i) {
-                sums.after[j * stride + i + 1] * empty_weight[i]
-            } else {
-                0.0
-            };
-            if j < k && i < len {
-                let end = i + blocks[j] as usize;
-                if end <= len && can_fill(i, end) {
-                    ways += block_weight(i, end) * sums.lead_out(j, end);
-                }
-            }
-            sums.after[j * stride + i] = ways;
-        }
-    }
-    let total = sums.before[k * stride + len];
-    if !(total.is_finite() && total > 0.0) {
-        return None;
-    }
-    // A difference array of the placements' weight over the cells they fill.
-    let mut cover = vec![0.0f64; len + 1];
-    for (j, &block) in blocks.iter().enumerate() {
-        let block = block as usize;
-        for start in 0..=len.saturating_sub(block) {
-            let end = start + block;
-            if can_fill(start, end) {
-                let weight =
-                    sums.lead_in(j, start) * block_weight(start, end) * sums.lead_out(j, end);
-                cover[start] += weight;
-                cover[end] -= weight;
-            }
-        }
-    }
-    let mut running = 0.0;
-    Some(
-        cover[..len]
-            .iter()
-            .map(|&d| {
-                running += d;
-                (running / total).clamp(0.0, 1.0)
-            })
-            .collect(),
-    )
-}
-
-/// The weighted placement sums of one line, forwards and backwards.
-struct Sums<'a> {
-    cells: &'a [Cell],
-    /// Each cell's factor where a placement leaves it empty.
-    empty_weight: &'a [f64],
-    /// Line length + 1.
-    stride: usize,
-    /// The clue's number of blocks.
-    blocks: usize,
-    /// `before[j * stride + i]`: placements of blocks `0..j` in cells `0..i`, the rest of them
-    /// empty, weighted.
-    before: Vec<f64>,
-    /// `after[j * stride + i]`: placements of blocks `j..` in cells `i..`, the rest of them
-    /// empty, weighted.
-    after: Vec<f64>,
-}
-
-impl Sums<'_> {
-    fn can_empty(&self, i: usize) -> bool {
-        self.cells[i] != Cell::Filled
-    }
-
-    /// Placements of blocks `0..j` before block `j` starting at `start` (with the cell before
-    /// it empty).
-    fn lead_in(&self, j: usize, start: usize) -> f64 {
-        if j == 0 {
-            self.before[start]
-        } else if start >= 1 && self.can_empty(start - 1) {
-            self.before[j * self.stride + start - 1] * self.empty_weight[start - 1]
-        } else {
-            0.0
-        }
-    }
-
-    /// Placements of blocks `j + 1..` after block `j` ending at `end` (with the cell after it
-    /// empty).
-    fn lead_out(&self, j: usize, end: usize) -> f64 {
-        if j + 1 == self.blocks {
-            self.after[self.blocks * self.stride + end]
-        } else if end < self.stride - 1 && self.can_empty(end) {
-            self.after[(j + 1) * self.stride + end + 1] * self.empty_weight[end]
-        } else {
-            0.0
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn unknown(len: usize) -> Vec<Cell> {
-        vec![Cell::Unknown; len]
-    }
-
-    /// Unweighted shares: every prior one half.
-    fn fill_shares(blocks: &[u32], cells: &[Cell]) -> Option<Vec<f64>> {
-        weighted_shares(blocks, cells, &vec![0.5; cells.len()])
-    }
 
     #[test]
     fn phases_follow_rows_and_columns() {
@@ -501,101 +336,5 @@ mod tests {
             unique >= 5 && reached * 4 >= unique * 3 && reached_first < reached,
             "of {unique} unique pictures, {reached} reached, {reached_first} after one round"
         );
-    }
-
-    #[test]
-    fn shares_count_placements() {
-        // Clue 2 in 3 cells: placements ##. and .##.
-        assert_eq!(fill_shares(&[2], &unknown(3)), Some(vec![0.5, 1.0, 0.5]));
-        // Clue 1 1 in 4 cells: #.#. #..# .#.# : cells filled 2, 1, 1, 2 of 3.
-        let shares = fill_shares(&[1, 1], &unknown(4)).expect("placements");
-        let expected = [2.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0, 2.0 / 3.0];
-        for (s, e) in shares.iter().zip(expected) {
-            assert!((s - e).abs() < 1e-12, "{shares:?}");
-        }
-        // An empty clue fills nothing.
-        assert_eq!(fill_shares(&[], &unknown(3)), Some(vec![0.0; 3]));
-    }
-
-    #[test]
-    fn shares_respect_known_cells() {
-        // Clue 1 in 3 cells with the last one filled: only ..#.
-        let mut cells = unknown(3);
-        cells[2] = Cell::Filled;
-        assert_eq!(fill_shares(&[1], &cells), Some(vec![0.0, 0.0, 1.0]));
-        // No placement at all: no shares.
-        cells[0] = Cell::Filled;
-        assert_eq!(fill_shares(&[1], &cells), None);
-    }
-
-    #[test]
-    fn weighted_shares_match_brute_force() {
-        let mut rng = crate::rng::SplitMix(7);
-        for _ in 0..300 {
-            let len = 1 + rng.below(10);
-            let cells: Vec<Cell> = (0..len)
-                .map(|_| match rng.below(5) {
-                    0 => Cell::Filled,
-                    1 => Cell::Empty,
-                    _ => Cell::Unknown,
-                })
-                .collect();
-            let prior: Vec<f64> = (0..len)
-                .map(|_| 0.01 + 0.98 * rng.below(1000) as f64 / 999.0)
-                .collect();
-            let line: Vec<bool> = (0..len).map(|_| rng.chance(1, 2)).collect();
-            let blocks = crate::puzzle::blocks_of(line.iter().copied());
-            let mut filled = vec![0.0f64; len];
-            let mut total = 0.0f64;
-            for mask in 0..1u32 << len {
-                let candidate: Vec<bool> = (0..len).map(|i| mask >> i & 1 == 1).collect();
-                let agrees = candidate.iter().zip(&cells).all(|(&f, &c)| match c {
-                    Cell::Filled => f,
-                    Cell::Empty => !f,
-                    Cell::Unknown => true,
-                });
-                if agrees && crate::puzzle::blocks_of(candidate.iter().copied()) == blocks {
-                    let weight: f64 = (0..len)
-                        .filter(|&i| cells[i] == Cell::Unknown)
-                        .map(|i| {
-                            if candidate[i] {
-                                prior[i]
-                            } else {
-                                1.0 - prior[i]
-                            }
-                        })
-                        .product();
-                    total += weight;
-                    for (i, &f) in candidate.iter().enumerate() {
-                        if f {
-                            filled[i] += weight;
-                        }
-                    }
-                }
-            }
-            let shares = weighted_shares(&blocks, &cells, &prior);
-            if total == 0.0 {
-                assert_eq!(shares, None, "{blocks:?} {cells:?}");
-                continue;
-            }
-            let shares = shares.expect("placements");
-            for i in 0..len {
-                let expected = filled[i] / total;
-                assert!(
-                    (shares[i] - expected).abs() < 1e-9,
-                    "{blocks:?} {cells:?} {prior:?}: {shares:?}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn long_lines_keep_their_products_in_range() {
-        // 1,000 cells of alternating blocks, every prior at the floor against them.
-        let line: Vec<bool> = (0..1000).map(|i| i % 3 == 0).collect();
-        let blocks = crate::puzzle::blocks_of(line.iter().copied());
-        let floor = message_floor(1000);
-        let shares = weighted_shares(&blocks, &unknown(1000), &vec![floor; 1000]);
-        assert!(shares.is_some(), "the weights underflowed");
     }
 }
