@@ -20,7 +20,7 @@ pub(super) struct LineShares {
     /// `filled_up_to[i]`: the fill factors of cells `0..i` multiplied.
     filled_up_to: Vec<f64>,
     /// `before[j * (len + 1) + i]`: placements of blocks `0..j` in cells `0..i`, the rest of
-    /// them empty, weighted; only where a window reads them, 0 elsewhere.
+    /// them empty, weighted; only where a window reads them (elsewhere what earlier lines left).
     before: Vec<f64>,
     /// `after[j * (len + 1) + i]`: placements of blocks `j..` in cells `i..`, the rest of them
     /// empty, weighted; as `before`.
@@ -58,12 +58,19 @@ impl LineShares {
             stride,
             blocks: k,
         };
+        // Only the sums within the windows are worked out and read, and the one just outside
+        // each window that a first step reads (set to 0 below): the rest of the tables keeps
+        // what earlier lines left there, unread. Debug builds fill them with NaN to make sure.
         let tables = (k + 1) * stride;
         let (before, after) = (&mut self.before, &mut self.after);
-        before.clear();
-        before.resize(tables, 0.0);
-        after.clear();
-        after.resize(tables, 0.0);
+        for table in [&mut *before, &mut *after] {
+            if table.len() < tables {
+                table.resize(tables, 0.0);
+            }
+            if cfg!(debug_assertions) {
+                table.fill(f64::NAN);
+            }
+        }
         // Earliest starts, block by block (and `needed + 1` past the last block).
         let earliest = |j: usize| blocks[..j].iter().map(|&b| b as usize + 1).sum::<usize>();
         // Forwards: blocks 0..j in cells 0..i, cell i - 1 empty or block j - 1 ending there.
@@ -77,6 +84,10 @@ impl LineShares {
                 _ if j == k => (needed, len),
                 _ => (first - 1, first + slack - 1),
             };
+            if from >= 1 {
+                // No room for blocks 0..j in fewer cells.
+                before[j * stride + from - 1] = 0.0;
+            }
             for i in from..=to {
                 let mut ways = if i == 0 {
                     f64::from(u8::from(j == 0))
@@ -112,6 +123,10 @@ impl LineShares {
                 let start = earliest(j);
                 (start, start + slack)
             };
+            if to < len {
+                // No room for blocks j.. past block j's latest start.
+                after[j * stride + to + 1] = 0.0;
+            }
             for i in (from..=to).rev() {
                 let mut ways = if i == len {
                     f64::from(u8::from(j == k))
