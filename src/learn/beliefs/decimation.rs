@@ -133,14 +133,21 @@ pub(in crate::learn) fn decimated_guess(
 mod tests {
     use super::*;
 
+    /// `count` random 20x20 pictures at density 0.5 from `seed`, with their puzzles.
+    fn random_puzzles(seed: u64, count: usize) -> impl Iterator<Item = (Vec<bool>, Puzzle)> {
+        let mut rng = crate::rng::SplitMix(seed);
+        (0..count).map(move |_| {
+            let picture: Vec<bool> = (0..400).map(|_| rng.chance(1, 2)).collect();
+            let puzzle = Puzzle::from_picture(20, 20, &picture).expect("a picture");
+            (picture, puzzle)
+        })
+    }
+
     #[test]
     fn a_guess_it_keeps_solves_the_puzzle_and_orders_every_cell_once() {
         // Random 20x20 pictures at density 0.5: decimation reaches a solution of 11 of these 12.
-        let mut rng = crate::rng::SplitMix(5);
         let mut kept = 0;
-        for _ in 0..12 {
-            let picture: Vec<bool> = (0..400).map(|_| rng.chance(1, 2)).collect();
-            let puzzle = Puzzle::from_picture(20, 20, &picture).expect("a picture");
+        for (_, puzzle) in random_puzzles(5, 12) {
             let Some(guess) = decimated_guess(&puzzle, &Grid::new(20, 20), None, &mut || false)
             else {
                 continue;
@@ -158,11 +165,8 @@ mod tests {
     /// start reaches, or fails as it does.
     #[test]
     fn going_on_from_the_first_guess_decimates_as_from_the_start() {
-        let mut rng = crate::rng::SplitMix(9);
         let mut kept = 0;
-        for _ in 0..4 {
-            let picture: Vec<bool> = (0..400).map(|_| rng.chance(1, 2)).collect();
-            let puzzle = Puzzle::from_picture(20, 20, &picture).expect("a picture");
+        for (picture, puzzle) in random_puzzles(9, 4) {
             let root = Grid::new(20, 20);
             let first = super::super::first_guess(&puzzle, &root, &mut || false);
             assert!(first.as_ref().is_some_and(|guess| guess.settled.is_some()));

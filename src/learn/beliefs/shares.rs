@@ -71,8 +71,6 @@ impl LineShares {
                 table.fill(f64::NAN);
             }
         }
-        // Earliest starts, block by block (and `needed + 1` past the last block).
-        let earliest = |j: usize| blocks[..j].iter().map(|&b| b as usize + 1).sum::<usize>();
         // Forwards: blocks 0..j in cells 0..i, cell i - 1 empty or block j - 1 ending there.
         // Row j is read at `i = start - 1` (row 0 at `i = start`) for the starts of block j,
         // and row k at the end of the line.
@@ -116,12 +114,14 @@ impl LineShares {
         // Backwards: blocks j.. in cells i..len, cell i empty or block j starting there. Row j
         // (j >= 1) is read at the starts of block j, row k from the end of the last block on;
         // row 0 is never read.
+        // Block j's earliest start, from the last block down (`needed + 1` past it).
+        let mut first = needed + 1;
         for j in (1..=k).rev() {
             let (from, to) = if j == k {
                 (needed, len)
             } else {
-                let start = earliest(j);
-                (start, start + slack)
+                first -= blocks[j] as usize + 1;
+                (first, first + slack)
             };
             if to < len {
                 // No room for blocks j.. past block j's latest start.
