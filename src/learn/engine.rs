@@ -12,7 +12,7 @@ use super::analysis::LevelCount;
 use super::assign::{Assignment, Reason};
 use super::clauses::ClauseDb;
 use super::domain::{LearnDomain, Shape};
-use super::explain::Fact;
+use super::explain::{Fact, GroupSize};
 use super::lit::{Lit, lit, negated, value, var_of};
 use super::order::{Decisions, FirstGuess, Order, Phases};
 use super::recall::ExplanationCache;
@@ -59,6 +59,8 @@ pub(super) struct Engine<'p, D: LearnDomain> {
     explained: Vec<bool>,
     /// Explanations already shrunk, to take again when a line state recurs.
     recalled: ExplanationCache,
+    /// How many facts explanations try to drop at once.
+    group_size: GroupSize,
     pub(super) stats: LearnStats,
     /// The level below which the search never goes back: 1 while a check of
     /// [`within`] holds its assumptions there, else 0.
@@ -190,6 +192,7 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
             explanations: vec![Vec::new(); vars],
             explained: vec![false; vars],
             recalled: ExplanationCache::default(),
+            group_size: GroupSize::default(),
             stats: LearnStats::default(),
             floor: 0,
             scope: None,

@@ -150,10 +150,15 @@ impl<D: LearnDomain> Engine<'_, D> {
             for fact in &self.facts {
                 check.toggle(fact);
             }
-            // Each fact not of level 0 costs one line solve (see
-            // [`crate::learn::explain::shrink`]).
-            self.stats.explain_solves += self.facts.len() as u64;
-            shrink(&mut check, &mut self.facts, deduction, &mut self.kept);
+            let group = self.group_size.get();
+            self.stats.explain_solves += shrink(
+                &mut check,
+                &mut self.facts,
+                deduction,
+                group,
+                &mut self.kept,
+            );
+            self.group_size.note(self.facts.len(), self.kept.len());
             self.recalled.store(digest, &self.kept);
         }
         for f in &self.kept {
