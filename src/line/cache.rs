@@ -1,11 +1,16 @@
-//! A cache of line-solver results for lines of up to one machine word, keyed by the line and
+//! A cache of line-solver results for lines of up to two machine words, keyed by the line and
 //! its known cells. Probing propagates hundreds of near-identical grids at every node, so most
-//! line states recur: on 25x25 tournament puzzles over 80% of the line solves hit.
+//! line states recur: on 25x25 tournament puzzles over 80% of the line solves hit. The
+//! learning search's states recur after its jumps back and restarts: half of its line solves
+//! on random 100x100 pictures.
 //!
 //! Each line owns a direct-mapped region of the table, so an entry need not name its line.
 //! When every line has at most 32 cells, an entry is two words (the known cells packed into
 //! one, the result into the other): the table then stays within the core's L2 cache, which
 //! matters more than its size, because a lookup that misses L2 costs a third of a line solve.
+//! Up to 64 cells an entry is four words; on grids with longer lines, eight (the two words of
+//! each of filled, empty and their results), in a larger table, as a solve of such a line
+//! costs several misses (`WIDE_BUDGET_BYTES`).
 //!
 //! The key does not hold the clue, so a cache serves one puzzle: its owner
 //! ([`crate::propagate::Propagator`]) calls [`LineCache::configure`] whenever it is handed
@@ -15,6 +20,8 @@ use super::{Contradiction, LineIn, LineOut, LineSolver};
 
 /// The table's size in bytes, at most (its regions are powers of two).
 const BUDGET_BYTES: usize = 1 << 17;
+/// The same, for grids with lines of over 64 cells.
+const WIDE_BUDGET_BYTES: usize = 1 << 22;
 
 /// Entries of one line's region, at least and at most.
 const MIN_REGION: usize = 1 << 4;
@@ -29,14 +36,27 @@ const REFUTED: u64 = u64::MAX;
 /// contradiction.
 pub type LineResult = Result<(u64, u64), Contradiction>;
 
+/// How entries hold a line's known cells and its result, by the longest line of the puzzle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Layout {
+    /// At most 32 cells: filled and empty packed in one word, the result in another.
+    Narrow,
+    /// At most 64: filled, empty, and the result's two.
+    #[default]
+    Word,
+    /// Longer (lines of up to 128 cells looked up): filled and empty of two words each, and
+    /// the result's four.
+    TwoWords,
+}
+
 /// The cache (see the module documentation).
 #[derive(Clone, Debug, Default)]
 pub struct LineCache {
     /// Entries of `stride` words: the key (one word if narrow, else filled and empty), then
     /// the result (likewise).
     words: Vec<u64>,
-    /// Lines of at most 32 cells: keys and results packed into one word each.
-    narrow: bool,
+    /// How the entries hold their keys and results.
+    layout: Layout,
     /// log2 of the entries in one line's region.
     region_bits: u32,
     /// Lookups, for statistics.
@@ -47,11 +67,20 @@ pub struct LineCache {
 
 impl LineCache {
     /// Empties the table and sizes it for a puzzle of `lines` lines, the longest of which has
-    /// `longest` cells (only lines of at most 64 cells are looked up).
+    /// `longest` cells (only lines of at most 128 cells are looked up).
     pub fn configure(&mut self, lines: usize, longest: usize) {
-        self.narrow = longest <= 32;
+        self.layout = match longest {
+            0..=32 => Layout::Narrow,
+            33..=64 => Layout::Word,
+            _ => Layout::TwoWords,
+        };
+        let budget = if self.layout == Layout::TwoWords {
+            WIDE_BUDGET_BYTES
+        } else {
+            BUDGET_BYTES
+        };
         let stride_bytes = 8 * self.stride();
-        let per_line = (BUDGET_BYTES / stride_bytes / lines.max(1)).clamp(MIN_REGION, MAX_REGION);
+        let per_line = (budget / stride_bytes / lines.max(1)).clamp(MIN_REGION, MAX_REGION);
         // The largest power of two that fits.
         self.region_bits = usize::BITS - 1 - per_line.leading_zeros();
         self.words.clear();
@@ -60,10 +89,15 @@ impl LineCache {
     }
 
     fn stride(&self) -> usize {
-        if self.narrow { 2 } else { 4 }
+        match self.layout {
+            Layout::Narrow => 2,
+            Layout::Word => 4,
+            Layout::TwoWords => 8,
+        }
     }
 
-    /// The first word of the entry for `line` with these known cells.
+    /// The first word of the entry for `line` with these known cells (the high words, when
+    /// there are two, folded in first).
     fn slot(&self, line: u32, filled: u64, empty: u64) -> usize {
         let h =
             filled.wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ empty.wrapping_mul(0x94d0_49bb_1331_11eb);
@@ -85,6 +119,9 @@ impl LineCache {
         line: impl FnOnce() -> LineIn<'a>,
         mut out: LineOut<'_>,
     ) -> Result<(), Contradiction> {
+        if self.layout == Layout::TwoWords {
+            return self.solve_two_words(solver, index, known, line, out);
+        }
         let ([f], [e]) = known else {
             return solver.solve(line(), out);
         };
@@ -102,11 +139,88 @@ impl LineCache {
         Ok(())
     }
 
+    /// [`Self::solve`] in the two-word layout: lines of one word are keyed as two, the high
+    /// one zero.
+    fn solve_two_words<'a>(
+        &mut self,
+        solver: &mut impl LineSolver,
+        index: u32,
+        (filled, empty): (&[u64], &[u64]),
+        line: impl FnOnce() -> LineIn<'a>,
+        mut out: LineOut<'_>,
+    ) -> Result<(), Contradiction> {
+        let words = filled.len();
+        if words > 2 {
+            return solver.solve(line(), out);
+        }
+        let key = [two_words(filled), two_words(empty)];
+        let result = match self.get_two_words(index, key) {
+            Some(result) => result,
+            None => {
+                let result = solver
+                    .solve(line(), out.reborrow())
+                    .map(|()| [two_words(out.filled), two_words(out.empty)]);
+                self.put_two_words(index, key, result);
+                result
+            }
+        };
+        let [f, e] = result?;
+        out.filled.copy_from_slice(&f[..words]);
+        out.empty.copy_from_slice(&e[..words]);
+        Ok(())
+    }
+
+    /// The first word of the two-word entry for `line` with known cells `[filled, empty]`.
+    fn two_word_slot(&self, line: u32, [filled, empty]: [[u64; 2]; 2]) -> usize {
+        let fold = |w: [u64; 2]| w[0] ^ (w[1] ^ (w[1] >> 29)).wrapping_mul(0xd6e8_feb8_6659_fd93);
+        self.slot(line, fold(filled), fold(empty))
+    }
+
+    /// [`Self::get`] in the two-word layout.
+    fn get_two_words(
+        &mut self,
+        line: u32,
+        key: [[u64; 2]; 2],
+    ) -> Option<Result<[[u64; 2]; 2], Contradiction>> {
+        self.lookups += 1;
+        let at = self.two_word_slot(line, key);
+        let entry = &self.words[at..at + 8];
+        if entry[..4] != *key.as_flattened() {
+            return None;
+        }
+        self.hits += 1;
+        Some(if entry[4..] == [REFUTED; 4] {
+            Err(Contradiction)
+        } else {
+            Ok([[entry[4], entry[5]], [entry[6], entry[7]]])
+        })
+    }
+
+    /// [`Self::put`] in the two-word layout.
+    fn put_two_words(
+        &mut self,
+        line: u32,
+        key: [[u64; 2]; 2],
+        result: Result<[[u64; 2]; 2], Contradiction>,
+    ) {
+        let at = self.two_word_slot(line, key);
+        let entry = &mut self.words[at..at + 8];
+        entry[..4].copy_from_slice(key.as_flattened());
+        match result {
+            Ok(value) => entry[4..].copy_from_slice(value.as_flattened()),
+            Err(Contradiction) => entry[4..].fill(REFUTED),
+        }
+    }
+
     /// The cached result for `line` with these known cells, if any.
     pub fn get(&mut self, line: u32, filled: u64, empty: u64) -> Option<LineResult> {
+        if self.layout == Layout::TwoWords {
+            let found = self.get_two_words(line, [[filled, 0], [empty, 0]])?;
+            return Some(found.map(|[f, e]| (f[0], e[0])));
+        }
         self.lookups += 1;
         let at = self.slot(line, filled, empty);
-        let result = if self.narrow {
+        let result = if self.layout == Layout::Narrow {
             let entry = &self.words[at..at + 2];
             if entry[0] != filled | empty << 32 {
                 return None;
@@ -126,15 +240,27 @@ impl LineCache {
     /// Records the result for `line` with these known cells.
     pub fn put(&mut self, line: u32, filled: u64, empty: u64, result: LineResult) {
         let at = self.slot(line, filled, empty);
-        if self.narrow {
-            let value = result.map_or(REFUTED, |(f, e)| f | e << 32);
-            self.words[at] = filled | empty << 32;
-            self.words[at + 1] = value;
-        } else {
-            let (f, e) = result.unwrap_or((REFUTED, REFUTED));
-            self.words[at..at + 4].copy_from_slice(&[filled, empty, f, e]);
+        match self.layout {
+            Layout::Narrow => {
+                let value = result.map_or(REFUTED, |(f, e)| f | e << 32);
+                self.words[at] = filled | empty << 32;
+                self.words[at + 1] = value;
+            }
+            Layout::Word => {
+                let (f, e) = result.unwrap_or((REFUTED, REFUTED));
+                self.words[at..at + 4].copy_from_slice(&[filled, empty, f, e]);
+            }
+            Layout::TwoWords => {
+                let result = result.map(|(f, e)| [[f, 0], [e, 0]]);
+                self.put_two_words(line, [[filled, 0], [empty, 0]], result);
+            }
         }
     }
+}
+
+/// The first two words of a line's plane, the second 0 for a line of one word.
+fn two_words(plane: &[u64]) -> [u64; 2] {
+    [plane[0], plane.get(1).copied().unwrap_or(0)]
 }
 
 #[cfg(test)]
@@ -160,12 +286,110 @@ mod tests {
         let mut narrow = LineCache::default();
         narrow.configure(10, 20);
         check(&mut narrow);
-        let mut wide = LineCache::default();
-        wide.configure(10, 64);
-        check(&mut wide);
-        // Results that use the high cells of a wide line survive.
-        wide.put(1, 1 << 63, 1, Ok((u64::MAX - 2, 2)));
-        assert_eq!(wide.get(1, 1 << 63, 1), Some(Ok((u64::MAX - 2, 2))));
+        for longest in [64, 100] {
+            let mut wide = LineCache::default();
+            wide.configure(10, longest);
+            check(&mut wide);
+            // Results that use the high cells of a wide line survive.
+            wide.put(1, 1 << 63, 1, Ok((u64::MAX - 2, 2)));
+            assert_eq!(wide.get(1, 1 << 63, 1), Some(Ok((u64::MAX - 2, 2))));
+        }
+    }
+
+    /// Lines of 1 to 128 cells, each state met several times, on a grid whose longest line
+    /// has 128: the cache answers as the solver does, and lines differing only in their
+    /// second word never answer for each other.
+    #[test]
+    fn two_word_lines_answer_as_the_solver_does() {
+        use crate::line::BitLineSolver;
+        let mut solver = BitLineSolver::new();
+        let mut seed = 99u64;
+        let mut random = move || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            seed >> 11
+        };
+        let mut states = Vec::new();
+        for _ in 0..300 {
+            let len = 1 + (random() % 128) as usize;
+            let words = len.div_ceil(64);
+            let cells: Vec<bool> = (0..len).map(|_| random() % 2 == 0).collect();
+            let clue: Vec<u32> = cells
+                .split(|&filled| !filled)
+                .filter(|run| !run.is_empty())
+                .map(|run| run.len() as u32)
+                .collect();
+            let (mut filled, mut empty) = (vec![0u64; words], vec![0u64; words]);
+            for (i, &cell) in cells.iter().enumerate() {
+                // Most cells known; a few the other way, so that some states are refuted.
+                match random() % 16 {
+                    0..=5 => {}
+                    6 => (if cell { &mut empty } else { &mut filled })[i / 64] |= 1 << (i % 64),
+                    _ => (if cell { &mut filled } else { &mut empty })[i / 64] |= 1 << (i % 64),
+                }
+            }
+            states.push((clue, len, filled, empty));
+        }
+        // A long line's state, and as many again differing from it in one cell of the second
+        // word only (filled, empty or unknown): many more than its region of the table holds
+        // (so many lines that each region has the fewest entries), so they share slots.
+        let feasible = |(clue, len, filled, empty): &(Vec<u32>, usize, Vec<u64>, Vec<u64>)| {
+            BitLineSolver::new().feasible(clue, *len, filled, empty)
+        };
+        let long = (states.iter())
+            .position(|s| s.1 > 100 && feasible(s))
+            .expect("a long line with a placement");
+        let (lines, twins) = (states.len(), 300);
+        for t in 0..twins {
+            let mut twin = states[long].clone();
+            let (bit, value) = (1u64 << (t % 36), t / 36 % 3);
+            twin.2[1] &= !bit;
+            twin.3[1] &= !bit;
+            match value {
+                0 => twin.2[1] |= bit,
+                1 => twin.3[1] |= bit,
+                _ => {}
+            }
+            states.push(twin);
+        }
+        let mut cache = LineCache::default();
+        cache.configure(5000, 128);
+        assert_eq!(cache.region_bits, MIN_REGION.trailing_zeros());
+        for round in 0..4 {
+            for (k, (clue, len, filled, empty)) in states.iter().enumerate() {
+                let line = || LineIn {
+                    clue,
+                    len: *len,
+                    filled,
+                    empty,
+                };
+                let words = filled.len();
+                let (mut f, mut e) = (vec![0; words], vec![0; words]);
+                let (mut want_f, mut want_e) = (vec![0; words], vec![0; words]);
+                let index = if k >= lines { long } else { k } as u32;
+                let got = cache.solve(
+                    &mut solver,
+                    index,
+                    (filled, empty),
+                    line,
+                    LineOut {
+                        filled: &mut f,
+                        empty: &mut e,
+                    },
+                );
+                let want = solver.solve(
+                    line(),
+                    LineOut {
+                        filled: &mut want_f,
+                        empty: &mut want_e,
+                    },
+                );
+                assert_eq!(got, want, "state {k}, round {round}");
+                if want.is_ok() {
+                    assert_eq!((f, e), (want_f, want_e), "state {k}, round {round}");
+                }
+            }
+        }
+        assert!(cache.hits > 0 && cache.hits < cache.lookups);
     }
 
     #[test]
