@@ -52,8 +52,8 @@ enum Layout {
 /// The cache (see the module documentation).
 #[derive(Clone, Debug, Default)]
 pub struct LineCache {
-    /// Entries of `stride` words: the key (one word if narrow, else filled and empty), then
-    /// the result (likewise).
+    /// Entries of `stride` words: the key (filled and empty packed in one word if narrow, else
+    /// a word each, or two each in the two-word layout), then the result (likewise).
     words: Vec<u64>,
     /// How the entries hold their keys and results.
     layout: Layout,
@@ -96,8 +96,8 @@ impl LineCache {
         }
     }
 
-    /// The first word of the entry for `line` with these known cells (the high words, when
-    /// there are two, folded in first).
+    /// The first word of the entry for `line` with these known cells (each folded into one word
+    /// first in the two-word layout, see [`Self::two_word_slot`]).
     fn slot(&self, line: u32, filled: u64, empty: u64) -> usize {
         let h =
             filled.wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ empty.wrapping_mul(0x94d0_49bb_1331_11eb);
