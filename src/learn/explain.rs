@@ -100,6 +100,8 @@ pub(super) fn shrink(
     facts.sort_unstable_by_key(|f| std::cmp::Reverse(f.0));
     kept.clear();
     if group <= 1 {
+        // One at a time without `drop_group`'s bookkeeping: on 25x25 puzzles, where groups do
+        // not pay, going through it cost 3.4% more instructions per conflict.
         for f in facts.iter() {
             check.toggle(f);
             if !check.still_holds(deduction) {

@@ -239,21 +239,18 @@ impl LineCache {
 
     /// Records the result for `line` with these known cells.
     pub fn put(&mut self, line: u32, filled: u64, empty: u64, result: LineResult) {
+        if self.layout == Layout::TwoWords {
+            let result = result.map(|(f, e)| [[f, 0], [e, 0]]);
+            return self.put_two_words(line, [[filled, 0], [empty, 0]], result);
+        }
         let at = self.slot(line, filled, empty);
-        match self.layout {
-            Layout::Narrow => {
-                let value = result.map_or(REFUTED, |(f, e)| f | e << 32);
-                self.words[at] = filled | empty << 32;
-                self.words[at + 1] = value;
-            }
-            Layout::Word => {
-                let (f, e) = result.unwrap_or((REFUTED, REFUTED));
-                self.words[at..at + 4].copy_from_slice(&[filled, empty, f, e]);
-            }
-            Layout::TwoWords => {
-                let result = result.map(|(f, e)| [[f, 0], [e, 0]]);
-                self.put_two_words(line, [[filled, 0], [empty, 0]], result);
-            }
+        if self.layout == Layout::Narrow {
+            let value = result.map_or(REFUTED, |(f, e)| f | e << 32);
+            self.words[at] = filled | empty << 32;
+            self.words[at + 1] = value;
+        } else {
+            let (f, e) = result.unwrap_or((REFUTED, REFUTED));
+            self.words[at..at + 4].copy_from_slice(&[filled, empty, f, e]);
         }
     }
 }
