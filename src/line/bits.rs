@@ -21,7 +21,9 @@
 
 use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
-use super::{Contradiction, DpLineSolver, LineIn, LineOut, LineSolver, LongLineSolver};
+use super::{
+    Contradiction, DpLineSolver, LineIn, LineOut, LineSolver, LongLineSolver, first_two_words,
+};
 
 /// The unsigned integers used as bitsets of line positions.
 trait Word:
@@ -300,7 +302,8 @@ impl WordLine {
 /// The first two words of `w` (the second 0 if absent) as one `u128`.
 #[inline]
 fn join_words(w: &[u64]) -> u128 {
-    u128::from(w[0]) | u128::from(w.get(1).copied().unwrap_or(0)) << 64
+    let [low, high] = first_two_words(w);
+    u128::from(low) | u128::from(high) << 64
 }
 
 impl<W: Word> Buffers<W> {

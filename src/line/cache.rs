@@ -16,7 +16,7 @@
 //! ([`crate::propagate::Propagator`]) calls [`LineCache::configure`] whenever it is handed
 //! another puzzle.
 
-use super::{Contradiction, LineIn, LineOut, LineSolver};
+use super::{Contradiction, LineIn, LineOut, LineSolver, first_two_words};
 
 /// The table's size in bytes, at most (its regions are powers of two).
 const BUDGET_BYTES: usize = 1 << 17;
@@ -153,13 +153,13 @@ impl LineCache {
         if words > 2 {
             return solver.solve(line(), out);
         }
-        let key = [two_words(filled), two_words(empty)];
+        let key = [first_two_words(filled), first_two_words(empty)];
         let result = match self.get_two_words(index, key) {
             Some(result) => result,
             None => {
                 let result = solver
                     .solve(line(), out.reborrow())
-                    .map(|()| [two_words(out.filled), two_words(out.empty)]);
+                    .map(|()| [first_two_words(out.filled), first_two_words(out.empty)]);
                 self.put_two_words(index, key, result);
                 result
             }
@@ -253,11 +253,6 @@ impl LineCache {
             self.words[at..at + 4].copy_from_slice(&[filled, empty, f, e]);
         }
     }
-}
-
-/// The first two words of a line's plane, the second 0 for a line of one word.
-fn two_words(plane: &[u64]) -> [u64; 2] {
-    [plane[0], plane.get(1).copied().unwrap_or(0)]
 }
 
 #[cfg(test)]

@@ -80,6 +80,12 @@ pub(crate) fn set_bit(words: &mut [u64], i: usize) {
     words[i / 64] |= 1 << (i % 64);
 }
 
+/// The first two words of a bitset, the second 0 for a bitset of one word.
+#[inline]
+pub(crate) fn first_two_words(words: &[u64]) -> [u64; 2] {
+    [words[0], words.get(1).copied().unwrap_or(0)]
+}
+
 #[cfg(test)]
 mod long_tests;
 #[cfg(test)]
