@@ -273,15 +273,50 @@ impl<'p> Beliefs<'p> {
 }
 
 /// The least chance a message may give a value in a line of `len` cells: a placement's weight
-/// is a product of one factor per cell, each at least about this, which must stay far above
-/// the smallest `f64` (1e-308).
+/// is a product of one factor per cell, each at least `floor / (1 - floor)`, which must stay
+/// above 1e-200, far from the smallest `f64` (1e-308). Always below one half, so that the
+/// clamp between it and `1 - floor` has a range, for lines of any length.
 fn message_floor(len: usize) -> f64 {
-    FLOOR.max(10f64.powf(-200.0 / len.max(1) as f64))
+    // The least factor a line of `len` cells allows, then the chance that gives it.
+    let factor = 10f64.powf(-200.0 / len.max(1) as f64);
+    FLOOR.max(factor / (1.0 + factor))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn message_floors_leave_a_range_at_every_length() {
+        // Lines of 665 cells and more once had a floor above one half, and `clamp` panicked.
+        for len in 0..=8192 {
+            let floor = message_floor(len);
+            assert!((FLOOR..0.5).contains(&floor), "{len}: {floor}");
+            let least_product = (floor / (1.0 - floor)).powi(len.max(1) as i32);
+            assert!(least_product >= 1e-201, "{len}: {least_product:e}");
+            assert_eq!(0.5f64.clamp(floor, 1.0 - floor), 0.5);
+        }
+    }
+
+    #[test]
+    fn long_lines_get_a_first_guess() {
+        // Two solutions in 2 rows of 665 and 4,096 cells (the first two columns `1`), and one
+        // row of 4,096 with a block every other cell: the guess must satisfy its lines' sums.
+        for width in [665, 4096] {
+            let mut picture = vec![false; 2 * width];
+            picture[0] = true;
+            picture[width + 1] = true;
+            let puzzle = Puzzle::from_picture(2, width, &picture).expect("a picture");
+            let guess = first_guess(&puzzle, &Grid::new(2, width), &mut || false);
+            let guess = guess.expect("a small puzzle");
+            assert_eq!(guess.phases.len(), 2 * width);
+            assert!(guess.phases[2..width].iter().all(|&filled| !filled));
+        }
+        let picture: Vec<bool> = (0..4096).map(|i| i % 2 == 0).collect();
+        let puzzle = Puzzle::from_picture(1, 4096, &picture).expect("a picture");
+        let guess = first_guess(&puzzle, &Grid::new(1, 4096), &mut || false).expect("a guess");
+        assert_eq!(guess.phases, picture);
+    }
 
     #[test]
     fn phases_follow_rows_and_columns() {

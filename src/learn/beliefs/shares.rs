@@ -68,7 +68,7 @@ impl LineShares {
                 table.resize(tables, 0.0);
             }
             if cfg!(debug_assertions) {
-                table.fill(f64::NAN);
+                table[..tables].fill(f64::NAN);
             }
         }
         // Forwards: blocks 0..j in cells 0..i, cell i - 1 empty or block j - 1 ending there.
@@ -369,5 +369,31 @@ mod tests {
         let floor = super::super::message_floor(1000);
         let shares = weighted_shares(&blocks, &unknown(1000), &vec![floor; 1000]);
         assert!(shares.is_some(), "the weights underflowed");
+    }
+
+    #[test]
+    fn lines_of_every_length_give_shares_or_none() {
+        // Up to the longest line allowed, priors at the floor: sparse and dense blocks (whose
+        // sums may pass the range of `f64`: then `None`), a full clue and an empty one (exact).
+        for len in [1, 2, 664, 665, 2048, 4096] {
+            let floor = super::super::message_floor(len);
+            let pictures: [&dyn Fn(usize) -> bool; 4] =
+                [&|i| i % 3 == 0, &|i| i % 5 != 4, &|_| true, &|_| false];
+            for (p, picture) in pictures.iter().enumerate() {
+                let line: Vec<bool> = (0..len).map(picture).collect();
+                let blocks = crate::puzzle::blocks_of(line.iter().copied());
+                let shares = weighted_shares(&blocks, &unknown(len), &vec![floor; len]);
+                let Some(shares) = shares else {
+                    assert!(p < 2, "{len}: a full or empty line has one placement");
+                    continue;
+                };
+                for (&share, &filled) in shares.iter().zip(&line) {
+                    assert!((0.0..=1.0).contains(&share), "{len} {p}: {share}");
+                    if p >= 2 {
+                        assert!((share - f64::from(u8::from(filled))).abs() < 1e-9);
+                    }
+                }
+            }
+        }
     }
 }
