@@ -48,6 +48,7 @@ pub(crate) mod choose;
 pub mod color;
 pub mod count;
 pub mod domain;
+mod fault;
 mod flow;
 pub mod format;
 pub mod grid;

@@ -2,6 +2,7 @@
 //! with the stack the search needs and picks the exact counter for the palette, or says that
 //! only an enumeration gives what was asked ([`ExactOutcome::NeedsEnumeration`]).
 
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -31,6 +32,9 @@ pub enum CountFailure {
     /// The thread pool could not be built.
     #[error("cannot start the counting threads: {0}")]
     Threads(String),
+    /// A counting thread panicked (a bug): this is what the panic said.
+    #[error("internal error: {0}")]
+    Internal(String),
 }
 
 /// How to count (see [`AnyPuzzle::counter`]).
@@ -174,7 +178,8 @@ impl Counter<'_> {
             .stack_size(stack_size(puzzle))
             .build()
             .map_err(|e| CountFailure::Threads(e.to_string()))?;
-        Ok(pool.install(work))
+        let counted = std::panic::catch_unwind(AssertUnwindSafe(|| pool.install(work)));
+        counted.map_err(|panic| CountFailure::Internal(crate::fault::panic_message(&*panic)))
     }
 }
 

@@ -104,7 +104,10 @@ impl Solutions {
             match search.join() {
                 Ok(Ok(())) => {}
                 Ok(Err(error)) => self.error = Some(error),
-                Err(panic) => std::panic::resume_unwind(panic),
+                Err(panic) => {
+                    let message = crate::fault::panic_message(&*panic);
+                    self.error = Some(SolveError::Internal(message));
+                }
             }
         }
     }

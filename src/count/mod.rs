@@ -240,6 +240,7 @@ pub fn count_exact<P: Countable>(
     cancel: &AtomicBool,
     progress: &CountProgress,
 ) -> Result<ExactCount, CountError> {
+    crate::fault::inject("count");
     let (root, unknown_cells) = match open_root(puzzle, progress, cancel)? {
         Ok(open) => open,
         Err(settled) => return Ok(settled),

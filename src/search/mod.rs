@@ -187,6 +187,9 @@ pub enum SolveError {
         /// What the system said.
         reason: String,
     },
+    /// A worker thread panicked (a bug): the run stopped, and this is what the panic said.
+    #[error("internal error: {0}")]
+    Internal(String),
 }
 
 /// The result of a search.

@@ -3,6 +3,7 @@
 //! solutions travel as (grids for [`Solver::run`], batches of bytes for
 //! [`Solver::run_batched`]).
 
+use std::panic::AssertUnwindSafe;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -14,6 +15,7 @@ use super::tree::{Outlet, Parallel, SearchCx, Sequential};
 use super::{Engine, Flow, Outcome, Searchable, SolveError, Solver, estimate, stack_size};
 use crate::count::Countable;
 use crate::domain::DomainGrid;
+use crate::fault::Fault;
 use crate::learn::{ClauseExchange, LearnStats, Racer, SharedGuess};
 
 /// What the threads of a run are.
@@ -164,8 +166,17 @@ impl<P: Searchable> Solver<'_, P> {
         let mut collected = Collected::default();
         // Ends the estimator once the search is over.
         let searched = AtomicBool::new(false);
+        // A panic on any thread of the run stops the others and becomes the run's error.
+        let fault = Fault::default();
+        let (fault_slot, stop_flag) = (&fault, &stop);
         std::thread::scope(|scope| -> Result<(), SolveError> {
-            let spawn = |name: &str, work| spawn_search(scope, name, stack, threads, work);
+            let spawn = |name: &str, work| {
+                let contain = Contain {
+                    fault: fault_slot,
+                    stop: stop_flag,
+                };
+                spawn_search(scope, name, stack, threads, contain, work)
+            };
             let estimator = (self.estimate && probe_threads > 0)
                 .then(|| {
                     let (root, samples) = (root.clone(), &self.stats.samples);
@@ -257,34 +268,51 @@ impl<P: Searchable> Solver<'_, P> {
             if collected.stopped {
                 stop.store(true, Ordering::Relaxed);
             }
+            // Each thread catches its own panic (above), so the joins cannot fail.
             for thread in learner_threads.into_iter().chain(search) {
-                if let Err(panic) = thread.join() {
-                    std::panic::resume_unwind(panic);
-                }
+                let _ = thread.join();
             }
             searched.store(true, Ordering::Relaxed);
-            if let Some(Err(panic)) = estimator.map(std::thread::ScopedJoinHandle::join) {
-                std::panic::resume_unwind(panic);
+            if let Some(estimator) = estimator {
+                let _ = estimator.join();
             }
             Ok(())
         })?;
+        if let Some(message) = fault.take() {
+            return Err(SolveError::Internal(message));
+        }
         let exhausted = !collected.stopped && !self.cancel.load(Ordering::Relaxed);
         Ok(self.outcome(collected.received, exhausted, start))
     }
 }
 
-/// A thread of the search scope (a search thread needs a deep stack).
+/// Where a thread of the search scope puts its panic, and the flag that stops the others.
+#[derive(Clone, Copy)]
+struct Contain<'a> {
+    fault: &'a Fault,
+    stop: &'a AtomicBool,
+}
+
+/// A thread of the search scope (a search thread needs a deep stack), whose panic `contain`
+/// keeps while the run stops.
 fn spawn_search<'scope>(
     scope: &'scope std::thread::Scope<'scope, '_>,
     name: &str,
     stack: usize,
     threads: usize,
+    contain: Contain<'scope>,
     work: Box<dyn FnOnce() + Send + 'scope>,
 ) -> Result<std::thread::ScopedJoinHandle<'scope, ()>, SolveError> {
+    let contained = move || {
+        if let Err(panic) = std::panic::catch_unwind(AssertUnwindSafe(work)) {
+            contain.fault.record(&*panic);
+            contain.stop.store(true, Ordering::Relaxed);
+        }
+    };
     std::thread::Builder::new()
         .name(name.into())
         .stack_size(stack)
-        .spawn_scoped(scope, work)
+        .spawn_scoped(scope, contained)
         .map_err(|e| SolveError::Threads {
             threads,
             reason: e.to_string(),
@@ -333,6 +361,7 @@ fn learn<'p, P: Searchable>(
     racing: bool,
     racer: Racer<'p>,
 ) {
+    crate::fault::inject("learn");
     let root = match root.get(cx) {
         Ok(Some(root)) => root,
         // Stopped: the other search, or the caller, ends the run.

@@ -176,6 +176,7 @@ impl<P: Countable> SearchCx<'_, P> {
         depth: u32,
         memo: Option<&MemoSlot<P::Grid>>,
     ) {
+        crate::fault::inject("search");
         let parent = memo.and_then(MemoSlot::get);
         let step = self.expand(grid, depth, parent.as_deref());
         drop(parent);

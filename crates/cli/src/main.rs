@@ -5,6 +5,7 @@ mod cli;
 mod commands;
 mod convert;
 mod exact;
+mod fault;
 mod images;
 mod input;
 mod output;
@@ -20,15 +21,25 @@ use clap::FromArgMatches;
 fn main() -> ExitCode {
     let matches = cli::command().get_matches();
     let cli = cli::Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    match commands::run(cli) {
-        Ok(code) => code,
-        Err(err) => {
-            if output::is_broken_pipe(&err) {
-                return ExitCode::SUCCESS;
-            }
+    fault::install_hook();
+    // A panic that reaches here was kept by the hook, which the line below reports.
+    let result = std::panic::catch_unwind(|| commands::run(cli));
+    let error = match &result {
+        Ok(Ok(_)) | Err(_) => None,
+        Ok(Err(err)) => Some(err),
+    };
+    if let Some(line) = fault::internal_error_line(error, result.is_err()) {
+        eprintln!("{line}");
+        return ExitCode::from(stop::EXIT_INTERNAL);
+    }
+    match result {
+        Ok(Ok(code)) => code,
+        Ok(Err(err)) if output::is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Ok(Err(err)) => {
             // The same prefix as the errors clap reports for bad arguments.
             eprintln!("error: {err:#}");
             ExitCode::from(stop::EXIT_BAD_INPUT)
         }
+        Err(_) => ExitCode::from(stop::EXIT_INTERNAL),
     }
 }

@@ -12,6 +12,8 @@ pub(crate) const EXIT_BAD_INPUT: u8 = 2;
 pub(crate) const EXIT_INTERRUPTED: u8 = 130;
 /// `--time-limit` stopped a search before its answer was known; partial results were printed.
 pub(crate) const EXIT_TIME_LIMIT: u8 = 3;
+/// An internal error (a bug) stopped the run; partial results were printed.
+pub(crate) const EXIT_INTERNAL: u8 = 70;
 
 /// Why a search ended before exploring its whole tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +49,7 @@ impl Cancel {
     /// Installs the Ctrl-C / SIGTERM handler and starts the time-limit thread, if any.
     pub(crate) fn install(time_limit: Option<Duration>) -> Self {
         let cancel = Cancel::default();
+        crate::fault::cancel_on_panic(Arc::clone(&cancel.any));
         let on_signal = cancel.clone();
         // Without a handler, Ctrl-C kills the process (losing buffered output) but nothing else.
         let _ = ctrlc::set_handler(move || {

@@ -18,8 +18,8 @@ pub(crate) use settings::{JsonStyle, Settings, SolutionFormat, seconds, strategy
 const EXIT_CODES: &str = "\
 Exit codes: 0 the command ran to completion (whatever the answer: unique, multiple, a count);
 1 a puzzle has no solution; 2 bad usage or bad input; 3 --time-limit stopped it before every
-answer was known; 130 Ctrl-C or SIGTERM. Options: docs/commands.md; the engine's knobs, hidden
-here: docs/tuning.md.";
+answer was known; 70 an internal error (a bug: please report it); 130 Ctrl-C or SIGTERM.
+Options: docs/commands.md; the engine's knobs, hidden here: docs/tuning.md.";
 
 /// The command line as clap parses it: the derived [`Cli`], with each command's long help
 /// ending in its examples (its short help's end) and the exit codes.

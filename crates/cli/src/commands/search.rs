@@ -110,7 +110,13 @@ fn each_puzzle(
         && settings.solution_format == SolutionFormat::Text
         && settings.output_dir.is_none();
     let mut code = ExitCode::SUCCESS;
+    let file = display_name(&settings.file);
     for (index, (label, puzzle)) in puzzles.iter().enumerate() {
+        if puzzles.len() > 1 {
+            crate::fault::solving(&format!("{file} ({label})"));
+        } else {
+            crate::fault::solving(&file);
+        }
         if labelled {
             writeln!(out, "{label}")?;
         }
@@ -243,6 +249,7 @@ pub(crate) fn checkpointed(settings: &Settings, output: Option<&Path>) -> anyhow
         );
     }
     let (label, puzzle) = puzzles.remove(0);
+    crate::fault::solving(&display_name(&settings.file));
     let cancel = Cancel::install(settings.time_limit);
     let options = crate::checkpoint::Options {
         threads: settings.threads,

@@ -143,3 +143,30 @@ pub(crate) fn perm(dir: &Path, n: usize) -> PathBuf {
     let text = format!("{n} {n}\n{}", "1\n".repeat(2 * n));
     write(dir, &format!("perm{n}.txt"), &text)
 }
+
+/// Checks a text listing (solutions as rows of `#` and `.`, a blank line between them) against
+/// the black-and-white puzzle of `file`: each solution satisfies every clue and none is listed
+/// twice. Returns how many there are.
+pub(crate) fn check_listing(file: &Path, listing: &str) -> usize {
+    let text = std::fs::read_to_string(file).expect("the puzzle file");
+    let mut puzzles = nonoenum::format::read_puzzles(text.as_bytes(), None, None).expect("valid");
+    let puzzle = puzzles.remove(0);
+    let mut seen = std::collections::HashSet::new();
+    for grid in listing.split("\n\n").filter(|g| !g.trim().is_empty()) {
+        let cells: Vec<bool> = grid
+            .lines()
+            .flat_map(str::chars)
+            .map(|ch| match ch {
+                '#' => true,
+                '.' => false,
+                _ => panic!("unexpected {ch:?} in\n{grid}"),
+            })
+            .collect();
+        assert_eq!(cells.len(), puzzle.height() * puzzle.width(), "{grid}");
+        puzzle
+            .check_grid(&cells)
+            .unwrap_or_else(|e| panic!("{e} in\n{grid}"));
+        assert!(seen.insert(cells), "listed twice:\n{grid}");
+    }
+    seen.len()
+}

@@ -1,0 +1,111 @@
+//! A bug in one worker never loses a run silently: with a panic injected (debug builds read
+//! `NONOENUM_INJECT_FAULT`), every command ends at once with one line naming the puzzle and
+//! exit code 70, keeps what it had printed, and leaves its checkpoint usable.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+use tempfile::TempDir;
+
+mod common;
+use common::{check_listing, nonoenum};
+
+/// The exit code of an internal error.
+const EXIT_INTERNAL: i32 = 70;
+
+/// Every clue `1` on an `n` x `n` grid: `n!` solutions.
+fn write_perm(dir: &Path, n: usize) -> PathBuf {
+    let text = format!("{n} {n}\n{}", "1\n".repeat(2 * n));
+    let path = dir.join(format!("perm{n}.txt"));
+    std::fs::write(&path, text).expect("write the puzzle");
+    path
+}
+
+/// Runs `args` with a fault injected at `site`, checks the internal error (exit code 70, one
+/// line on standard error, no backtrace, within a few seconds) and returns the output.
+fn run_with_fault(site: &str, args: &[&str]) -> Output {
+    let start = Instant::now();
+    let output = nonoenum(args)
+        .env("NONOENUM_INJECT_FAULT", site)
+        .env_remove("RUST_BACKTRACE")
+        .timeout(Duration::from_secs(60))
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        output.status.code(),
+        Some(EXIT_INTERNAL),
+        "{args:?}: {stderr}"
+    );
+    let line = stderr.trim_end();
+    assert_eq!(line.lines().count(), 1, "{args:?}: one line: {stderr}");
+    assert!(
+        line.starts_with("error: internal error while solving ")
+            && line.contains(&format!(
+                "fault injected at {}",
+                site.split(':').next().unwrap_or(site)
+            ))
+            && line.ends_with("; please report it"),
+        "{args:?}: {line}"
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{args:?}: too slow"
+    );
+    output
+}
+
+#[test]
+fn a_fault_in_the_probing_search_keeps_the_solutions_listed() {
+    let dir = TempDir::new().expect("a temporary folder");
+    let puzzle = write_perm(dir.path(), 8);
+    let p = puzzle.to_str().expect("a path");
+    for threads in ["1", "2"] {
+        let output = run_with_fault("search:2000", &["list", "-t", threads, p]);
+        let listed = check_listing(&puzzle, &String::from_utf8_lossy(&output.stdout));
+        assert!(
+            listed > 0 && listed < 40_320,
+            "{threads} threads: {listed} listed"
+        );
+    }
+}
+
+#[test]
+fn a_fault_in_a_learner_or_a_counter_ends_the_run() {
+    let dir = TempDir::new().expect("a temporary folder");
+    let puzzle = write_perm(dir.path(), 6);
+    let p = puzzle.to_str().expect("a path");
+    let _ = run_with_fault("learn", &["solve", "--strategy", "learn", p]);
+    let _ = run_with_fault("learn", &["list", "--limit", "3", "--strategy", "both", p]);
+    let _ = run_with_fault("count", &["count", p]);
+    let _ = run_with_fault("search:50", &["count", "--method", "enumerate", p]);
+    let _ = run_with_fault(
+        "search:50",
+        &["count", "--per-cell", "--method", "enumerate", p],
+    );
+}
+
+#[test]
+fn a_checkpoint_left_by_a_fault_resumes_to_the_exact_count() {
+    let dir = TempDir::new().expect("a temporary folder");
+    let puzzle = write_perm(dir.path(), 8);
+    let ck = dir.path().join("ck.json");
+    let (p, ck) = (
+        puzzle.to_str().expect("a path"),
+        ck.to_str().expect("a path"),
+    );
+    let args = [
+        "count",
+        "--method",
+        "enumerate",
+        "--checkpoint",
+        ck,
+        "--checkpoint-every",
+        "0.01",
+        p,
+    ];
+    let _ = run_with_fault("search:20000", &args);
+    let resumed = nonoenum(["resume", "-q", ck]).output().expect("runs");
+    assert_eq!(String::from_utf8_lossy(&resumed.stdout), "40320\n");
+}
