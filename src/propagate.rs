@@ -60,6 +60,10 @@ impl DirtyLines {
     }
 }
 
+/// Lines solved between two questions to the stop flag of [`Propagator::propagate_all_until`]:
+/// a line of 4,096 cells takes tens of microseconds.
+const LINES_BETWEEN_STOP_CHECKS: u32 = 16;
+
 impl<P: Domain> Default for Propagator<P> {
     fn default() -> Self {
         Propagator {
@@ -147,6 +151,24 @@ impl<P: Domain> Propagator<P> {
         self.run(puzzle, grid)
     }
 
+    /// [`Propagator::propagate_all`] that asks `stopped` every few lines, and returns `None`
+    /// when it says so (the grid then holds what the lines fixed so far, all of it sound).
+    pub(crate) fn propagate_all_until(
+        &mut self,
+        puzzle: &P,
+        grid: &mut P::Grid,
+        stopped: &dyn Fn() -> bool,
+    ) -> Option<Result<(), Contradiction>> {
+        self.reset(puzzle);
+        for r in 0..puzzle.size().0 {
+            self.dirty.push(LineId::Row(r));
+        }
+        for c in 0..puzzle.size().1 {
+            self.dirty.push(LineId::Col(c));
+        }
+        self.run_until(puzzle, grid, stopped)
+    }
+
     /// Propagates after cell (`row`, `col`) changed: its row and column are dirty.
     pub(crate) fn propagate_cell(
         &mut self,
@@ -156,6 +178,21 @@ impl<P: Domain> Propagator<P> {
         col: usize,
     ) -> Result<(), Contradiction> {
         self.propagate_cells(puzzle, grid, [(row, col)])
+    }
+
+    /// [`Propagator::propagate_cell`] that asks `stopped` every few lines, and returns `None`
+    /// when it says so.
+    pub(crate) fn propagate_cell_until(
+        &mut self,
+        puzzle: &P,
+        grid: &mut P::Grid,
+        (row, col): (usize, usize),
+        stopped: &dyn Fn() -> bool,
+    ) -> Option<Result<(), Contradiction>> {
+        self.reset(puzzle);
+        self.dirty.push(LineId::Row(row));
+        self.dirty.push(LineId::Col(col));
+        self.run_until(puzzle, grid, stopped)
     }
 
     /// Propagates after several cells changed: their rows and columns are dirty.
@@ -174,8 +211,28 @@ impl<P: Domain> Propagator<P> {
     }
 
     fn run(&mut self, puzzle: &P, grid: &mut P::Grid) -> Result<(), Contradiction> {
+        self.run_until(puzzle, grid, &|| false).unwrap_or(Ok(()))
+    }
+
+    /// Solves the dirty lines until none is left, asking `stopped` every
+    /// [`LINES_BETWEEN_STOP_CHECKS`] lines; `None` when it said so.
+    fn run_until(
+        &mut self,
+        puzzle: &P,
+        grid: &mut P::Grid,
+        stopped: &dyn Fn() -> bool,
+    ) -> Option<Result<(), Contradiction>> {
         let height = puzzle.size().0;
+        let mut until_check = LINES_BETWEEN_STOP_CHECKS;
         while let Some(line) = self.dirty.pop() {
+            until_check -= 1;
+            if until_check == 0 {
+                until_check = LINES_BETWEEN_STOP_CHECKS;
+                if stopped() {
+                    self.dirty.queue.clear();
+                    return None;
+                }
+            }
             let index = line_index(height, line);
             if !self.in_footprint[index as usize] {
                 self.in_footprint[index as usize] = true;
@@ -189,10 +246,10 @@ impl<P: Domain> Propagator<P> {
             });
             if let Err(contradiction) = solved {
                 self.dirty.queue.clear();
-                return Err(contradiction);
+                return Some(Err(contradiction));
             }
         }
-        Ok(())
+        Some(Ok(()))
     }
 }
 

@@ -84,16 +84,20 @@ pub(crate) struct ProbeCounts {
 
 /// Narrows one undecided cell of a copy of `grid` to `value`, one of its values, and
 /// propagates.
+/// Also `Err` when `stopped` ends the propagation: every caller asks `stopped` again before
+/// it trusts a contradiction.
 fn try_value<P: Domain>(
     puzzle: &P,
     grid: &P::Grid,
     prop: &mut Propagator<P>,
     (row, col): (usize, usize),
     value: u64,
+    stopped: &dyn Fn() -> bool,
 ) -> Result<P::Grid, Contradiction> {
     let mut child = grid.clone();
     child.decide(row, col, value);
-    prop.propagate_cell(puzzle, &mut child, row, col)?;
+    prop.propagate_cell_until(puzzle, &mut child, (row, col), stopped)
+        .unwrap_or(Err(Contradiction))?;
     Ok(child)
 }
 
@@ -112,9 +116,12 @@ pub(crate) fn choose_plain<P: Domain>(
         if stopped() {
             return Choice::Interrupted;
         }
-        if let Ok(child) = try_value(puzzle, grid, prop, cell, value) {
+        if let Ok(child) = try_value(puzzle, grid, prop, cell, value, stopped) {
             children.push(child);
         }
+    }
+    if stopped() {
+        return Choice::Interrupted;
     }
     Choice::Branch {
         cell,
@@ -156,10 +163,9 @@ pub(crate) fn probed_root_until<P: Domain>(
         return Ok(Ok(None));
     };
     let mut prop = Propagator::new();
-    let propagated = prop.propagate_all(puzzle, &mut grid);
-    if stopped() {
+    let Some(propagated) = prop.propagate_all_until(puzzle, &mut grid, stopped) else {
         return Ok(Err(Interrupted));
-    }
+    };
     if propagated.is_err() {
         return Ok(Ok(None));
     }
@@ -230,7 +236,9 @@ pub(crate) fn choose_probing<P: Domain>(
                         let values = grid.values(best.cell.0, best.cell.1);
                         prober.counts.probes += u64::from(values.count_ones());
                         let children: Vec<_> = each_value::<P>(values)
-                            .filter_map(|v| try_value(puzzle, grid, prober.prop, best.cell, v).ok())
+                            .filter_map(|v| {
+                                try_value(puzzle, grid, prober.prop, best.cell, v, stopped).ok()
+                            })
                             .collect();
                         if stopped() {
                             return Choice::Interrupted;
@@ -355,7 +363,8 @@ impl<P: Domain> Prober<'_, P> {
             fixed.clear();
             survivors.clear();
             for value in each_value::<P>(values) {
-                if let Ok(g) = try_value(self.puzzle, grid, self.prop, cell, value) {
+                let tried = try_value(self.puzzle, grid, self.prop, cell, value, self.stopped);
+                if let Ok(g) = tried {
                     let n = (before - g.undecided()) as u32;
                     memo.record(row, col, value, n, self.prop.footprint());
                     fixed.push(u64::from(n));

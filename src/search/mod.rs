@@ -23,7 +23,7 @@ mod tree;
 
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
@@ -305,6 +305,24 @@ impl<'p, P: Searchable> Solver<'p, P> {
             .propagate_all(self.puzzle, &mut grid)
             .ok()
             .map(|()| grid))
+    }
+
+    /// [`Solver::root`], or `Err` when the cancel flag stops the propagation first.
+    fn root_until_cancelled(
+        &self,
+    ) -> Result<Result<Option<P::Grid>, crate::choose::Interrupted>, SolveError> {
+        self.puzzle.validate()?;
+        let Some(mut grid) = self.puzzle.given_grid() else {
+            return Ok(Ok(None));
+        };
+        let cancelled = || self.cancel.load(Ordering::Relaxed);
+        let mut prop = Propagator::new();
+        Ok(
+            match prop.propagate_all_until(self.puzzle, &mut grid, &cancelled) {
+                None => Err(crate::choose::Interrupted),
+                Some(propagated) => Ok(propagated.ok().map(|()| grid)),
+            },
+        )
     }
 
     /// Runs the search, calling `on_solution` (on the calling thread) with each solution as

@@ -109,7 +109,9 @@ impl<P: Searchable> Solver<'_, P> {
         collect: impl FnOnce(bool) -> Collected,
     ) -> Result<Outcome, SolveError> {
         let start = Instant::now();
-        let root = self.root()?;
+        let Ok(root) = self.root_until_cancelled()? else {
+            return Ok(self.outcome(0, false, start));
+        };
         self.stats.set_root_time(start.elapsed());
         let Some(root) = root else {
             return Ok(self.outcome(0, true, start));
