@@ -175,9 +175,8 @@ fn ensure_split<P: PartPuzzle>(
 /// `nonoenum resume CHECKPOINT`.
 pub(crate) fn resume(checkpoint: &Path, options: &Options<'_>) -> anyhow::Result<ExitCode> {
     let name = display_name(checkpoint);
-    let text =
-        std::fs::read_to_string(checkpoint).with_context(|| format!("cannot read {name}"))?;
-    let state: Checkpoint = serde_json::from_str(&text)
+    let bytes = crate::input::read_bytes(checkpoint)?;
+    let state: Checkpoint = serde_json::from_slice(&bytes)
         .with_context(|| format!("{name}: not a nonoenum checkpoint"))?;
     if state.format != CHECKPOINT_FORMAT {
         bail!(

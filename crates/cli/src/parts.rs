@@ -11,7 +11,7 @@
 //! the compact listing of `list --to compact --json`).
 
 use std::fs;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -268,9 +268,8 @@ pub(crate) fn merge(
     let dir_name = display_name(dir);
     let manifest_path = dir.join(MANIFEST);
     let manifest_name = display_name(&manifest_path);
-    let text = fs::read_to_string(&manifest_path)
-        .with_context(|| format!("cannot read {manifest_name}"))?;
-    let manifest: Manifest = serde_json::from_str(&text)
+    let bytes = crate::input::read_bytes(&manifest_path)?;
+    let manifest: Manifest = serde_json::from_slice(&bytes)
         .with_context(|| format!("{manifest_name}: not a nonoenum split manifest"))?;
     if !MANIFEST_FORMATS.contains(&manifest.format.as_str()) {
         bail!(
@@ -417,8 +416,15 @@ fn for_each_line(
     mut f: impl FnMut(PartLine) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let name = display_name(path);
-    let text = fs::read_to_string(path).with_context(|| format!("no result ({name})"))?;
-    if text.trim_start().starts_with('[') {
+    let file = fs::File::open(path).with_context(|| format!("no result ({name})"))?;
+    let mut reader = BufReader::new(file);
+    let start = reader
+        .fill_buf()
+        .with_context(|| format!("cannot read {name}"))?;
+    // A JSON document is read whole; a listing, one line at a time (it may be long).
+    if start.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+        let bytes = crate::input::read_capped(reader, &name, &name)?;
+        let text = String::from_utf8(bytes).with_context(|| format!("{name}: not UTF-8 text"))?;
         let lines = read_lines(&text).map_err(|(line, e)| {
             anyhow::Error::new(e).context(format!("{name}:{line}: not a nonoenum JSON document"))
         })?;
@@ -430,7 +436,7 @@ fn for_each_line(
         }
         return Ok(());
     }
-    let mut listing = read_listing(text.as_bytes());
+    let mut listing = read_listing(reader);
     while let Some(item) = listing.next() {
         let line = match item {
             Ok(ListingItem::Json(text)) => match serde_json::from_str(&text) {
