@@ -29,6 +29,7 @@ use nonoenum::{AnyPuzzle, ColorPuzzle, Flow, Probing, Puzzle, Solver, SolverOpti
 use serde::{Deserialize, Serialize};
 
 use crate::input::display_name;
+use crate::output::atomic;
 use crate::palette::{PartPuzzle, as_stored, check};
 use crate::stop::{Cancel, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_TIME_LIMIT, Stop};
 
@@ -214,17 +215,10 @@ fn thread_count(threads: usize) -> usize {
 
 /// Writes the checkpoint through a temporary file, synced, and a rename.
 fn save(path: &Path, state: &Checkpoint) -> anyhow::Result<()> {
-    let name = display_name(path);
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let mut file = File::create(&tmp).with_context(|| format!("cannot write {name}"))?;
+    let mut file = atomic::create(path)?;
     serde_json::to_writer(&mut file, state)?;
     file.write_all(b"\n")?;
-    file.sync_all()
-        .with_context(|| format!("cannot write {name}"))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {name}"))?;
-    Ok(())
+    file.commit()
 }
 
 /// Runs the open parts of `state` one by one, committing each, until none is left or the run

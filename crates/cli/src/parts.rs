@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cli::{JsonStyle, Settings};
 use crate::input::display_name;
+use crate::output::atomic::write_atomically;
 use crate::output::json::{JsonArray, JsonLine, RunResult, read_lines, write_line};
 use crate::palette::{PartPuzzle, as_stored};
 
@@ -237,18 +238,6 @@ fn write_parts<P: PartPuzzle>(
     };
     let largest = made.iter().flatten().map(|p| p.unknown).max().unwrap_or(0);
     Ok((manifest, largest))
-}
-
-/// Writes a file through a temporary file in the same folder and a rename, so that a reader
-/// never sees it half-written.
-fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let name = display_name(path);
-    fs::write(&tmp, bytes).with_context(|| format!("cannot write {name}"))?;
-    fs::rename(&tmp, path).with_context(|| format!("cannot write {name}"))?;
-    Ok(())
 }
 
 /// A part's result, checked against the manifest.
