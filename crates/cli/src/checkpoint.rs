@@ -229,10 +229,8 @@ fn run<P: PartPuzzle>(
     checkpoint: &Path,
     options: &Options<'_>,
 ) -> anyhow::Result<ExitCode> {
-    let mut committed: u128 = state
-        .committed
-        .parse()
-        .with_context(|| format!("{}: bad committed count", display_name(checkpoint)))?;
+    let name = display_name(checkpoint);
+    let mut committed = check_progress(&state, puzzle, &name)?;
     let mut output = match &state.output {
         Some(path) => Some(open_output(path, state.output_len)?),
         None => None,
@@ -242,21 +240,7 @@ fn run<P: PartPuzzle>(
     let mut partial = 0u64;
     let mut stopped = None;
     while let Some(decisions) = state.open.first() {
-        let bad_part = || {
-            format!(
-                "{}: a part does not fit the puzzle",
-                display_name(checkpoint)
-            )
-        };
-        let Some(decisions) = decisions
-            .iter()
-            .map(|&d| P::from_decision(d))
-            .collect::<Option<Vec<_>>>()
-        else {
-            bail!(bad_part());
-        };
-        let part = puzzle.with_givens(&decisions);
-        check(&part).with_context(bad_part)?;
+        let part = part_of(puzzle, decisions, &name)?;
         let solver = Solver::new(
             &part,
             SolverOptions {
@@ -295,7 +279,9 @@ fn run<P: PartPuzzle>(
         if let Some(out) = output.as_mut() {
             state.output_len = out.commit()?;
         }
-        committed += u128::from(outcome.solutions);
+        committed = committed
+            .checked_add(u128::from(outcome.solutions))
+            .with_context(|| format!("{name}: the committed count is too large: {ALTERED}"))?;
         state.committed = committed.to_string();
         let _ = state.open.remove(0);
         if last_save.elapsed() >= options.every || state.open.is_empty() {
@@ -308,7 +294,7 @@ fn run<P: PartPuzzle>(
     if let Some(out) = output.as_mut() {
         out.truncate_to(state.output_len)?;
     }
-    let ck = display_name(checkpoint);
+    let ck = &name;
     match (stopped, &state.output) {
         (None, None) => println!("{committed}"),
         (None, Some(path)) => {
@@ -323,7 +309,7 @@ fn run<P: PartPuzzle>(
             if state.output.is_none() {
                 println!(
                     "incomplete: at least {} ({})",
-                    committed + u128::from(partial),
+                    committed.saturating_add(u128::from(partial)),
                     why.describe()
                 );
             }
@@ -347,6 +333,52 @@ fn run<P: PartPuzzle>(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// What a checkpoint read back says that the file was altered.
+const ALTERED: &str = "the file was altered";
+
+/// Checks the progress a checkpoint records against its puzzle before anything runs: the
+/// committed count, the number of parts and every decision of the open parts (their numbers
+/// come from a file). Returns the committed count.
+fn check_progress<P: PartPuzzle>(
+    state: &Checkpoint,
+    puzzle: &P,
+    name: &str,
+) -> anyhow::Result<u128> {
+    let committed: u128 = state
+        .committed
+        .parse()
+        .with_context(|| format!("{name}: bad committed count"))?;
+    // Before the split, the one open part is the whole search and nothing is committed.
+    let unsplit = matches!(state.open.as_slice(), [whole] if whole.is_empty());
+    if state.parts == 0 && (committed != 0 || !unsplit) {
+        bail!("{name}: committed solutions or open parts before the search was split: {ALTERED}");
+    }
+    if state.open.len() > state.parts.max(1) {
+        let (open, parts) = (state.open.len(), state.parts);
+        bail!("{name}: {open} open parts of {parts}: {ALTERED}");
+    }
+    for decisions in &state.open {
+        for &decision in decisions {
+            let _ = puzzle
+                .read_decision(decision)
+                .map_err(|problem| anyhow::anyhow!("{name}: {problem}: {ALTERED}"))?;
+        }
+    }
+    Ok(committed)
+}
+
+/// The puzzle of an open part: `puzzle` with the part's decisions as givens, checked.
+fn part_of<P: PartPuzzle>(puzzle: &P, decisions: &[[usize; 3]], name: &str) -> anyhow::Result<P> {
+    let givens = decisions
+        .iter()
+        .map(|&d| puzzle.read_decision(d))
+        .collect::<Result<Vec<_>, String>>()
+        .map_err(|problem| anyhow::anyhow!("{name}: {problem}: {ALTERED}"))?;
+    let part = puzzle.with_givens(&givens);
+    check(&part).with_context(|| format!("{name}: a part does not fit the puzzle"))?;
+    Ok(part)
 }
 
 /// The output file of a checkpointed `list`: appends solutions, separated by blank lines.
