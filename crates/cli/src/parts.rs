@@ -10,6 +10,7 @@
 //! wrote, a `result` line per subtree, or the same objects as one array, from `--to json`, or
 //! the compact listing of `list --to compact --json`).
 
+use std::collections::HashSet;
 use std::fs;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -260,12 +261,7 @@ pub(crate) fn merge(
     let bytes = crate::input::read_bytes(&manifest_path)?;
     let manifest: Manifest = serde_json::from_slice(&bytes)
         .with_context(|| format!("{manifest_name}: not a nonoenum split manifest"))?;
-    if !MANIFEST_FORMATS.contains(&manifest.format.as_str()) {
-        bail!(
-            "{manifest_name}: format `{}`, expected `{MANIFEST_FORMAT}`",
-            manifest.format
-        );
-    }
+    check_manifest(&manifest, &manifest_name)?;
     let command = if list { "list" } else { "count" };
     let mut total = BigUint::ZERO;
     let mut seconds = 0.0;
@@ -325,6 +321,24 @@ pub(crate) fn merge(
         eprintln!("nonoenum: {total} solutions (complete: {n} parts merged)");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Checks what a manifest read back lists: its format, and each part once, at least one.
+fn check_manifest(manifest: &Manifest, manifest_name: &str) -> anyhow::Result<()> {
+    if !MANIFEST_FORMATS.contains(&manifest.format.as_str()) {
+        bail!(
+            "{manifest_name}: format `{}`, expected `{MANIFEST_FORMAT}`",
+            manifest.format
+        );
+    }
+    if manifest.parts.is_empty() {
+        bail!("{manifest_name}: the manifest lists no parts");
+    }
+    let mut files = HashSet::new();
+    if let Some(twice) = manifest.parts.iter().find(|p| !files.insert(&p.file)) {
+        bail!("{manifest_name}: the manifest lists {} twice", twice.file);
+    }
+    Ok(())
 }
 
 /// Writes the merged result: with `list`, every part's solutions, then (text) the count or

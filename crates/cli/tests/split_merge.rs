@@ -387,6 +387,40 @@ fn merge_refuses_endless_manifests_and_results() {
 }
 
 #[test]
+fn merge_refuses_a_manifest_without_parts_or_with_one_twice() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 4);
+    let dir = tmp.path().join("split");
+    split(&puzzle, 2, &dir);
+    run_parts(&dir, "count");
+    let manifest_path = dir.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest_path).expect("read");
+    let manifest: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let shown = manifest_path.display().to_string();
+    let d = dir.to_str().expect("path");
+
+    let mut empty = manifest.clone();
+    empty["parts"] = serde_json::json!([]);
+    std::fs::write(&manifest_path, empty.to_string()).expect("write");
+    common::assert_bad_input(
+        &["merge", d],
+        &[&format!("{shown}: the manifest lists no parts")],
+    );
+
+    let mut twice = manifest.clone();
+    let first = manifest["parts"][0].clone();
+    twice["parts"] = serde_json::json!([first.clone(), first]);
+    std::fs::write(&manifest_path, twice.to_string()).expect("write");
+    common::assert_bad_input(
+        &["merge", d],
+        &[&format!("{shown}: the manifest lists part-001.txt twice")],
+    );
+
+    std::fs::write(&manifest_path, text).expect("write");
+    assert_eq!(run_ok(&mut merge(&dir, false)), "24\n");
+}
+
+#[test]
 fn split_refuses_a_used_folder_and_zero_parts() {
     let tmp = TempDir::new().expect("temp dir");
     let puzzle = write_perm(tmp.path(), 4);
