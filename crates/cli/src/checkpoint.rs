@@ -294,18 +294,35 @@ fn run<P: PartPuzzle>(
     if let Some(out) = output.as_mut() {
         out.truncate_to(state.output_len)?;
     }
-    let ck = &name;
+    Ok(report(
+        &state,
+        committed,
+        stopped.map(|why| (why, partial)),
+        &name,
+        options.quiet,
+    ))
+}
+
+/// Prints the result of a checkpointed run that is done, or `stopped` (why, and the solutions
+/// of the part it stopped in); returns the exit code.
+fn report(
+    state: &Checkpoint,
+    committed: u128,
+    stopped: Option<(Stop, u64)>,
+    name: &str,
+    quiet: bool,
+) -> ExitCode {
     match (stopped, &state.output) {
         (None, None) => println!("{committed}"),
         (None, Some(path)) => {
-            if !options.quiet {
+            if !quiet {
                 eprintln!(
                     "nonoenum: {committed} solutions (complete), written to {}",
                     display_name(path)
                 );
             }
         }
-        (Some(why), _) => {
+        (Some((why, partial)), _) => {
             if state.output.is_none() {
                 println!(
                     "incomplete: at least {} ({})",
@@ -313,26 +330,26 @@ fn run<P: PartPuzzle>(
                     why.describe()
                 );
             }
-            if !options.quiet {
+            if !quiet {
                 let open = state.open.len();
                 eprintln!(
                     "nonoenum: {}; {committed} solutions in finished parts are saved, {open} of {} \
-                     parts remain: continue with `nonoenum resume {ck}`",
+                     parts remain: continue with `nonoenum resume {name}`",
                     why.describe(),
                     state.parts
                 );
             }
-            return Ok(ExitCode::from(match why {
+            return ExitCode::from(match why {
                 Stop::TimeLimit => EXIT_TIME_LIMIT,
                 _ => EXIT_INTERRUPTED,
-            }));
+            });
         }
     }
-    Ok(if committed == 0 {
+    if committed == 0 {
         ExitCode::from(EXIT_NO_SOLUTION)
     } else {
         ExitCode::SUCCESS
-    })
+    }
 }
 
 /// What a checkpoint read back says that the file was altered.

@@ -109,15 +109,7 @@ fn each_puzzle(
         if labelled {
             writeln!(out, "{label}")?;
         }
-        let options = SolverOptions {
-            threads: settings.threads,
-            probing: settings.probing,
-            // `count` prints no solution: their order does not matter.
-            ordered: settings.ordered && !matches!(mode, Mode::Count(_)),
-            // Restarts speed up finding a first solution; a count explores the whole tree.
-            restarts: settings.restarts && !matches!(mode, Mode::Count(_)),
-            engine: engine_for(settings, mode),
-        };
+        let options = solver_options(settings, mode);
         // `count --progress` shows lines even off a terminal.
         let show = Show::new(
             settings.quiet,
@@ -196,6 +188,19 @@ fn each_puzzle(
         }
     }
     Ok(code)
+}
+
+/// How the search of `mode` runs with `settings`.
+fn solver_options(settings: &Settings, mode: Mode) -> SolverOptions {
+    SolverOptions {
+        threads: settings.threads,
+        probing: settings.probing,
+        // `count` prints no solution: their order does not matter.
+        ordered: settings.ordered && !matches!(mode, Mode::Count(_)),
+        // Restarts speed up finding a first solution; a count explores the whole tree.
+        restarts: settings.restarts && !matches!(mode, Mode::Count(_)),
+        engine: engine_for(settings, mode),
+    }
 }
 
 /// Ends a run that Ctrl-C or the time limit stopped: flushes what was printed, says so (unless
