@@ -17,12 +17,13 @@
 //! # Ok::<(), nonoenum::ListingError>(())
 //! ```
 
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 use std::sync::Arc;
 
 use thiserror::Error;
 
 use super::solve::Solution;
+use crate::format::MAX_INPUT_BYTES;
 use crate::format::compact::CompactHeader;
 
 /// One line of a compact listing, read.
@@ -154,7 +155,9 @@ impl<R: BufRead> Iterator for Listing<R> {
         while !self.failed {
             self.buffer.clear();
             self.line += 1;
-            match self.reader.read_until(b'\n', &mut self.buffer) {
+            // One byte more than a line may hold, so that a longer one is seen.
+            let mut capped = (&mut self.reader).take(MAX_INPUT_BYTES + 1);
+            match capped.read_until(b'\n', &mut self.buffer) {
                 Ok(0) => return None,
                 Ok(_) => {}
                 Err(source) => {
@@ -162,6 +165,12 @@ impl<R: BufRead> Iterator for Listing<R> {
                     let line = self.line;
                     return Some(Err(ListingError::Io { line, source }));
                 }
+            }
+            if self.buffer.len() as u64 > MAX_INPUT_BYTES && self.buffer.last() != Some(&b'\n') {
+                // The rest of the line is not read: nothing after it can be trusted.
+                self.failed = true;
+                let mib = MAX_INPUT_BYTES >> 20;
+                return Some(Err(self.problem(format!("a line longer than {mib} MiB"))));
             }
             while matches!(self.buffer.last(), Some(b'\n' | b'\r')) {
                 let _ = self.buffer.pop();
@@ -204,6 +213,15 @@ mod tests {
             read.last(),
             Some(&Ok(ListingItem::Json(r#"{"type":"result"}"#.into())))
         );
+    }
+
+    #[test]
+    fn a_line_too_long_ends_the_listing() {
+        let endless = std::io::BufReader::new(std::io::repeat(b'A'));
+        let read: Vec<_> = read_listing(endless)
+            .map(|item| item.map_err(|e| e.to_string()))
+            .collect();
+        assert_eq!(read, [Err("line 1: a line longer than 64 MiB".into())]);
     }
 
     #[test]

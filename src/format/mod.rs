@@ -56,6 +56,12 @@ fn assert_edits_fail<T: fmt::Debug>(
     }
 }
 
+/// The most bytes the `nonoenum` command reads of one input (a puzzle, givens, checkpoint,
+/// manifest or picture file, or standard input), and of one line of a compact listing read
+/// back ([`crate::read_listing`]). Real puzzles are far smaller: a line has at most 4096
+/// cells. Anything larger is refused before it fills the memory.
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
 pub use error::{ParseError, ParseErrorKind};
 pub use givens::{
     add_givens, parse_givens, parse_numbered_givens, read_givens, read_numbered_givens,

@@ -61,23 +61,52 @@ pub(crate) fn has_content(text: &str) -> bool {
         .any(|line| !line.trim().is_empty() && !is_comment(line))
 }
 
-/// An excerpt of the input for an error message: at most 40 characters, control characters
-/// escaped, so that the message stays on one line.
+/// An excerpt of the input for an error message: at most [`SNIPPET_CHARS`] characters, cut
+/// after a word where one ends near the limit and marked `…`, control characters escaped, so
+/// that the message stays on one line.
 pub(crate) fn snippet(s: &str) -> String {
-    const MAX: usize = 40;
+    let kept = match s.char_indices().nth(SNIPPET_CHARS) {
+        None => s,
+        Some((limit, _)) => cut_at_word(s, limit),
+    };
     let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i == MAX {
-            out.push('…');
-            break;
-        }
+    for c in kept.chars() {
         if c.is_control() {
             out.extend(c.escape_debug());
         } else {
             out.push(c);
         }
     }
+    if kept.len() < s.len() {
+        out.push('…');
+    }
     out
+}
+
+/// The most characters of the input a [`snippet`] keeps.
+const SNIPPET_CHARS: usize = 40;
+/// How far back from the limit a [`snippet`] looks for the end of a word.
+const SNIPPET_WORD_REACH: usize = 15;
+
+/// `s` up to the byte `limit` (a character boundary), or up to the last space within
+/// [`SNIPPET_WORD_REACH`] characters before it, so that no word is cut in two.
+fn cut_at_word(s: &str, limit: usize) -> &str {
+    let head = &s[..limit];
+    let word_ends = s[limit..].starts_with(char::is_whitespace);
+    let space = head
+        .char_indices()
+        .rev()
+        .take(SNIPPET_WORD_REACH)
+        .find(|(_, c)| c.is_whitespace());
+    let cut = match (word_ends, space) {
+        (true, _) => head,
+        (false, Some((at, _))) => &head[..at],
+        (false, None) => return head,
+    };
+    match cut.trim_end() {
+        "" => head,
+        kept => kept,
+    }
 }
 
 /// The tokens of a line: separated by whitespace and/or commas.
@@ -238,5 +267,25 @@ mod tests {
         assert!(has_content("# c\n1 1\n"));
         assert_eq!(snippet("a\u{7}b"), "a\\u{7}b");
         assert_eq!(snippet(&"x".repeat(50)).chars().count(), 41);
+    }
+
+    #[test]
+    fn snippets_cut_between_words_and_whole_characters() {
+        assert_eq!(snippet("short and whole"), "short and whole");
+        assert_eq!(snippet(&"y".repeat(40)), "y".repeat(40));
+        // A word that runs past the limit is dropped, not cut in two.
+        let words = "the quick brown fox jumps over the laziest dog";
+        assert_eq!(snippet(words), "the quick brown fox jumps over the…");
+        // A word that ends at the limit is kept whole.
+        let at_limit = format!("{} tail", "w".repeat(40));
+        assert_eq!(snippet(&at_limit), format!("{}…", "w".repeat(40)));
+        // No space in the last 15 characters: cut at the limit.
+        let long_word = format!("a {}", "z".repeat(60));
+        assert_eq!(snippet(&long_word), format!("a {}…", "z".repeat(38)));
+        // Multi-byte characters are never split.
+        let accents = "é".repeat(45);
+        assert_eq!(snippet(&accents), format!("{}…", "é".repeat(40)));
+        let mixed = format!("{} ßßßßßßßßßßßß", "ü".repeat(30));
+        assert_eq!(snippet(&mixed), format!("{}…", "ü".repeat(30)));
     }
 }

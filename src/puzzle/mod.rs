@@ -521,6 +521,24 @@ mod tests {
     }
 
     #[test]
+    fn givens_far_outside_the_grid_are_refused_without_overflow() {
+        let mut puzzle = Puzzle::new(clues(&[&[1]]), clues(&[&[1]])).unwrap();
+        puzzle.givens.push(Given {
+            row: usize::MAX,
+            col: 0,
+            filled: true,
+        });
+        assert!(matches!(
+            puzzle.check(),
+            Err(PuzzleError::GivenOutside {
+                row: usize::MAX,
+                col: 1,
+                ..
+            })
+        ));
+    }
+
+    #[test]
     fn from_picture_round_trips_through_check_grid() {
         let cells = [true, false, true, true, true, false];
         let puzzle = Puzzle::from_picture(2, 3, &cells).unwrap();

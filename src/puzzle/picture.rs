@@ -54,7 +54,8 @@ pub(crate) fn check_givens<V: Copy + PartialEq>(
 ) -> Result<(), PuzzleError> {
     let mut seen = HashMap::new();
     for (row, col, value) in givens {
-        let (row1, col1) = (row + 1, col + 1);
+        // 1-based for messages; saturating, as the numbers may come from a file.
+        let (row1, col1) = (row.saturating_add(1), col.saturating_add(1));
         if row >= rows || col >= cols {
             return Err(PuzzleError::GivenOutside {
                 row: row1,

@@ -29,6 +29,7 @@ use nonoenum::{AnyPuzzle, ColorPuzzle, Flow, Probing, Puzzle, Solver, SolverOpti
 use serde::{Deserialize, Serialize};
 
 use crate::input::display_name;
+use crate::output::atomic;
 use crate::palette::{PartPuzzle, as_stored, check};
 use crate::stop::{Cancel, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_TIME_LIMIT, Stop};
 
@@ -175,9 +176,8 @@ fn ensure_split<P: PartPuzzle>(
 /// `nonoenum resume CHECKPOINT`.
 pub(crate) fn resume(checkpoint: &Path, options: &Options<'_>) -> anyhow::Result<ExitCode> {
     let name = display_name(checkpoint);
-    let text =
-        std::fs::read_to_string(checkpoint).with_context(|| format!("cannot read {name}"))?;
-    let state: Checkpoint = serde_json::from_str(&text)
+    let bytes = crate::input::read_bytes(checkpoint)?;
+    let state: Checkpoint = serde_json::from_slice(&bytes)
         .with_context(|| format!("{name}: not a nonoenum checkpoint"))?;
     if state.format != CHECKPOINT_FORMAT {
         bail!(
@@ -215,17 +215,10 @@ fn thread_count(threads: usize) -> usize {
 
 /// Writes the checkpoint through a temporary file, synced, and a rename.
 fn save(path: &Path, state: &Checkpoint) -> anyhow::Result<()> {
-    let name = display_name(path);
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let mut file = File::create(&tmp).with_context(|| format!("cannot write {name}"))?;
+    let mut file = atomic::create(path)?;
     serde_json::to_writer(&mut file, state)?;
     file.write_all(b"\n")?;
-    file.sync_all()
-        .with_context(|| format!("cannot write {name}"))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {name}"))?;
-    Ok(())
+    file.commit()
 }
 
 /// Runs the open parts of `state` one by one, committing each, until none is left or the run
@@ -236,10 +229,8 @@ fn run<P: PartPuzzle>(
     checkpoint: &Path,
     options: &Options<'_>,
 ) -> anyhow::Result<ExitCode> {
-    let mut committed: u128 = state
-        .committed
-        .parse()
-        .with_context(|| format!("{}: bad committed count", display_name(checkpoint)))?;
+    let name = display_name(checkpoint);
+    let mut committed = check_progress(&state, puzzle, &name)?;
     let mut output = match &state.output {
         Some(path) => Some(open_output(path, state.output_len)?),
         None => None,
@@ -249,21 +240,7 @@ fn run<P: PartPuzzle>(
     let mut partial = 0u64;
     let mut stopped = None;
     while let Some(decisions) = state.open.first() {
-        let bad_part = || {
-            format!(
-                "{}: a part does not fit the puzzle",
-                display_name(checkpoint)
-            )
-        };
-        let Some(decisions) = decisions
-            .iter()
-            .map(|&d| P::from_decision(d))
-            .collect::<Option<Vec<_>>>()
-        else {
-            bail!(bad_part());
-        };
-        let part = puzzle.with_givens(&decisions);
-        check(&part).with_context(bad_part)?;
+        let part = part_of(puzzle, decisions, &name)?;
         let solver = Solver::new(
             &part,
             SolverOptions {
@@ -302,7 +279,9 @@ fn run<P: PartPuzzle>(
         if let Some(out) = output.as_mut() {
             state.output_len = out.commit()?;
         }
-        committed += u128::from(outcome.solutions);
+        committed = committed
+            .checked_add(u128::from(outcome.solutions))
+            .with_context(|| format!("{name}: the committed count is too large: {ALTERED}"))?;
         state.committed = committed.to_string();
         let _ = state.open.remove(0);
         if last_save.elapsed() >= options.every || state.open.is_empty() {
@@ -315,45 +294,108 @@ fn run<P: PartPuzzle>(
     if let Some(out) = output.as_mut() {
         out.truncate_to(state.output_len)?;
     }
-    let ck = display_name(checkpoint);
+    Ok(report(
+        &state,
+        committed,
+        stopped.map(|why| (why, partial)),
+        &name,
+        options.quiet,
+    ))
+}
+
+/// Prints the result of a checkpointed run that is done, or `stopped` (why, and the solutions
+/// of the part it stopped in); returns the exit code.
+fn report(
+    state: &Checkpoint,
+    committed: u128,
+    stopped: Option<(Stop, u64)>,
+    name: &str,
+    quiet: bool,
+) -> ExitCode {
     match (stopped, &state.output) {
         (None, None) => println!("{committed}"),
         (None, Some(path)) => {
-            if !options.quiet {
+            if !quiet {
                 eprintln!(
                     "nonoenum: {committed} solutions (complete), written to {}",
                     display_name(path)
                 );
             }
         }
-        (Some(why), _) => {
+        (Some((why, partial)), _) => {
             if state.output.is_none() {
                 println!(
                     "incomplete: at least {} ({})",
-                    committed + u128::from(partial),
+                    committed.saturating_add(u128::from(partial)),
                     why.describe()
                 );
             }
-            if !options.quiet {
+            if !quiet {
                 let open = state.open.len();
                 eprintln!(
                     "nonoenum: {}; {committed} solutions in finished parts are saved, {open} of {} \
-                     parts remain: continue with `nonoenum resume {ck}`",
+                     parts remain: continue with `nonoenum resume {name}`",
                     why.describe(),
                     state.parts
                 );
             }
-            return Ok(ExitCode::from(match why {
+            return ExitCode::from(match why {
                 Stop::TimeLimit => EXIT_TIME_LIMIT,
                 _ => EXIT_INTERRUPTED,
-            }));
+            });
         }
     }
-    Ok(if committed == 0 {
+    if committed == 0 {
         ExitCode::from(EXIT_NO_SOLUTION)
     } else {
         ExitCode::SUCCESS
-    })
+    }
+}
+
+/// What a checkpoint read back says that the file was altered.
+const ALTERED: &str = "the file was altered";
+
+/// Checks the progress a checkpoint records against its puzzle before anything runs: the
+/// committed count, the number of parts and every decision of the open parts (their numbers
+/// come from a file). Returns the committed count.
+fn check_progress<P: PartPuzzle>(
+    state: &Checkpoint,
+    puzzle: &P,
+    name: &str,
+) -> anyhow::Result<u128> {
+    let committed: u128 = state
+        .committed
+        .parse()
+        .with_context(|| format!("{name}: bad committed count"))?;
+    // Before the split, the one open part is the whole search and nothing is committed.
+    let unsplit = matches!(state.open.as_slice(), [whole] if whole.is_empty());
+    if state.parts == 0 && (committed != 0 || !unsplit) {
+        bail!("{name}: committed solutions or open parts before the search was split: {ALTERED}");
+    }
+    if state.open.len() > state.parts.max(1) {
+        let (open, parts) = (state.open.len(), state.parts);
+        bail!("{name}: {open} open parts of {parts}: {ALTERED}");
+    }
+    for decisions in &state.open {
+        for &decision in decisions {
+            let _ = puzzle
+                .read_decision(decision)
+                .map_err(|problem| anyhow::anyhow!("{name}: {problem}: {ALTERED}"))?;
+        }
+    }
+    Ok(committed)
+}
+
+/// The puzzle of an open part: `puzzle` with the part's decisions as givens, checked.
+fn part_of<P: PartPuzzle>(puzzle: &P, decisions: &[[usize; 3]], name: &str) -> anyhow::Result<P> {
+    let givens = decisions
+        .iter()
+        .map(|&d| puzzle.read_decision(d))
+        .collect::<Result<Vec<_>, String>>()
+        .map_err(|problem| anyhow::anyhow!("{name}: {problem}: {ALTERED}"))?;
+    let part = puzzle.with_givens(&givens);
+    check(&part).with_context(|| format!("{name}: a part does not fit the puzzle"))?;
+    Ok(part)
 }
 
 /// The output file of a checkpointed `list`: appends solutions, separated by blank lines.

@@ -1,12 +1,13 @@
 //! Reading the puzzles a command works on: the file (or standard input), the format, the
 //! `--puzzle` selection and the `--givens` file, with errors that name the file and line.
 
+use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
 use anyhow::{Context, anyhow, bail};
 use nonoenum::AnyPuzzle;
-use nonoenum::format::{self, Format, ParseError, ParseErrorKind};
+use nonoenum::format::{self, Format, MAX_INPUT_BYTES, ParseError, ParseErrorKind};
 
 use crate::cli::Settings;
 
@@ -27,16 +28,30 @@ pub(crate) fn display_name(path: &Path) -> String {
     name
 }
 
-/// The bytes of a file, or of standard input for `-`.
+/// The bytes of a file, or of standard input for `-`, at most [`MAX_INPUT_BYTES`].
 pub(crate) fn read_bytes(path: &Path) -> anyhow::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
     if path == Path::new("-") {
-        let _ = std::io::stdin()
-            .read_to_end(&mut bytes)
-            .context("cannot read standard input")?;
-    } else {
-        bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", display_name(path)))?;
+        return read_capped(std::io::stdin().lock(), "standard input", "<stdin>");
+    }
+    let name = display_name(path);
+    let file = File::open(path).with_context(|| format!("cannot read {name}"))?;
+    read_capped(file, &name, &name)
+}
+
+/// All of `reader`, which `what` (in a read error) and `name` (for one too large) call it;
+/// an input larger than [`MAX_INPUT_BYTES`] is refused after reading one byte past the limit,
+/// so that `/dev/zero` or an endless pipe never fills the memory.
+pub(crate) fn read_capped(reader: impl Read, what: &str, name: &str) -> anyhow::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    let _ = reader
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {what}"))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        bail!(
+            "{name}: larger than {} MiB, the most nonoenum reads of one input",
+            MAX_INPUT_BYTES >> 20
+        );
     }
     Ok(bytes)
 }

@@ -46,9 +46,25 @@ pub(crate) trait PartPuzzle: Searchable + Clone {
         [row, col, value]
     }
 
-    /// Reads [`PartPuzzle::decision`] back; `None` for a value that no cell can have.
-    fn from_decision([row, col, value]: [usize; 3]) -> Option<Self::Given> {
-        (value < 64).then(|| Self::given(row, col, 1 << value))
+    /// Reads [`PartPuzzle::decision`] back, refusing a cell outside the grid or a value that
+    /// no cell can have (the numbers come from a file).
+    fn read_decision(&self, [row, col, value]: [usize; 3]) -> Result<Self::Given, String> {
+        let (rows, cols) = self.size();
+        if row >= rows || col >= cols {
+            return Err(format!(
+                "the decision [{row}, {col}, {value}] lies outside the {rows}x{cols} grid"
+            ));
+        }
+        let bit = u32::try_from(value)
+            .ok()
+            .and_then(|shift| 1u64.checked_shl(shift))
+            .filter(|bit| self.all_values() & bit != 0);
+        match bit {
+            Some(bit) => Ok(Self::given(row, col, bit)),
+            None => Err(format!(
+                "the decision [{row}, {col}, {value}] gives a value no cell can have"
+            )),
+        }
     }
 }
 

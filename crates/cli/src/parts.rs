@@ -10,8 +10,9 @@
 //! wrote, a `result` line per subtree, or the same objects as one array, from `--to json`, or
 //! the compact listing of `list --to compact --json`).
 
+use std::collections::HashSet;
 use std::fs;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -24,6 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cli::{JsonStyle, Settings};
 use crate::input::display_name;
+use crate::output::atomic::write_atomically;
 use crate::output::json::{JsonArray, JsonLine, RunResult, read_lines, write_line};
 use crate::palette::{PartPuzzle, as_stored};
 
@@ -239,18 +241,6 @@ fn write_parts<P: PartPuzzle>(
     Ok((manifest, largest))
 }
 
-/// Writes a file through a temporary file in the same folder and a rename, so that a reader
-/// never sees it half-written.
-fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let name = display_name(path);
-    fs::write(&tmp, bytes).with_context(|| format!("cannot write {name}"))?;
-    fs::rename(&tmp, path).with_context(|| format!("cannot write {name}"))?;
-    Ok(())
-}
-
 /// A part's result, checked against the manifest.
 struct Checked {
     count: BigUint,
@@ -268,16 +258,10 @@ pub(crate) fn merge(
     let dir_name = display_name(dir);
     let manifest_path = dir.join(MANIFEST);
     let manifest_name = display_name(&manifest_path);
-    let text = fs::read_to_string(&manifest_path)
-        .with_context(|| format!("cannot read {manifest_name}"))?;
-    let manifest: Manifest = serde_json::from_str(&text)
+    let bytes = crate::input::read_bytes(&manifest_path)?;
+    let manifest: Manifest = serde_json::from_slice(&bytes)
         .with_context(|| format!("{manifest_name}: not a nonoenum split manifest"))?;
-    if !MANIFEST_FORMATS.contains(&manifest.format.as_str()) {
-        bail!(
-            "{manifest_name}: format `{}`, expected `{MANIFEST_FORMAT}`",
-            manifest.format
-        );
-    }
+    check_manifest(&manifest, &manifest_name)?;
     let command = if list { "list" } else { "count" };
     let mut total = BigUint::ZERO;
     let mut seconds = 0.0;
@@ -337,6 +321,24 @@ pub(crate) fn merge(
         eprintln!("nonoenum: {total} solutions (complete: {n} parts merged)");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Checks what a manifest read back lists: its format, and each part once, at least one.
+fn check_manifest(manifest: &Manifest, manifest_name: &str) -> anyhow::Result<()> {
+    if !MANIFEST_FORMATS.contains(&manifest.format.as_str()) {
+        bail!(
+            "{manifest_name}: format `{}`, expected `{MANIFEST_FORMAT}`",
+            manifest.format
+        );
+    }
+    if manifest.parts.is_empty() {
+        bail!("{manifest_name}: the manifest lists no parts");
+    }
+    let mut files = HashSet::new();
+    if let Some(twice) = manifest.parts.iter().find(|p| !files.insert(&p.file)) {
+        bail!("{manifest_name}: the manifest lists {} twice", twice.file);
+    }
+    Ok(())
 }
 
 /// Writes the merged result: with `list`, every part's solutions, then (text) the count or
@@ -417,8 +419,15 @@ fn for_each_line(
     mut f: impl FnMut(PartLine) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let name = display_name(path);
-    let text = fs::read_to_string(path).with_context(|| format!("no result ({name})"))?;
-    if text.trim_start().starts_with('[') {
+    let file = fs::File::open(path).with_context(|| format!("no result ({name})"))?;
+    let mut reader = BufReader::new(file);
+    let start = reader
+        .fill_buf()
+        .with_context(|| format!("cannot read {name}"))?;
+    // A JSON document is read whole; a listing, one line at a time (it may be long).
+    if start.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+        let bytes = crate::input::read_capped(reader, &name, &name)?;
+        let text = String::from_utf8(bytes).with_context(|| format!("{name}: not UTF-8 text"))?;
         let lines = read_lines(&text).map_err(|(line, e)| {
             anyhow::Error::new(e).context(format!("{name}:{line}: not a nonoenum JSON document"))
         })?;
@@ -430,7 +439,7 @@ fn for_each_line(
         }
         return Ok(());
     }
-    let mut listing = read_listing(text.as_bytes());
+    let mut listing = read_listing(reader);
     while let Some(item) = listing.next() {
         let line = match item {
             Ok(ListingItem::Json(text)) => match serde_json::from_str(&text) {

@@ -373,6 +373,73 @@ fn damaged_checkpoints_and_outputs_are_refused() {
 }
 
 #[test]
+fn doctored_numbers_in_a_checkpoint_are_refused() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 4);
+    let ck = tmp.path().join("ck.json");
+    let (ck_s, p) = (ck.to_str().expect("path"), puzzle.to_str().expect("path"));
+    let ran = nonoenum(&[
+        "count",
+        "--method",
+        "enumerate",
+        "-q",
+        "--checkpoint",
+        ck_s,
+        p,
+    ])
+    .output()
+    .expect("runs");
+    assert!(ran.status.success());
+    let text = std::fs::read_to_string(&ck).expect("read");
+    let done: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let parts = done["parts"].as_u64().expect("split into parts");
+    let max = u64::MAX;
+    let u128_max = u128::MAX.to_string();
+    let cases: [(&str, serde_json::Value, &str); 7] = [
+        (
+            "open",
+            serde_json::json!([[[max, 0, 1]]]),
+            "lies outside the 4x4 grid",
+        ),
+        (
+            "open",
+            serde_json::json!([[[0, max, 1]]]),
+            "lies outside the 4x4 grid",
+        ),
+        (
+            "open",
+            serde_json::json!([[[0, 0, max]]]),
+            "a value no cell can have",
+        ),
+        (
+            "open",
+            serde_json::json!([[[0, 0, 5]]]),
+            "a value no cell can have",
+        ),
+        (
+            "committed",
+            serde_json::json!(u128_max),
+            "the committed count is too large",
+        ),
+        ("parts", serde_json::json!(0), "before the search was split"),
+        (
+            "open",
+            serde_json::json!(vec![[[0, 0, 1]]; parts as usize + 1]),
+            "open parts of",
+        ),
+    ];
+    for (field, value, says) in cases {
+        let mut state = done.clone();
+        state[field] = value;
+        if field == "committed" {
+            state["open"] = serde_json::json!([[[0, 0, 1]]]);
+        }
+        std::fs::write(&ck, state.to_string()).expect("write");
+        common::assert_bad_input(&["resume", ck_s], &[&format!("{ck_s}: "), says]);
+    }
+}
+
+#[test]
 fn checkpoint_usage_errors() {
     let tmp = TempDir::new().expect("temp dir");
     let puzzle = write_perm(tmp.path(), 4);

@@ -72,6 +72,15 @@ fn bad_files_and_options_are_reported() {
     assert_bad_input(&["count", &missing], &["no-such-file.txt"]);
     assert_bad_input(&["count", "--format", "svg", &heart], &["svg"]);
     assert_bad_input(&["count", "--threads", "0", &heart], &["--threads"]);
+    let checkpoint = dir.path().join("run.ckpt").display().to_string();
+    let image = dir.path().join("picture.pbm").display().to_string();
+    let too_many = "--threads must be at most 1024";
+    for command in ["solve", "count", "list"] {
+        assert_bad_input(&[command, "-t", "5000", &heart], &[too_many]);
+    }
+    assert_bad_input(&["count", "--threads", "99999999999", &heart], &[too_many]);
+    assert_bad_input(&["resume", "-t", "1025", &checkpoint], &[too_many]);
+    assert_bad_input(&["make", "-t", "1025", &image], &[too_many]);
     assert_bad_input(&["count", "--puzzle", "0", &heart], &["--puzzle"]);
     let mini = bundled("mini-set.txt");
     assert_bad_input(&["count", "--puzzle", "3", &mini], &["mini-set.txt", "3"]);

@@ -350,6 +350,77 @@ fn merge_names_missing_foreign_and_unfinished_parts() {
 }
 
 #[test]
+fn merge_refuses_endless_manifests_and_results() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 4);
+    let dir = tmp.path().join("split");
+    split(&puzzle, 2, &dir);
+    run_parts(&dir, "list");
+    let results = dir.join("results");
+    let result = results.join("part-001.json");
+
+    // A listing result is read a line at a time: a line may not pass the limit.
+    std::fs::remove_file(&result).expect("remove");
+    std::os::unix::fs::symlink("/dev/zero", &result).expect("symlink");
+    let err = run_err(&mut merge(&dir, true));
+    assert!(
+        err.contains("part-001.json:1: a line longer than 64 MiB"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+
+    // A JSON document is read whole: it may not pass the limit.
+    std::fs::remove_file(&result).expect("remove");
+    let mut document = vec![b' '; (64 << 20) + 1];
+    document[0] = b'[';
+    std::fs::write(&result, document).expect("write");
+    let err = run_err(&mut merge(&dir, false));
+    assert!(err.contains("part-001.json: larger than 64 MiB"), "{err}");
+
+    // So is the manifest.
+    let manifest = dir.join("manifest.json");
+    std::fs::remove_file(&manifest).expect("remove");
+    std::os::unix::fs::symlink("/dev/zero", &manifest).expect("symlink");
+    let err = run_err(&mut merge(&dir, false));
+    assert!(err.contains("manifest.json: larger than 64 MiB"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn merge_refuses_a_manifest_without_parts_or_with_one_twice() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 4);
+    let dir = tmp.path().join("split");
+    split(&puzzle, 2, &dir);
+    run_parts(&dir, "count");
+    let manifest_path = dir.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest_path).expect("read");
+    let manifest: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let shown = manifest_path.display().to_string();
+    let d = dir.to_str().expect("path");
+
+    let mut empty = manifest.clone();
+    empty["parts"] = serde_json::json!([]);
+    std::fs::write(&manifest_path, empty.to_string()).expect("write");
+    common::assert_bad_input(
+        &["merge", d],
+        &[&format!("{shown}: the manifest lists no parts")],
+    );
+
+    let mut twice = manifest.clone();
+    let first = manifest["parts"][0].clone();
+    twice["parts"] = serde_json::json!([first.clone(), first]);
+    std::fs::write(&manifest_path, twice.to_string()).expect("write");
+    common::assert_bad_input(
+        &["merge", d],
+        &[&format!("{shown}: the manifest lists part-001.txt twice")],
+    );
+
+    std::fs::write(&manifest_path, text).expect("write");
+    assert_eq!(run_ok(&mut merge(&dir, false)), "24\n");
+}
+
+#[test]
 fn split_refuses_a_used_folder_and_zero_parts() {
     let tmp = TempDir::new().expect("temp dir");
     let puzzle = write_perm(tmp.path(), 4);

@@ -34,7 +34,7 @@ pub(crate) struct InputArgs {
 /// How a search runs and what it says on standard error (solve, count, list).
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
-    /// Worker threads [default: one per core].
+    /// Worker threads, at most 1024 [default: one per core].
     #[arg(long, short = 't', value_name = "N")]
     pub(crate) threads: Option<usize>,
     /// Only errors on standard error: no progress, notes, verdicts or statistics.

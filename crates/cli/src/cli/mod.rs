@@ -195,7 +195,7 @@ pub(crate) struct ResumeArgs {
     /// The checkpoint file.
     #[arg(value_name = "CHECKPOINT")]
     pub(crate) checkpoint: PathBuf,
-    /// Worker threads [default: one per core].
+    /// Worker threads, at most 1024 [default: one per core].
     #[arg(long, short = 't', value_name = "N")]
     pub(crate) threads: Option<usize>,
     /// Nothing on standard error but errors.
@@ -293,7 +293,7 @@ pub(crate) struct MakeArgs {
         hide_default_value = true
     )]
     pub(crate) limit: u64,
-    /// Worker threads [default: one per core].
+    /// Worker threads, at most 1024 [default: one per core].
     #[arg(long, short = 't', value_name = "N")]
     pub(crate) threads: Option<usize>,
     /// Nothing on standard error but errors (no report on uniqueness).

@@ -333,12 +333,17 @@ fn input_format(name: &str) -> anyhow::Result<Format> {
     })
 }
 
-/// `--threads`: at least 1, or absent (`0`: one per core).
+/// The most worker threads `--threads` takes: far beyond any machine's cores, while a mistyped
+/// count (`-t 5000`) would spend its time starting threads.
+pub(crate) const MAX_THREADS: usize = 1024;
+
+/// `--threads`: 1 to [`MAX_THREADS`], or absent (`0`: one per core).
 pub(crate) fn threads(threads: Option<usize>) -> anyhow::Result<usize> {
-    if threads == Some(0) {
-        bail!("--threads must be at least 1");
+    match threads {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(n) if n > MAX_THREADS => bail!("--threads must be at most {MAX_THREADS}"),
+        _ => Ok(threads.unwrap_or(0)),
     }
-    Ok(threads.unwrap_or(0))
 }
 
 /// A positive, finite number of seconds given to `option`.

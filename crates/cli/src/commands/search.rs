@@ -15,6 +15,7 @@ use super::run::{Mode, Run, engine_for};
 use crate::cli::{Settings, SolutionFormat};
 use crate::exact::Counted;
 use crate::input::display_name;
+use crate::output::atomic;
 use crate::output::json::JsonArray;
 use crate::output::print_stats;
 use crate::output::printer::{XML_HEAD, XML_TAIL};
@@ -33,19 +34,13 @@ pub(crate) fn run(mode: Mode, settings: &Settings) -> anyhow::Result<ExitCode> {
 }
 
 /// `-o FILE` without a checkpoint: the output goes to the file, written whole through a
-/// temporary file and a rename when the run ends (also when it is stopped early).
+/// temporary file and a rename when the run ends (also when it is stopped early), or straight
+/// into a FIFO or device (see [`crate::output::atomic`]).
 fn to_file(mode: Mode, settings: &Settings, output: &Path) -> anyhow::Result<ExitCode> {
-    let name = display_name(output);
-    let mut tmp = output.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = std::path::PathBuf::from(tmp);
-    let file = std::fs::File::create(&tmp).with_context(|| format!("cannot write {name}"))?;
-    let mut out = BufWriter::new(file);
+    let mut out = BufWriter::new(atomic::create(output)?);
     let code = run_puzzles(mode, settings, &mut out, false)?;
-    out.flush()
-        .with_context(|| format!("cannot write {name}"))?;
-    drop(out);
-    std::fs::rename(&tmp, output).with_context(|| format!("cannot write {name}"))?;
+    let file = out.into_inner().map_err(|e| e.into_error())?;
+    file.commit()?;
     Ok(code)
 }
 
@@ -120,15 +115,7 @@ fn each_puzzle(
         if labelled {
             writeln!(out, "{label}")?;
         }
-        let options = SolverOptions {
-            threads: settings.threads,
-            probing: settings.probing,
-            // `count` prints no solution: their order does not matter.
-            ordered: settings.ordered && !matches!(mode, Mode::Count(_)),
-            // Restarts speed up finding a first solution; a count explores the whole tree.
-            restarts: settings.restarts && !matches!(mode, Mode::Count(_)),
-            engine: engine_for(settings, mode),
-        };
+        let options = solver_options(settings, mode);
         // `count --progress` shows lines even off a terminal.
         let show = Show::new(
             settings.quiet,
@@ -191,6 +178,8 @@ fn each_puzzle(
         let result = run.run(&solver, out);
         progress.finish();
         let (outcome, found_none) = result?;
+        // A write error (a full disk) is reported instead of a note that all went well.
+        out.flush()?;
         run.list_note(&outcome);
         if settings.stats && !settings.quiet {
             print_stats(label, &outcome);
@@ -205,6 +194,19 @@ fn each_puzzle(
         }
     }
     Ok(code)
+}
+
+/// How the search of `mode` runs with `settings`.
+fn solver_options(settings: &Settings, mode: Mode) -> SolverOptions {
+    SolverOptions {
+        threads: settings.threads,
+        probing: settings.probing,
+        // `count` prints no solution: their order does not matter.
+        ordered: settings.ordered && !matches!(mode, Mode::Count(_)),
+        // Restarts speed up finding a first solution; a count explores the whole tree.
+        restarts: settings.restarts && !matches!(mode, Mode::Count(_)),
+        engine: engine_for(settings, mode),
+    }
 }
 
 /// Ends a run that Ctrl-C or the time limit stopped: flushes what was printed, says so (unless

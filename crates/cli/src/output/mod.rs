@@ -1,5 +1,6 @@
 //! What the command prints: solutions as text, statistics, and the progress bar.
 
+pub(crate) mod atomic;
 pub(crate) mod batched;
 pub(crate) mod json;
 pub(crate) mod printer;
