@@ -72,6 +72,23 @@ fn a_fault_in_the_probing_search_keeps_the_solutions_listed() {
 }
 
 #[test]
+fn a_fault_keeps_the_solutions_written_to_an_output_file() {
+    let dir = TempDir::new().expect("a temporary folder");
+    let puzzle = write_perm(dir.path(), 8);
+    let out = dir.path().join("out.txt");
+    let (p, o) = (
+        puzzle.to_str().expect("a path"),
+        out.to_str().expect("a path"),
+    );
+    let _ = run_with_fault("search:2000", &["list", "-t", "2", "-o", o, p]);
+    let listing = std::fs::read_to_string(&out).expect("the output file");
+    let listed = check_listing(&puzzle, &listing);
+    assert!(listed > 0 && listed < 40_320, "{listed} listed");
+    let names: Vec<_> = std::fs::read_dir(dir.path()).expect("the folder").collect();
+    assert_eq!(names.len(), 2, "no temporary file left: {names:?}");
+}
+
+#[test]
 fn a_fault_in_a_learner_or_a_counter_ends_the_run() {
     let dir = TempDir::new().expect("a temporary folder");
     let puzzle = write_perm(dir.path(), 6);

@@ -38,10 +38,16 @@ pub(crate) fn run(mode: Mode, settings: &Settings) -> anyhow::Result<ExitCode> {
 /// into a FIFO or device (see [`crate::output::atomic`]).
 fn to_file(mode: Mode, settings: &Settings, output: &Path) -> anyhow::Result<ExitCode> {
     let mut out = BufWriter::new(atomic::create(output)?);
-    let code = run_puzzles(mode, settings, &mut out, false)?;
+    let ran = run_puzzles(mode, settings, &mut out, false);
+    // An internal error keeps what was found before it, as a stopped run does.
+    if let Err(error) = &ran
+        && crate::fault::internal_error_line(Some(error), false).is_none()
+    {
+        return ran;
+    }
     let file = out.into_inner().map_err(|e| e.into_error())?;
     file.commit()?;
-    Ok(code)
+    ran
 }
 
 /// Runs `mode` on every puzzle of the settings' file, writing to `out` one document: a JSON
