@@ -477,6 +477,16 @@ where
     })
 }
 
+impl CountError {
+    /// The error of building a walk by profiles: cancelled, or a line too long.
+    pub(crate) fn from_building(error: ProfileError) -> Self {
+        match error {
+            ProfileError::Cancelled => CountError::Cancelled,
+            _ => CountError::LineTooLong,
+        }
+    }
+}
+
 impl From<ComponentError> for CountError {
     fn from(e: ComponentError) -> Self {
         match e {

@@ -96,7 +96,8 @@ impl Orientation {
     /// The automata of the lines of `grid` (a propagated grid of `puzzle`) walked as this
     /// orientation says: the lines fixed one by one (rows, or columns when transposed), in
     /// the order they are fixed, and the lines crossing them. Each reads its cells in the
-    /// order they are fixed: the crossing lines backwards when the walk is reversed.
+    /// order they are fixed: the crossing lines backwards when the walk is reversed. Asks
+    /// `stopped` before each line (a long line's automaton takes milliseconds).
     #[allow(
         clippy::type_complexity,
         reason = "the two lists of automata, named where they are used"
@@ -105,7 +106,16 @@ impl Orientation {
         self,
         puzzle: &P,
         grid: &P::Grid,
-    ) -> Result<(Vec<LineDfa<P::Successors>>, Vec<LineDfa<P::Successors>>), TooLarge> {
+        stopped: &dyn Fn() -> bool,
+    ) -> Result<(Vec<LineDfa<P::Successors>>, Vec<LineDfa<P::Successors>>), ProfileError> {
+        let automaton = |id: LineId, backwards: bool| {
+            if stopped() {
+                return Err(ProfileError::Cancelled);
+            }
+            puzzle
+                .line_automaton(grid, id, backwards)
+                .map_err(|TooLarge| ProfileError::LineTooLong)
+        };
         let (rows, cols) = (
             (0..grid.height()).map(LineId::Row),
             (0..grid.width()).map(LineId::Col),
@@ -117,14 +127,14 @@ impl Orientation {
         };
         let mut fixed = fixed
             .into_iter()
-            .map(|id| puzzle.line_automaton(grid, id, false))
+            .map(|id| automaton(id, false))
             .collect::<Result<Vec<_>, _>>()?;
         if self.reversed {
             fixed.reverse();
         }
         let crossing = crossing
             .into_iter()
-            .map(|id| puzzle.line_automaton(grid, id, self.reversed))
+            .map(|id| automaton(id, self.reversed))
             .collect::<Result<Vec<_>, _>>()?;
         Ok((fixed, crossing))
     }
@@ -146,15 +156,14 @@ pub struct ProfileProblem<S = Class> {
 
 impl<S: Successors> ProfileProblem<S> {
     /// Builds the problem for `grid` (a propagated grid of `puzzle`), walked as `orientation`
-    /// says.
+    /// says; [`ProfileError::Cancelled`] when `stopped` says so first.
     pub fn new<P: Countable<Successors = S>>(
         puzzle: &P,
         grid: &P::Grid,
         orientation: Orientation,
+        stopped: &dyn Fn() -> bool,
     ) -> Result<Self, ProfileError> {
-        let (steps, tracked) = orientation
-            .automata(puzzle, grid)
-            .map_err(|_| ProfileError::LineTooLong)?;
+        let (steps, tracked) = orientation.automata(puzzle, grid, stopped)?;
         Ok(ProfileProblem {
             steps,
             tracked,
@@ -391,8 +400,9 @@ pub fn count_by_profiles<P: Countable>(
     cancel: &AtomicBool,
     mut progress: impl FnMut(LayerProgress),
 ) -> Result<(BigUint, usize), CountError> {
-    let problem =
-        ProfileProblem::new(puzzle, root, orientation).map_err(|_| CountError::LineTooLong)?;
+    let stopped = || cancel.load(Ordering::Relaxed);
+    let problem = ProfileProblem::new(puzzle, root, orientation, &stopped)
+        .map_err(CountError::from_building)?;
     let mut widest = 1;
     let mut track = |p: LayerProgress| {
         widest = widest.max(p.profiles);

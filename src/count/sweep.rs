@@ -19,7 +19,7 @@ use rustc_hash::FxBuildHasher;
 use super::countable::Countable;
 use super::dfa::{DEAD, LineDfa, Successors};
 use super::key::{Key, Layout, with_narrowest_key};
-use super::profile::{Orientation, ProfileProblem};
+use super::profile::{Orientation, ProfileError, ProfileProblem};
 use super::propagators::ThreadPropagators;
 use super::stop::Stop;
 use super::tally::{LowerBound, Overflow, Tally};
@@ -210,10 +210,15 @@ impl<S: Successors> SweepLines<S> {
         puzzle: &P,
         root: &P::Grid,
         orientation: Orientation,
+        stop: Stop,
     ) -> Result<Self, SweepError> {
         // The lines of a walk by profiles, in the same order.
-        let lines =
-            ProfileProblem::new(puzzle, root, orientation).map_err(|_| SweepError::LineTooLong)?;
+        let lines = ProfileProblem::new(puzzle, root, orientation, &|| stop.raised()).map_err(
+            |e| match e {
+                ProfileError::Cancelled => SweepError::Cancelled,
+                _ => SweepError::LineTooLong,
+            },
+        )?;
         Ok(SweepLines {
             transposed: orientation.transposed,
             reversed: orientation.reversed,
@@ -236,7 +241,8 @@ impl<'p, K: Key, T: Tally, P: Countable> SweepCounter<'p, K, T, P> {
         budget: &'p MemoBudget,
         stats: &'p SweepStats,
     ) -> Result<Self, SweepError> {
-        let lines = SweepLines::new(puzzle, root, orientation)?;
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let lines = SweepLines::new(puzzle, root, orientation, Stop::from(&never))?;
         Ok(Self::with_lines(puzzle, lines, budget, stats))
     }
 
@@ -496,6 +502,7 @@ pub(super) fn new_sweep<'p, T: Tally, P: Countable>(
     orientation: Orientation,
     budget: &'p MemoBudget,
     stats: &'p SweepStats,
+    stop: Stop,
 ) -> Result<Box<dyn ResumableSweep<P::Grid> + 'p>, SweepError> {
     fn typed<'p, K: Key, T: Tally, P: Countable>(
         puzzle: &'p P,
@@ -507,7 +514,7 @@ pub(super) fn new_sweep<'p, T: Tally, P: Countable>(
             puzzle, lines, budget, stats,
         ))
     }
-    let lines = SweepLines::new(puzzle, root, orientation)?;
+    let lines = SweepLines::new(puzzle, root, orientation, stop)?;
     Ok(with_narrowest_key!(&lines.layout, K => {
         typed::<K, T, P>(puzzle, lines, budget, stats)
     }))

@@ -45,7 +45,7 @@ pub(super) fn sweep_count<P: Countable>(puzzle: &P) -> BigUint {
     let stats = SweepStats::default();
     let stop = Stop::from(&cancel);
     let budget = MemoBudget::new(DEFAULT_SWEEP_MEMORY);
-    sweep::new_sweep::<BigUint, P>(puzzle, &root, Orientation::ALL[0], &budget, &stats)
+    sweep::new_sweep::<BigUint, P>(puzzle, &root, Orientation::ALL[0], &budget, &stats, stop)
         .expect("short lines")
         .count_big(&root, stop)
         .expect("counts")
@@ -473,7 +473,7 @@ proptest! {
         let grid = Grid::new(h, w);
         let cancel = AtomicBool::new(false);
         let count = |orientation| {
-            ProfileProblem::new(&puzzle, &grid, orientation)
+            ProfileProblem::new(&puzzle, &grid, orientation, &|| false)
                 .expect("short lines")
                 .count::<u128>(1 << 20, &cancel, |_| {})
                 .expect("counts")

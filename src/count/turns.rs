@@ -67,7 +67,9 @@ impl<'p, P: Countable> SideSweeps<'p, P> {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut sweep = match sweeps.iter().position(|&(s, _)| s == side) {
             Some(at) => sweeps.swap_remove(at).1,
-            None => new_sweep::<u128, P>(self.puzzle, &self.grid, side, self.budget, self.stats)?,
+            None => {
+                new_sweep::<u128, P>(self.puzzle, &self.grid, side, self.budget, self.stats, stop)?
+            }
         };
         loop {
             match sweep.count_big(&self.grid, stop) {
@@ -79,6 +81,7 @@ impl<'p, P: Countable> SideSweeps<'p, P> {
                         side,
                         self.budget,
                         self.stats,
+                        stop,
                     )?;
                 }
                 Err(SweepError::MemoFull) if !sweeps.is_empty() => sweeps.clear(),

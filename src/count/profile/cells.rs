@@ -213,8 +213,9 @@ pub fn count_per_colour_by_profiles<P: Countable>(
     cancel: &AtomicBool,
 ) -> Result<(BigUint, Vec<Vec<Vec<BigUint>>>), CountError> {
     let orientation = orientations(puzzle)[0];
-    let problem =
-        ProfileProblem::new(puzzle, root, orientation).map_err(|_| CountError::LineTooLong)?;
+    let stopped = || cancel.load(std::sync::atomic::Ordering::Relaxed);
+    let problem = ProfileProblem::new(puzzle, root, orientation, &stopped)
+        .map_err(CountError::from_building)?;
     let result = match problem.count_per_cell::<u128>(max_profiles, cancel) {
         Err(ProfileError::Overflow) => problem.count_per_cell::<BigUint>(max_profiles, cancel),
         other => other.map(|counts| CellCounts {
