@@ -15,6 +15,7 @@ use std::fs;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, bail};
 use nonoenum::count::BigUint;
@@ -172,10 +173,12 @@ fn write_parts<P: PartPuzzle>(
     parts: usize,
     out: &Path,
 ) -> anyhow::Result<(Manifest, usize)> {
+    // Nothing stops a split yet.
+    let running = AtomicBool::new(false);
     let made: Vec<Vec<Part<P>>> = if P::SUBTREES_PER_PART > 1 {
-        split_balanced(puzzle, parts, P::SUBTREES_PER_PART)?
+        split_balanced(puzzle, parts, P::SUBTREES_PER_PART, &running)?
     } else {
-        split_search(puzzle, parts)?
+        split_search(puzzle, parts, &running)?
             .into_iter()
             .map(|part| vec![part])
             .collect()
