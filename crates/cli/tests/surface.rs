@@ -112,7 +112,14 @@ const OPTIONS: &[(&str, &[&str])] = &[
     ),
     (
         "make",
-        &["--to", "--output", "--limit", "--threads", "--quiet"],
+        &[
+            "--to",
+            "--output",
+            "--limit",
+            "--threads",
+            "--quiet",
+            "--time-limit",
+        ],
     ),
     ("completions", &[]),
     ("man", &[]),

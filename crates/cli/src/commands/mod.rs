@@ -188,12 +188,17 @@ fn split(args: SplitArgs) -> anyhow::Result<ExitCode> {
 
 /// `make`.
 fn make(args: MakeArgs) -> anyhow::Result<ExitCode> {
+    let time_limit = args
+        .time_limit
+        .map(|s| crate::cli::seconds("--time-limit", s))
+        .transpose()?;
     let options = crate::convert::MakeOptions {
         to: &args.to,
         output: args.output.as_deref(),
         max_solutions: args.limit.max(2),
         threads: crate::cli::threads(args.threads)?,
         quiet: args.quiet,
+        cancel: &Cancel::install(time_limit),
     };
     crate::convert::make(&args.image, &options)
 }
