@@ -14,18 +14,25 @@
 //! nine times the size of its sibling, so however the tree is cut, the largest subtree is a few
 //! times the mean. [`split_balanced`] cuts many more subtrees than parts and packs runs of
 //! consecutive subtrees into parts of near-equal estimated size ([`pack`]).
+//!
+//! Every split takes a cancel flag, polled between nodes and between the probes of each node's
+//! choice and estimate (and every few lines of a propagation): once it is raised, the split
+//! returns [`SolveError::Cancelled`] within a propagation or two, and no parts.
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 use std::ops::Range;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering as Memory};
 
 pub use crate::checksum::{clue_checksum, givens_checksum};
-use crate::choose::{Choice, ProbeCounts, Probing, SealedMemo, choose_by, choose_probing};
+use crate::choose::{
+    Choice, Interrupted, ProbeCounts, Probing, SealedMemo, choose_by, choose_probing,
+};
 use crate::domain::{Domain, DomainGrid, each_value};
 use crate::propagate::Propagator;
 use crate::puzzle::Puzzle;
-use crate::search::{Searchable, SolveError, Solver, SolverOptions};
+use crate::search::{Searchable, SolveError, propagated_root_until};
 
 /// One part of a split search of a puzzle of domain `P` (black and white by default).
 #[derive(Clone, Debug, PartialEq)]
@@ -90,17 +97,28 @@ impl<P: Domain> Ord for Open<P> {
 /// What a split needs at hand while it expands nodes.
 struct Splitter<'p, P: Domain> {
     puzzle: &'p P,
+    /// The caller's cancel flag.
+    cancel: &'p AtomicBool,
     prop: Propagator<P>,
     counts: ProbeCounts,
     rng: u64,
 }
 
+/// Whether `cancel` is raised. Relaxed is enough: the flag publishes no data, and a store
+/// reaches the polling thread promptly on every target.
+fn raised(cancel: &AtomicBool) -> bool {
+    cancel.load(Memory::Relaxed)
+}
+
 impl<P: Domain> Splitter<'_, P> {
+    /// Chooses at a node as the search that probes everywhere does; [`Choice::Interrupted`]
+    /// when the cancel flag is raised.
     fn choose(
         &mut self,
         grid: &mut P::Grid,
         memo: Option<&SealedMemo<P::Grid>>,
     ) -> Choice<P::Grid> {
+        let cancel = self.cancel;
         choose_probing(
             self.puzzle,
             grid,
@@ -108,20 +126,20 @@ impl<P: Domain> Splitter<'_, P> {
             &mut self.counts,
             memo,
             None,
-            // A split runs to its end: nothing stops it.
-            &|| false,
+            &|| raised(cancel),
         )
     }
 
     /// Chooses at a node as the search that runs a part does (probing only above
     /// [`PLAIN_BELOW`](crate::choose::PLAIN_BELOW) unknown cells), and returns the node's
-    /// cost: one, plus its line solves.
+    /// cost: one, plus its line solves. `Err` when the cancel flag is raised.
     fn measure(
         &mut self,
         grid: &mut P::Grid,
         memo: Option<&SealedMemo<P::Grid>>,
-    ) -> (Choice<P::Grid>, f64) {
+    ) -> Result<(Choice<P::Grid>, f64), Interrupted> {
         let before = self.prop.line_solves;
+        let cancel = self.cancel;
         let choice = choose_by(
             Probing::Adaptive,
             self.puzzle,
@@ -129,9 +147,12 @@ impl<P: Domain> Splitter<'_, P> {
             &mut self.prop,
             &mut self.counts,
             memo,
-            &|| false,
+            &|| raised(cancel),
         );
-        (choice, 1.0 + (self.prop.line_solves - before) as f64)
+        if matches!(choice, Choice::Interrupted) {
+            return Err(Interrupted);
+        }
+        Ok((choice, 1.0 + (self.prop.line_solves - before) as f64))
     }
 
     /// The work of the search of the subtree under `grid`: its nodes, each counted as one plus
@@ -151,15 +172,20 @@ impl<P: Domain> Splitter<'_, P> {
     /// outliers 80 times too small). The estimate is the nodes visited plus the
     /// open nodes times their mean sampled size. Breadth first sees how wide the subtree is,
     /// the dives how deep: either alone misjudged the irregular trees that probing leaves.
-    fn estimate(&mut self, grid: &P::Grid, memo: Option<&Arc<SealedMemo<P::Grid>>>) -> f64 {
+    /// `Err` when the cancel flag is raised.
+    fn estimate(
+        &mut self,
+        grid: &P::Grid,
+        memo: Option<&Arc<SealedMemo<P::Grid>>>,
+    ) -> Result<f64, Interrupted> {
         let mut frontier = VecDeque::from([(grid.clone(), memo.cloned())]);
         let (mut nodes, mut work) = (0u32, 0.0);
         while nodes < BUDGET {
             let Some((mut grid, memo)) = frontier.pop_front() else {
-                return work;
+                return Ok(work);
             };
             nodes += 1;
-            let (choice, cost) = self.measure(&mut grid, memo.as_deref());
+            let (choice, cost) = self.measure(&mut grid, memo.as_deref())?;
             work += cost;
             if let Choice::Branch {
                 children,
@@ -172,22 +198,27 @@ impl<P: Domain> Splitter<'_, P> {
         }
         let open = frontier.len();
         if open == 0 {
-            return work;
+            return Ok(work);
         }
         let samples = (DIVES as usize).min(open);
         let mut sampled = 0.0;
         for k in 0..samples {
             let (grid, memo) = &frontier[k * open / samples];
-            sampled += self.dive(grid.clone(), memo.clone());
+            sampled += self.dive(grid.clone(), memo.clone())?;
         }
-        work + open as f64 * sampled / samples as f64
+        Ok(work + open as f64 * sampled / samples as f64)
     }
 
     /// One random dive from `grid` to a leaf: Knuth's estimate of its subtree's node count.
-    fn dive(&mut self, mut grid: P::Grid, mut memo: Option<Arc<SealedMemo<P::Grid>>>) -> f64 {
+    /// `Err` when the cancel flag is raised.
+    fn dive(
+        &mut self,
+        mut grid: P::Grid,
+        mut memo: Option<Arc<SealedMemo<P::Grid>>>,
+    ) -> Result<f64, Interrupted> {
         let (mut nodes, mut width) = (0.0, 1.0);
         loop {
-            let (choice, cost) = self.measure(&mut grid, memo.as_deref());
+            let (choice, cost) = self.measure(&mut grid, memo.as_deref())?;
             nodes += width * cost;
             let Choice::Branch {
                 mut children,
@@ -195,10 +226,10 @@ impl<P: Domain> Splitter<'_, P> {
                 ..
             } = choice
             else {
-                return nodes;
+                return Ok(nodes);
             };
             grid = match children.len() {
-                0 => return nodes,
+                0 => return Ok(nodes),
                 1 => children.swap_remove(0),
                 _ => {
                     let (child, probability) = self.pick(&children);
@@ -241,8 +272,16 @@ impl<P: Domain> Splitter<'_, P> {
 /// The parts come in search order: listing each part's solutions with the one-thread (or the
 /// ordered) search, part after part, lists the puzzle's solutions in the order the one-thread
 /// search of the whole puzzle does.
-pub fn split<P: Searchable>(puzzle: &P, parts: usize) -> Result<Vec<Part<P>>, SolveError> {
-    split_by(puzzle, parts, Sizing::Measured)
+///
+/// Raising `cancel` (from another thread, a signal handler) ends the split within a
+/// propagation or two with [`SolveError::Cancelled`]; pass a flag that stays down for a split
+/// that runs to its end.
+pub fn split<P: Searchable>(
+    puzzle: &P,
+    parts: usize,
+    cancel: &AtomicBool,
+) -> Result<Vec<Part<P>>, SolveError> {
+    split_by(puzzle, parts, Sizing::Measured, cancel)
 }
 
 /// Subtrees per part that [`split_balanced`] cuts before it packs them into parts.
@@ -256,17 +295,20 @@ pub const SUBTREES_PER_PART: usize = 16;
 /// This cuts `parts * per_part` subtrees as [`split`] does, then packs runs of them into `parts`
 /// parts so that the largest estimated total is as small as runs allow (see [`pack`]). The runs
 /// keep the search order: the parts' subtrees, part after part, are [`split`]'s in its order.
-/// Fewer parts come back only when the tree has fewer subtrees than `parts`.
+/// Fewer parts come back only when the tree has fewer subtrees than `parts`. `cancel` ends
+/// the split as in [`split`].
 pub fn split_balanced<P: Searchable>(
     puzzle: &P,
     parts: usize,
     per_part: usize,
+    cancel: &AtomicBool,
 ) -> Result<Vec<Vec<Part<P>>>, SolveError> {
     let parts = parts.max(1);
     let subtrees = split_by(
         puzzle,
         parts.saturating_mul(per_part.max(1)),
         Sizing::Measured,
+        cancel,
     )?;
     let sizes: Vec<f64> = subtrees.iter().map(|p| p.estimate).collect();
     let mut rest = subtrees.into_iter();
@@ -328,13 +370,18 @@ pub enum Sizing {
     UnknownCells,
 }
 
-/// [`split`], with the open nodes ranked as `sizing` says.
+/// [`split`], with the open nodes ranked as `sizing` says. `cancel` ends the split as in
+/// [`split`].
 pub fn split_by<P: Searchable>(
     puzzle: &P,
     parts: usize,
     sizing: Sizing,
+    cancel: &AtomicBool,
 ) -> Result<Vec<Part<P>>, SolveError> {
-    let Some(root) = Solver::new(puzzle, SolverOptions::default()).root()? else {
+    let Ok(root) = propagated_root_until(puzzle, &|| raised(cancel))? else {
+        return Err(SolveError::Cancelled);
+    };
+    let Some(root) = root else {
         return Ok(vec![Part {
             decisions: Vec::new(),
             unknown: puzzle.size().0 * puzzle.size().1,
@@ -343,6 +390,7 @@ pub fn split_by<P: Searchable>(
     };
     let mut splitter = Splitter {
         puzzle,
+        cancel,
         prop: Propagator::new(),
         counts: ProbeCounts::default(),
         rng: 0x9e37_79b9_7f4a_7c15,
@@ -357,10 +405,13 @@ pub fn split_by<P: Searchable>(
     }]);
     let mut done = Vec::new();
     while open.len() + done.len() < parts.max(1) {
+        if raised(cancel) {
+            return Err(SolveError::Cancelled);
+        }
         let Some(mut node) = open.pop() else { break };
         match splitter.choose(&mut node.grid, node.memo.as_deref()) {
-            // Nothing interrupts a split's choices.
-            Choice::Dead | Choice::Interrupted => {}
+            Choice::Interrupted => return Err(SolveError::Cancelled),
+            Choice::Dead => {}
             Choice::Solved => done.push(Open {
                 estimate: 1.0,
                 ..node
@@ -375,7 +426,9 @@ pub fn split_by<P: Searchable>(
                     decisions.push(P::given(row, col, grid.values(row, col)));
                     order += 1;
                     let estimate = match sizing {
-                        Sizing::Measured => splitter.estimate(&grid, memo.as_ref()),
+                        Sizing::Measured => splitter
+                            .estimate(&grid, memo.as_ref())
+                            .map_err(|Interrupted| SolveError::Cancelled)?,
                         Sizing::UnknownCells => grid.undecided() as f64,
                     };
                     open.push(Open {
@@ -389,32 +442,41 @@ pub fn split_by<P: Searchable>(
             }
         }
     }
-    let mut all: Vec<Open<P>> = done;
-    all.extend(open);
-    // In search order: the order in which the one-thread search meets the parts (at the first
-    // decision where two parts differ, the one whose value the search tries first comes first:
-    // in black and white, the cell filled).
+    done.extend(open);
+    Ok(in_search_order(done))
+}
+
+/// The parts of the open and finished `nodes`, in search order: the order in which the
+/// one-thread search meets them (at the first decision where two parts differ, the one whose
+/// value the search tries first comes first: in black and white, the cell filled).
+fn in_search_order<P: Domain>(mut nodes: Vec<Open<P>>) -> Vec<Part<P>> {
     let rank = |value: u64| each_value::<P>(u64::MAX).position(|v| v == value);
-    all.sort_by_cached_key(|node| {
+    nodes.sort_by_cached_key(|node| {
         node.decisions
             .iter()
             .map(|g| rank(P::given_value(g)))
             .collect::<Vec<_>>()
     });
-    Ok(all
+    nodes
         .into_iter()
         .map(|node| Part {
             unknown: node.grid.undecided(),
             decisions: node.decisions,
             estimate: node.estimate,
         })
-        .collect())
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
+    use std::time::{Duration, Instant};
+
     use super::*;
     use crate::puzzle::Clue;
+    use crate::search::{Solver, SolverOptions};
+
+    /// The cancel flag of splits that run to their end.
+    static NOT_CANCELLED: AtomicBool = AtomicBool::new(false);
 
     /// Every clue `1` on an `n` x `n` grid: the `n!` permutation matrices.
     fn perm(n: usize) -> Puzzle {
@@ -434,7 +496,7 @@ mod tests {
     fn parts_cover_every_solution_once() {
         let puzzle = perm(6);
         for wanted in [1, 2, 5, 16, 40] {
-            let parts = split(&puzzle, wanted).expect("splits");
+            let parts = split(&puzzle, wanted, &NOT_CANCELLED).expect("splits");
             assert!(parts.len() >= wanted.min(720), "{wanted}: {}", parts.len());
             let mut seen = std::collections::HashSet::new();
             let mut total = 0;
@@ -466,7 +528,7 @@ mod tests {
             .expect("runs");
         assert_eq!(whole.len(), 36);
         for wanted in [1, 3, 8, 20] {
-            let parts = split(&puzzle, wanted).expect("splits");
+            let parts = split(&puzzle, wanted, &NOT_CANCELLED).expect("splits");
             assert!(parts.len() >= wanted, "{wanted}: {}", parts.len());
             let mut listed = Vec::new();
             for part in &parts {
@@ -526,7 +588,7 @@ mod tests {
         };
         let whole = list(&puzzle);
         for (wanted, per_part) in [(1, 8), (3, 8), (10, 4), (40, 8), (1000, 2)] {
-            let parts = split_balanced(&puzzle, wanted, per_part).expect("splits");
+            let parts = split_balanced(&puzzle, wanted, per_part, &NOT_CANCELLED).expect("splits");
             assert_eq!(parts.len(), wanted.min(720), "{wanted} parts");
             let listed: Vec<_> = parts
                 .iter()
@@ -545,7 +607,7 @@ mod tests {
             vec![Clue(vec![2]), Clue(vec![])],
         )
         .expect("well formed");
-        let parts = split(&puzzle, 8).expect("splits");
+        let parts = split(&puzzle, 8, &NOT_CANCELLED).expect("splits");
         assert_eq!(parts.len(), 1);
         assert_eq!(count(&parts[0].puzzle(&puzzle)), 0);
     }
@@ -553,7 +615,7 @@ mod tests {
     #[test]
     fn checksums_tell_clues_and_givens_apart() {
         let puzzle = perm(4);
-        let parts = split(&puzzle, 4).expect("splits");
+        let parts = split(&puzzle, 4, &NOT_CANCELLED).expect("splits");
         let first = parts[0].puzzle(&puzzle);
         assert_eq!(clue_checksum(&first), clue_checksum(&puzzle));
         assert_ne!(givens_checksum(&first), givens_checksum(&puzzle));
@@ -561,5 +623,55 @@ mod tests {
         let mut reversed = first.clone();
         reversed.givens.reverse();
         assert_eq!(givens_checksum(&reversed), givens_checksum(&first));
+    }
+
+    /// A flag raised before the split starts stops it in the root's propagation, even on a
+    /// 100x100 grid, whichever way the nodes are sized.
+    #[test]
+    fn a_raised_flag_cancels_at_once() {
+        let puzzle = perm(100);
+        let cancel = AtomicBool::new(true);
+        let start = Instant::now();
+        assert!(matches!(
+            split(&puzzle, 64, &cancel),
+            Err(SolveError::Cancelled)
+        ));
+        assert!(matches!(
+            split_balanced(&puzzle, 16, SUBTREES_PER_PART, &cancel),
+            Err(SolveError::Cancelled)
+        ));
+        assert!(matches!(
+            split_by(&puzzle, 64, Sizing::UnknownCells, &cancel),
+            Err(SolveError::Cancelled)
+        ));
+        assert!(
+            start.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+
+    /// A flag raised from another thread while nodes are split and sized ends the split
+    /// within a second (a 16x16 permutation puzzle takes 40 s to split into 16 parts).
+    #[test]
+    fn a_flag_raised_midway_cancels_within_a_second() {
+        let puzzle = perm(16);
+        let cancel = AtomicBool::new(false);
+        let late = std::thread::scope(|scope| {
+            let splitting = scope.spawn(|| {
+                let result = split_balanced(&puzzle, 64, SUBTREES_PER_PART, &cancel);
+                (result, Instant::now())
+            });
+            std::thread::sleep(Duration::from_millis(200));
+            cancel.store(true, Memory::Relaxed);
+            let raised_at = Instant::now();
+            let (result, ended_at) = splitting.join().expect("no panic");
+            assert!(matches!(result, Err(SolveError::Cancelled)), "{result:?}");
+            ended_at.saturating_duration_since(raised_at)
+        });
+        assert!(
+            late < Duration::from_secs(1),
+            "ended {late:?} after the flag"
+        );
     }
 }

@@ -190,6 +190,11 @@ pub enum SolveError {
     /// A worker thread panicked (a bug): the run stopped, and this is what the panic said.
     #[error("internal error: {0}")]
     Internal(String),
+    /// The cancel flag stopped work that has no partial answer to give, such as a
+    /// [`split`](crate::split::split): nothing was returned. (A cancelled search returns what it
+    /// found instead, with [`Outcome::exhausted`] false.)
+    #[error("cancelled")]
+    Cancelled,
 }
 
 /// The result of a search.
@@ -311,18 +316,8 @@ impl<'p, P: Searchable> Solver<'p, P> {
     fn root_until_cancelled(
         &self,
     ) -> Result<Result<Option<P::Grid>, crate::choose::Interrupted>, SolveError> {
-        self.puzzle.validate()?;
-        let Some(mut grid) = self.puzzle.given_grid() else {
-            return Ok(Ok(None));
-        };
         let cancelled = || self.cancel.load(Ordering::Relaxed);
-        let mut prop = Propagator::new();
-        Ok(
-            match prop.propagate_all_until(self.puzzle, &mut grid, &cancelled) {
-                None => Err(crate::choose::Interrupted),
-                Some(propagated) => Ok(propagated.ok().map(|()| grid)),
-            },
-        )
+        Ok(propagated_root_until(self.puzzle, &cancelled)?)
     }
 
     /// Runs the search, calling `on_solution` (on the calling thread) with each solution as
@@ -459,6 +454,24 @@ impl<'p, P: Searchable> Solver<'p, P> {
             elapsed: start.elapsed(),
         }
     }
+}
+
+/// The root grid of `puzzle`: givens applied and propagated, `None` if that already
+/// contradicts; `Err(Interrupted)` when `stopped` ends the propagation first.
+pub(crate) fn propagated_root_until<P: Domain>(
+    puzzle: &P,
+    stopped: &dyn Fn() -> bool,
+) -> Result<Result<Option<P::Grid>, crate::choose::Interrupted>, PuzzleError> {
+    puzzle.validate()?;
+    let Some(mut grid) = puzzle.given_grid() else {
+        return Ok(Ok(None));
+    };
+    Ok(
+        match Propagator::new().propagate_all_until(puzzle, &mut grid, stopped) {
+            None => Err(crate::choose::Interrupted),
+            Some(propagated) => Ok(propagated.ok().map(|()| grid)),
+        },
+    )
 }
 
 /// Stack for search threads: the recursion is at most one level per cell, so allow about

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use nonoenum::split::{Sizing, split_by};
-use nonoenum::{AnyPuzzle, ColorPuzzle, Flow, Probing, Puzzle, Solver, SolverOptions};
+use nonoenum::{AnyPuzzle, ColorPuzzle, Flow, Probing, Puzzle, SolveError, Solver, SolverOptions};
 use serde::{Deserialize, Serialize};
 
 use crate::input::display_name;
@@ -153,18 +153,23 @@ fn start_puzzle<P: PartPuzzle>(
 }
 
 /// Cuts the search into parts, if that has not been done: sequential parts need no balance,
-/// only enough of them that a crash loses little, so they are ranked by unknown cells.
+/// only enough of them that a crash loses little, so they are ranked by unknown cells. A split
+/// that the run's stop cancels leaves the state unsplit, the whole puzzle its one open part,
+/// whose search then stops at once.
 fn ensure_split<P: PartPuzzle>(
     state: &mut Checkpoint,
     puzzle: &P,
     checkpoint: &Path,
-    threads: usize,
+    options: &Options<'_>,
 ) -> anyhow::Result<()> {
     if state.parts > 0 {
         return Ok(());
     }
-    let wanted = (16 * thread_count(threads)).clamp(64, 4096);
-    let parts = split_by(puzzle, wanted, Sizing::UnknownCells)?;
+    let wanted = (16 * thread_count(options.threads)).clamp(64, 4096);
+    let parts = match split_by(puzzle, wanted, Sizing::UnknownCells, &options.cancel.any) {
+        Err(SolveError::Cancelled) => return Ok(()),
+        parts => parts?,
+    };
     state.parts = parts.len();
     state.open = parts
         .iter()
@@ -235,7 +240,7 @@ fn run<P: PartPuzzle>(
         Some(path) => Some(open_output(path, state.output_len)?),
         None => None,
     };
-    ensure_split(&mut state, puzzle, checkpoint, options.threads)?;
+    ensure_split(&mut state, puzzle, checkpoint, options)?;
     let mut last_save = Instant::now();
     let mut partial = 0u64;
     let mut stopped = None;
@@ -331,12 +336,15 @@ fn report(
                 );
             }
             if !quiet {
-                let open = state.open.len();
+                // A run stopped while it split the search has no parts yet.
+                let left = match state.parts {
+                    0 => "the search is not split into parts yet".to_string(),
+                    parts => format!("{} of {parts} parts remain", state.open.len()),
+                };
                 eprintln!(
-                    "nonoenum: {}; {committed} solutions in finished parts are saved, {open} of {} \
-                     parts remain: continue with `nonoenum resume {name}`",
+                    "nonoenum: {}; {committed} solutions in finished parts are saved, {left}: \
+                     continue with `nonoenum resume {name}`",
                     why.describe(),
-                    state.parts
                 );
             }
             return ExitCode::from(match why {

@@ -4,13 +4,16 @@
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use nonoenum::color::{AnyPuzzle, ColorPuzzle};
 use nonoenum::format::{self, Format};
 use nonoenum::{ColorSolver, Flow, Probing, SolverOptions};
 
+use crate::images::Picture;
 use crate::input::display_name;
+use crate::stop::{Cancel, Stop};
 
 /// The format named by `--to`.
 pub(crate) fn format_named(name: &str) -> anyhow::Result<Format> {
@@ -149,14 +152,28 @@ pub(crate) struct MakeOptions<'a> {
     pub(crate) threads: usize,
     /// `--quiet`: no report.
     pub(crate) quiet: bool,
+    /// What stops the uniqueness check: `--time-limit`, Ctrl-C, SIGTERM.
+    pub(crate) cancel: &'a Cancel,
+}
+
+/// What the uniqueness check of `make` found.
+struct Check {
+    /// Solutions compared.
+    found: u64,
+    /// Whether they are every solution.
+    exhausted: bool,
+    /// Whether each cell differs between solutions.
+    varying: Vec<bool>,
+    /// Why the check stopped before its answer, if it did.
+    stop: Option<Stop>,
 }
 
 /// `nonoenum make IMAGE`: derives the clues of the picture, writes the puzzle, and reports on
 /// standard error whether the clues have a unique solution; if not, which cells vary among
-/// the solutions.
+/// the solutions. A check that the time limit or a signal stops says so, exit code 3 or 130;
+/// the puzzle, written first, stays.
 pub(crate) fn make(image: &Path, options: &MakeOptions<'_>) -> anyhow::Result<ExitCode> {
     let to = format_named(options.to)?;
-    let (max_solutions, threads) = (options.max_solutions, options.threads);
     let name = display_name(image);
     let bytes = crate::input::read_bytes(image)?;
     let picture = crate::images::read_image(&bytes, &name)?;
@@ -172,54 +189,90 @@ pub(crate) fn make(image: &Path, options: &MakeOptions<'_>) -> anyhow::Result<Ex
     let any = AnyPuzzle::from_color(with_goal);
     let text = format::write::write_puzzle(&any, to).map_err(|e| anyhow::anyhow!("{e}"))?;
     write_out(options.output, text.as_bytes())?;
+    let check = check_uniqueness(&puzzle, options)?;
+    if check.found == 0 && check.stop.is_none() {
+        bail!("{name}: the picture's own clues found no solution (a bug)");
+    }
+    let code = check.stop.map_or(0, Stop::exit_code);
+    if !options.quiet {
+        // The report goes to standard error: standard output may be the puzzle file.
+        report(&mut std::io::stderr().lock(), &name, &picture, &check)?;
+    }
+    Ok(ExitCode::from(code))
+}
+
+/// Runs the search of `puzzle`'s solutions until it has compared `--limit` of them, found them
+/// all, or was stopped.
+fn check_uniqueness(puzzle: &ColorPuzzle, options: &MakeOptions<'_>) -> anyhow::Result<Check> {
     let search = SolverOptions {
-        threads,
+        threads: options.threads,
         probing: Probing::Adaptive,
         ordered: false,
         restarts: false,
         engine: Default::default(),
     };
-    let (w, h) = (picture.width, picture.height);
-    let mut varying = vec![false; w * h];
+    let mut varying = Vec::new();
     let mut first: Option<Vec<u8>> = None;
     let mut found = 0u64;
-    let outcome = ColorSolver::new(&puzzle, search).run(|grid| {
-        let cells = grid.to_colors();
-        match &first {
-            None => first = Some(cells),
-            Some(f) => {
-                for (v, (a, b)) in varying.iter_mut().zip(f.iter().zip(&cells)) {
-                    *v |= a != b;
+    let max_solutions = options.max_solutions;
+    let outcome = ColorSolver::new(puzzle, search)
+        .with_cancel_flag(Arc::clone(&options.cancel.any))
+        .run(|grid| {
+            let cells = grid.to_colors();
+            match &first {
+                None => {
+                    varying = vec![false; cells.len()];
+                    first = Some(cells);
+                }
+                Some(f) => {
+                    for (v, (a, b)) in varying.iter_mut().zip(f.iter().zip(&cells)) {
+                        *v |= a != b;
+                    }
                 }
             }
-        }
-        found += 1;
-        if found >= max_solutions {
-            Flow::Stop
-        } else {
-            Flow::Continue
-        }
-    })?;
-    if found == 0 {
-        bail!("{name}: the picture's own clues found no solution (a bug)");
-    }
-    if options.quiet {
-        return Ok(ExitCode::SUCCESS);
-    }
-    // The report goes to standard error: standard output may be the puzzle file.
-    let mut out = std::io::stderr().lock();
+            found += 1;
+            if found >= max_solutions {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            }
+        })?;
+    // Short of `--limit` and of every solution, only the cancel flag stops the search.
+    let stopped = !outcome.exhausted && found < max_solutions;
+    Ok(Check {
+        found,
+        exhausted: outcome.exhausted,
+        varying,
+        stop: stopped.then(|| options.cancel.reason().unwrap_or(Stop::Interrupted)),
+    })
+}
+
+/// Writes the report of `check` on `picture`'s clues: unique, or not and which cells vary, or
+/// what was found before the check was stopped.
+fn report(
+    out: &mut impl Write,
+    name: &str,
+    picture: &Picture,
+    check: &Check,
+) -> anyhow::Result<()> {
+    let (w, h) = (picture.width, picture.height);
     let n = picture.colors.len() - 1;
     let noun = if n == 1 { "colour" } else { "colours" };
     let size = format!("{w}x{h}, {n} {noun} besides the background");
-    match found {
-        1 => writeln!(out, "{name}: {size}: unique")?,
-        n => {
-            let bound = if outcome.exhausted {
-                format!("{n} solutions")
-            } else {
-                format!("at least {n} solutions")
+    match (check.found, check.stop) {
+        (0 | 1, Some(stop)) => writeln!(
+            out,
+            "{name}: {size}: incomplete: search {}",
+            stop.describe()
+        )?,
+        (1, None) => writeln!(out, "{name}: {size}: unique")?,
+        (n, stop) => {
+            let bound = match stop {
+                Some(stop) => format!("at least {n} solutions; incomplete: {}", stop.describe()),
+                None if check.exhausted => format!("{n} solutions"),
+                None => format!("at least {n} solutions"),
             };
-            let count = varying.iter().filter(|&&v| v).count();
+            let count = check.varying.iter().filter(|&&v| v).count();
             writeln!(
                 out,
                 "{name}: {size}: not unique ({bound}); {count} cells vary (marked `?`):"
@@ -229,7 +282,7 @@ pub(crate) fn make(image: &Path, options: &MakeOptions<'_>) -> anyhow::Result<Ex
                 let row: String = (0..w)
                     .map(|c| {
                         let i = r * w + c;
-                        if varying[i] {
+                        if check.varying[i] {
                             '?'
                         } else {
                             chars[usize::from(picture.cells[i])]
@@ -241,5 +294,5 @@ pub(crate) fn make(image: &Path, options: &MakeOptions<'_>) -> anyhow::Result<Ex
         }
     }
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

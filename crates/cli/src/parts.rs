@@ -15,12 +15,13 @@ use std::fs;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, bail};
 use nonoenum::count::BigUint;
 use nonoenum::format::compact::CompactHeader;
 use nonoenum::split::{Part, split as split_search, split_balanced};
-use nonoenum::{AnyPuzzle, ListingError, ListingItem, read_listing};
+use nonoenum::{AnyPuzzle, ListingError, ListingItem, SolveError, read_listing};
 use serde::{Deserialize, Serialize};
 
 use crate::cli::{JsonStyle, Settings};
@@ -28,6 +29,7 @@ use crate::input::display_name;
 use crate::output::atomic::write_atomically;
 use crate::output::json::{JsonArray, JsonLine, RunResult, read_lines, write_line};
 use crate::palette::{PartPuzzle, as_stored};
+use crate::stop::{Cancel, Stop};
 
 /// The `format` field of a manifest this version writes.
 const MANIFEST_FORMAT: &str = "nonoenum-split/2";
@@ -123,12 +125,14 @@ impl From<StoredPart> for ManifestPart {
     }
 }
 
-/// `nonoenum split`.
+/// `nonoenum split`. A split that `cancel` stops (`--time-limit`, Ctrl-C, SIGTERM) leaves
+/// nothing behind: the files it wrote and the folders it created are removed.
 pub(crate) fn split(
     settings: &Settings,
     parts: usize,
     out: &Path,
     quiet: bool,
+    cancel: &Cancel,
 ) -> anyhow::Result<ExitCode> {
     if parts == 0 {
         bail!("--parts must be at least 1");
@@ -140,18 +144,38 @@ pub(crate) fn split(
     }
     let (label, puzzle) = puzzles.remove(0);
     let out_name = display_name(out);
-    let manifest_path = out.join(MANIFEST);
-    if manifest_path.exists() {
+    if out.join(MANIFEST).exists() {
         bail!("{out_name} already holds a split ({MANIFEST}): use a new folder");
     }
-    fs::create_dir_all(out).with_context(|| format!("cannot create {out_name}"))?;
-    let source = display_name(&settings.file);
-    let (manifest, largest) = match as_stored(puzzle)? {
-        AnyPuzzle::Bw(p) => write_parts(&p, &label, source, parts, out)?,
-        AnyPuzzle::Color(p) => write_parts(&p, &label, source, parts, out)?,
+    let mut created = Created {
+        folders: create_folders(out).with_context(|| format!("cannot create {out_name}"))?,
+        files: Vec::new(),
     };
-    let json = serde_json::to_string_pretty(&manifest)? + "\n";
-    write_atomically(&manifest_path, json.as_bytes())?;
+    let job = SplitJob {
+        label: &label,
+        source: display_name(&settings.file),
+        parts,
+        out,
+        cancel: &cancel.any,
+    };
+    let (manifest, largest) = match write_split(puzzle, &job, &mut created) {
+        Ok(Some(written)) => written,
+        Ok(None) => {
+            created.remove();
+            let reason = cancel.reason().unwrap_or(Stop::Interrupted);
+            if !quiet {
+                eprintln!(
+                    "nonoenum: {}; the split was stopped and nothing was written",
+                    reason.describe()
+                );
+            }
+            return Ok(ExitCode::from(reason.exit_code()));
+        }
+        Err(e) => {
+            created.remove();
+            return Err(e);
+        }
+    };
     if !quiet {
         let subtrees: usize = manifest.parts.iter().map(|p| p.subtrees.len()).sum();
         eprintln!(
@@ -163,30 +187,99 @@ pub(crate) fn split(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Splits `puzzle` and writes its part files into `out`; returns the manifest to write and
-/// the most unknown cells of a subtree.
+/// What a split writes, and the flag that stops it.
+struct SplitJob<'a> {
+    /// The puzzle's label.
+    label: &'a str,
+    /// The puzzle file, as given.
+    source: String,
+    /// `--parts`.
+    parts: usize,
+    /// The split folder.
+    out: &'a Path,
+    cancel: &'a AtomicBool,
+}
+
+/// What a split created, to remove if it does not finish.
+struct Created {
+    /// The folders it created, outermost first.
+    folders: Vec<PathBuf>,
+    /// The files it wrote.
+    files: Vec<PathBuf>,
+}
+
+impl Created {
+    /// Removes the files, then the folders if they are empty (innermost first); a failure
+    /// leaves that one behind, as there is nothing better to do.
+    fn remove(&self) {
+        for file in &self.files {
+            let _ = fs::remove_file(file);
+        }
+        for folder in self.folders.iter().rev() {
+            let _ = fs::remove_dir(folder);
+        }
+    }
+}
+
+/// Creates `out` and the missing folders above it; returns those it created, outermost first.
+fn create_folders(out: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut missing: Vec<PathBuf> = out
+        .ancestors()
+        .take_while(|p| !p.as_os_str().is_empty() && !p.exists())
+        .map(Path::to_path_buf)
+        .collect();
+    missing.reverse();
+    fs::create_dir_all(out)?;
+    Ok(missing)
+}
+
+/// Splits `puzzle`, writes its part files and then the manifest; returns the manifest and the
+/// most unknown cells of a subtree, or `None` when the job's cancel flag stopped it before
+/// the manifest was written.
+fn write_split(
+    puzzle: AnyPuzzle,
+    job: &SplitJob<'_>,
+    created: &mut Created,
+) -> anyhow::Result<Option<(Manifest, usize)>> {
+    let written = match as_stored(puzzle)? {
+        AnyPuzzle::Bw(p) => write_parts(&p, job, created)?,
+        AnyPuzzle::Color(p) => write_parts(&p, job, created)?,
+    };
+    let Some((manifest, largest)) = written else {
+        return Ok(None);
+    };
+    if job.cancel.load(Ordering::Relaxed) {
+        return Ok(None);
+    }
+    let manifest_path = job.out.join(MANIFEST);
+    let json = serde_json::to_string_pretty(&manifest)? + "\n";
+    write_atomically(&manifest_path, json.as_bytes())?;
+    created.files.push(manifest_path);
+    Ok(Some((manifest, largest)))
+}
+
+/// Splits `puzzle` and writes its part files into the job's folder, recording each in
+/// `created`; returns the manifest to write and the most unknown cells of a subtree, or `None`
+/// when the job's cancel flag stopped it.
 fn write_parts<P: PartPuzzle>(
     puzzle: &P,
-    label: &str,
-    source: String,
-    parts: usize,
-    out: &Path,
-) -> anyhow::Result<(Manifest, usize)> {
-    let made: Vec<Vec<Part<P>>> = if P::SUBTREES_PER_PART > 1 {
-        split_balanced(puzzle, parts, P::SUBTREES_PER_PART)?
-    } else {
-        split_search(puzzle, parts)?
-            .into_iter()
-            .map(|part| vec![part])
-            .collect()
+    job: &SplitJob<'_>,
+    created: &mut Created,
+) -> anyhow::Result<Option<(Manifest, usize)>> {
+    let made = match made_parts(puzzle, job.parts, job.cancel) {
+        Err(SolveError::Cancelled) => return Ok(None),
+        made => made?,
     };
     let digits = made.len().to_string().len().max(3);
     let mut listed = Vec::new();
     for (i, part) in made.iter().enumerate() {
+        if job.cancel.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
         let file = format!("part-{:0digits$}.{}", i + 1, P::EXTENSION);
         let mut puzzles: Vec<P> = part.iter().map(|s| s.puzzle(puzzle)).collect();
         if let Some(first) = puzzles.first_mut() {
-            first.set_title(format!("{label}: part {} of {}", i + 1, made.len()));
+            first.set_title(format!("{}: part {} of {}", job.label, i + 1, made.len()));
         }
         let Some(text) = P::all_to_text(&puzzles) else {
             bail!(
@@ -194,7 +287,9 @@ fn write_parts<P: PartPuzzle>(
                 part.len()
             );
         };
-        write_atomically(&out.join(&file), text.as_bytes())?;
+        let path = job.out.join(&file);
+        write_atomically(&path, text.as_bytes())?;
+        created.files.push(path);
         let subtrees: Vec<ManifestSubtree> = part
             .iter()
             .zip(&puzzles)
@@ -211,17 +306,39 @@ fn write_parts<P: PartPuzzle>(
             subtrees,
         });
     }
+    let largest = made.iter().flatten().map(|p| p.unknown).max().unwrap_or(0);
+    Ok(Some((manifest(puzzle, job, listed), largest)))
+}
+
+/// The parts of `puzzle`, each a run of subtrees (one subtree for a format that holds one).
+fn made_parts<P: PartPuzzle>(
+    puzzle: &P,
+    parts: usize,
+    cancel: &AtomicBool,
+) -> Result<Vec<Vec<Part<P>>>, SolveError> {
+    if P::SUBTREES_PER_PART > 1 {
+        split_balanced(puzzle, parts, P::SUBTREES_PER_PART, cancel)
+    } else {
+        Ok(split_search(puzzle, parts, cancel)?
+            .into_iter()
+            .map(|part| vec![part])
+            .collect())
+    }
+}
+
+/// The manifest of `puzzle` split as `job` asked into the `listed` parts.
+fn manifest<P: PartPuzzle>(puzzle: &P, job: &SplitJob<'_>, listed: Vec<ManifestPart>) -> Manifest {
     let (clues, givens) = puzzle.checksums();
-    let manifest = Manifest {
+    Manifest {
         format: MANIFEST_FORMAT.into(),
         nonoenum: env!("CARGO_PKG_VERSION").into(),
-        source,
-        label: label.into(),
+        source: job.source.clone(),
+        label: job.label.into(),
         puzzle: clues,
         givens,
         rows: puzzle.size().0,
         cols: puzzle.size().1,
-        parts_requested: parts,
+        parts_requested: job.parts,
         method: if P::SUBTREES_PER_PART > 1 {
             format!(
                 "propagation and probing at each node; the open node with the largest estimated \
@@ -236,9 +353,7 @@ fn write_parts<P: PartPuzzle>(
                 .into()
         },
         parts: listed,
-    };
-    let largest = made.iter().flatten().map(|p| p.unknown).max().unwrap_or(0);
-    Ok((manifest, largest))
+    }
 }
 
 /// A part's result, checked against the manifest.

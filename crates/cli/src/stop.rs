@@ -34,6 +34,16 @@ impl Stop {
             Stop::SolutionLimit => "solution limit reached",
         }
     }
+
+    /// The exit code of a run that this stopped: 130, 3, or 0 for a solution limit, which
+    /// was asked for.
+    pub(crate) fn exit_code(self) -> u8 {
+        match self {
+            Stop::Interrupted => EXIT_INTERRUPTED,
+            Stop::TimeLimit => EXIT_TIME_LIMIT,
+            Stop::SolutionLimit => 0,
+        }
+    }
 }
 
 /// The flags that end a run early: set from a signal handler or the time-limit thread.

@@ -314,6 +314,35 @@ fn a_time_limit_saves_the_run_and_resume_finishes_it() {
     );
 }
 
+/// A time limit that comes while the run is still splitting the search (the root of a 400x400
+/// permutation puzzle probes for seconds in a debug build) stops it at once; the checkpoint,
+/// saved unsplit, resumes, and splits then.
+#[test]
+fn a_time_limit_during_the_split_stops_the_run_promptly() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = write_perm(tmp.path(), 400);
+    let ck = tmp.path().join("ck.json");
+    let (ck, p) = (ck.to_str().expect("path"), puzzle.to_str().expect("path"));
+    let args = ["--method", "enumerate", "--checkpoint", ck];
+    for run in [
+        [&["count"], &args[..], &["--time-limit", "0.5", p]].concat(),
+        vec!["resume", "--time-limit", "0.5", ck],
+    ] {
+        let start = std::time::Instant::now();
+        let stopped = nonoenum(&run).output().expect("runs");
+        let took = start.elapsed();
+        assert!(took < Duration::from_secs(2), "{run:?} took {took:?}");
+        let err = String::from_utf8_lossy(&stopped.stderr).to_string();
+        assert_eq!(stopped.status.code(), Some(3), "{err}");
+        assert_eq!(
+            String::from_utf8_lossy(&stopped.stdout),
+            "incomplete: at least 0 (time limit reached)\n"
+        );
+        assert!(err.contains("not split into parts yet"), "{err}");
+        assert!(err.contains("nonoenum resume"), "{err}");
+    }
+}
+
 #[test]
 fn damaged_checkpoints_and_outputs_are_refused() {
     let tmp = TempDir::new().expect("temp dir");

@@ -96,7 +96,13 @@ const OPTIONS: &[(&str, &[&str])] = &[
     (
         "split",
         &[
-            "--format", "--puzzle", "--givens", "--parts", "--output", "--quiet",
+            "--format",
+            "--puzzle",
+            "--givens",
+            "--parts",
+            "--output",
+            "--quiet",
+            "--time-limit",
         ],
     ),
     ("merge", &["--list", "--to", "--quiet"]),
@@ -106,7 +112,14 @@ const OPTIONS: &[(&str, &[&str])] = &[
     ),
     (
         "make",
-        &["--to", "--output", "--limit", "--threads", "--quiet"],
+        &[
+            "--to",
+            "--output",
+            "--limit",
+            "--threads",
+            "--quiet",
+            "--time-limit",
+        ],
     ),
     ("completions", &[]),
     ("man", &[]),
@@ -199,7 +212,6 @@ fn a_flag_a_command_would_ignore_is_refused() {
     let heart = bundled("heart.txt");
     let h = heart.as_str();
     let cases: &[&[&str]] = &[
-        &["split", "--time-limit", "1", "-o", d, h],
         &["split", "--checkpoint", ck, "-o", d, h],
         &["split", "--json", "-o", d, h],
         &["split", "--stats", "-o", d, h],

@@ -223,6 +223,12 @@ pub(crate) struct SplitArgs {
     /// Nothing on standard error but errors (no summary line).
     #[arg(long, short = 'q')]
     pub(crate) quiet: bool,
+    /// Stop after this many seconds, writing nothing (exit code 3).
+    ///
+    /// A stopped split leaves nothing behind: the part files it wrote are removed, and the
+    /// folder too if the split created it.
+    #[arg(long, value_name = "SECONDS")]
+    pub(crate) time_limit: Option<f64>,
 }
 
 /// `merge`.
@@ -299,6 +305,12 @@ pub(crate) struct MakeArgs {
     /// Nothing on standard error but errors (no report on uniqueness).
     #[arg(long, short = 'q')]
     pub(crate) quiet: bool,
+    /// Stop the uniqueness check after this many seconds (exit code 3).
+    ///
+    /// The puzzle is written all the same; the report says what was found and that the check
+    /// is incomplete.
+    #[arg(long, value_name = "SECONDS")]
+    pub(crate) time_limit: Option<f64>,
 }
 
 /// `completions`.

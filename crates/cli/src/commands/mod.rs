@@ -11,7 +11,7 @@ use anyhow::bail;
 
 use crate::cli::{
     Cli, Command, CountArgs, CountMethod, EngineChoice, JsonStyle, ListArgs, MakeArgs, ResumeArgs,
-    Settings, SolutionFormat, SolveArgs, Strategy, strategy_name,
+    Settings, SolutionFormat, SolveArgs, SplitArgs, Strategy, strategy_name,
 };
 use crate::stop::Cancel;
 use run::Mode;
@@ -23,10 +23,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Count(args) => count(args),
         Command::List(args) => list(args),
         Command::Resume(args) => resume(args),
-        Command::Split(args) => {
-            let settings = Settings::read(args.input)?;
-            crate::parts::split(&settings, args.parts, &args.output, args.quiet)
-        }
+        Command::Split(args) => split(args),
         Command::Merge(args) => {
             let style = JsonStyle::of_results(&args.output)?;
             crate::parts::merge(&args.dir, args.list, style, args.quiet)
@@ -178,14 +175,30 @@ fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
     crate::checkpoint::resume(&args.checkpoint, &options)
 }
 
+/// `split`.
+fn split(args: SplitArgs) -> anyhow::Result<ExitCode> {
+    let settings = Settings::read(args.input)?;
+    let time_limit = args
+        .time_limit
+        .map(|s| crate::cli::seconds("--time-limit", s))
+        .transpose()?;
+    let cancel = Cancel::install(time_limit);
+    crate::parts::split(&settings, args.parts, &args.output, args.quiet, &cancel)
+}
+
 /// `make`.
 fn make(args: MakeArgs) -> anyhow::Result<ExitCode> {
+    let time_limit = args
+        .time_limit
+        .map(|s| crate::cli::seconds("--time-limit", s))
+        .transpose()?;
     let options = crate::convert::MakeOptions {
         to: &args.to,
         output: args.output.as_deref(),
         max_solutions: args.limit.max(2),
         threads: crate::cli::threads(args.threads)?,
         quiet: args.quiet,
+        cancel: &Cancel::install(time_limit),
     };
     crate::convert::make(&args.image, &options)
 }

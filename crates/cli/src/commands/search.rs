@@ -20,7 +20,7 @@ use crate::output::json::JsonArray;
 use crate::output::print_stats;
 use crate::output::printer::{XML_HEAD, XML_TAIL};
 use crate::output::progress::{Progress, Show};
-use crate::stop::{Cancel, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_TIME_LIMIT, Stop};
+use crate::stop::{Cancel, EXIT_NO_SOLUTION, Stop};
 
 /// Runs `mode` on the settings' puzzles, writing to standard output or to `-o FILE`.
 pub(crate) fn run(mode: Mode, settings: &Settings) -> anyhow::Result<ExitCode> {
@@ -231,10 +231,7 @@ fn cancelled(
             reason.describe()
         );
     }
-    Ok(ExitCode::from(match reason {
-        Stop::Interrupted => EXIT_INTERRUPTED,
-        _ => EXIT_TIME_LIMIT,
-    }))
+    Ok(ExitCode::from(reason.exit_code()))
 }
 
 /// A checkpointed `count` (no `output`) or `list` (into `output`) of the file's one puzzle.

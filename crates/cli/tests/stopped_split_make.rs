@@ -1,0 +1,178 @@
+//! `split` and `make` stopped by `--time-limit` or SIGTERM: they end promptly with exit code 3
+//! or 130 and say so. A stopped `split` leaves nothing behind (no part file, no manifest, no
+//! folder it created); a stopped `make` keeps the puzzle it wrote and reports its check as
+//! incomplete.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use tempfile::TempDir;
+
+mod common;
+
+use common::BIN;
+
+/// How long past its time limit a debug build on a loaded machine may take to end (the stop
+/// itself takes milliseconds; starting the process and reading the puzzle take the rest).
+const SLACK: Duration = Duration::from_millis(1500);
+
+/// A 60x60 picture of 2x2 diagonals in 3x3 blocks: each block may hold either diagonal, so
+/// its clues have some 2^400 solutions, far more than any `--limit` below.
+fn write_blocks(dir: &Path) -> PathBuf {
+    let n = 60;
+    let mut text = format!("P1\n{n} {n}\n");
+    for row in 0..n {
+        let line: Vec<&str> = (0..n)
+            .map(|col| {
+                if row % 3 < 2 && row % 3 == col % 3 {
+                    "1"
+                } else {
+                    "0"
+                }
+            })
+            .collect();
+        text.push_str(&line.join(" "));
+        text.push('\n');
+    }
+    let path = dir.join("blocks.pbm");
+    std::fs::write(&path, text).expect("write picture");
+    path
+}
+
+/// Runs `args` with `path` last, then the output and how long it took.
+fn timed(args: &[&str], path: &Path) -> (Output, Duration) {
+    let start = Instant::now();
+    let output = Command::new(BIN)
+        .args(args)
+        .arg(path)
+        .output()
+        .expect("runs");
+    (output, start.elapsed())
+}
+
+/// Starts `args` with `path` last, sends SIGTERM after `after`, and returns the output and
+/// how long the process took to end after the signal.
+fn terminated(args: &[&str], path: &Path, after: Duration) -> (Output, Duration) {
+    let child = Command::new(BIN)
+        .args(args)
+        .arg(path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    std::thread::sleep(after);
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success(), "the process ended before the signal");
+    let start = Instant::now();
+    let output = child.wait_with_output().expect("ends");
+    (output, start.elapsed())
+}
+
+/// Checks the one line a stopped split says, `why` it stopped, and its exit code.
+fn check_stopped_split(output: &Output, why: &str, code: i32) {
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(code), "{err}");
+    assert_eq!(
+        err,
+        format!("nonoenum: {why}; the split was stopped and nothing was written\n")
+    );
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn split_time_limit_exits_3_promptly_and_leaves_no_folder() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = common::perm(tmp.path(), 100);
+    // Folders the split creates, two levels of them: both go.
+    let work = tmp.path().join("new").join("work");
+    let out = work.to_str().expect("UTF-8");
+    let (output, took) = timed(&["split", "--time-limit", "0.5", "-o", out], &puzzle);
+    assert!(took < Duration::from_millis(500) + SLACK, "took {took:?}");
+    check_stopped_split(&output, "time limit reached", 3);
+    assert!(!tmp.path().join("new").exists(), "a folder was left behind");
+}
+
+#[test]
+fn a_stopped_split_keeps_a_folder_that_existed_and_its_files() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = common::perm(tmp.path(), 100);
+    let work = tmp.path().join("work");
+    std::fs::create_dir(&work).expect("make folder");
+    std::fs::write(work.join("notes.txt"), "mine\n").expect("write");
+    let out = work.to_str().expect("UTF-8");
+    let (output, _) = timed(&["split", "--time-limit", "0.5", "-o", out], &puzzle);
+    check_stopped_split(&output, "time limit reached", 3);
+    let left: Vec<_> = std::fs::read_dir(&work)
+        .expect("the folder stays")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(left, ["notes.txt"]);
+}
+
+#[test]
+fn sigterm_stops_split_with_130_and_no_folder() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = common::perm(tmp.path(), 100);
+    let work = tmp.path().join("work");
+    let out = work.to_str().expect("UTF-8");
+    let args = ["split", "--parts", "64", "-o", out];
+    let (output, took) = terminated(&args, &puzzle, Duration::from_millis(300));
+    assert!(took < SLACK, "ended {took:?} after the signal");
+    check_stopped_split(&output, "interrupted", 130);
+    assert!(!work.exists(), "the folder was left behind");
+}
+
+#[test]
+fn make_time_limit_keeps_the_puzzle_and_reports_an_incomplete_check() {
+    let tmp = TempDir::new().expect("temp dir");
+    let picture = write_blocks(tmp.path());
+    let written = tmp.path().join("blocks.non");
+    let out = written.to_str().expect("UTF-8");
+    let args = [
+        "make",
+        "--to",
+        "non",
+        "--limit",
+        "1000000000000",
+        "--time-limit",
+        "0.5",
+        "-o",
+        out,
+    ];
+    let (output, took) = timed(&args, &picture);
+    assert!(took < Duration::from_millis(500) + SLACK, "took {took:?}");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{err}");
+    let report = err.lines().next().unwrap_or_default();
+    assert!(
+        report.contains("incomplete: ") && report.contains("time limit reached"),
+        "{err}"
+    );
+    // The puzzle was written whole before the check began.
+    let puzzle = std::fs::read_to_string(&written).expect("the puzzle stays");
+    assert!(puzzle.starts_with("width 60\nheight 60\n"), "{puzzle}");
+    assert!(puzzle.contains("\ngoal \""), "{puzzle}");
+}
+
+#[test]
+fn sigterm_stops_make_with_130_and_an_incomplete_report() {
+    let tmp = TempDir::new().expect("temp dir");
+    let picture = write_blocks(tmp.path());
+    let args = ["make", "--limit", "1000000000000"];
+    let (output, took) = terminated(&args, &picture, Duration::from_millis(300));
+    assert!(took < SLACK, "ended {took:?} after the signal");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{err}");
+    let report = err.lines().next().unwrap_or_default();
+    assert!(
+        report.contains("incomplete: ") && report.contains("interrupted"),
+        "{err}"
+    );
+    // The puzzle went to standard output, whole.
+    let puzzle = String::from_utf8_lossy(&output.stdout);
+    assert!(puzzle.ends_with('\n') && puzzle.len() > 100, "{puzzle}");
+}
