@@ -259,6 +259,13 @@ fn every_path(dir: &Path, index: usize, case: &Case) {
     }
     let listed = run_limited(case, &["list", "-q", "--limit", "3", p]);
     assert!(check_printed(case, &String::from_utf8_lossy(&listed.stdout)) <= 3);
+    let parts = dir.join(format!("case{index}.parts"));
+    let split = run_limited(case, &["split", "-q", "--parts", "8", "-o", path(&parts), p]);
+    if split.status.code() == Some(0) {
+        assert!(parts.join("manifest.json").is_file(), "{}: a split without manifest", case.name);
+    } else {
+        assert!(!parts.exists(), "{}: a stopped split left {parts:?}", case.name);
+    }
     let ck = dir.join(format!("case{index}.ck"));
     let ck = ck.to_str().expect("a path");
     let counted = [
@@ -274,6 +281,11 @@ fn every_path(dir: &Path, index: usize, case: &Case) {
     if first.status.code() == Some(3) {
         check_count(case, &run_limited(case, &["resume", "-q", ck]));
     }
+}
+
+/// A path as the command line takes it.
+fn path(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 path")
 }
 
 /// Runs every path on each case.
