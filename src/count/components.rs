@@ -271,7 +271,7 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
             Liveness::OutsideCompletes => Liveness::Unchecked,
             known => known,
         };
-        let Some(components) = Components::find(self.puzzle, grid, cells) else {
+        let Some(components) = Components::find(self.puzzle, grid, cells, &|| false) else {
             return Ok(T::zero());
         };
         self.stats
@@ -422,20 +422,21 @@ pub(super) fn largest_component<P: Countable>(
     grid: &P::Grid,
 ) -> Option<(usize, usize)> {
     let unknown = unknown_cells(grid);
-    let components = Components::find(puzzle, grid, &unknown)?;
+    let components = Components::find(puzzle, grid, &unknown, &|| false)?;
     let largest = components.parts.iter().map(|p| p.cells.len()).max();
     Some((unknown.len(), largest.unwrap_or(0)))
 }
 
 /// The unknown cells of `grid` (a propagated grid of `puzzle`) in their components, each
 /// row-major, the components in the order of their first cell; `None` if a line has no
-/// placement.
+/// placement, or if `stopped` said stop first (a huge grid takes a good part of a second).
 pub(crate) fn component_cells<P: Countable>(
     puzzle: &P,
     grid: &P::Grid,
+    stopped: &dyn Fn() -> bool,
 ) -> Option<Vec<Vec<(u32, u32)>>> {
     let unknown = unknown_cells(grid);
-    let components = Components::find(puzzle, grid, &unknown)?;
+    let components = Components::find(puzzle, grid, &unknown, stopped)?;
     Some(components.parts.into_iter().map(|p| p.cells).collect())
 }
 
@@ -486,6 +487,9 @@ impl Part {
     }
 }
 
+/// Cells between two questions to the stop flag of [`Components::find`].
+const CELLS_BETWEEN_STOP_CHECKS: usize = 4096;
+
 /// The components of a set of unknown cells.
 struct Components {
     parts: Vec<Part>,
@@ -493,14 +497,23 @@ struct Components {
 
 impl Components {
     /// Splits `cells` (unknown in `grid`) into components, or `None` if a line through them
-    /// has no placement.
-    fn find<P: Countable>(puzzle: &P, grid: &P::Grid, cells: &[(u32, u32)]) -> Option<Self> {
+    /// has no placement or `stopped`, asked every [`CELLS_BETWEEN_STOP_CHECKS`] cells, says so.
+    fn find<P: Countable>(
+        puzzle: &P,
+        grid: &P::Grid,
+        cells: &[(u32, u32)],
+        stopped: &dyn Fn() -> bool,
+    ) -> Option<Self> {
         let (h, w) = (grid.height(), grid.width());
         // The segments of every line through the cells.
         let mut rows: Vec<Option<Vec<Segment>>> = vec![None; h];
         let mut cols: Vec<Option<Vec<Segment>>> = vec![None; w];
         let mut solver = P::SegmentSolver::default();
-        for &(r, c) in cells {
+        let stop_at = |i: usize| i.is_multiple_of(CELLS_BETWEEN_STOP_CHECKS) && stopped();
+        for (i, &(r, c)) in cells.iter().enumerate() {
+            if stop_at(i) {
+                return None;
+            }
             for (line, slot) in [
                 (LineId::Row(r as usize), &mut rows[r as usize]),
                 (LineId::Col(c as usize), &mut cols[c as usize]),
@@ -536,6 +549,9 @@ impl Components {
         let mut first_in = vec![usize::MAX; first_slot[h + w]];
         let mut cell_segments = Vec::with_capacity(cells.len());
         for (i, &(r, c)) in cells.iter().enumerate() {
+            if stop_at(i) {
+                return None;
+            }
             let row_seg = segment_of(rows[r as usize].as_deref().unwrap_or(&[]), c);
             let col_seg = segment_of(cols[c as usize].as_deref().unwrap_or(&[]), r);
             let keys = [(r, row_seg), (h as u32 + c, col_seg)];
@@ -552,6 +568,9 @@ impl Components {
         let mut part_of_root = vec![usize::MAX; cells.len()];
         let mut parts: Vec<Part> = Vec::new();
         for (i, &cell) in cells.iter().enumerate() {
+            if stop_at(i) {
+                return None;
+            }
             let r = root(&mut parent, i);
             if part_of_root[r] == usize::MAX {
                 part_of_root[r] = parts.len();

@@ -192,7 +192,7 @@ pub(crate) fn learn_search_until<'p, D: LearnDomain>(
     let stopped = RefCell::new(stopped);
     let mut stop = || (stopped.borrow_mut())(&LearnStats::default());
     let mut decimated = false;
-    let first = || {
+    let mut first = || {
         let guess = {
             let mut guess = || puzzle.first_guess(root, &mut stop);
             match racer.guess {
@@ -208,6 +208,14 @@ pub(crate) fn learn_search_until<'p, D: LearnDomain>(
         }
         guess
     };
+    let guess = first();
+    if stop() {
+        // Building the engine of a huge grid takes a good part of a second: not when ending.
+        return LearnOutcome {
+            exhausted: false,
+            stats: LearnStats::default(),
+        };
+    }
     let mut engine = engine::Engine::with_guess(
         puzzle,
         root,
@@ -217,7 +225,7 @@ pub(crate) fn learn_search_until<'p, D: LearnDomain>(
             order::Phases::Saved
         },
         order::Decisions::MoveToFront,
-        first,
+        || guess,
     );
     if let Some(seed) = racer.seed.filter(|_| !decimated) {
         engine.perturb(seed);

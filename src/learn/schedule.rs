@@ -2,6 +2,8 @@
 //! restarts after a number of conflicts that follows the Luby sequence; reductions at a fixed
 //! interval.
 
+use std::time::{Duration, Instant};
+
 use super::LearnStats;
 use crate::flow::Flow;
 
@@ -40,7 +42,8 @@ pub(super) trait Cdcl {
 }
 
 /// Searches until every solution has been reported (returns `true`), `on_solution` says stop
-/// or `stopped` (called with the counters every 64 conflicts and 256 decisions) says so
+/// or `stopped` (called with the counters every 64 conflicts and 256 decisions, and at least
+/// every [`POLL_EVERY`]) says so
 /// (returns `false`). `restarted` gets the search after each restart, at level 0.
 pub(super) fn run<E: Cdcl>(
     e: &mut E,
@@ -62,11 +65,12 @@ pub(super) fn run_on<E: Cdcl>(
     mut on_solution: impl FnMut(&E::Solution) -> Flow,
     mut restarted: impl FnMut(&mut E),
 ) -> bool {
+    let mut poll = Poll::new();
     loop {
         if let Some(conflict) = e.propagate() {
             e.stats().conflicts += 1;
             let conflicts = e.stats().conflicts;
-            if conflicts.is_multiple_of(64) && stopped(&e.snapshot()) {
+            if poll.due(conflicts.is_multiple_of(64), true) && stopped(&e.snapshot()) {
                 return false;
             }
             if !e.resolve(conflict) {
@@ -96,10 +100,41 @@ pub(super) fn run_on<E: Cdcl>(
             restarted(e);
             continue;
         }
-        if e.stats().decisions.is_multiple_of(256) && stopped(&e.snapshot()) {
+        let decisions = e.stats().decisions;
+        if poll.due(decisions.is_multiple_of(256), decisions.is_multiple_of(16))
+            && stopped(&e.snapshot())
+        {
             return false;
         }
         e.decide();
+    }
+}
+
+/// The longest a search goes without asking whether to stop: on huge grids one conflict can
+/// take tens of milliseconds (a random 1000x1000 picture: 20 ms), and 64 of them a second.
+const POLL_EVERY: Duration = Duration::from_millis(10);
+
+/// When the search asks whether to stop: at its counters' steps, or once [`POLL_EVERY`] has
+/// passed since it last asked.
+struct Poll {
+    last: Instant,
+}
+
+impl Poll {
+    fn new() -> Self {
+        Poll {
+            last: Instant::now(),
+        }
+    }
+
+    /// Whether to ask now: at a counter's `step`, or when `look` lets it read the clock and
+    /// [`POLL_EVERY`] has passed.
+    fn due(&mut self, step: bool, look: bool) -> bool {
+        if step || (look && self.last.elapsed() >= POLL_EVERY) {
+            self.last = Instant::now();
+            return true;
+        }
+        false
     }
 }
 

@@ -80,8 +80,9 @@ impl Product {
         prop: &mut Propagator<P>,
         stopped: &dyn Fn() -> bool,
     ) -> Split {
-        let Some(components) = component_cells(puzzle, grid) else {
-            // A line has no placement: branching finds the node dead.
+        let Some(components) = component_cells(puzzle, grid, stopped) else {
+            // A line has no placement, or the search is stopping: branching finds the node
+            // dead, or finds the search stopped.
             return Split::No;
         };
         if components.len() < 2 || components.iter().any(|c| c.len() > MAX_CELLS) {

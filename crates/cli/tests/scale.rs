@@ -260,11 +260,22 @@ fn every_path(dir: &Path, index: usize, case: &Case) {
     let listed = run_limited(case, &["list", "-q", "--limit", "3", p]);
     assert!(check_printed(case, &String::from_utf8_lossy(&listed.stdout)) <= 3);
     let parts = dir.join(format!("case{index}.parts"));
-    let split = run_limited(case, &["split", "-q", "--parts", "8", "-o", path(&parts), p]);
+    let split = run_limited(
+        case,
+        &["split", "-q", "--parts", "8", "-o", path(&parts), p],
+    );
     if split.status.code() == Some(0) {
-        assert!(parts.join("manifest.json").is_file(), "{}: a split without manifest", case.name);
+        assert!(
+            parts.join("manifest.json").is_file(),
+            "{}: a split without manifest",
+            case.name
+        );
     } else {
-        assert!(!parts.exists(), "{}: a stopped split left {parts:?}", case.name);
+        assert!(
+            !parts.exists(),
+            "{}: a stopped split left {parts:?}",
+            case.name
+        );
     }
     let ck = dir.join(format!("case{index}.ck"));
     let ck = ck.to_str().expect("a path");
