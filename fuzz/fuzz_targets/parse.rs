@@ -21,8 +21,9 @@ fn check(puzzle: &AnyPuzzle, format: Option<Format>) {
         return;
     };
     if let Ok(text) = write_puzzle(puzzle, format) {
-        let again = read_any_puzzles(text.as_bytes(), Some(format), None)
-            .unwrap_or_else(|e| panic!("a written {} puzzle is refused: {e}\n{text}", format.name()));
+        let again = read_any_puzzles(text.as_bytes(), Some(format), None).unwrap_or_else(|e| {
+            panic!("a written {} puzzle is refused: {e}\n{text}", format.name())
+        });
         assert_eq!(again.len(), 1, "one puzzle written, {} read", again.len());
     }
 }
