@@ -1,13 +1,27 @@
 //! Property-based fuzzing of every parser, bounded so that it runs in the test suite: random
 //! bytes, and random edits of real files (the bundled puzzles and a few from `../shared` when
 //! present), must give a puzzle or an error, never a panic, and a parsed puzzle must pass its
-//! own checks. A failing input would be kept by proptest in `proptest-regressions/` and
-//! replayed first on every run; none has been found so far.
+//! own checks. The givens readers and the compact listing reader get the same. A failing
+//! input would be kept by proptest in `proptest-regressions/` and replayed first on every run.
+//!
+//! `NONOENUM_FUZZ_CASES=N` runs N cases a target instead of the suite's few thousand:
+//! `NONOENUM_FUZZ_CASES=1000000 cargo test --release --test fuzz_parsers` runs for minutes.
 
 use std::path::Path;
 
-use nonoenum::format::{Format, read_givens, read_puzzles};
+use nonoenum::format::color_givens::read_raw_givens;
+use nonoenum::format::{Format, read_givens, read_numbered_givens, read_puzzles};
+use nonoenum::{ListingItem, read_listing};
 use proptest::prelude::*;
+
+/// Cases a target: `NONOENUM_FUZZ_CASES`, or `default` (what the suite runs).
+fn cases(default: u32) -> ProptestConfig {
+    let cases = std::env::var("NONOENUM_FUZZ_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default);
+    ProptestConfig::with_cases(cases)
+}
 
 /// The seeds: every bundled puzzle, and a few shared corpus files of other shapes if present.
 fn seeds() -> Vec<(String, Vec<u8>)> {
@@ -55,8 +69,45 @@ fn parse_every_way(bytes: &[u8], name: &str) {
             assert!(puzzle.check().is_ok(), "a parsed puzzle fails its checks");
         }
     }
-    let _ = read_givens(bytes);
+    read_every_givens(bytes);
 }
+
+/// The givens readers: black and white, numbered, and colour.
+fn read_every_givens(bytes: &[u8]) {
+    let _ = read_givens(bytes);
+    let _ = read_numbered_givens(bytes);
+    let _ = read_raw_givens(bytes);
+}
+
+/// Reads a compact listing to its end: each solution holds its header's cells.
+fn read_whole_listing(bytes: &[u8]) {
+    let mut listing = read_listing(bytes);
+    while let Some(item) = listing.next() {
+        if let Ok(ListingItem::Solution(solution)) = item {
+            let header = listing.header().expect("a solution follows a header");
+            assert_eq!(solution.cells().len(), header.rows * header.cols);
+            let _ = solution.rows();
+        }
+    }
+}
+
+/// Two compact listings one after the other, and a `result` line.
+const LISTING: &str = concat!(
+    r#"{"type":"compact","format":"nonoenum-compact/1","rows":2,"cols":2,"bits":1,"#,
+    r##""palette":[".","#"]}"##,
+    "\nkA\nYA\n\n",
+    r#"{"type":"compact","format":"nonoenum-compact/1","rows":1,"cols":3,"bits":2,"#,
+    r#""palette":[".","a","b"],"label":"x"}"#,
+    "\nGA\n",
+    r#"{"type":"result","solutions":2}"#,
+    "\n"
+);
+
+/// Givens files: black and white, and colour.
+const GIVENS: [&str; 2] = [
+    "# a comment\n1 1\n2 2 #\n3 1 .\n2 3 1\n1 3 0\n",
+    "1 1 black\n2 2 b\n3 3 .\n2 1 background\n",
+];
 
 /// An edit of a byte string: insert, delete or replace bytes at a position.
 #[derive(Clone, Debug)]
@@ -129,7 +180,7 @@ fn apply(bytes: &mut Vec<u8>, edit: &Edit) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(cases(3000))]
 
     #[test]
     fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
@@ -149,6 +200,32 @@ proptest! {
             apply(&mut bytes, e);
         }
         parse_every_way(&bytes, name);
+    }
+
+    #[test]
+    fn edited_givens_never_panic(
+        which in any::<bool>(),
+        edits in proptest::collection::vec(edit(), 1..6),
+    ) {
+        let mut bytes = GIVENS[usize::from(which)].as_bytes().to_vec();
+        for e in &edits {
+            apply(&mut bytes, e);
+        }
+        read_every_givens(&bytes);
+    }
+
+    #[test]
+    fn random_listings_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        read_whole_listing(&bytes);
+    }
+
+    #[test]
+    fn edited_listings_never_panic(edits in proptest::collection::vec(edit(), 1..6)) {
+        let mut bytes = LISTING.as_bytes().to_vec();
+        for e in &edits {
+            apply(&mut bytes, e);
+        }
+        read_whole_listing(&bytes);
     }
 }
 
@@ -184,4 +261,14 @@ fn hostile_inputs_are_refused() {
             "{bytes:?} is slow"
         );
     }
+}
+
+/// The fuzzing's seeds are valid, so that its edits start from files that read.
+#[test]
+fn the_seeds_read() {
+    let items: Vec<_> = read_listing(LISTING.as_bytes()).collect();
+    assert_eq!(items.len(), 6);
+    assert!(items.iter().all(Result::is_ok), "{items:?}");
+    assert_eq!(read_numbered_givens(GIVENS[0].as_bytes()).unwrap().len(), 5);
+    assert_eq!(read_raw_givens(GIVENS[1].as_bytes()).unwrap().len(), 4);
 }

@@ -472,3 +472,66 @@ impl Output {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Checkpoints as `count` and `list` write them, black and white and colour.
+    fn seeds() -> Vec<Vec<u8>> {
+        let bw = serde_json::json!({
+            "format": CHECKPOINT_FORMAT, "command": "count", "label": "plus",
+            "puzzle_text": "3 3\n1\n3\n1\n1\n3\n1\n", "puzzle": "x", "givens": "y",
+            "probing": true, "adaptive": true, "output": null, "output_len": 0,
+            "committed": "0", "parts": 3, "open": [[[0, 0, 1]], [[0, 0, 0], [1, 1, 1]]],
+        });
+        let color = serde_json::json!({
+            "format": CHECKPOINT_FORMAT, "command": "list", "label": "flag",
+            "puzzle_text": include_str!("../../../puzzles/flag.g"), "puzzle_format": "g",
+            "puzzle": "x", "givens": "y", "probing": false, "ordered": true,
+            "output": "out.txt", "output_len": 12, "committed": "7", "parts": 2,
+            "open": [[[1, 2, 2]]],
+        });
+        [bw, color]
+            .iter()
+            .map(|v| v.to_string().into_bytes())
+            .collect()
+    }
+
+    /// What `resume` reads of a checkpoint before it searches: the puzzle, the progress and
+    /// each open part.
+    fn read_back<P: PartPuzzle>(state: &Checkpoint) {
+        let Ok(puzzle) = P::from_text(&state.puzzle_text) else {
+            return;
+        };
+        if check_progress(state, &puzzle, "fuzz").is_ok() {
+            for decisions in &state.open {
+                let _ = part_of(&puzzle, decisions, "fuzz");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(crate::fuzz_cases::cases(300))]
+
+        #[test]
+        fn edited_checkpoints_never_panic(
+            bytes in crate::fuzz_cases::edited_one_of(seeds()),
+        ) {
+            if let Ok(state) = serde_json::from_slice::<Checkpoint>(&bytes) {
+                match state.puzzle_format.as_deref() {
+                    None => read_back::<Puzzle>(&state),
+                    Some(_) => read_back::<ColorPuzzle>(&state),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_seeds_are_read_back() {
+        for seed in seeds() {
+            let state: Checkpoint = serde_json::from_slice(&seed).expect("a checkpoint");
+            assert!(!state.open.is_empty());
+        }
+    }
+}

@@ -209,7 +209,9 @@ fn read_xpm(bytes: &[u8]) -> anyhow::Result<Picture> {
         bail!("the values string needs 4 numbers");
     };
     check_side(width, height)?;
-    if cpp == 0 || cpp > 4 || strings.len() < 1 + ncolors + height {
+    // Checked: a huge colour count must not overflow.
+    let needed = ncolors.checked_add(height).and_then(|n| n.checked_add(1));
+    if cpp == 0 || cpp > 4 || needed.is_none_or(|n| strings.len() < n) {
         bail!("expected {ncolors} colours and {height} rows of pixels");
     }
     let mut keys: Vec<(&str, [u8; 4])> = Vec::new();
@@ -245,7 +247,10 @@ fn read_xpm(bytes: &[u8]) -> anyhow::Result<Picture> {
             );
         }
         for c in 0..width {
-            let key = &row[c * cpp..(c + 1) * cpp];
+            // A character of several bytes may straddle two pixels' keys.
+            let key = row
+                .get(c * cpp..(c + 1) * cpp)
+                .with_context(|| format!("pixel {} is not {cpp} ASCII characters", c + 1))?;
             let rgba = keys
                 .iter()
                 .find(|(k, _)| *k == key)
@@ -327,6 +332,25 @@ mod tests {
         assert!(read_image(b"GIF89a", "e").is_err());
     }
 
+    /// Found by reading the code for issue 66: `1 + ncolors + height` overflowed.
+    #[test]
+    fn xpm_with_a_huge_colour_count_is_refused() {
+        let huge = format!(
+            "/* XPM */\n\"1 1 {} 1\",\n\". c None\",\n\".\"\n",
+            usize::MAX
+        );
+        let err = read_image(huge.as_bytes(), "h").err().expect("refused");
+        assert!(format!("{err:#}").contains("colours"), "{err:#}");
+    }
+
+    /// Found by reading the code for issue 66: a key was cut inside a character.
+    #[test]
+    fn xpm_with_a_pixel_cut_inside_a_character_is_refused() {
+        let split = "/* XPM */\n\"2 1 1 1\",\n\". c None\",\n\"é\"\n";
+        let err = read_image(split.as_bytes(), "s").err().expect("refused");
+        assert!(format!("{err:#}").contains("ASCII"), "{err:#}");
+    }
+
     #[test]
     fn png_written_reads_back() {
         let colors = vec![
@@ -339,5 +363,46 @@ mod tests {
         assert_eq!(back.cells[0], 1);
         assert_eq!(back.cells[CELL], 0);
         assert!(svg(2, 1, &colors, &[1, 0]).contains("#FF0000"));
+    }
+
+    /// Valid pictures of each kind, for the fuzzing below to edit.
+    fn seeds() -> Vec<Vec<u8>> {
+        let colors = vec![
+            Color::new("white", [255; 3], '.'),
+            Color::new("red", [255, 0, 0], 'r'),
+        ];
+        vec![
+            b"P1\n# c\n3 2\n1 0 1\n0 1 1\n".to_vec(),
+            b"P4\n3 2\n\xa0\x60".to_vec(),
+            b"/* XPM */\n{\"2 1 2 1\",\n\". c None\",\n\"r c #FF0000\",\n\"r.\"};\n".to_vec(),
+            png(1, 1, &colors, &[1]).unwrap(),
+        ]
+    }
+
+    /// A picture read is as large as it says, and its cells lie in its palette.
+    fn read_checked(bytes: &[u8]) {
+        if let Ok(p) = read_image(bytes, "fuzz") {
+            assert_eq!(p.cells.len(), p.width * p.height);
+            assert!(p.cells.iter().all(|&c| usize::from(c) < p.colors.len()));
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(crate::fuzz_cases::cases(500))]
+
+        #[test]
+        fn edited_pictures_never_panic(
+            bytes in crate::fuzz_cases::edited_one_of(seeds()),
+        ) {
+            read_checked(&bytes);
+        }
+
+        #[test]
+        fn random_pictures_never_panic(
+            magic in proptest::sample::select(vec![&b"P1"[..], b"P4", b"\x89PNG", b"/* XPM */"]),
+            rest in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200),
+        ) {
+            read_checked(&[magic, &rest].concat());
+        }
     }
 }

@@ -6,6 +6,8 @@ mod commands;
 mod convert;
 mod exact;
 mod fault;
+#[cfg(test)]
+mod fuzz_cases;
 mod images;
 mod input;
 mod output;

@@ -687,3 +687,60 @@ fn check_header(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A manifest of each format: parts with subtrees, and (`nonoenum-split/1`) without.
+    fn seeds() -> Vec<Vec<u8>> {
+        let subtree =
+            serde_json::json!({"givens": "g", "decisions": 1, "unknown": 5, "estimate": 2.5});
+        let manifest = |format: &str, parts| {
+            serde_json::json!({
+                "format": format, "nonoenum": "0.1.0", "source": "p.txt", "label": "p",
+                "puzzle": "c", "givens": "g", "rows": 3, "cols": 3, "parts_requested": 2,
+                "method": "balanced", "parts": parts,
+            })
+        };
+        let grouped = serde_json::json!([
+            {"file": "part-1.txt", "estimate": 2.5, "subtrees": [subtree]},
+            {"file": "part-2.txt", "estimate": 5.0, "subtrees": [subtree, subtree]},
+        ]);
+        let single = serde_json::json!([
+            {"file": "part-1.txt", "givens": "g", "decisions": 1, "unknown": 5, "estimate": 2.5},
+        ]);
+        [
+            manifest(MANIFEST_FORMAT, grouped),
+            manifest("nonoenum-split/1", single),
+        ]
+        .iter()
+        .map(|v| v.to_string().into_bytes())
+        .collect()
+    }
+
+    proptest::proptest! {
+        #![proptest_config(crate::fuzz_cases::cases(300))]
+
+        #[test]
+        fn edited_manifests_never_panic(
+            bytes in crate::fuzz_cases::edited_one_of(seeds()),
+        ) {
+            if let Ok(manifest) = serde_json::from_slice::<Manifest>(&bytes)
+                && check_manifest(&manifest, "fuzz").is_ok()
+            {
+                for part in &manifest.parts {
+                    let _ = result_path(Path::new("split"), &part.file);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_seeds_are_read_back() {
+        for seed in seeds() {
+            let manifest: Manifest = serde_json::from_slice(&seed).expect("a manifest");
+            assert!(check_manifest(&manifest, "m").is_ok());
+        }
+    }
+}
