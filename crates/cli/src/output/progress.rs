@@ -222,7 +222,7 @@ fn number(n: f64) -> String {
     if n >= 1e7 {
         return format!("{n:.2e}");
     }
-    let digits = format!("{:.0}", n.max(0.0));
+    let digits = format!("{:.0}", n.max(0.0) + 0.0);
     let mut grouped = String::new();
     for (i, digit) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {
@@ -271,7 +271,10 @@ pub(crate) fn how_far(s: &CountSnapshot) -> String {
 /// A fraction in `[0, 1]` as a percentage with as many decimals as a small one needs:
 /// `42%`, `0.31%`, `0.0004%`.
 fn share(fraction: f64) -> String {
-    let percent = 100.0 * fraction.clamp(0.0, 1.0);
+    // A fraction that is not a number shows as nothing done yet.
+    let fraction = if fraction.is_nan() { 0.0 } else { fraction };
+    // `+ 0.0` makes -0 a plain 0, which `format!` would print with its sign.
+    let percent = 100.0 * fraction.clamp(0.0, 1.0) + 0.0;
     if percent >= 10.0 || percent == 0.0 {
         format!("{percent:.0}%")
     } else {
@@ -294,6 +297,7 @@ fn duration(secs: f64) -> String {
     if !secs.is_finite() {
         return "forever".to_string();
     }
+    let secs = secs.max(0.0) + 0.0;
     for (unit, below, name) in UNITS {
         if secs < below {
             return format!("{:.0} {name}", (secs / unit).floor());
@@ -306,6 +310,26 @@ fn duration(secs: f64) -> String {
 mod tests {
     use super::*;
     use nonoenum::search::estimate::Spread;
+
+    #[test]
+    fn extreme_values_read_as_words() {
+        let extremes = [0.0, -0.0, -1.0, f64::MIN_POSITIVE, 1e-320, 1e300, f64::MAX];
+        for x in extremes
+            .into_iter()
+            .chain([f64::NAN, f64::INFINITY, f64::NEG_INFINITY])
+        {
+            let (p, d, n) = (share(x), duration(x), number(x));
+            assert!(
+                p.ends_with('%') && !p.contains("NaN") && !p.starts_with('-'),
+                "{x}: {p}"
+            );
+            assert!(!d.contains("NaN") && !d.starts_with('-'), "{x}: {d}");
+            assert!(!n.contains("NaN") && !n.starts_with('-'), "{x}: {n}");
+        }
+        assert_eq!(share(f64::NAN), "0%");
+        assert_eq!(share(1e-320), "0.00000000%");
+        assert_eq!(duration(-3.0), "0 s");
+    }
 
     #[test]
     fn numbers_and_durations_read_as_words() {
