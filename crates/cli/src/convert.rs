@@ -39,7 +39,8 @@ fn write_out(path: Option<&Path>, text: &[u8]) -> anyhow::Result<()> {
         out.flush()?;
         return Ok(());
     };
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", display_name(path)))
+    // Never left half-written; a FIFO or device is written directly.
+    crate::output::atomic::write_atomically(path, text)
 }
 
 /// The options of `convert`.

@@ -74,6 +74,12 @@ fn dev_null_stays_a_character_device() {
         let kind = std::fs::metadata(null).expect("/dev/null").file_type();
         assert!(kind.is_char_device(), "{command}: {kind:?}");
     }
+    let heart = bundled("heart.txt");
+    let _ = nonoenum(["convert", "--to", "non", "-o", "/dev/null", &heart])
+        .assert()
+        .success();
+    let kind = std::fs::metadata(null).expect("/dev/null").file_type();
+    assert!(kind.is_char_device(), "convert: {kind:?}");
 }
 
 #[test]
