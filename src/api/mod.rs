@@ -66,6 +66,12 @@ pub enum ReadError {
         /// What is wrong, and where.
         source: ParseError,
     },
+    /// The file is larger than [`crate::format::MAX_INPUT_BYTES`].
+    #[error("{path}: larger than {} MiB, the most nonoenum reads of one input", crate::format::MAX_INPUT_BYTES >> 20)]
+    TooLarge {
+        /// The file.
+        path: String,
+    },
     /// The file holds several puzzles (a tournament file, say): read it with
     /// [`read_any_puzzles`].
     #[error("{path}: holds {count} puzzles, not one")]
@@ -79,14 +85,22 @@ pub enum ReadError {
 
 impl AnyPuzzle {
     /// Reads the one puzzle of a file, in any format the readers know (told by the file's
-    /// name and content).
+    /// name and content), of at most [`crate::format::MAX_INPUT_BYTES`].
     pub fn read(path: impl AsRef<Path>) -> Result<AnyPuzzle, ReadError> {
+        use std::io::Read;
         let path = path.as_ref();
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| ReadError::Io {
+        let io = |source| ReadError::Io {
             path: name.clone(),
             source,
-        })?;
+        };
+        let mut bytes = Vec::new();
+        let file = std::fs::File::open(path).map_err(io)?;
+        let limit = crate::format::MAX_INPUT_BYTES;
+        file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
+        if bytes.len() as u64 > limit {
+            return Err(ReadError::TooLarge { path: name });
+        }
         Self::one(read_any_puzzles(&bytes, None, Some(path)), name)
     }
 

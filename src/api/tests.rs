@@ -226,3 +226,16 @@ fn a_missing_file_is_named() {
         "{error}"
     );
 }
+
+#[test]
+fn reading_a_file_stops_at_the_input_cap() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let small = dir.path().join("perm3.txt");
+    std::fs::write(&small, PERM3).expect("write");
+    assert!(AnyPuzzle::read(&small).is_ok());
+    if std::path::Path::new("/dev/zero").exists() {
+        let error = AnyPuzzle::read("/dev/zero").expect_err("endless");
+        assert!(matches!(error, ReadError::TooLarge { .. }), "{error}");
+        assert!(error.to_string().contains("larger than 64 MiB"), "{error}");
+    }
+}
