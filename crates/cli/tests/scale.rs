@@ -41,7 +41,7 @@ fn limit() -> f64 {
         .ok()
         .and_then(|s| s.parse().ok())
         .filter(|&s: &f64| s > 0.0)
-        .unwrap_or(1.0)
+        .unwrap_or(0.5)
 }
 
 /// The seed of the random grids.
