@@ -370,20 +370,7 @@ fn damaged_checkpoints_and_outputs_are_refused() {
     // The puzzle in a checkpoint was replaced by another (valid) one.
     let count_ck = tmp.path().join("count.json");
     let count_ck_s = count_ck.to_str().expect("path");
-    let ran = nonoenum(&[
-        "count",
-        "--method",
-        "enumerate",
-        "-q",
-        "--checkpoint",
-        count_ck_s,
-        p,
-    ])
-    .output()
-    .expect("runs");
-    assert!(ran.status.success());
-    let text = std::fs::read_to_string(&count_ck).expect("read");
-    let mut state: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let mut state = finished_checkpoint(count_ck_s, p);
     state["puzzle_text"] = serde_json::Value::from("2 2\n1\n1\n1\n1\n");
     std::fs::write(&count_ck, state.to_string()).expect("write");
     let err = nonoenum(&["resume", count_ck_s]).output().expect("runs");
@@ -401,26 +388,30 @@ fn damaged_checkpoints_and_outputs_are_refused() {
     );
 }
 
+/// Runs a checkpointed count of `puzzle` to the end and returns the checkpoint it leaves.
+fn finished_checkpoint(ck: &str, puzzle: &str) -> serde_json::Value {
+    let args = [
+        "count",
+        "--method",
+        "enumerate",
+        "-q",
+        "--checkpoint",
+        ck,
+        puzzle,
+    ];
+    let ran = nonoenum(&args).output().expect("runs");
+    assert!(ran.status.success(), "{ran:?}");
+    let text = std::fs::read_to_string(ck).expect("read");
+    serde_json::from_str(&text).expect("JSON")
+}
+
 #[test]
 fn doctored_numbers_in_a_checkpoint_are_refused() {
     let tmp = TempDir::new().expect("temp dir");
     let puzzle = write_perm(tmp.path(), 4);
     let ck = tmp.path().join("ck.json");
     let (ck_s, p) = (ck.to_str().expect("path"), puzzle.to_str().expect("path"));
-    let ran = nonoenum(&[
-        "count",
-        "--method",
-        "enumerate",
-        "-q",
-        "--checkpoint",
-        ck_s,
-        p,
-    ])
-    .output()
-    .expect("runs");
-    assert!(ran.status.success());
-    let text = std::fs::read_to_string(&ck).expect("read");
-    let done: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let done = finished_checkpoint(ck_s, p);
     let parts = done["parts"].as_u64().expect("split into parts");
     let max = u64::MAX;
     let u128_max = u128::MAX.to_string();
