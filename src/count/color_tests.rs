@@ -71,7 +71,7 @@ fn colour_bands_fall_apart_into_one_component_per_band() {
         .expect("valid")
         .expect("solvable");
     assert_eq!(
-        components::largest_component(&puzzle, &root),
+        components::largest_component(&puzzle, &root, &|| false),
         Some((48, 16))
     );
 }

@@ -271,7 +271,11 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
             Liveness::OutsideCompletes => Liveness::Unchecked,
             known => known,
         };
-        let Some(components) = Components::find(self.puzzle, grid, cells, &|| false) else {
+        let stopped = || self.stop.raised();
+        let Some(components) = Components::find(self.puzzle, grid, cells, &stopped) else {
+            if stopped() {
+                return Err(Halt::cancelled(BigUint::ZERO));
+            }
             return Ok(T::zero());
         };
         self.stats
@@ -416,13 +420,14 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
 }
 
 /// The number of unknown cells of `grid` (a propagated grid of `puzzle`) and of them the
-/// most that one component holds, or `None` if a line has no placement.
+/// most that one component holds, or `None` if a line has no placement or `stopped` said so.
 pub(super) fn largest_component<P: Countable>(
     puzzle: &P,
     grid: &P::Grid,
+    stopped: &dyn Fn() -> bool,
 ) -> Option<(usize, usize)> {
     let unknown = unknown_cells(grid);
-    let components = Components::find(puzzle, grid, &unknown, &|| false)?;
+    let components = Components::find(puzzle, grid, &unknown, stopped)?;
     let largest = components.parts.iter().map(|p| p.cells.len()).max();
     Some((unknown.len(), largest.unwrap_or(0)))
 }
@@ -593,6 +598,9 @@ impl Components {
             }
         }
         for part in &mut parts {
+            if stopped() {
+                return None;
+            }
             part.segments
                 .sort_unstable_by_key(|&(line, seg)| (line, seg.start));
             part.segments.dedup();

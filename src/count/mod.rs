@@ -34,7 +34,7 @@ mod sweep;
 mod tally;
 mod turns;
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 pub use backbone::BackboneStats;
@@ -275,7 +275,7 @@ pub fn count_exact<P: Countable>(
     // The sweep's frontier crosses every line, so it holds the product of the states of the
     // independent parts it cuts through: leave a grid that falls apart to components.
     let whole = limits.sweep_memory > 0
-        && components::largest_component(puzzle, &root)
+        && components::largest_component(puzzle, &root, &|| cancel.load(Ordering::Relaxed))
             .is_some_and(|(unknown, largest)| 2 * largest >= unknown);
     // The orientation of the sweep that counted, if one did.
     let swept_as = std::sync::Mutex::new(orientation);
