@@ -116,6 +116,17 @@ impl Grid {
         (&self.bits[..plane], &self.bits[plane..2 * plane])
     }
 
+    /// The grid's storage, every plane's words, and its count of unknown cells: what a
+    /// [`GridDelta`](crate::domain::GridDelta) reads and writes.
+    pub(crate) fn storage_mut(&mut self) -> (&mut [u64], &mut usize) {
+        (&mut self.bits, &mut self.unknown)
+    }
+
+    /// The grid's storage, every plane's words (see [`Grid::storage_mut`]).
+    pub(crate) fn storage(&self) -> &[u64] {
+        &self.bits
+    }
+
     /// The value of cell (`row`, `col`).
     #[inline]
     pub fn cell(&self, row: usize, col: usize) -> Cell {

@@ -71,6 +71,17 @@ impl ColorGrid {
         &self.cells
     }
 
+    /// Every cell's possible colours and the count of undecided cells, to write: what a
+    /// [`GridDelta`](crate::domain::GridDelta) reads and writes.
+    pub(crate) fn storage_mut(&mut self) -> (&mut [u64], &mut usize) {
+        (&mut self.cells, &mut self.undecided)
+    }
+
+    /// Every cell's possible colours (see [`ColorGrid::storage_mut`]).
+    pub(crate) fn storage(&self) -> &[u64] {
+        &self.cells
+    }
+
     /// Copies a line's cells into `out` (cleared first).
     pub fn read_line(&self, line: LineId, out: &mut Vec<u64>) {
         out.clear();

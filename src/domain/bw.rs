@@ -97,6 +97,14 @@ impl DomainGrid for Grid {
         self.line(line) != other.line(line)
     }
 
+    fn storage(&self) -> &[u64] {
+        Grid::storage(self)
+    }
+
+    fn storage_mut(&mut self) -> (&mut [u64], &mut usize) {
+        Grid::storage_mut(self)
+    }
+
     fn common_narrowing(&self, children: &[Self], out: &mut Vec<(usize, usize, u64)>) {
         let (gf, ge) = self.row_planes();
         let row_words = gf.len() / self.height().max(1);

@@ -67,6 +67,14 @@ impl DomainGrid for ColorGrid {
         }
     }
 
+    fn storage(&self) -> &[u64] {
+        ColorGrid::storage(self)
+    }
+
+    fn storage_mut(&mut self) -> (&mut [u64], &mut usize) {
+        ColorGrid::storage_mut(self)
+    }
+
     fn common_narrowing(&self, children: &[Self], out: &mut Vec<(usize, usize, u64)>) {
         let w = self.width();
         for (i, &cell) in self.cells().iter().enumerate() {

@@ -12,6 +12,7 @@
 
 mod bw;
 mod color;
+mod delta;
 
 use std::fmt::Debug;
 
@@ -19,6 +20,7 @@ use crate::line::Contradiction;
 use crate::puzzle::LineId;
 
 pub use crate::grid::Conflict;
+pub(crate) use delta::GridDelta;
 
 /// The possible values of a black-and-white cell that is still unknown: empty or filled.
 pub const BW_VALUES: u64 = 0b11;
@@ -65,6 +67,12 @@ pub trait DomainGrid: Clone + Debug + PartialEq + Eq + Send + Sync + 'static {
     /// way, pushed onto `out` with the union of the children's values: a narrowing that holds
     /// below every child, so a sound one where the children cover every solution.
     fn common_narrowing(&self, children: &[Self], out: &mut Vec<(usize, usize, u64)>);
+    /// The words that store the grid's cells (in any layout the grid likes), for
+    /// [`GridDelta`].
+    fn storage(&self) -> &[u64];
+    /// The words that store the grid's cells, and its count of undecided cells, to write.
+    /// Whoever writes them keeps the two in agreement, as [`GridDelta`] does.
+    fn storage_mut(&mut self) -> (&mut [u64], &mut usize);
 }
 
 /// A kind of puzzle: its grid, and how one of its lines is solved.

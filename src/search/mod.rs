@@ -12,6 +12,7 @@ pub mod batch;
 mod batch_tests;
 pub mod estimate;
 mod held;
+mod in_place;
 mod ordered;
 mod product;
 #[cfg(test)]

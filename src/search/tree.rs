@@ -11,6 +11,7 @@ use crossbeam_channel::Sender;
 
 use super::batch::{Batch, Batcher};
 use super::held::{Hold, MemoSlot};
+use super::in_place::{Siblings, hold_memo};
 use super::product::{Product, Split};
 use super::restart::Attempt;
 use super::stats::SearchStats;
@@ -193,15 +194,14 @@ impl<P: Countable> SearchCx<'_, P> {
                 }
                 // The memo is held until both children are done, or until deeper frames of
                 // this thread need its memory (see `held`).
-                let hold = memo.map(|m| {
-                    let bytes = m.heap_bytes();
-                    Hold::new(m, bytes)
-                });
+                let hold = hold_memo(memo);
                 let memo = hold.as_ref().map(Hold::slot);
-                if small(&children) {
-                    self.children::<Sequential>(children, depth, memo);
-                } else {
-                    self.children::<J>(children, depth, memo);
+                match Siblings::hold(&children) {
+                    None => self.branch_in_place(children, depth, memo),
+                    Some(_held) if small(&children) => {
+                        self.children::<Sequential>(children, depth, memo)
+                    }
+                    Some(_held) => self.children::<J>(children, depth, memo),
                 }
                 if let Some(hold) = hold {
                     hold.release();
@@ -217,7 +217,7 @@ impl<P: Countable> SearchCx<'_, P> {
     /// Walks solutions `range` of component `index` of `product` and every combination of the
     /// components after it, written into `grid` (which holds a solution of each component
     /// before `index`), as a binary tree of joins over the range (as [`Self::children`] does).
-    fn walk<J: Joiner>(
+    pub(super) fn walk<J: Joiner>(
         &self,
         mut grid: P::Grid,
         product: &Product,
@@ -403,7 +403,7 @@ impl<P: Countable> SearchCx<'_, P> {
         }
     }
 
-    fn emit(&self, grid: P::Grid, depth: u32) {
+    pub(super) fn emit(&self, grid: P::Grid, depth: u32) {
         if self.attempt.is_some_and(|a| !a.claim_solution()) {
             return;
         }
