@@ -5,7 +5,6 @@
 //! each decision.
 
 use super::lit::{Lit, UNKNOWN, lit, value_of, var_of};
-use crate::puzzle::LineId;
 
 /// Why a variable has its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,14 +13,20 @@ pub(crate) enum Reason {
     Root,
     /// Chosen by the search.
     Decision,
-    /// Forced by a line's clue and the variables of the line set before trail position
-    /// `mark`.
-    Line { line: LineId, mark: u32 },
+    /// Forced by the clue of line `line` (its number, see [`Shape::index`]) and the
+    /// variables of the line set before trail position `mark`. Numbers keep a reason to 12
+    /// bytes: one per variable, millions on a large grid.
+    ///
+    /// [`Shape::index`]: super::domain::Shape::index
+    Line { line: u32, mark: u32 },
     /// Forced by a learned clause whose other literals are all false.
     Clause(u32),
     /// Forced by the domain's rule of one cell (in colour: exactly one colour per cell).
     Cell,
 }
+
+// One reason per variable: a larger one costs megabytes on a large grid.
+const _: () = assert!(std::mem::size_of::<Reason>() <= 12);
 
 /// The cells as a line solver reads them, kept in step with the variables.
 pub(crate) trait CellValues {

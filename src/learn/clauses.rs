@@ -16,6 +16,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use thin_vec::ThinVec;
+
 use super::assign::Reason;
 use super::lit::{Lit, negated, value_of, var_of};
 
@@ -50,7 +52,9 @@ pub(super) struct Watch {
 #[derive(Debug, Default)]
 pub(super) struct ClauseDb {
     arena: Vec<u32>,
-    pub(super) watches: Vec<Vec<Watch>>,
+    /// One list per literal, each a pointer (an empty one allocates nothing): two per
+    /// variable, millions on a large grid.
+    pub(super) watches: Vec<ThinVec<Watch>>,
     /// Clauses in the database now (not deleted).
     pub(super) live: usize,
 }
@@ -59,7 +63,7 @@ impl ClauseDb {
     /// An empty database for `vars` variables.
     pub(super) fn new(vars: usize) -> Self {
         ClauseDb {
-            watches: vec![Vec::new(); 2 * vars],
+            watches: vec![ThinVec::new(); 2 * vars],
             ..Self::default()
         }
     }

@@ -33,6 +33,16 @@ impl Shape {
         }
     }
 
+    /// The line numbered `index` (see [`Shape::index`]).
+    pub(super) fn line(self, index: u32) -> LineId {
+        let index = index as usize;
+        if index < self.height {
+            LineId::Row(index)
+        } else {
+            LineId::Col(index - self.height)
+        }
+    }
+
     /// The cells in a line.
     pub(super) fn len(self, line: LineId) -> usize {
         match line {

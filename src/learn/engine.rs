@@ -7,6 +7,8 @@ mod within;
 
 use std::collections::VecDeque;
 
+use thin_vec::ThinVec;
+
 use super::LearnStats;
 use super::analysis::LevelCount;
 use super::assign::{Assignment, Reason};
@@ -55,7 +57,7 @@ pub(super) struct Engine<'p, D: LearnDomain> {
     kept: Vec<Fact>,
     /// The explanation of each line-forced variable, once a conflict has asked for it; valid
     /// while `explained` (until the variable is unset).
-    explanations: Vec<Vec<Lit>>,
+    explanations: Vec<ThinVec<Lit>>,
     explained: Vec<bool>,
     /// Explanations already shrunk, to take again when a line state recurs.
     recalled: ExplanationCache,
@@ -189,7 +191,7 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
             forced: known,
             facts: Vec::new(),
             kept: Vec::new(),
-            explanations: vec![Vec::new(); vars],
+            explanations: vec![ThinVec::new(); vars],
             explained: vec![false; vars],
             recalled: ExplanationCache::default(),
             group_size: GroupSize::default(),
@@ -337,9 +339,10 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
             return false;
         }
         let mark = self.a.trail.len() as u32;
+        let number = index as u32;
         let (a, queue) = (&mut self.a, &mut self.queue);
         puzzle.forced(&self.lines, line, |l| {
-            a.assign(l, Reason::Line { line, mark });
+            a.assign(l, Reason::Line { line: number, mark });
             queue.lit_forced_by(puzzle, l, line);
         });
         true

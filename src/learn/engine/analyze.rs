@@ -57,6 +57,7 @@ impl<D: LearnDomain> Engine<'_, D> {
                 out.extend_from_slice(&self.explanations[v]);
             }
             Reason::Line { line, mark } => {
+                let line = self.shape.line(line);
                 let per_cell = self.puzzle.vars_per_cell();
                 let cell = v / per_cell;
                 let deduction = Deduction::Forces {
