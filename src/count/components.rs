@@ -272,7 +272,7 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
             known => known,
         };
         let stopped = || self.stop.raised();
-        let Some(components) = Components::find(self.puzzle, grid, cells, &stopped) else {
+        let Some(components) = Components::find(self.puzzle, grid, cells, usize::MAX, &stopped) else {
             if stopped() {
                 return Err(Halt::cancelled(BigUint::ZERO));
             }
@@ -427,21 +427,23 @@ pub(super) fn largest_component<P: Countable>(
     stopped: &dyn Fn() -> bool,
 ) -> Option<(usize, usize)> {
     let unknown = unknown_cells(grid);
-    let components = Components::find(puzzle, grid, &unknown, stopped)?;
+    let components = Components::find(puzzle, grid, &unknown, usize::MAX, stopped)?;
     let largest = components.parts.iter().map(|p| p.cells.len()).max();
     Some((unknown.len(), largest.unwrap_or(0)))
 }
 
 /// The unknown cells of `grid` (a propagated grid of `puzzle`) in their components, each
 /// row-major, the components in the order of their first cell; `None` if a line has no
-/// placement, or if `stopped` said stop first (a huge grid takes a good part of a second).
+/// placement, a component has more than `max_cells` cells (found out as soon as it has, so
+/// a huge grid of one component costs little), or if `stopped` said stop first.
 pub(crate) fn component_cells<P: Countable>(
     puzzle: &P,
     grid: &P::Grid,
+    max_cells: usize,
     stopped: &dyn Fn() -> bool,
 ) -> Option<Vec<Vec<(u32, u32)>>> {
     let unknown = unknown_cells(grid);
-    let components = Components::find(puzzle, grid, &unknown, stopped)?;
+    let components = Components::find(puzzle, grid, &unknown, max_cells, stopped)?;
     Some(components.parts.into_iter().map(|p| p.cells).collect())
 }
 
@@ -502,11 +504,13 @@ struct Components {
 
 impl Components {
     /// Splits `cells` (unknown in `grid`) into components, or `None` if a line through them
-    /// has no placement or `stopped`, asked every [`CELLS_BETWEEN_STOP_CHECKS`] cells, says so.
+    /// has no placement, a component grows past `max_cells` cells, or `stopped`, asked every
+    /// [`CELLS_BETWEEN_STOP_CHECKS`] cells, says so.
     fn find<P: Countable>(
         puzzle: &P,
         grid: &P::Grid,
         cells: &[(u32, u32)],
+        max_cells: usize,
         stopped: &dyn Fn() -> bool,
     ) -> Option<Self> {
         let (h, w) = (grid.height(), grid.width());
@@ -528,71 +532,31 @@ impl Components {
                 }
             }
         }
-        // The segment of a line holding position `i`.
-        let segment_of = |segs: &[Segment], i: u32| {
-            let k = segs.partition_point(|s| s.last < i);
-            debug_assert!(
-                k < segs.len() && segs[k].start <= i,
-                "unknown cell outside spans"
-            );
-            k.min(segs.len().saturating_sub(1))
-        };
-        // Each line's segments numbered densely, so that a segment is an index.
-        let mut first_slot = vec![0usize; h + w + 1];
-        for (line, segs) in rows.iter().chain(&cols).enumerate() {
-            first_slot[line + 1] = first_slot[line] + segs.as_ref().map_or(0, Vec::len);
-        }
-        // Union-find over cells, joined through the first cell seen in each segment.
-        let mut parent: Vec<usize> = (0..cells.len()).collect();
-        fn root(parent: &mut [usize], mut x: usize) -> usize {
-            while parent[x] != x {
-                parent[x] = parent[parent[x]];
-                x = parent[x];
-            }
-            x
-        }
-        let mut first_in = vec![usize::MAX; first_slot[h + w]];
-        let mut cell_segments = Vec::with_capacity(cells.len());
-        for (i, &(r, c)) in cells.iter().enumerate() {
-            if stop_at(i) {
-                return None;
-            }
-            let row_seg = segment_of(rows[r as usize].as_deref().unwrap_or(&[]), c);
-            let col_seg = segment_of(cols[c as usize].as_deref().unwrap_or(&[]), r);
-            let keys = [(r, row_seg), (h as u32 + c, col_seg)];
-            for (line, k) in keys {
-                let slot = &mut first_in[first_slot[line as usize] + k];
-                if *slot == usize::MAX {
-                    *slot = i;
-                }
-                let (a, b) = (root(&mut parent, i), root(&mut parent, *slot));
-                parent[a] = b;
-            }
-            cell_segments.push(keys);
-        }
-        let mut part_of_root = vec![usize::MAX; cells.len()];
+        let joined = Self::join(&rows, &cols, cells, max_cells, stopped)?;
+        let mut parent = joined.parent;
+        let mut part_of_root = vec![u32::MAX; cells.len()];
         let mut parts: Vec<Part> = Vec::new();
         for (i, &cell) in cells.iter().enumerate() {
             if stop_at(i) {
                 return None;
             }
-            let r = root(&mut parent, i);
-            if part_of_root[r] == usize::MAX {
-                part_of_root[r] = parts.len();
+            let r = root(&mut parent, i as u32) as usize;
+            if part_of_root[r] == u32::MAX {
+                part_of_root[r] = parts.len() as u32;
                 parts.push(Part {
                     cells: Vec::new(),
                     segments: Vec::new(),
                 });
             }
-            let part = &mut parts[part_of_root[r]];
+            let part = &mut parts[part_of_root[r] as usize];
             part.cells.push(cell);
-            for (line, k) in cell_segments[i] {
+            for (line, k) in joined.keys[i] {
                 let segs = if line < h as u32 {
                     rows[line as usize].as_deref()
                 } else {
                     cols[(line - h as u32) as usize].as_deref()
                 };
-                if let Some(seg) = segs.and_then(|s| s.get(k)) {
+                if let Some(seg) = segs.and_then(|s| s.get(k as usize)) {
                     part.segments.push((line, *seg));
                 }
             }
@@ -607,4 +571,78 @@ impl Components {
         }
         Some(Components { parts })
     }
+
+    /// Joins `cells` into components through the line segments they share (`rows` and
+    /// `cols` hold the segments of every line through them): a union-find forest, and each
+    /// cell's segment in its row and its column. `None` if a component grows past
+    /// `max_cells` cells, or if `stopped` says so.
+    fn join(
+        rows: &[Option<Vec<Segment>>],
+        cols: &[Option<Vec<Segment>>],
+        cells: &[(u32, u32)],
+        max_cells: usize,
+        stopped: &dyn Fn() -> bool,
+    ) -> Option<Joined> {
+        let h = rows.len();
+        // The segment of a line holding position `i`.
+        let segment_of = |segs: &[Segment], i: u32| {
+            let k = segs.partition_point(|s| s.last < i);
+            debug_assert!(
+                k < segs.len() && segs[k].start <= i,
+                "unknown cell outside spans"
+            );
+            k.min(segs.len().saturating_sub(1))
+        };
+        // Each line's segments numbered densely, so that a segment is an index.
+        let mut first_slot = vec![0usize; rows.len() + cols.len() + 1];
+        for (line, segs) in rows.iter().chain(cols).enumerate() {
+            first_slot[line + 1] = first_slot[line] + segs.as_ref().map_or(0, Vec::len);
+        }
+        // Union-find over cells, joined through the first cell seen in each segment.
+        let mut parent: Vec<u32> = (0..cells.len() as u32).collect();
+        let mut size = vec![1u32; cells.len()];
+        let mut first_in = vec![u32::MAX; first_slot[rows.len() + cols.len()]];
+        let mut keys = Vec::with_capacity(cells.len());
+        for (i, &(r, c)) in cells.iter().enumerate() {
+            if i.is_multiple_of(CELLS_BETWEEN_STOP_CHECKS) && stopped() {
+                return None;
+            }
+            let row_seg = segment_of(rows[r as usize].as_deref().unwrap_or(&[]), c);
+            let col_seg = segment_of(cols[c as usize].as_deref().unwrap_or(&[]), r);
+            let cell_keys = [(r, row_seg as u32), (h as u32 + c, col_seg as u32)];
+            for (line, k) in cell_keys {
+                let slot = &mut first_in[first_slot[line as usize] + k as usize];
+                if *slot == u32::MAX {
+                    *slot = i as u32;
+                }
+                let (a, b) = (root(&mut parent, i as u32), root(&mut parent, *slot));
+                if a != b {
+                    parent[a as usize] = b;
+                    size[b as usize] += size[a as usize];
+                    if size[b as usize] as usize > max_cells {
+                        return None;
+                    }
+                }
+            }
+            keys.push(cell_keys);
+        }
+        Some(Joined { parent, keys })
+    }
+}
+
+/// Cells joined into components by [`Components::join`].
+struct Joined {
+    /// The union-find forest over the cells.
+    parent: Vec<u32>,
+    /// Each cell's row and column, each as its line number and the number of its segment.
+    keys: Vec<[(u32, u32); 2]>,
+}
+
+/// The root of cell `x` in the union-find forest `parent`, halving the path to it.
+fn root(parent: &mut [u32], mut x: u32) -> u32 {
+    while parent[x as usize] != x {
+        parent[x as usize] = parent[parent[x as usize] as usize];
+        x = parent[x as usize];
+    }
+    x
 }

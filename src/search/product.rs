@@ -80,12 +80,12 @@ impl Product {
         prop: &mut Propagator<P>,
         stopped: &dyn Fn() -> bool,
     ) -> Split {
-        let Some(components) = component_cells(puzzle, grid, stopped) else {
-            // A line has no placement, or the search is stopping: branching finds the node
-            // dead, or finds the search stopped.
+        let Some(components) = component_cells(puzzle, grid, MAX_CELLS, stopped) else {
+            // A component is too large, a line has no placement or the search is stopping:
+            // branching finds the node dead, or finds the search stopped.
             return Split::No;
         };
-        if components.len() < 2 || components.iter().any(|c| c.len() > MAX_CELLS) {
+        if components.len() < 2 {
             return Split::No;
         }
         let mut listed = Vec::with_capacity(components.len());
