@@ -272,7 +272,8 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
             known => known,
         };
         let stopped = || self.stop.raised();
-        let Some(components) = Components::find(self.puzzle, grid, cells, usize::MAX, &stopped) else {
+        let Some(components) = Components::find(self.puzzle, grid, cells, usize::MAX, &stopped)
+        else {
             if stopped() {
                 return Err(Halt::cancelled(BigUint::ZERO));
             }

@@ -453,6 +453,21 @@ fn check_manifest(manifest: &Manifest, manifest_name: &str) -> anyhow::Result<()
     if let Some(twice) = manifest.parts.iter().find(|p| !files.insert(&p.file)) {
         bail!("{manifest_name}: the manifest lists {} twice", twice.file);
     }
+    // A part is a file of the split folder: a path elsewhere (`../x`, `/x`, `a/b`) is not
+    // one that `split` wrote.
+    let plain_name = |file: &str| {
+        let mut parts = Path::new(file).components();
+        matches!(
+            (parts.next(), parts.next()),
+            (Some(std::path::Component::Normal(_)), None)
+        )
+    };
+    if let Some(outside) = manifest.parts.iter().find(|p| !plain_name(&p.file)) {
+        bail!(
+            "{manifest_name}: part `{}` is not a file name in the split folder",
+            outside.file
+        );
+    }
     Ok(())
 }
 

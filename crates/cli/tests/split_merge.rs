@@ -387,7 +387,7 @@ fn merge_refuses_endless_manifests_and_results() {
 }
 
 #[test]
-fn merge_refuses_a_manifest_without_parts_or_with_one_twice() {
+fn merge_refuses_a_manifest_without_parts_with_one_twice_or_outside_its_folder() {
     let tmp = TempDir::new().expect("temp dir");
     let puzzle = write_perm(tmp.path(), 4);
     let dir = tmp.path().join("split");
@@ -415,6 +415,18 @@ fn merge_refuses_a_manifest_without_parts_or_with_one_twice() {
         &["merge", d],
         &[&format!("{shown}: the manifest lists part-001.txt twice")],
     );
+
+    for outside in ["../part-001.txt", "/etc/passwd", "sub/part-001.txt", ".."] {
+        let mut elsewhere = manifest.clone();
+        elsewhere["parts"][0]["file"] = serde_json::json!(outside);
+        std::fs::write(&manifest_path, elsewhere.to_string()).expect("write");
+        common::assert_bad_input(
+            &["merge", d],
+            &[&format!(
+                "{shown}: part `{outside}` is not a file name in the split folder"
+            )],
+        );
+    }
 
     std::fs::write(&manifest_path, text).expect("write");
     assert_eq!(run_ok(&mut merge(&dir, false)), "24\n");
