@@ -15,6 +15,7 @@ use nonoenum::{AnyPuzzle, CountOptions, EnumerationNeeded, ExactOutcome};
 
 use crate::cli::{CountMethod, SweepSide};
 use crate::output::progress::{Progress, Show};
+use crate::per_cell::Counts;
 
 /// The limits given on the command line for counting without enumerating.
 #[derive(Clone, Copy, Debug, Default)]
@@ -198,10 +199,10 @@ pub(crate) struct ExactJob<'a> {
 
 /// What counting without enumerating gave.
 pub(crate) enum Counted {
-    /// The exact count, and the per-cell counts (row by row) when they were asked for.
+    /// The exact count, and the per-cell counts when they were asked for.
     Done {
         count: BigUint,
-        per_cell: Option<Vec<Vec<BigUint>>>,
+        per_cell: Option<Counts>,
         elapsed: Duration,
     },
     /// Stopped by Ctrl-C or the time limit before the count was known, with how many
@@ -269,7 +270,17 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
             say(&format!("{count} solutions, per cell by profiles"));
             Ok(Counted::Done {
                 count,
-                per_cell: Some(per_cell),
+                per_cell: Some(Counts::Bw(per_cell)),
+                elapsed,
+            })
+        }
+        ExactOutcome::CountedPerColour { count, per_colour } => {
+            say(&format!(
+                "{count} solutions, per cell and colour by profiles"
+            ));
+            Ok(Counted::Done {
+                count,
+                per_cell: Some(Counts::color(per_colour)),
                 elapsed,
             })
         }
@@ -302,7 +313,7 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
                  decompose to enumerate)",
                 job.label
             ),
-            // Colour per-cell counts are tallied over the solutions, whatever the method.
+            // Whatever the library may one day need an enumeration for.
             _ => Ok(Counted::Enumerate),
         },
     }

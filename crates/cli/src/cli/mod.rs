@@ -152,8 +152,8 @@ pub(crate) struct CountArgs {
     pub(crate) method: CountMethod,
     /// Also print in how many solutions each cell is filled.
     ///
-    /// Rows of numbers, before the count. Black and white: by profiles when they fit, else by enumerating; colour: a grid per
-    /// colour, the background first, by enumerating.
+    /// Rows of numbers, before the count; colour: a grid per colour, the background first. By
+    /// profiles when they fit, else by enumerating.
     #[arg(long)]
     pub(crate) per_cell: bool,
     /// Progress lines on standard error every second, even off a terminal.
