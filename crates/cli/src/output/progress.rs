@@ -138,7 +138,9 @@ impl Drop for Progress {
 }
 
 /// An enumeration's progress in words: solutions so far, rate, elapsed time, and what the
-/// random probes say of the total and of the time left, as an estimate and its range.
+/// random probes say of the total and of the time left, as an estimate and its range, made to
+/// agree with what was found ([`TreeEstimate::outlook`]): never a total below the solutions
+/// found, never `0 s` left while the search runs.
 pub(crate) fn search_line(
     solutions: u64,
     nodes: u64,
@@ -151,33 +153,35 @@ pub(crate) fn search_line(
     } else {
         0.0
     };
-    let total = estimate.map_or(String::new(), |e| {
-        let s = e.solutions;
+    let outlook = estimate.map(|e| e.outlook(nodes, solutions, secs));
+    let total = outlook.map_or(String::new(), |o| {
+        let s = o.solutions;
         if number(s.low) == number(s.high) {
             format!(" of ~{}", number(s.mean))
         } else {
             format!(
                 " of ~{} ({}–{})",
                 number(s.mean),
-                number(s.low.max(solutions as f64)),
+                number(s.low),
                 number(s.high)
             )
         }
     });
-    let eta = match estimate.and_then(|e| e.seconds_left(nodes, solutions, secs)) {
-        Some((_, _, high)) if high <= 0.0 => {
-            "ETA unknown (the tree is bigger than estimated)".to_string()
-        }
-        Some((mean, low, high)) if duration(low) == duration(high) => {
-            format!("ETA ~{}", duration(mean))
-        }
-        Some((mean, low, high)) => format!(
-            "ETA ~{} ({} – {})",
-            duration(mean),
-            duration(low),
-            duration(high)
-        ),
+    let eta = match outlook.map(|o| (o.seconds_left, o.seconds_left_range)) {
         None => "ETA unknown yet".to_string(),
+        Some((_, None)) => "ETA unknown (past the estimate)".to_string(),
+        Some((None, Some((_, high)))) => {
+            format!("ETA unknown (past the estimate, up to {})", about(high))
+        }
+        Some((Some(mean), Some((low, high)))) if time_left(low) == time_left(high) => {
+            format!("ETA {}", about(mean))
+        }
+        Some((Some(mean), Some((low, high)))) => format!(
+            "ETA {} ({} – {})",
+            about(mean),
+            time_left(low),
+            time_left(high)
+        ),
     };
     format!(
         "{} solutions so far{total}, {}/s, {}, {eta}",
@@ -185,6 +189,25 @@ pub(crate) fn search_line(
         number(rate),
         duration(secs)
     )
+}
+
+/// Time left in words, as [`duration`] says it but `<1 s` below a second: a search that runs
+/// has time left.
+fn time_left(secs: f64) -> String {
+    if secs < 1.0 {
+        "<1 s".to_string()
+    } else {
+        duration(secs)
+    }
+}
+
+/// An estimated time left in words: `~` and [`time_left`], or `<1 s`.
+fn about(secs: f64) -> String {
+    if secs < 1.0 {
+        "<1 s".to_string()
+    } else {
+        format!("~{}", duration(secs))
+    }
 }
 
 /// What a count made without enumerating is doing, in words, with the solutions it has
@@ -401,5 +424,59 @@ mod tests {
              ETA ~8 days (4 days – 2 weeks)"
         );
         assert!(line.len() < 120, "{line}");
+    }
+
+    #[test]
+    fn an_enumeration_line_never_says_less_than_it_found_nor_0_s_left() {
+        let estimate = |mean: f64, low: f64, high: f64| TreeEstimate {
+            probes: 100,
+            nodes: Spread { mean, low, high },
+            solutions: Spread { mean, low, high },
+        };
+        let elapsed = Duration::from_secs(10);
+        // As in issue 67: 1.47e7 found of an estimated 8,028,322.
+        let line = search_line(
+            14_700_000,
+            30_000_000,
+            Some(estimate(8e6, 1e5, 1.72e10)),
+            elapsed,
+        );
+        assert_eq!(
+            line,
+            "1.47e7 solutions so far of ~1.47e7 (1.47e7–1.72e10), 1,470,000/s, 10 s, ETA unknown \
+             (past the estimate, up to ~2 h)"
+        );
+        // Past the high end too.
+        let line = search_line(
+            14_700_000,
+            30_000_000,
+            Some(estimate(8e6, 1e5, 1e7)),
+            elapsed,
+        );
+        assert!(line.contains(" of ~1.47e7, "), "{line}");
+        assert!(line.ends_with("ETA unknown (past the estimate)"), "{line}");
+        // Nearly done: under a second left reads `<1 s`, never `0 s`.
+        let line = search_line(
+            1_000,
+            1_000,
+            Some(estimate(1_001.0, 500.0, 1_002.0)),
+            elapsed,
+        );
+        assert!(line.ends_with("ETA <1 s"), "{line}");
+        // Just started, an estimate of nothing, and estimates that are not numbers.
+        for e in [
+            estimate(0.0, 0.0, 0.0),
+            estimate(f64::NAN, f64::NAN, f64::NAN),
+            estimate(f64::INFINITY, f64::INFINITY, f64::INFINITY),
+        ] {
+            for (found, nodes) in [(0, 0), (0, 5), (42, 100)] {
+                let line = search_line(found, nodes, Some(e), elapsed);
+                assert!(
+                    !line.contains("NaN") && !line.contains("ETA ~0 s") && !line.contains("(0 s"),
+                    "{line}"
+                );
+                assert!(!line.contains(" of ~0") || found == 0, "{line}");
+            }
+        }
     }
 }
