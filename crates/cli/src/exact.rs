@@ -13,7 +13,7 @@ use nonoenum::count::{
 };
 use nonoenum::{AnyPuzzle, CountOptions, EnumerationNeeded, ExactOutcome};
 
-use crate::cli::{CountMethod, SweepSide};
+use crate::cli::{CountMethod, ProgressFormat, SweepSide};
 use crate::output::progress::{Progress, Show};
 use crate::per_cell::Counts;
 
@@ -72,7 +72,7 @@ impl LimitOptions {
 pub(crate) struct ExactSettings {
     method: CountMethod,
     limits: LimitOptions,
-    progress: bool,
+    progress: Option<ProgressFormat>,
     per_cell: bool,
 }
 
@@ -81,7 +81,7 @@ impl ExactSettings {
     pub(crate) fn new(
         method: CountMethod,
         limits: LimitOptions,
-        progress: bool,
+        progress: Option<ProgressFormat>,
         per_cell: bool,
     ) -> anyhow::Result<Self> {
         if let Some(option) = limits.given()
@@ -135,8 +135,8 @@ impl ExactSettings {
         }
     }
 
-    /// Whether progress lines were asked for.
-    pub(crate) fn progress(self) -> bool {
+    /// The progress lines asked for, if any.
+    pub(crate) fn progress(self) -> Option<ProgressFormat> {
         self.progress
     }
 

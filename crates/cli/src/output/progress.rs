@@ -3,8 +3,9 @@
 //! standard error, one a second, terminal or not. It says, in the user's terms, how many
 //! solutions were found or counted so far, how fast, for how long, and for an enumeration how
 //! big the tree is and when the run may end, from the library's random probes
-//! ([`nonoenum::search::estimate`]), as an estimate with its range. A background thread reads
-//! the library's counters, so the search itself never waits for the display.
+//! ([`nonoenum::search::estimate`]), as an estimate with its range. `--progress=json` gives the
+//! same figures as one JSON object a line, for programs. A background thread reads the
+//! library's counters, so the search itself never waits for the display.
 
 use std::io::IsTerminal;
 use std::sync::Arc;
@@ -16,6 +17,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nonoenum::count::{CountPhase, CountProgress, CountSnapshot};
 use nonoenum::search::SearchStats;
 use nonoenum::search::estimate::TreeEstimate;
+use serde_json::json;
+
+use crate::cli::ProgressFormat;
 
 /// A progress display bound to one search; drop it (or call [`Progress::finish`]) at the end.
 pub(crate) struct Progress {
@@ -32,15 +36,18 @@ pub(crate) enum Show {
     Terminal,
     /// Plain lines, one a second, terminal or not (`count --progress`).
     Lines,
+    /// One JSON object a line, one a second, terminal or not (`count --progress=json`).
+    Json,
 }
 
 impl Show {
-    /// What `quiet` and `lines` (`--progress`) ask for.
-    pub(crate) fn new(quiet: bool, lines: bool) -> Show {
+    /// What `quiet` and `lines` (`--progress` and its form) ask for.
+    pub(crate) fn new(quiet: bool, lines: Option<ProgressFormat>) -> Show {
         match (quiet, lines) {
             (true, _) => Show::Nothing,
-            (false, true) => Show::Lines,
-            (false, false) => Show::Terminal,
+            (false, Some(ProgressFormat::Text)) => Show::Lines,
+            (false, Some(ProgressFormat::Json)) => Show::Json,
+            (false, None) => Show::Terminal,
         }
     }
 
@@ -49,7 +56,7 @@ impl Show {
         match self {
             Show::Nothing => false,
             Show::Terminal => std::io::stderr().is_terminal(),
-            Show::Lines => true,
+            Show::Lines | Show::Json => true,
         }
     }
 }
@@ -58,9 +65,14 @@ impl Progress {
     /// The display of an enumeration (`list`, `count --method enumerate`, `solve`).
     pub(crate) fn search(label: &str, stats: Arc<SearchStats>, show: Show) -> Progress {
         let start = Instant::now();
-        Progress::start(label, show, false, move || {
+        let name = label.to_string();
+        Progress::start(label, show, false, move |json| {
             let s = stats.snapshot();
-            search_line(s.solutions, s.nodes, stats.estimate(), start.elapsed())
+            let (estimate, elapsed) = (stats.estimate(), start.elapsed());
+            match json {
+                false => search_line(s.solutions, s.nodes, estimate, elapsed),
+                true => search_json(&name, s.solutions, s.nodes, estimate, elapsed),
+            }
         })
     }
 
@@ -68,30 +80,39 @@ impl Progress {
     /// the count ends.
     pub(crate) fn count(label: &str, progress: Arc<CountProgress>, show: Show) -> Progress {
         let start = Instant::now();
-        Progress::start(label, show, true, move || {
-            exact_line(&progress.snapshot(), start.elapsed())
+        let name = label.to_string();
+        Progress::start(label, show, true, move |json| {
+            let (snapshot, elapsed) = (progress.snapshot(), start.elapsed());
+            match json {
+                false => exact_line(&snapshot, elapsed),
+                true => exact_json(&name, &snapshot, elapsed),
+            }
         })
     }
 
-    /// Shows `label: LINE` as `show` says, `line` giving the words each time.
+    /// Shows `label: LINE` as `show` says, `line` giving the words each time (or, given
+    /// `true`, the JSON object that stands alone on its line).
     fn start(
         label: &str,
         show: Show,
         last_line: bool,
-        line: impl Fn() -> String + Send + 'static,
+        line: impl Fn(bool) -> String + Send + 'static,
     ) -> Progress {
         let done = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&done);
         let label = label.to_string();
         let thread = match show {
-            Show::Lines => Some(std::thread::spawn(move || {
+            Show::Lines | Show::Json => Some(std::thread::spawn(move || {
                 loop {
                     std::thread::park_timeout(Duration::from_secs(1));
                     let stopping = flag.load(Ordering::Relaxed);
                     if stopping && !last_line {
                         break;
                     }
-                    eprintln!("{label}: {}", line());
+                    match show {
+                        Show::Json => eprintln!("{}", line(true)),
+                        _ => eprintln!("{label}: {}", line(false)),
+                    }
                     if stopping {
                         break;
                     }
@@ -105,7 +126,7 @@ impl Progress {
                 bar.set_prefix(label);
                 Some(std::thread::spawn(move || {
                     while !flag.load(Ordering::Relaxed) {
-                        bar.set_message(line());
+                        bar.set_message(line(false));
                         bar.tick();
                         std::thread::park_timeout(Duration::from_millis(100));
                     }
@@ -207,6 +228,100 @@ fn about(secs: f64) -> String {
         "<1 s".to_string()
     } else {
         format!("~{}", duration(secs))
+    }
+}
+
+/// One `--progress=json` line (docs/commands.md): `null` where a figure is unknown, and a
+/// float that is not finite is written as `null` too.
+#[derive(Debug, Default, serde::Serialize)]
+struct JsonProgress<'a> {
+    r#type: &'static str,
+    label: &'a str,
+    elapsed_seconds: f64,
+    /// A count's phase; absent for an enumeration.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    phase: Option<&'static str>,
+    found: serde_json::Value,
+    /// The exact total, as a decimal string.
+    total: Option<String>,
+    estimate: Option<f64>,
+    estimate_low: Option<f64>,
+    estimate_high: Option<f64>,
+    eta_seconds: Option<f64>,
+    eta_low_seconds: Option<f64>,
+    eta_high_seconds: Option<f64>,
+    fraction_done: Option<f64>,
+}
+
+impl JsonProgress<'_> {
+    fn line(&self) -> String {
+        // Only strings, numbers and options: this cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// An enumeration's progress as one JSON object (the figures of [`search_line`]); there is
+/// no exact total yet.
+fn search_json(
+    label: &str,
+    solutions: u64,
+    nodes: u64,
+    estimate: Option<TreeEstimate>,
+    elapsed: Duration,
+) -> String {
+    let secs = elapsed.as_secs_f64();
+    let outlook = estimate.map(|e| e.outlook(nodes, solutions, secs));
+    let total = outlook.map(|o| o.solutions);
+    let range = outlook.and_then(|o| o.seconds_left_range);
+    JsonProgress {
+        r#type: "progress",
+        label,
+        elapsed_seconds: secs,
+        found: json!(solutions),
+        estimate: total.map(|t| t.mean),
+        estimate_low: total.map(|t| t.low),
+        estimate_high: total.map(|t| t.high),
+        eta_seconds: outlook.and_then(|o| o.seconds_left),
+        eta_low_seconds: range.map(|r| r.0),
+        eta_high_seconds: range.map(|r| r.1),
+        fraction_done: outlook.and_then(|o| o.fraction_done),
+        ..JsonProgress::default()
+    }
+    .line()
+}
+
+/// What a count made without enumerating is doing, as one JSON object: its phase, and the
+/// solutions it has counted for certain so far as `found`.
+fn exact_json(label: &str, s: &CountSnapshot, elapsed: Duration) -> String {
+    JsonProgress {
+        r#type: "progress",
+        label,
+        elapsed_seconds: elapsed.as_secs_f64(),
+        phase: Some(phase_name(s.phase)),
+        found: whole(s.counted),
+        ..JsonProgress::default()
+    }
+    .line()
+}
+
+/// A count kept as a float, as a JSON integer where it is one (up to 2^53), else as a number
+/// (`null` if not finite).
+fn whole(x: f64) -> serde_json::Value {
+    if x.fract() == 0.0 && (0.0..=9_007_199_254_740_992.0).contains(&x) {
+        json!(x as u64)
+    } else {
+        json!(x)
+    }
+}
+
+/// The name of a count's phase in the JSON form.
+fn phase_name(phase: CountPhase) -> &'static str {
+    match phase {
+        CountPhase::Root => "simplifying",
+        CountPhase::Profiles => "profiles",
+        CountPhase::Sweep => "sweep",
+        CountPhase::Components => "components",
+        CountPhase::Race => "race",
     }
 }
 
