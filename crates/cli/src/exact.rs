@@ -292,7 +292,7 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
                 say(&format!(
                     "stopped before the count was known, at least {at_least} solutions \
                      counted; {}{}{how_far}",
-                    crate::output::progress::exact_line(&snapshot, elapsed),
+                    crate::output::progress::exact_line(&snapshot, elapsed, None),
                     if how_far.is_empty() { "" } else { "; " },
                 ));
             }

@@ -58,6 +58,13 @@ fn the_count_so_far_never_goes_down_and_lines_stay_short() {
             !line.contains("memo") && !line.contains("backbone"),
             "{line}"
         );
+        if line.contains("counting two ways at once") {
+            // The sweep's share done, and the time left from its pace or not yet.
+            assert!(
+                line.contains("% done, ") && line.contains(", ETA "),
+                "{line}"
+            );
+        }
         if line.contains("at least") {
             let now = at_least(line);
             assert!(now >= before, "the count went down: {lines:?}");
@@ -179,5 +186,11 @@ fn json_progress_lines_give_a_count_s_phase() {
         let so_far = number(line, "found").expect("found");
         assert!(so_far >= found, "the count went down: {lines:?}");
         found = so_far;
+        // The sweep's share of its tree done, and the time left from its pace, where known.
+        let fraction = number(line, "fraction_done");
+        assert!(fraction.is_none_or(|f| (0.0..=1.0).contains(&f)), "{line}");
+        let eta = number(line, "eta_seconds");
+        assert!(eta.is_none_or(|eta| eta > 0.0) && (eta.is_none() || fraction.is_some()));
+        assert_eq!(line["estimate"], Value::Null, "{line}");
     }
 }

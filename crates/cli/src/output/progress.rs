@@ -19,6 +19,7 @@ use nonoenum::search::SearchStats;
 use nonoenum::search::estimate::TreeEstimate;
 use serde_json::json;
 
+use super::pace::{Pace, share_done};
 use crate::cli::ProgressFormat;
 
 /// A progress display bound to one search; drop it (or call [`Progress::finish`]) at the end.
@@ -81,11 +82,19 @@ impl Progress {
     pub(crate) fn count(label: &str, progress: Arc<CountProgress>, show: Show) -> Progress {
         let start = Instant::now();
         let name = label.to_string();
+        let mut pace = Pace::default();
         Progress::start(label, show, true, move |json| {
             let (snapshot, elapsed) = (progress.snapshot(), start.elapsed());
+            let share = share_done(&snapshot);
+            let left = share
+                .and_then(|share| pace.seconds_left(snapshot.phase, share, elapsed.as_secs_f64()));
             match json {
-                false => exact_line(&snapshot, elapsed),
-                true => exact_json(&name, &snapshot, elapsed),
+                false => {
+                    let eta = exact_eta(snapshot.phase, share, left);
+                    let shown = share.filter(|_| snapshot.phase != CountPhase::Profiles);
+                    format!("{}{eta}", exact_line(&snapshot, elapsed, shown))
+                }
+                true => exact_json(&name, &snapshot, elapsed, share, left),
             }
         })
     }
@@ -96,7 +105,7 @@ impl Progress {
         label: &str,
         show: Show,
         last_line: bool,
-        line: impl Fn(bool) -> String + Send + 'static,
+        mut line: impl FnMut(bool) -> String + Send + 'static,
     ) -> Progress {
         let done = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&done);
@@ -290,15 +299,24 @@ fn search_json(
     .line()
 }
 
-/// What a count made without enumerating is doing, as one JSON object: its phase, and the
-/// solutions it has counted for certain so far as `found`.
-fn exact_json(label: &str, s: &CountSnapshot, elapsed: Duration) -> String {
+/// What a count made without enumerating is doing, as one JSON object: its phase, the
+/// solutions it has counted for certain so far as `found`, and its `share` done and the
+/// seconds `left`, where known (see [`exact_eta`]).
+fn exact_json(
+    label: &str,
+    s: &CountSnapshot,
+    elapsed: Duration,
+    share: Option<f64>,
+    left: Option<f64>,
+) -> String {
     JsonProgress {
         r#type: "progress",
         label,
         elapsed_seconds: elapsed.as_secs_f64(),
         phase: Some(phase_name(s.phase)),
         found: whole(s.counted),
+        eta_seconds: left,
+        fraction_done: share,
         ..JsonProgress::default()
     }
     .line()
@@ -326,12 +344,18 @@ fn phase_name(phase: CountPhase) -> &'static str {
 }
 
 /// What a count made without enumerating is doing, in words, with the solutions it has
-/// counted for certain so far (a lower bound that never decreases) and the time it took.
-pub(crate) fn exact_line(s: &CountSnapshot, elapsed: Duration) -> String {
-    let so_far = |what: &str| {
+/// counted for certain so far (a lower bound that never decreases), the sweep's `share` of
+/// its tree done where given, and the time it took.
+pub(crate) fn exact_line(s: &CountSnapshot, elapsed: Duration, share: Option<f64>) -> String {
+    let done = |whose: &str| match share {
+        Some(share) => format!(", {whose}{} done", self::share(share)),
+        None => String::new(),
+    };
+    let so_far = |what: &str, whose: &str| {
         format!(
-            "{what}: at least {} solutions so far, {}",
+            "{what}: at least {} solutions so far{}, {}",
             number(s.counted),
+            done(whose),
             duration(elapsed.as_secs_f64())
         )
     };
@@ -346,9 +370,23 @@ pub(crate) fn exact_line(s: &CountSnapshot, elapsed: Duration) -> String {
             s.lines,
             duration(elapsed.as_secs_f64())
         ),
-        CountPhase::Sweep => so_far("counting cell by cell"),
-        CountPhase::Components => so_far("counting by components"),
-        CountPhase::Race => so_far("counting two ways at once"),
+        CountPhase::Sweep => so_far("counting cell by cell", ""),
+        CountPhase::Components => so_far("counting by components", ""),
+        CountPhase::Race => so_far("counting two ways at once", "sweep "),
+    }
+}
+
+/// The time left of a count made without enumerating, in words, for its live line: from the
+/// pace of its share done (`left`, see [`Pace`]), unknown until there is a pace, and never
+/// known for components, which cannot tell how much is left. Nothing while simplifying, nor
+/// once the `share` done is whole (the count ends).
+fn exact_eta(phase: CountPhase, share: Option<f64>, left: Option<f64>) -> String {
+    match (phase, left) {
+        (CountPhase::Root, _) => String::new(),
+        _ if share.is_some_and(|share| share >= 1.0) => String::new(),
+        (CountPhase::Components, _) => ", ETA unknown: components give no estimate".to_string(),
+        (_, Some(secs)) => format!(", ETA {}", about(secs)),
+        (_, None) => ", ETA unknown yet".to_string(),
     }
 }
 
