@@ -7,16 +7,16 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use num_bigint::BigUint;
+use num_traits::CheckedSub;
 use thiserror::Error;
 
 use crate::color::AnyPuzzle;
 use crate::count::{
-    CountError, CountLimits, CountProgress, ExactCount, PER_CELL_LAYERS, count_exact,
-    count_per_cell_by_profiles,
+    CountError, CountLimits, CountProgress, Countable, ExactCount, PER_CELL_LAYERS, count_exact,
+    count_per_colour_by_profiles,
 };
 use crate::domain::Domain;
 use crate::flow::Flow;
-use crate::puzzle::Puzzle;
 use crate::search::{SolveError, SolverOptions, stack_size};
 
 /// Why a count failed.
@@ -46,8 +46,9 @@ pub struct CountOptions {
     /// `max_profiles`: their layers, all kept, may hold [`PER_CELL_LAYERS`] times as many
     /// profiles together.
     pub limits: CountLimits,
-    /// Also count, for each cell, the solutions that fill it. Black and white counts them by
-    /// profiles; colour has no profiles yet, and needs an enumeration.
+    /// Also count, for each cell, the solutions that fill it (black and white,
+    /// [`ExactOutcome::CountedPerCell`]) or give it each colour (colour,
+    /// [`ExactOutcome::CountedPerColour`]), by profiles, without visiting the solutions.
     pub per_cell: bool,
 }
 
@@ -63,6 +64,16 @@ pub enum ExactOutcome {
         count: BigUint,
         /// For each row, for each cell, the solutions that fill it.
         per_cell: Vec<Vec<BigUint>>,
+    },
+    /// The exact count of a colour puzzle and, row by row and cell by cell, in how many
+    /// solutions the cell holds each colour of the palette, the background first (by
+    /// profiles, [`CountOptions::per_cell`]).
+    CountedPerColour {
+        /// The number of solutions.
+        count: BigUint,
+        /// For each row, for each cell, for each palette index, the solutions that give the
+        /// cell that colour; a cell's counts add up to `count`.
+        per_colour: Vec<Vec<Vec<BigUint>>>,
     },
     /// The cancel flag was raised before the count was known.
     Cancelled {
@@ -84,9 +95,6 @@ pub enum EnumerationNeeded {
         /// The limit.
         limit: usize,
     },
-    /// Per-cell counts of a colour puzzle are tallied over its solutions.
-    #[error("per-cell counts of a colour puzzle are made by enumerating its solutions")]
-    ColorPerCell,
 }
 
 /// A count of one puzzle without visiting its solutions (see [`AnyPuzzle::counter`]).
@@ -114,7 +122,8 @@ impl AnyPuzzle {
     pub fn count(&self) -> Result<BigUint, CountFailure> {
         match self.counter(CountOptions::default()).run()? {
             ExactOutcome::Counted(exact) => Ok(exact.count),
-            ExactOutcome::CountedPerCell { count, .. } => Ok(count),
+            ExactOutcome::CountedPerCell { count, .. }
+            | ExactOutcome::CountedPerColour { count, .. } => Ok(count),
             ExactOutcome::Cancelled { .. } => Err(CountError::Cancelled.into()),
             // Only per-cell counts need it; enumerate should that ever change.
             ExactOutcome::NeedsEnumeration(_) => {
@@ -142,18 +151,27 @@ impl Counter<'_> {
     }
 
     /// Counts, in a pool of [`CountOptions::threads`] with the stack the search needs, by
-    /// [`count_exact`] (profiles, then a sweep, then components, as the limits allow); black
-    /// and white per cell by profiles, colour per cell by enumerating.
+    /// [`count_exact`] (profiles, then a sweep, then components, as the limits allow); per cell
+    /// by profiles, for either palette.
     pub fn run(&self) -> Result<ExactOutcome, CountFailure> {
         let (limits, cancel, progress) = (self.options.limits, &*self.cancel, &*self.progress);
         let counted = match self.puzzle {
             AnyPuzzle::Bw(p) if self.options.per_cell => {
-                return self.in_pool(p, || per_cell(p, limits.max_profiles, cancel))?;
+                let filled = |count, rows: Vec<Vec<Vec<BigUint>>>| ExactOutcome::CountedPerCell {
+                    count,
+                    per_cell: rows
+                        .into_iter()
+                        .map(|row| row.into_iter().flatten().collect())
+                        .collect(),
+                };
+                return self.in_pool(p, || per_cell(p, limits.max_profiles, cancel, filled))?;
             }
-            AnyPuzzle::Color(_) if self.options.per_cell => {
-                return Ok(ExactOutcome::NeedsEnumeration(
-                    EnumerationNeeded::ColorPerCell,
-                ));
+            AnyPuzzle::Color(p) if self.options.per_cell => {
+                let colours = |count, rows| ExactOutcome::CountedPerColour {
+                    per_colour: with_background(&count, rows),
+                    count,
+                };
+                return self.in_pool(p, || per_cell(p, limits.max_profiles, cancel, colours))?;
             }
             AnyPuzzle::Bw(p) => self.in_pool(p, || count_exact(p, limits, cancel, progress))?,
             AnyPuzzle::Color(p) => self.in_pool(p, || count_exact(p, limits, cancel, progress))?,
@@ -184,11 +202,13 @@ impl Counter<'_> {
 }
 
 /// Per-cell counts of `puzzle` by profiles, their layers holding at most [`PER_CELL_LAYERS`]
-/// times `max_profiles` together.
-fn per_cell(
-    puzzle: &Puzzle,
+/// times `max_profiles` together, handed to `outcome` as the count and, row by row and cell
+/// by cell, the solutions giving the cell each value from 1 up.
+fn per_cell<P: Countable>(
+    puzzle: &P,
     max_profiles: usize,
     cancel: &AtomicBool,
+    outcome: impl FnOnce(BigUint, Vec<Vec<Vec<BigUint>>>) -> ExactOutcome,
 ) -> Result<ExactOutcome, CountFailure> {
     let limit = max_profiles.saturating_mul(PER_CELL_LAYERS);
     let stopped = || cancel.load(std::sync::atomic::Ordering::Relaxed);
@@ -199,15 +219,16 @@ fn per_cell(
         });
     };
     let counted = match root {
-        // No solutions, and no cell filled in any.
-        None => Ok((
-            BigUint::ZERO,
-            vec![vec![BigUint::ZERO; puzzle.width()]; puzzle.height()],
-        )),
-        Some(root) => count_per_cell_by_profiles(puzzle, &root, limit, cancel),
+        // No solutions, and no cell given any value in any.
+        None => {
+            let ((height, width), values) = (puzzle.size(), puzzle.all_values().count_ones());
+            let cell = vec![BigUint::ZERO; values as usize - 1];
+            Ok((BigUint::ZERO, vec![vec![cell; width]; height]))
+        }
+        Some(root) => count_per_colour_by_profiles(puzzle, &root, limit, cancel),
     };
     match counted {
-        Ok((count, per_cell)) => Ok(ExactOutcome::CountedPerCell { count, per_cell }),
+        Ok((count, rows)) => Ok(outcome(count, rows)),
         Err(CountError::TooManyProfiles { .. }) => Ok(ExactOutcome::NeedsEnumeration(
             EnumerationNeeded::TooManyProfiles { limit },
         )),
@@ -216,4 +237,21 @@ fn per_cell(
         }),
         Err(e) => Err(e.into()),
     }
+}
+
+/// Puts before each cell's counts of colours 1 and up those of the background: the solutions
+/// that give the cell no other colour.
+fn with_background(count: &BigUint, rows: Vec<Vec<Vec<BigUint>>>) -> Vec<Vec<Vec<BigUint>>> {
+    rows.into_iter()
+        .map(|row| {
+            row.into_iter()
+                .map(|colours| {
+                    let others: BigUint = colours.iter().sum();
+                    // Each solution gives the cell one colour, so the others never exceed it.
+                    let background = count.checked_sub(&others).unwrap_or_default();
+                    std::iter::once(background).chain(colours).collect()
+                })
+                .collect()
+        })
+        .collect()
 }

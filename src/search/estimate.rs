@@ -81,6 +81,63 @@ impl TreeEstimate {
     }
 }
 
+/// What an estimate says of a running search, made to agree with what the search has done
+/// ([`TreeEstimate::outlook`]): never fewer solutions than found, never no time left while it
+/// runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outlook {
+    /// The solutions in all: the estimate and both ends of its range at least those found,
+    /// the high end at least the estimate. Values that are not numbers read as those found.
+    pub solutions: Spread,
+    /// Seconds left by the estimate, above zero and finite; `None` when the search has already
+    /// done as much work as estimated (the tree is bigger), or before it has a rate.
+    pub seconds_left: Option<f64>,
+    /// Seconds left by the low and high ends of the range: the low end 0 or more (the search
+    /// may end at any moment), the high end above zero; `None` when the search is past the
+    /// high end too, or before it has a rate.
+    pub seconds_left_range: Option<(f64, f64)>,
+    /// The share of the estimated work done, from 0 to 1 (below 1 but for rounding); `None`
+    /// where [`Outlook::seconds_left`] is.
+    pub fraction_done: Option<f64>,
+}
+
+impl TreeEstimate {
+    /// This estimate made to agree with a search that has visited `nodes_done` nodes and
+    /// found `solutions_done` solutions in `elapsed` seconds and still runs (see [`Outlook`];
+    /// the time left from the rate so far, as [`TreeEstimate::seconds_left`] gives it).
+    pub fn outlook(&self, nodes_done: u64, solutions_done: u64, elapsed: f64) -> Outlook {
+        let found = solutions_done as f64;
+        // `f64::max` takes the number where one side is not a number.
+        let mean = self.solutions.mean.max(found);
+        let solutions = Spread {
+            mean,
+            low: self.solutions.low.max(found).min(mean),
+            high: self.solutions.high.max(mean),
+        };
+        let left = self.seconds_left(nodes_done, solutions_done, elapsed);
+        let positive = |secs: f64| (secs > 0.0 && secs.is_finite()).then_some(secs);
+        let seconds_left = left.and_then(|(mean, _, _)| positive(mean));
+        let seconds_left_range = left.and_then(|(_, low, high)| {
+            let low = if low.is_finite() { low.max(0.0) } else { 0.0 };
+            positive(high).map(|high| (low.min(high), high))
+        });
+        let fraction_done = seconds_left.map(|secs| {
+            let done = elapsed / (elapsed + secs);
+            if done.is_finite() {
+                done.clamp(0.0, 1.0)
+            } else {
+                0.0
+            }
+        });
+        Outlook {
+            solutions,
+            seconds_left,
+            seconds_left_range,
+            fraction_done,
+        }
+    }
+}
+
 /// Sums of the probes' estimates, from which [`TreeEstimate`] is made.
 #[derive(Debug, Default)]
 pub(crate) struct Samples {
@@ -348,6 +405,88 @@ mod tests {
             with_solutions.seconds_left(50, 50, 1.0),
             Some((19.0, 9.0, 39.0))
         );
+    }
+
+    fn spread(mean: f64, low: f64, high: f64) -> Spread {
+        Spread { mean, low, high }
+    }
+
+    /// An estimate of `solutions` (and as many nodes), with its range.
+    fn estimated(solutions: Spread) -> TreeEstimate {
+        TreeEstimate {
+            probes: 20,
+            nodes: solutions,
+            solutions,
+        }
+    }
+
+    #[test]
+    fn the_outlook_never_says_fewer_solutions_than_found() {
+        // 10 solutions of an estimated 5 (4 to 8) are found in 10 nodes: past even the high end.
+        let low = estimated(spread(5.0, 4.0, 8.0)).outlook(10, 10, 2.0);
+        assert_eq!(low.solutions, spread(10.0, 10.0, 10.0));
+        assert_eq!(
+            (low.seconds_left, low.seconds_left_range, low.fraction_done),
+            (None, None, None)
+        );
+        // Past the estimate but not its high end: the time left is unknown, up to the high end.
+        let past = estimated(spread(5.0, 4.0, 100.0)).outlook(10, 10, 2.0);
+        assert_eq!(past.solutions, spread(10.0, 10.0, 100.0));
+        assert_eq!(past.seconds_left, None);
+        // 10 units of work a second; 200 - 20 left at the high end.
+        assert_eq!(past.seconds_left_range, Some((0.0, 18.0)));
+        // An estimate of nothing, nothing found yet.
+        let zero = estimated(Spread::default()).outlook(3, 0, 1.0);
+        assert_eq!(zero.solutions, Spread::default());
+        assert_eq!((zero.seconds_left, zero.seconds_left_range), (None, None));
+    }
+
+    #[test]
+    fn the_outlook_of_numbers_that_are_not_numbers_is_what_is_known() {
+        for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let outlook = estimated(spread(x, x, x)).outlook(100, 7, 1.0);
+            let s = outlook.solutions;
+            assert!(
+                s.mean >= 7.0 && s.low >= 7.0 && s.low <= s.mean && s.high >= s.mean,
+                "{x}: {outlook:?}"
+            );
+            for secs in [
+                outlook.seconds_left,
+                outlook.seconds_left_range.map(|r| r.1),
+            ] {
+                assert!(
+                    secs.is_none_or(|s| s > 0.0 && s.is_finite()),
+                    "{x}: {outlook:?}"
+                );
+            }
+            assert!(outlook.fraction_done.is_none(), "{x}: {outlook:?}");
+        }
+        // Elapsed time that is not a number gives no rate.
+        let e = estimated(spread(1000.0, 500.0, 2000.0));
+        for elapsed in [f64::NAN, f64::INFINITY, 0.0, -1.0] {
+            let outlook = e.outlook(100, 7, elapsed);
+            assert_eq!(outlook.seconds_left, None, "{elapsed}");
+            assert_eq!(outlook.fraction_done, None, "{elapsed}");
+        }
+    }
+
+    #[test]
+    fn the_fraction_done_runs_from_0_to_1() {
+        let e = estimated(spread(1000.0, 500.0, 2000.0));
+        // Nothing done yet: no rate.
+        assert_eq!(e.outlook(0, 0, 1.0).fraction_done, None);
+        // 200 of 2000 units of work (nodes and solutions) in 1 s: a tenth, 9 s left.
+        let early = e.outlook(100, 100, 1.0);
+        assert_eq!(early.fraction_done, Some(0.1));
+        assert_eq!(early.seconds_left, Some(9.0));
+        assert_eq!(early.seconds_left_range, Some((4.0, 19.0)));
+        // All the estimated work done: no time left by the estimate, yet the search runs.
+        let done = e.outlook(1000, 1000, 10.0);
+        assert_eq!((done.seconds_left, done.fraction_done), (None, None));
+        assert_eq!(done.seconds_left_range, Some((0.0, 10.0)));
+        // Almost all: a share just under 1.
+        let almost = e.outlook(999, 999, 10.0).fraction_done.expect("a share");
+        assert!((0.99..1.0).contains(&almost), "{almost}");
     }
 
     #[test]

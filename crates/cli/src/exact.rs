@@ -13,8 +13,9 @@ use nonoenum::count::{
 };
 use nonoenum::{AnyPuzzle, CountOptions, EnumerationNeeded, ExactOutcome};
 
-use crate::cli::{CountMethod, SweepSide};
+use crate::cli::{CountMethod, ProgressFormat, SweepSide};
 use crate::output::progress::{Progress, Show};
+use crate::per_cell::Counts;
 
 /// The limits given on the command line for counting without enumerating.
 #[derive(Clone, Copy, Debug, Default)]
@@ -71,7 +72,7 @@ impl LimitOptions {
 pub(crate) struct ExactSettings {
     method: CountMethod,
     limits: LimitOptions,
-    progress: bool,
+    progress: Option<ProgressFormat>,
     per_cell: bool,
 }
 
@@ -80,7 +81,7 @@ impl ExactSettings {
     pub(crate) fn new(
         method: CountMethod,
         limits: LimitOptions,
-        progress: bool,
+        progress: Option<ProgressFormat>,
         per_cell: bool,
     ) -> anyhow::Result<Self> {
         if let Some(option) = limits.given()
@@ -134,8 +135,8 @@ impl ExactSettings {
         }
     }
 
-    /// Whether progress lines were asked for.
-    pub(crate) fn progress(self) -> bool {
+    /// The progress lines asked for, if any.
+    pub(crate) fn progress(self) -> Option<ProgressFormat> {
         self.progress
     }
 
@@ -198,10 +199,10 @@ pub(crate) struct ExactJob<'a> {
 
 /// What counting without enumerating gave.
 pub(crate) enum Counted {
-    /// The exact count, and the per-cell counts (row by row) when they were asked for.
+    /// The exact count, and the per-cell counts when they were asked for.
     Done {
         count: BigUint,
-        per_cell: Option<Vec<Vec<BigUint>>>,
+        per_cell: Option<Counts>,
         elapsed: Duration,
     },
     /// Stopped by Ctrl-C or the time limit before the count was known, with how many
@@ -269,7 +270,17 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
             say(&format!("{count} solutions, per cell by profiles"));
             Ok(Counted::Done {
                 count,
-                per_cell: Some(per_cell),
+                per_cell: Some(Counts::Bw(per_cell)),
+                elapsed,
+            })
+        }
+        ExactOutcome::CountedPerColour { count, per_colour } => {
+            say(&format!(
+                "{count} solutions, per cell and colour by profiles"
+            ));
+            Ok(Counted::Done {
+                count,
+                per_cell: Some(Counts::color(per_colour)),
                 elapsed,
             })
         }
@@ -281,7 +292,7 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
                 say(&format!(
                     "stopped before the count was known, at least {at_least} solutions \
                      counted; {}{}{how_far}",
-                    crate::output::progress::exact_line(&snapshot, elapsed),
+                    crate::output::progress::exact_line(&snapshot, elapsed, None),
                     if how_far.is_empty() { "" } else { "; " },
                 ));
             }
@@ -302,7 +313,7 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
                  decompose to enumerate)",
                 job.label
             ),
-            // Colour per-cell counts are tallied over the solutions, whatever the method.
+            // Whatever the library may one day need an enumeration for.
             _ => Ok(Counted::Enumerate),
         },
     }

@@ -1,6 +1,7 @@
 //! `count --per-cell`: in how many solutions each cell is filled (black and white), or has each
 //! colour (colour), so that a puzzle maker sees where the ambiguity lies; tallied here while the
-//! solutions are enumerated, when the library does not count them by profiles.
+//! solutions are enumerated, when the library does not count them by profiles, and written out
+//! either way.
 
 use std::io::{self, Write};
 
@@ -46,16 +47,17 @@ impl Tally {
     /// The colour counts, for the `per_color` field of `--to json`.
     pub(crate) fn per_color(&self, puzzle: &AnyPuzzle) -> Option<Vec<ColorCells>> {
         match (self, puzzle) {
-            (Tally::Color(t), AnyPuzzle::Color(p)) => Some(t.json(p)),
+            (Tally::Color(t), AnyPuzzle::Color(p)) => Some(color_json(&t.grids(), p)),
             _ => None,
         }
     }
 
-    /// Writes the counts as text (see [`CellTally::write_text`], [`ColorTally::write_text`]).
+    /// Writes the counts as text: black and white as [`write_rows`] does, colour a grid per
+    /// palette index, each after a line `NAME (CHAR):`, the background first.
     pub(crate) fn write_text(&self, out: &mut impl Write, puzzle: &AnyPuzzle) -> io::Result<()> {
         match (self, puzzle) {
             (Tally::Bw(t), _) => t.write_text(out),
-            (Tally::Color(t), AnyPuzzle::Color(p)) => t.write_text(out, p),
+            (Tally::Color(t), AnyPuzzle::Color(p)) => write_color_text(out, &t.grids(), p),
             (Tally::Color(_), AnyPuzzle::Bw(_)) => Ok(()),
         }
     }
@@ -101,33 +103,99 @@ impl ColorTally {
         cells.chunks(self.width).map(<[BigUint]>::to_vec).collect()
     }
 
-    /// The counts as `--to json` writes them: one grid per colour, the background first.
-    fn json(&self, puzzle: &ColorPuzzle) -> Vec<ColorCells> {
-        puzzle
-            .colors
-            .iter()
-            .enumerate()
-            .map(|(i, color)| ColorCells {
-                color: color.name.clone(),
-                char: color.ch.to_string(),
-                rows: self
-                    .rows(i)
+    /// The counts, one grid per palette index, the background first.
+    fn grids(&self) -> Vec<Vec<Vec<BigUint>>> {
+        (0..self.colors).map(|i| self.rows(i)).collect()
+    }
+}
+
+/// Per-cell counts made without enumerating, as the library's counter gives them.
+#[derive(Clone, Debug)]
+pub(crate) enum Counts {
+    /// Black and white: in how many solutions each cell is filled, row by row.
+    Bw(Vec<Vec<BigUint>>),
+    /// Colour: one grid of counts per palette index, the background first.
+    Color(Vec<Vec<Vec<BigUint>>>),
+}
+
+impl Counts {
+    /// The library's colour counts (row, cell, palette index) as one grid per palette index.
+    pub(crate) fn color(per_colour: Vec<Vec<Vec<BigUint>>>) -> Self {
+        let colors = per_colour
+            .first()
+            .and_then(|row| row.first())
+            .map_or(0, Vec::len);
+        let grids = (0..colors)
+            .map(|i| {
+                per_colour
                     .iter()
-                    .map(|row| row.iter().map(ToString::to_string).collect())
-                    .collect(),
+                    .map(|row| {
+                        row.iter()
+                            .map(|cell| cell.get(i).cloned().unwrap_or_default())
+                            .collect()
+                    })
+                    .collect()
             })
-            .collect()
+            .collect();
+        Counts::Color(grids)
     }
 
-    /// Writes, for each colour of the palette (the background first), a line `NAME (CHAR):`
-    /// and then its counts as [`write_rows`] does.
-    pub(crate) fn write_text(&self, out: &mut impl Write, puzzle: &ColorPuzzle) -> io::Result<()> {
-        for (i, color) in puzzle.colors.iter().enumerate() {
-            writeln!(out, "{} ({}):", color.name, color.ch)?;
-            write_rows(out, &self.rows(i))?;
+    /// The black-and-white counts, for the `per_cell` field of `--to json`.
+    pub(crate) fn per_cell(&self) -> Option<Vec<Vec<BigUint>>> {
+        match self {
+            Counts::Bw(rows) => Some(rows.clone()),
+            Counts::Color(_) => None,
         }
-        Ok(())
     }
+
+    /// The colour counts, for the `per_color` field of `--to json`.
+    pub(crate) fn per_color(&self, puzzle: &AnyPuzzle) -> Option<Vec<ColorCells>> {
+        match (self, puzzle) {
+            (Counts::Color(grids), AnyPuzzle::Color(p)) => Some(color_json(grids, p)),
+            _ => None,
+        }
+    }
+
+    /// Writes the counts as text, as [`Tally::write_text`] does.
+    pub(crate) fn write_text(&self, out: &mut impl Write, puzzle: &AnyPuzzle) -> io::Result<()> {
+        match (self, puzzle) {
+            (Counts::Bw(rows), _) => write_rows(out, rows),
+            (Counts::Color(grids), AnyPuzzle::Color(p)) => write_color_text(out, grids, p),
+            (Counts::Color(_), AnyPuzzle::Bw(_)) => Ok(()),
+        }
+    }
+}
+
+/// Colour counts (one grid per palette index) as `--to json` writes them, the background
+/// first.
+fn color_json(grids: &[Vec<Vec<BigUint>>], puzzle: &ColorPuzzle) -> Vec<ColorCells> {
+    puzzle
+        .colors
+        .iter()
+        .zip(grids)
+        .map(|(color, rows)| ColorCells {
+            color: color.name.clone(),
+            char: color.ch.to_string(),
+            rows: rows
+                .iter()
+                .map(|row| row.iter().map(ToString::to_string).collect())
+                .collect(),
+        })
+        .collect()
+}
+
+/// Writes, for each colour of the palette (the background first), a line `NAME (CHAR):` and
+/// then its grid of counts as [`write_rows`] does.
+fn write_color_text(
+    out: &mut impl Write,
+    grids: &[Vec<Vec<BigUint>>],
+    puzzle: &ColorPuzzle,
+) -> io::Result<()> {
+    for (color, rows) in puzzle.colors.iter().zip(grids) {
+        writeln!(out, "{} ({}):", color.name, color.ch)?;
+        write_rows(out, rows)?;
+    }
+    Ok(())
 }
 
 /// Per-cell counts of filled cells over the solutions seen so far.

@@ -219,3 +219,81 @@ fn per_cell_counts_equal_counts_with_that_cell_given() {
         }
     }
 }
+
+/// A 4 x `2k` colour puzzle of `k` 2x2 squares side by side above `k` more, each with one
+/// diagonal of its colour (red and blue alternating above, green and yellow below), either
+/// diagonal: `4^k` solutions, each square's cell holding its colour in half of them.
+fn write_diagonals(dir: &std::path::Path, k: usize) -> std::path::PathBuf {
+    let top = |i: usize| ['r', 'u'][i % 2];
+    let bottom = |i: usize| ['g', 'y'][i % 2];
+    let line = |colour: &dyn Fn(usize) -> char| {
+        let blocks: Vec<String> = (0..k).map(|i| format!("1{}", colour(i))).collect();
+        blocks.join(" ") + "\n"
+    };
+    let mut text = format!(
+        "diagonals {k}\n#d\n   0:   #FFFFFF   white\n   r:r  #FF0000   red\n   \
+         u:u  #0000FF   blue\n   g:g  #00AA00   green\n   y:y  #FFAA00   yellow\n: rows\n"
+    );
+    text += &(line(&top).repeat(2) + &line(&bottom).repeat(2) + ": columns\n");
+    for col in 0..2 * k {
+        text += &format!("1{} 1{}\n", top(col / 2), bottom(col / 2));
+    }
+    write(dir, &format!("diagonals-{k}.g"), &text)
+}
+
+#[test]
+fn colour_per_cell_counts_by_profiles_are_those_of_enumeration() {
+    let dir = TempDir::new().expect("temp dir");
+    let bands = common::write_bands(dir.path(), 3, 3);
+    for puzzle in [write_diagonals(dir.path(), 3), bands] {
+        let per_colour = |method: &str| {
+            let args = [
+                "count",
+                "-q",
+                "--per-cell",
+                "--to=jsonl",
+                "--method",
+                method,
+            ];
+            let (code, stdout, stderr) = run(&args, &puzzle);
+            assert_eq!(code, 0, "{method}: {stderr}");
+            let result: serde_json::Value = serde_json::from_str(stdout.trim_end()).expect("JSON");
+            (result["count"].clone(), result["per_color"].clone())
+        };
+        let (count, counts) = per_colour("decompose");
+        assert!(counts.is_array(), "{counts}");
+        assert_eq!((count, counts), per_colour("enumerate"), "{puzzle:?}");
+    }
+}
+
+#[test]
+fn colour_per_cell_counts_past_enumeration_by_profiles() {
+    let dir = TempDir::new().expect("temp dir");
+    // 4^24 = 2^48 solutions, some 2.8e14: no enumeration would finish.
+    let puzzle = write_diagonals(dir.path(), 24);
+    let (code, stdout, stderr) = run(&["count", "-q", "--per-cell"], &puzzle);
+    assert_eq!(code, 0, "{stderr}");
+    let half = (1u64 << 47).to_string();
+    let row = vec![half.as_str(); 48].join(" ") + "\n";
+    let mut expected = "white (.):\n".to_string() + &row.repeat(4);
+    for (name, ch, rows) in [
+        ("red", 'r', [true, true, false, false]),
+        ("blue", 'u', [true, true, false, false]),
+        ("green", 'g', [false, false, true, true]),
+        ("yellow", 'y', [false, false, true, true]),
+    ] {
+        expected += &format!("{name} ({ch}):\n");
+        let own = if ch == 'r' || ch == 'g' { 0 } else { 1 };
+        for in_band in rows {
+            let cells: Vec<String> = (0..48)
+                .map(|col| match in_band && (col / 2) % 2 == own {
+                    true => format!("{half:>15}"),
+                    false => format!("{:>15}", 0),
+                })
+                .collect();
+            expected += &(cells.join(" ") + "\n");
+        }
+    }
+    expected += &format!("{}\n", 1u64 << 48);
+    assert_eq!(stdout, expected);
+}

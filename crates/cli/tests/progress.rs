@@ -3,6 +3,8 @@
 
 use std::process::Command;
 
+use serde_json::Value;
+
 const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
 
 /// The `n` x `n` puzzle whose clues are all `1`: `n!` solutions.
@@ -56,6 +58,13 @@ fn the_count_so_far_never_goes_down_and_lines_stay_short() {
             !line.contains("memo") && !line.contains("backbone"),
             "{line}"
         );
+        if line.contains("counting two ways at once") {
+            // The sweep's share done, and the time left from its pace or not yet.
+            assert!(
+                line.contains("% done, ") && line.contains(", ETA "),
+                "{line}"
+            );
+        }
         if line.contains("at least") {
             let now = at_least(line);
             assert!(now >= before, "the count went down: {lines:?}");
@@ -75,5 +84,113 @@ fn an_enumeration_says_what_it_found_and_when_it_may_end() {
         assert!(line.contains(" solutions so far"), "{line}");
         assert!(line.contains("ETA "), "{line}");
         assert!(!line.contains('%'), "no explored fraction: {line}");
+    }
+}
+
+/// The `--progress=json` lines of a `count` stopped after `seconds`, each parsed (every other
+/// line of standard error is the note that the time limit stopped it), and the count printed.
+fn json_lines(args: &[&str], puzzle: &std::path::Path, seconds: &str) -> (Vec<Value>, u64) {
+    let output = Command::new(BIN)
+        .args(args)
+        .args(["--progress=json", "--time-limit", seconds])
+        .arg(puzzle)
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(3), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    let lines = stderr
+        .lines()
+        .filter(|line| !line.starts_with("nonoenum: time limit reached"))
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect();
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    let count = stdout
+        .trim()
+        .strip_prefix("incomplete: at least ")
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count in {stdout}"));
+    (lines, count)
+}
+
+/// `line[key]` as a number, or `None` for `null`; any other value fails the test.
+fn number(line: &Value, key: &str) -> Option<f64> {
+    let value = line
+        .get(key)
+        .unwrap_or_else(|| panic!("no {key} in {line}"));
+    match value {
+        Value::Null => None,
+        v => Some(
+            v.as_f64()
+                .unwrap_or_else(|| panic!("{key} is not a number in {line}")),
+        ),
+    }
+}
+
+#[test]
+fn json_progress_lines_give_an_enumeration_s_figures_consistently() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let puzzle = perm(tmp.path(), 12);
+    let args = ["count", "--method", "enumerate"];
+    let (lines, count) = json_lines(&args, &puzzle, "2.5");
+    assert!(!lines.is_empty());
+    let (mut elapsed, mut found) = (0.0, 0.0);
+    for line in &lines {
+        assert_eq!(line["type"], "progress", "{line}");
+        assert_eq!(line["label"], "puzzle 1", "{line}");
+        assert!(line.get("phase").is_none(), "{line}");
+        assert_eq!(
+            line["total"],
+            Value::Null,
+            "an enumeration's total is not known: {line}"
+        );
+        let now = number(line, "elapsed_seconds").expect("elapsed");
+        assert!(now > elapsed, "{lines:?}");
+        elapsed = now;
+        let so_far = number(line, "found").expect("found");
+        assert!(so_far >= found && so_far.fract() == 0.0, "{lines:?}");
+        found = so_far;
+        let estimate = ["estimate", "estimate_low", "estimate_high"].map(|k| number(line, k));
+        if let [Some(mean), Some(low), Some(high)] = estimate {
+            assert!(found <= low && low <= mean && mean <= high, "{line}");
+        } else {
+            assert_eq!(estimate, [None; 3], "{line}");
+        }
+        let eta = number(line, "eta_seconds");
+        let range = [
+            number(line, "eta_low_seconds"),
+            number(line, "eta_high_seconds"),
+        ];
+        assert!(eta.is_none_or(|eta| eta > 0.0), "{line}");
+        if let [Some(low), Some(high)] = range {
+            assert!(0.0 <= low && low <= high && high > 0.0, "{line}");
+            assert!(eta.is_none_or(|eta| low <= eta && eta <= high), "{line}");
+        }
+        let fraction = number(line, "fraction_done");
+        assert!(fraction.is_none_or(|f| (0.0..=1.0).contains(&f)), "{line}");
+        assert_eq!(fraction.is_some(), eta.is_some(), "{line}");
+    }
+    assert!(count as f64 >= found, "{count} < {found}");
+}
+
+#[test]
+fn json_progress_lines_give_a_count_s_phase() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let puzzle = perm(tmp.path(), 30);
+    let (lines, _) = json_lines(&["count", "--max-profiles", "0"], &puzzle, "1.5");
+    assert!(!lines.is_empty());
+    let mut found = 0.0;
+    for line in &lines {
+        assert_eq!(line["type"], "progress", "{line}");
+        assert!(line["phase"].is_string(), "{line}");
+        let so_far = number(line, "found").expect("found");
+        assert!(so_far >= found, "the count went down: {lines:?}");
+        found = so_far;
+        // The sweep's share of its tree done, and the time left from its pace, where known.
+        let fraction = number(line, "fraction_done");
+        assert!(fraction.is_none_or(|f| (0.0..=1.0).contains(&f)), "{line}");
+        let eta = number(line, "eta_seconds");
+        assert!(eta.is_none_or(|eta| eta > 0.0) && (eta.is_none() || fraction.is_some()));
+        assert_eq!(line["estimate"], Value::Null, "{line}");
     }
 }

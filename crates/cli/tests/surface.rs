@@ -126,7 +126,8 @@ const OPTIONS: &[(&str, &[&str])] = &[
     ("help", &[]),
 ];
 
-/// The long options a help text lists (`--name`, at the start of an entry).
+/// The long options a help text lists (`--name`, at the start of an entry; `--name=VALUE`
+/// and `--name[=VALUE]` are `--name`).
 fn listed_options(help: &str) -> Vec<String> {
     help.lines()
         .map(str::trim_start)
@@ -134,7 +135,7 @@ fn listed_options(help: &str) -> Vec<String> {
         .filter_map(|line| {
             line.split([' ', ','])
                 .find(|word| word.starts_with("--"))
-                .map(|word| word.split('=').next().unwrap_or(word).to_string())
+                .map(|word| word.split(['=', '[']).next().unwrap_or(word).to_string())
         })
         .filter(|name| name != "--help" && name != "--version")
         .collect()

@@ -216,6 +216,15 @@ pub(crate) enum CountMethod {
     Decompose,
 }
 
+/// The `--progress` forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ProgressFormat {
+    /// Lines of words.
+    Text,
+    /// One JSON object a line, for programs.
+    Json,
+}
+
 /// The `--sweep-from` choices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum SweepSide {

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
 pub(crate) use groups::{
-    CheckpointArgs, CountMethod, CountTuningArgs, EngineChoice, InputArgs, ResultOutputArgs,
-    RunArgs, SolutionOutputArgs, Strategy, SweepSide,
+    CheckpointArgs, CountMethod, CountTuningArgs, EngineChoice, InputArgs, ProgressFormat,
+    ResultOutputArgs, RunArgs, SolutionOutputArgs, Strategy, SweepSide,
 };
 pub(crate) use settings::{JsonStyle, Settings, SolutionFormat, seconds, strategy_name, threads};
 
@@ -152,13 +152,16 @@ pub(crate) struct CountArgs {
     pub(crate) method: CountMethod,
     /// Also print in how many solutions each cell is filled.
     ///
-    /// Rows of numbers, before the count. Black and white: by profiles when they fit, else by enumerating; colour: a grid per
-    /// colour, the background first, by enumerating.
+    /// Rows of numbers, before the count; colour: a grid per colour, the background first. By
+    /// profiles when they fit, else by enumerating.
     #[arg(long)]
     pub(crate) per_cell: bool,
     /// Progress lines on standard error every second, even off a terminal.
-    #[arg(long)]
-    pub(crate) progress: bool,
+    ///
+    /// `--progress` or `--progress=text`: lines of words; `--progress=json`: one JSON object a
+    /// line (docs/commands.md lists its fields).
+    #[arg(long, value_enum, value_name = "FORMAT", num_args = 0..=1, require_equals = true, default_missing_value = "text", hide_possible_values = true)]
+    pub(crate) progress: Option<ProgressFormat>,
     /// Stop after N solutions, enumerating (prints `incomplete: at least N`).
     #[arg(long, value_name = "N", alias = "max-solutions")]
     pub(crate) limit: Option<u64>,

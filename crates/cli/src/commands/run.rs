@@ -12,7 +12,7 @@ use crate::cli::{EngineChoice, Settings, SolutionFormat};
 use crate::output::batched::{self, ListWriter};
 use crate::output::json::{JsonLine, RunResult, write_line};
 use crate::output::printer::{FileNames, Printer};
-use crate::per_cell::{Tally, write_rows};
+use crate::per_cell::{Counts, Tally};
 use crate::stop::{Cancel, Stop};
 
 /// What one command does with each puzzle.
@@ -54,7 +54,7 @@ impl Run<'_> {
         out: &mut impl Write,
         count: BigUint,
         complete: bool,
-        per_cell: Option<Vec<Vec<BigUint>>>,
+        per_cell: Option<Counts>,
         elapsed: std::time::Duration,
     ) -> anyhow::Result<()> {
         let stop = (!complete).then(|| self.cancel.reason().unwrap_or(Stop::Interrupted));
@@ -72,13 +72,13 @@ impl Run<'_> {
                 count,
                 stopped: stop.map(|s| s.describe().to_string()),
                 seconds: elapsed.as_secs_f64(),
-                per_cell,
-                per_color: None,
+                per_cell: per_cell.as_ref().and_then(Counts::per_cell),
+                per_color: per_cell.as_ref().and_then(|c| c.per_color(self.puzzle)),
             };
             write_line(out, &JsonLine::Result(result))?;
         } else {
-            if let Some(rows) = &per_cell {
-                write_rows(out, rows)?;
+            if let Some(counts) = &per_cell {
+                counts.write_text(out, self.puzzle)?;
             }
             match stop {
                 None => writeln!(out, "{count}")?,

@@ -125,7 +125,10 @@ fn each_puzzle(
         // `count --progress` shows lines even off a terminal.
         let show = Show::new(
             settings.quiet,
-            matches!(mode, Mode::Count(exact) if exact.progress()),
+            match mode {
+                Mode::Count(exact) => exact.progress(),
+                _ => None,
+            },
         );
         // The tree's size and the time left matter to a long run, not to `solve`.
         let estimate = !matches!(mode, Mode::Solve) && show.shows();

@@ -3,8 +3,9 @@
 //! standard error, one a second, terminal or not. It says, in the user's terms, how many
 //! solutions were found or counted so far, how fast, for how long, and for an enumeration how
 //! big the tree is and when the run may end, from the library's random probes
-//! ([`nonoenum::search::estimate`]), as an estimate with its range. A background thread reads
-//! the library's counters, so the search itself never waits for the display.
+//! ([`nonoenum::search::estimate`]), as an estimate with its range. `--progress=json` gives the
+//! same figures as one JSON object a line, for programs. A background thread reads the
+//! library's counters, so the search itself never waits for the display.
 
 use std::io::IsTerminal;
 use std::sync::Arc;
@@ -16,6 +17,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nonoenum::count::{CountPhase, CountProgress, CountSnapshot};
 use nonoenum::search::SearchStats;
 use nonoenum::search::estimate::TreeEstimate;
+use serde_json::json;
+
+use super::pace::{Pace, share_done};
+use crate::cli::ProgressFormat;
 
 /// A progress display bound to one search; drop it (or call [`Progress::finish`]) at the end.
 pub(crate) struct Progress {
@@ -32,15 +37,18 @@ pub(crate) enum Show {
     Terminal,
     /// Plain lines, one a second, terminal or not (`count --progress`).
     Lines,
+    /// One JSON object a line, one a second, terminal or not (`count --progress=json`).
+    Json,
 }
 
 impl Show {
-    /// What `quiet` and `lines` (`--progress`) ask for.
-    pub(crate) fn new(quiet: bool, lines: bool) -> Show {
+    /// What `quiet` and `lines` (`--progress` and its form) ask for.
+    pub(crate) fn new(quiet: bool, lines: Option<ProgressFormat>) -> Show {
         match (quiet, lines) {
             (true, _) => Show::Nothing,
-            (false, true) => Show::Lines,
-            (false, false) => Show::Terminal,
+            (false, Some(ProgressFormat::Text)) => Show::Lines,
+            (false, Some(ProgressFormat::Json)) => Show::Json,
+            (false, None) => Show::Terminal,
         }
     }
 
@@ -49,7 +57,7 @@ impl Show {
         match self {
             Show::Nothing => false,
             Show::Terminal => std::io::stderr().is_terminal(),
-            Show::Lines => true,
+            Show::Lines | Show::Json => true,
         }
     }
 }
@@ -58,9 +66,14 @@ impl Progress {
     /// The display of an enumeration (`list`, `count --method enumerate`, `solve`).
     pub(crate) fn search(label: &str, stats: Arc<SearchStats>, show: Show) -> Progress {
         let start = Instant::now();
-        Progress::start(label, show, false, move || {
+        let name = label.to_string();
+        Progress::start(label, show, false, move |json| {
             let s = stats.snapshot();
-            search_line(s.solutions, s.nodes, stats.estimate(), start.elapsed())
+            let (estimate, elapsed) = (stats.estimate(), start.elapsed());
+            match json {
+                false => search_line(s.solutions, s.nodes, estimate, elapsed),
+                true => search_json(&name, s.solutions, s.nodes, estimate, elapsed),
+            }
         })
     }
 
@@ -68,30 +81,47 @@ impl Progress {
     /// the count ends.
     pub(crate) fn count(label: &str, progress: Arc<CountProgress>, show: Show) -> Progress {
         let start = Instant::now();
-        Progress::start(label, show, true, move || {
-            exact_line(&progress.snapshot(), start.elapsed())
+        let name = label.to_string();
+        let mut pace = Pace::default();
+        Progress::start(label, show, true, move |json| {
+            let (snapshot, elapsed) = (progress.snapshot(), start.elapsed());
+            let share = share_done(&snapshot);
+            let left = share
+                .and_then(|share| pace.seconds_left(snapshot.phase, share, elapsed.as_secs_f64()));
+            match json {
+                false => {
+                    let eta = exact_eta(snapshot.phase, share, left);
+                    let shown = share.filter(|_| snapshot.phase != CountPhase::Profiles);
+                    format!("{}{eta}", exact_line(&snapshot, elapsed, shown))
+                }
+                true => exact_json(&name, &snapshot, elapsed, share, left),
+            }
         })
     }
 
-    /// Shows `label: LINE` as `show` says, `line` giving the words each time.
+    /// Shows `label: LINE` as `show` says, `line` giving the words each time (or, given
+    /// `true`, the JSON object that stands alone on its line).
     fn start(
         label: &str,
         show: Show,
         last_line: bool,
-        line: impl Fn() -> String + Send + 'static,
+        mut line: impl FnMut(bool) -> String + Send + 'static,
     ) -> Progress {
         let done = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&done);
         let label = label.to_string();
         let thread = match show {
-            Show::Lines => Some(std::thread::spawn(move || {
+            Show::Lines | Show::Json => Some(std::thread::spawn(move || {
                 loop {
                     std::thread::park_timeout(Duration::from_secs(1));
                     let stopping = flag.load(Ordering::Relaxed);
                     if stopping && !last_line {
                         break;
                     }
-                    eprintln!("{label}: {}", line());
+                    match show {
+                        Show::Json => eprintln!("{}", line(true)),
+                        _ => eprintln!("{label}: {}", line(false)),
+                    }
                     if stopping {
                         break;
                     }
@@ -105,7 +135,7 @@ impl Progress {
                 bar.set_prefix(label);
                 Some(std::thread::spawn(move || {
                     while !flag.load(Ordering::Relaxed) {
-                        bar.set_message(line());
+                        bar.set_message(line(false));
                         bar.tick();
                         std::thread::park_timeout(Duration::from_millis(100));
                     }
@@ -138,7 +168,9 @@ impl Drop for Progress {
 }
 
 /// An enumeration's progress in words: solutions so far, rate, elapsed time, and what the
-/// random probes say of the total and of the time left, as an estimate and its range.
+/// random probes say of the total and of the time left, as an estimate and its range, made to
+/// agree with what was found ([`TreeEstimate::outlook`]): never a total below the solutions
+/// found, never `0 s` left while the search runs.
 pub(crate) fn search_line(
     solutions: u64,
     nodes: u64,
@@ -151,33 +183,35 @@ pub(crate) fn search_line(
     } else {
         0.0
     };
-    let total = estimate.map_or(String::new(), |e| {
-        let s = e.solutions;
+    let outlook = estimate.map(|e| e.outlook(nodes, solutions, secs));
+    let total = outlook.map_or(String::new(), |o| {
+        let s = o.solutions;
         if number(s.low) == number(s.high) {
             format!(" of ~{}", number(s.mean))
         } else {
             format!(
                 " of ~{} ({}–{})",
                 number(s.mean),
-                number(s.low.max(solutions as f64)),
+                number(s.low),
                 number(s.high)
             )
         }
     });
-    let eta = match estimate.and_then(|e| e.seconds_left(nodes, solutions, secs)) {
-        Some((_, _, high)) if high <= 0.0 => {
-            "ETA unknown (the tree is bigger than estimated)".to_string()
-        }
-        Some((mean, low, high)) if duration(low) == duration(high) => {
-            format!("ETA ~{}", duration(mean))
-        }
-        Some((mean, low, high)) => format!(
-            "ETA ~{} ({} – {})",
-            duration(mean),
-            duration(low),
-            duration(high)
-        ),
+    let eta = match outlook.map(|o| (o.seconds_left, o.seconds_left_range)) {
         None => "ETA unknown yet".to_string(),
+        Some((_, None)) => "ETA unknown (past the estimate)".to_string(),
+        Some((None, Some((_, high)))) => {
+            format!("ETA unknown (past the estimate, up to {})", about(high))
+        }
+        Some((Some(mean), Some((low, high)))) if time_left(low) == time_left(high) => {
+            format!("ETA {}", about(mean))
+        }
+        Some((Some(mean), Some((low, high)))) => format!(
+            "ETA {} ({} – {})",
+            about(mean),
+            time_left(low),
+            time_left(high)
+        ),
     };
     format!(
         "{} solutions so far{total}, {}/s, {}, {eta}",
@@ -187,13 +221,141 @@ pub(crate) fn search_line(
     )
 }
 
+/// Time left in words, as [`duration`] says it but `<1 s` below a second: a search that runs
+/// has time left.
+fn time_left(secs: f64) -> String {
+    if secs < 1.0 {
+        "<1 s".to_string()
+    } else {
+        duration(secs)
+    }
+}
+
+/// An estimated time left in words: `~` and [`time_left`], or `<1 s`.
+fn about(secs: f64) -> String {
+    if secs < 1.0 {
+        "<1 s".to_string()
+    } else {
+        format!("~{}", duration(secs))
+    }
+}
+
+/// One `--progress=json` line (docs/commands.md): `null` where a figure is unknown, and a
+/// float that is not finite is written as `null` too.
+#[derive(Debug, Default, serde::Serialize)]
+struct JsonProgress<'a> {
+    r#type: &'static str,
+    label: &'a str,
+    elapsed_seconds: f64,
+    /// A count's phase; absent for an enumeration.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    phase: Option<&'static str>,
+    found: serde_json::Value,
+    /// The exact total, as a decimal string.
+    total: Option<String>,
+    estimate: Option<f64>,
+    estimate_low: Option<f64>,
+    estimate_high: Option<f64>,
+    eta_seconds: Option<f64>,
+    eta_low_seconds: Option<f64>,
+    eta_high_seconds: Option<f64>,
+    fraction_done: Option<f64>,
+}
+
+impl JsonProgress<'_> {
+    fn line(&self) -> String {
+        // Only strings, numbers and options: this cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// An enumeration's progress as one JSON object (the figures of [`search_line`]); there is
+/// no exact total yet.
+fn search_json(
+    label: &str,
+    solutions: u64,
+    nodes: u64,
+    estimate: Option<TreeEstimate>,
+    elapsed: Duration,
+) -> String {
+    let secs = elapsed.as_secs_f64();
+    let outlook = estimate.map(|e| e.outlook(nodes, solutions, secs));
+    let total = outlook.map(|o| o.solutions);
+    let range = outlook.and_then(|o| o.seconds_left_range);
+    JsonProgress {
+        r#type: "progress",
+        label,
+        elapsed_seconds: secs,
+        found: json!(solutions),
+        estimate: total.map(|t| t.mean),
+        estimate_low: total.map(|t| t.low),
+        estimate_high: total.map(|t| t.high),
+        eta_seconds: outlook.and_then(|o| o.seconds_left),
+        eta_low_seconds: range.map(|r| r.0),
+        eta_high_seconds: range.map(|r| r.1),
+        fraction_done: outlook.and_then(|o| o.fraction_done),
+        ..JsonProgress::default()
+    }
+    .line()
+}
+
+/// What a count made without enumerating is doing, as one JSON object: its phase, the
+/// solutions it has counted for certain so far as `found`, and its `share` done and the
+/// seconds `left`, where known (see [`exact_eta`]).
+fn exact_json(
+    label: &str,
+    s: &CountSnapshot,
+    elapsed: Duration,
+    share: Option<f64>,
+    left: Option<f64>,
+) -> String {
+    JsonProgress {
+        r#type: "progress",
+        label,
+        elapsed_seconds: elapsed.as_secs_f64(),
+        phase: Some(phase_name(s.phase)),
+        found: whole(s.counted),
+        eta_seconds: left,
+        fraction_done: share,
+        ..JsonProgress::default()
+    }
+    .line()
+}
+
+/// A count kept as a float, as a JSON integer where it is one (up to 2^53), else as a number
+/// (`null` if not finite).
+fn whole(x: f64) -> serde_json::Value {
+    if x.fract() == 0.0 && (0.0..=9_007_199_254_740_992.0).contains(&x) {
+        json!(x as u64)
+    } else {
+        json!(x)
+    }
+}
+
+/// The name of a count's phase in the JSON form.
+fn phase_name(phase: CountPhase) -> &'static str {
+    match phase {
+        CountPhase::Root => "simplifying",
+        CountPhase::Profiles => "profiles",
+        CountPhase::Sweep => "sweep",
+        CountPhase::Components => "components",
+        CountPhase::Race => "race",
+    }
+}
+
 /// What a count made without enumerating is doing, in words, with the solutions it has
-/// counted for certain so far (a lower bound that never decreases) and the time it took.
-pub(crate) fn exact_line(s: &CountSnapshot, elapsed: Duration) -> String {
-    let so_far = |what: &str| {
+/// counted for certain so far (a lower bound that never decreases), the sweep's `share` of
+/// its tree done where given, and the time it took.
+pub(crate) fn exact_line(s: &CountSnapshot, elapsed: Duration, share: Option<f64>) -> String {
+    let done = |whose: &str| match share {
+        Some(share) => format!(", {whose}{} done", self::share(share)),
+        None => String::new(),
+    };
+    let so_far = |what: &str, whose: &str| {
         format!(
-            "{what}: at least {} solutions so far, {}",
+            "{what}: at least {} solutions so far{}, {}",
             number(s.counted),
+            done(whose),
             duration(elapsed.as_secs_f64())
         )
     };
@@ -208,9 +370,23 @@ pub(crate) fn exact_line(s: &CountSnapshot, elapsed: Duration) -> String {
             s.lines,
             duration(elapsed.as_secs_f64())
         ),
-        CountPhase::Sweep => so_far("counting cell by cell"),
-        CountPhase::Components => so_far("counting by components"),
-        CountPhase::Race => so_far("counting two ways at once"),
+        CountPhase::Sweep => so_far("counting cell by cell", ""),
+        CountPhase::Components => so_far("counting by components", ""),
+        CountPhase::Race => so_far("counting two ways at once", "sweep "),
+    }
+}
+
+/// The time left of a count made without enumerating, in words, for its live line: from the
+/// pace of its share done (`left`, see [`Pace`]), unknown until there is a pace, and never
+/// known for components, which cannot tell how much is left. Nothing while simplifying, nor
+/// once the `share` done is whole (the count ends).
+fn exact_eta(phase: CountPhase, share: Option<f64>, left: Option<f64>) -> String {
+    match (phase, left) {
+        (CountPhase::Root, _) => String::new(),
+        _ if share.is_some_and(|share| share >= 1.0) => String::new(),
+        (CountPhase::Components, _) => ", ETA unknown: components give no estimate".to_string(),
+        (_, Some(secs)) => format!(", ETA {}", about(secs)),
+        (_, None) => ", ETA unknown yet".to_string(),
     }
 }
 
@@ -401,5 +577,59 @@ mod tests {
              ETA ~8 days (4 days – 2 weeks)"
         );
         assert!(line.len() < 120, "{line}");
+    }
+
+    #[test]
+    fn an_enumeration_line_never_says_less_than_it_found_nor_0_s_left() {
+        let estimate = |mean: f64, low: f64, high: f64| TreeEstimate {
+            probes: 100,
+            nodes: Spread { mean, low, high },
+            solutions: Spread { mean, low, high },
+        };
+        let elapsed = Duration::from_secs(10);
+        // As in issue 67: 1.47e7 found of an estimated 8,028,322.
+        let line = search_line(
+            14_700_000,
+            30_000_000,
+            Some(estimate(8e6, 1e5, 1.72e10)),
+            elapsed,
+        );
+        assert_eq!(
+            line,
+            "1.47e7 solutions so far of ~1.47e7 (1.47e7–1.72e10), 1,470,000/s, 10 s, ETA unknown \
+             (past the estimate, up to ~2 h)"
+        );
+        // Past the high end too.
+        let line = search_line(
+            14_700_000,
+            30_000_000,
+            Some(estimate(8e6, 1e5, 1e7)),
+            elapsed,
+        );
+        assert!(line.contains(" of ~1.47e7, "), "{line}");
+        assert!(line.ends_with("ETA unknown (past the estimate)"), "{line}");
+        // Nearly done: under a second left reads `<1 s`, never `0 s`.
+        let line = search_line(
+            1_000,
+            1_000,
+            Some(estimate(1_001.0, 500.0, 1_002.0)),
+            elapsed,
+        );
+        assert!(line.ends_with("ETA <1 s"), "{line}");
+        // Just started, an estimate of nothing, and estimates that are not numbers.
+        for e in [
+            estimate(0.0, 0.0, 0.0),
+            estimate(f64::NAN, f64::NAN, f64::NAN),
+            estimate(f64::INFINITY, f64::INFINITY, f64::INFINITY),
+        ] {
+            for (found, nodes) in [(0, 0), (0, 5), (42, 100)] {
+                let line = search_line(found, nodes, Some(e), elapsed);
+                assert!(
+                    !line.contains("NaN") && !line.contains("ETA ~0 s") && !line.contains("(0 s"),
+                    "{line}"
+                );
+                assert!(!line.contains(" of ~0") || found == 0, "{line}");
+            }
+        }
     }
 }

@@ -1,0 +1,119 @@
+//! The time left of a count made without enumerating, from the pace of its share done: the
+//! lines fixed of the profiles' dynamic program, or the share of its tree a sweep has finished.
+//! The share done over the last few seconds of this run of the method gives the time the
+//! rest will take at the same pace.
+
+use nonoenum::count::{CountPhase, CountSnapshot};
+
+/// The share of a count done, for the phases that know it: the profiles' lines fixed of all,
+/// or the sweep's finished share of its tree (also while it races components); `None` for
+/// components alone and for the root.
+pub(crate) fn share_done(s: &CountSnapshot) -> Option<f64> {
+    let share = match s.phase {
+        CountPhase::Profiles if s.lines > 0 => s.lines_fixed as f64 / s.lines as f64,
+        CountPhase::Sweep | CountPhase::Race => s.sweep_explored,
+        _ => return None,
+    };
+    share.is_finite().then_some(share.clamp(0.0, 1.0))
+}
+
+/// How many earlier sightings the pace is taken over: the last few seconds, as a phase's
+/// pace changes (the profiles' layers grow, and a sweep resumed from its memo first races
+/// through what it had counted before).
+const WINDOW: usize = 3;
+
+/// The pace of one run of a method: the phase, and its share done and the seconds elapsed
+/// at its last few sightings, the oldest first.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Pace {
+    phase: Option<CountPhase>,
+    seen: std::collections::VecDeque<(f64, f64)>,
+    /// Sightings of this run so far: its first second is left out of the pace, as a sweep
+    /// resumed from its memo races through it.
+    sightings: usize,
+}
+
+impl Pace {
+    /// Seconds left for `share` done of `phase` after `elapsed` seconds of the count, at the
+    /// pace of the last few sightings after the first: above zero and finite, or `None` until
+    /// the share has grown, and once it is whole. A new phase, or a share that went down (a sweep from
+    /// another side taking its turn), starts a new run.
+    pub(crate) fn seconds_left(
+        &mut self,
+        phase: CountPhase,
+        share: f64,
+        elapsed: f64,
+    ) -> Option<f64> {
+        let went_down = self.seen.back().is_some_and(|&(last, _)| share < last);
+        if self.phase != Some(phase) || went_down {
+            self.phase = Some(phase);
+            self.seen.clear();
+            self.sightings = 0;
+        }
+        self.sightings += 1;
+        if self.seen.len() > WINDOW || self.sightings == 2 {
+            self.seen.pop_front();
+        }
+        let (from, since) = self.seen.front().copied().unwrap_or((share, elapsed));
+        self.seen.push_back((share, elapsed));
+        let (done, took) = (share - from, elapsed - since);
+        if !(done > 0.0 && took > 0.0) || share >= 1.0 {
+            return None;
+        }
+        let left = took * (1.0 - share) / done;
+        (left > 0.0 && left.is_finite()).then_some(left)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_time_left_follows_the_pace_of_the_share_done() {
+        let mut pace = Pace::default();
+        // First seen at 5% after 0.5 s, then at 10% after 1 s: no pace yet (the first sighting
+        // is left out).
+        assert_eq!(pace.seconds_left(CountPhase::Sweep, 0.05, 0.5), None);
+        assert_eq!(pace.seconds_left(CountPhase::Sweep, 0.1, 1.0), None);
+        // 20% more in 2 s: the remaining 70% in 7 s.
+        let left = pace
+            .seconds_left(CountPhase::Sweep, 0.3, 3.0)
+            .expect("a pace");
+        assert!((left - 7.0).abs() < 1e-9, "{left}");
+        // No progress since: the pace of the last few sightings stands, slower.
+        let slower = pace
+            .seconds_left(CountPhase::Sweep, 0.3, 5.0)
+            .expect("a pace");
+        assert!((slower - 14.0).abs() < 1e-9, "{slower}");
+        // Only the last few sightings count: 0.3 -> 0.4 in 4 s, 60% left.
+        pace.seconds_left(CountPhase::Sweep, 0.3, 6.0);
+        let recent = pace
+            .seconds_left(CountPhase::Sweep, 0.4, 7.0)
+            .expect("a pace");
+        assert!((recent - 24.0).abs() < 1e-9, "{recent}");
+        // Another side's turn starts from 0 again: a new run, no pace yet; its first second,
+        // through the memo, is left out.
+        assert_eq!(pace.seconds_left(CountPhase::Sweep, 0.0, 8.0), None);
+        assert_eq!(pace.seconds_left(CountPhase::Sweep, 0.5, 9.0), None);
+        let left = pace
+            .seconds_left(CountPhase::Sweep, 0.6, 10.0)
+            .expect("a pace");
+        assert!((left - 4.0).abs() < 1e-9, "{left}");
+        // A new phase starts a new run too.
+        assert_eq!(pace.seconds_left(CountPhase::Profiles, 0.6, 11.0), None);
+    }
+
+    #[test]
+    fn the_time_left_is_never_zero_nor_unbounded() {
+        let mut pace = Pace::default();
+        assert_eq!(pace.seconds_left(CountPhase::Sweep, 0.0, 0.0), None);
+        // All done: the count is about to end, with no time left to say.
+        assert_eq!(pace.seconds_left(CountPhase::Sweep, 1.0, 1.0), None);
+        let mut pace = Pace::default();
+        for (share, elapsed) in [(0.0, f64::NAN), (f64::MIN_POSITIVE, 1.0), (1e-300, 2.0)] {
+            let left = pace.seconds_left(CountPhase::Race, share, elapsed);
+            assert!(left.is_none_or(|s| s > 0.0 && s.is_finite()), "{left:?}");
+        }
+    }
+}
