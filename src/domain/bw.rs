@@ -157,7 +157,8 @@ impl Domain for Puzzle {
 
     /// `(1 + a) * (1 + b)`: both branches should shrink the problem.
     fn branch_score(&self, fixed: &[u64]) -> f64 {
-        fixed.iter().map(|&f| 1 + f).product::<u64>() as f64
+        // In floating point: a product of counts cannot overflow.
+        fixed.iter().map(|&f| f as f64 + 1.0).product()
     }
 
     fn blank_grid(&self) -> Grid {

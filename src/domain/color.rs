@@ -100,7 +100,7 @@ impl Domain for ColorPuzzle {
     /// for two colours, the same order as the black-and-white score `(1 + a) * (1 + b)`.
     fn branch_score(&self, fixed: &[u64]) -> f64 {
         let m = fixed.len().max(1) as f64;
-        fixed.iter().map(|&f| ((1 + f) as f64).ln()).sum::<f64>() / m
+        fixed.iter().map(|&f| (f as f64 + 1.0).ln()).sum::<f64>() / m
     }
 
     fn blank_grid(&self) -> ColorGrid {

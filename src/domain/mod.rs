@@ -219,3 +219,27 @@ pub fn each_value<P: Domain>(mut set: u64) -> impl Iterator<Item = u64> {
         })
     })
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn branch_scores_are_finite_at_the_extremes() {
+        use super::Domain;
+        use crate::test_strategies::{colour_bands, permutations};
+        let (bw, colour) = (permutations(2), colour_bands(1, 2));
+        for fixed in [
+            &[][..],
+            &[0, 0],
+            &[0, u64::MAX],
+            &[u64::MAX, u64::MAX],
+            &[7; 17],
+        ] {
+            for score in [bw.branch_score(fixed), colour.branch_score(fixed)] {
+                assert!(score.is_finite() && score >= 0.0, "{fixed:?}: {score}");
+            }
+        }
+        // More cells fixed is better, at any size.
+        assert!(bw.branch_score(&[u64::MAX, 1]) > bw.branch_score(&[1 << 40, 1]));
+        assert!(colour.branch_score(&[3, 3, 3]) > colour.branch_score(&[3, 3, 2]));
+    }
+}

@@ -161,11 +161,20 @@ impl Moments {
         self.max = self.max.max(x);
     }
 
+    /// The spread of `n` values. One value says nothing of the spread, and a sum of squares
+    /// past `f64::MAX` says it is unbounded: the range is then from 0 to infinity.
     fn spread(self, n: u64) -> Spread {
-        let n = n as f64;
-        let mean = self.sum / n;
-        let variance = ((self.squares / n - mean * mean) * n / (n - 1.0)).max(0.0);
-        let error = 2.0 * (variance / n).sqrt();
+        if n == 0 {
+            return Spread::default();
+        }
+        let count = n as f64;
+        let mean = self.sum / count;
+        let variance = (self.squares / count - mean * mean) * count / (count - 1.0);
+        let error = if n == 1 || variance.is_nan() {
+            f64::INFINITY
+        } else {
+            2.0 * (variance.max(0.0) / count).sqrt()
+        };
         Spread {
             mean,
             low: (mean - error).max(0.0),
@@ -329,6 +338,39 @@ mod tests {
             samples.add(p.expect("not stopped"));
         }
         samples.estimate().expect("enough probes")
+    }
+
+    #[test]
+    fn a_spread_is_a_range_at_every_count_and_size() {
+        let moments = |values: &[f64]| {
+            let mut m = Moments::default();
+            values.iter().for_each(|&x| m.add(x));
+            m.spread(values.len() as u64)
+        };
+        assert_eq!(moments(&[]), Spread::default());
+        let cases: [&[f64]; 7] = [
+            &[5.0],
+            &[0.0, 0.0],
+            &[3.0, 3.0, 3.0],
+            &[1e200, 1.0],
+            &[f64::MAX, f64::MAX],
+            &[f64::INFINITY, 2.0],
+            &[f64::NAN, 2.0],
+        ];
+        for values in cases {
+            let s = moments(values);
+            assert!(s.low >= 0.0 && !s.high.is_nan(), "{values:?}: {s:?}");
+            assert!(s.low <= s.high, "{values:?}: {s:?}");
+            if s.mean.is_finite() {
+                assert!(s.low <= s.mean && s.mean <= s.high, "{values:?}: {s:?}");
+            }
+        }
+        // One probe: anything from 0 up.
+        let one = moments(&[5.0]);
+        assert_eq!((one.mean, one.low, one.high), (5.0, 0.0, f64::INFINITY));
+        // Equal probes: no spread.
+        let equal = moments(&[3.0, 3.0, 3.0]);
+        assert_eq!((equal.low, equal.high), (3.0, 3.0));
     }
 
     #[test]
