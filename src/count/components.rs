@@ -509,12 +509,44 @@ impl Components {
         cells: &[(u32, u32)],
         stopped: &dyn Fn() -> bool,
     ) -> Option<Self> {
-        let (h, w) = (grid.height(), grid.width());
-        // The segments of every line through the cells.
-        let mut rows: Vec<Option<Vec<Segment>>> = vec![None; h];
-        let mut cols: Vec<Option<Vec<Segment>>> = vec![None; w];
-        let mut solver = P::SegmentSolver::default();
         let stop_at = |i: usize| i.is_multiple_of(CELLS_BETWEEN_STOP_CHECKS) && stopped();
+        let lines = LineSegments::of(puzzle, grid, cells, stop_at)?;
+        let (parent, cell_segments) = lines.join(cells, stop_at)?;
+        let mut parts = lines.parts(cells, parent, &cell_segments, stop_at)?;
+        for part in &mut parts {
+            if stopped() {
+                return None;
+            }
+            part.segments
+                .sort_unstable_by_key(|&(line, seg)| (line, seg.start));
+            part.segments.dedup();
+        }
+        Some(Components { parts })
+    }
+}
+
+/// The segments of every line through a set of cells (`None` for a line through none).
+struct LineSegments {
+    rows: Vec<Option<Vec<Segment>>>,
+    cols: Vec<Option<Vec<Segment>>>,
+}
+
+/// A cell's two segments, as (line, segment index): its row's (line `r`), then its column's
+/// (line `height + c`).
+type CellSegments = [(u32, usize); 2];
+
+impl LineSegments {
+    /// The segments of the lines through `cells`, or `None` if one has no placement or
+    /// `stop_at` says stop.
+    fn of<P: Countable>(
+        puzzle: &P,
+        grid: &P::Grid,
+        cells: &[(u32, u32)],
+        stop_at: impl Fn(usize) -> bool,
+    ) -> Option<Self> {
+        let mut rows: Vec<Option<Vec<Segment>>> = vec![None; grid.height()];
+        let mut cols: Vec<Option<Vec<Segment>>> = vec![None; grid.width()];
+        let mut solver = P::SegmentSolver::default();
         for (i, &(r, c)) in cells.iter().enumerate() {
             if stop_at(i) {
                 return None;
@@ -528,6 +560,17 @@ impl Components {
                 }
             }
         }
+        Some(LineSegments { rows, cols })
+    }
+
+    /// Union-find over `cells`, joined through the first cell seen in each segment: each
+    /// cell's parent, and its two segments. `None` if `stop_at` says stop.
+    fn join(
+        &self,
+        cells: &[(u32, u32)],
+        stop_at: impl Fn(usize) -> bool,
+    ) -> Option<(Vec<usize>, Vec<CellSegments>)> {
+        let (h, w) = (self.rows.len(), self.cols.len());
         // The segment of a line holding position `i`.
         let segment_of = |segs: &[Segment], i: u32| {
             let k = segs.partition_point(|s| s.last < i);
@@ -539,44 +582,49 @@ impl Components {
         };
         // Each line's segments numbered densely, so that a segment is an index.
         let mut first_slot = vec![0usize; h + w + 1];
-        for (line, segs) in rows.iter().chain(&cols).enumerate() {
+        for (line, segs) in self.rows.iter().chain(&self.cols).enumerate() {
             first_slot[line + 1] = first_slot[line] + segs.as_ref().map_or(0, Vec::len);
         }
-        // Union-find over cells, joined through the first cell seen in each segment.
         let mut parent: Vec<usize> = (0..cells.len()).collect();
-        fn root(parent: &mut [usize], mut x: usize) -> usize {
-            while parent[x] != x {
-                parent[x] = parent[parent[x]];
-                x = parent[x];
-            }
-            x
-        }
         let mut first_in = vec![usize::MAX; first_slot[h + w]];
         let mut cell_segments = Vec::with_capacity(cells.len());
         for (i, &(r, c)) in cells.iter().enumerate() {
             if stop_at(i) {
                 return None;
             }
-            let row_seg = segment_of(rows[r as usize].as_deref().unwrap_or(&[]), c);
-            let col_seg = segment_of(cols[c as usize].as_deref().unwrap_or(&[]), r);
+            let row_seg = segment_of(self.rows[r as usize].as_deref().unwrap_or(&[]), c);
+            let col_seg = segment_of(self.cols[c as usize].as_deref().unwrap_or(&[]), r);
             let keys = [(r, row_seg), (h as u32 + c, col_seg)];
             for (line, k) in keys {
                 let slot = &mut first_in[first_slot[line as usize] + k];
                 if *slot == usize::MAX {
                     *slot = i;
                 }
-                let (a, b) = (root(&mut parent, i), root(&mut parent, *slot));
+                let (a, b) = (union_root(&mut parent, i), union_root(&mut parent, *slot));
                 parent[a] = b;
             }
             cell_segments.push(keys);
         }
+        Some((parent, cell_segments))
+    }
+
+    /// The components: the cells of each union-find tree and the segments they lie in
+    /// (unsorted). `None` if `stop_at` says stop.
+    fn parts(
+        &self,
+        cells: &[(u32, u32)],
+        mut parent: Vec<usize>,
+        cell_segments: &[CellSegments],
+        stop_at: impl Fn(usize) -> bool,
+    ) -> Option<Vec<Part>> {
+        let h = self.rows.len();
         let mut part_of_root = vec![usize::MAX; cells.len()];
         let mut parts: Vec<Part> = Vec::new();
         for (i, &cell) in cells.iter().enumerate() {
             if stop_at(i) {
                 return None;
             }
-            let r = root(&mut parent, i);
+            let r = union_root(&mut parent, i);
             if part_of_root[r] == usize::MAX {
                 part_of_root[r] = parts.len();
                 parts.push(Part {
@@ -588,23 +636,24 @@ impl Components {
             part.cells.push(cell);
             for (line, k) in cell_segments[i] {
                 let segs = if line < h as u32 {
-                    rows[line as usize].as_deref()
+                    self.rows[line as usize].as_deref()
                 } else {
-                    cols[(line - h as u32) as usize].as_deref()
+                    self.cols[(line - h as u32) as usize].as_deref()
                 };
                 if let Some(seg) = segs.and_then(|s| s.get(k)) {
                     part.segments.push((line, *seg));
                 }
             }
         }
-        for part in &mut parts {
-            if stopped() {
-                return None;
-            }
-            part.segments
-                .sort_unstable_by_key(|&(line, seg)| (line, seg.start));
-            part.segments.dedup();
-        }
-        Some(Components { parts })
+        Some(parts)
     }
+}
+
+/// The root of `x`'s tree in the union-find `parent`, halving the path on the way.
+fn union_root(parent: &mut [usize], mut x: usize) -> usize {
+    while parent[x] != x {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    x
 }
