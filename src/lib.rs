@@ -62,6 +62,12 @@ pub mod split;
 #[cfg(test)]
 mod test_strategies;
 
+/// docs/library.md, whose Rust examples run as doc tests: a change that breaks one fails the
+/// suite instead of leaving the document behind.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/library.md")]
+mod library_md {}
+
 pub use api::{
     AnyGrid, AnySolutionWriter, AnySolver, CountFailure, CountOptions, Counter, EnumerationNeeded,
     ExactOutcome, Listing, ListingError, ListingItem, ReadError, Solution, Solutions, Verdict,

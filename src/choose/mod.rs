@@ -308,18 +308,7 @@ impl<P: Domain> Prober<'_, P> {
     ) -> Round<P::Grid> {
         let mut changed = false;
         let mut best: Option<Candidate<P::Grid>> = None;
-        let (height, width) = (grid.height(), grid.width());
-        let every_cell = || (0..height).flat_map(|r| (0..width).map(move |c| (r, c)));
-        let listed = |cells: &'_ [(u32, u32)]| {
-            cells
-                .iter()
-                .map(|&(r, c)| (r as usize, c as usize))
-                .collect::<Vec<_>>()
-        };
-        let cells: Box<dyn Iterator<Item = (usize, usize)>> = match scope {
-            None => Box::new(every_cell()),
-            Some(cells) => Box::new(listed(cells).into_iter()),
-        };
+        let cells = cells_in(grid, scope);
         let mut fixed = Vec::new();
         let mut survivors = Vec::new();
         for cell @ (row, col) in cells {
@@ -333,15 +322,7 @@ impl<P: Domain> Prober<'_, P> {
             if self.work_left == 0 {
                 return Round::OutOfWork(if changed { None } else { best });
             }
-            fixed.clear();
-            let remembered = each_value::<P>(values).all(|v| match memo.get(row, col, v) {
-                Some(f) => {
-                    fixed.push(u64::from(f));
-                    true
-                }
-                None => false,
-            });
-            if remembered {
+            if remembered::<P>(memo, cell, values, &mut fixed) {
                 // Every value is consistent and they agree on nothing, as when they were probed.
                 self.counts.reused += u64::from(values.count_ones());
                 if !changed {
@@ -357,23 +338,7 @@ impl<P: Domain> Prober<'_, P> {
                 }
                 continue;
             }
-            self.counts.probes += u64::from(values.count_ones());
-            let before = grid.undecided();
-            let solves = self.prop.line_solves;
-            fixed.clear();
-            survivors.clear();
-            for value in each_value::<P>(values) {
-                let tried = try_value(self.puzzle, grid, self.prop, cell, value, self.stopped);
-                if let Ok(g) = tried {
-                    let n = (before - g.undecided()) as u32;
-                    memo.record(row, col, value, n, self.prop.footprint());
-                    fixed.push(u64::from(n));
-                    survivors.push(g);
-                }
-            }
-            let work = u64::from(values.count_ones()) * self.copy_work
-                + (self.prop.line_solves - solves) * self.line_work;
-            self.work_left = self.work_left.saturating_sub(work);
+            let before = self.probe_values(grid, memo, cell, values, &mut fixed, &mut survivors);
             if (self.stopped)() {
                 return Round::Interrupted;
             }
@@ -394,23 +359,7 @@ impl<P: Domain> Prober<'_, P> {
                 Err(Contradiction) => return Round::Dead,
                 Ok(0) if !changed => {
                     let score = self.puzzle.branch_score(&fixed);
-                    if best.as_ref().is_none_or(|b| score > b.score) {
-                        let children = Some(std::mem::take(&mut survivors));
-                        let beaten = best.replace(Candidate {
-                            score,
-                            cell,
-                            children,
-                        });
-                        // Reuse the beaten candidate's buffer for the next cell's probes.
-                        if let Some(Candidate {
-                            children: Some(mut grids),
-                            ..
-                        }) = beaten
-                        {
-                            grids.clear();
-                            survivors = grids;
-                        }
-                    }
+                    consider_probed(&mut best, &mut survivors, score, cell);
                 }
                 Ok(0) => {}
                 Ok(n) => {
@@ -424,6 +373,40 @@ impl<P: Domain> Prober<'_, P> {
         } else {
             Round::Stable(best)
         }
+    }
+
+    /// Probes each value of `cell` (`values`, two or more) from `grid`, recording in `memo`
+    /// how many cells each fixes: the grids that survive go to `survivors`, those counts to
+    /// `fixed` (both cleared first), and the work done comes off what is left. Returns the
+    /// undecided cells of `grid`.
+    #[inline]
+    fn probe_values(
+        &mut self,
+        grid: &P::Grid,
+        memo: &mut ProbeMemo<P::Grid>,
+        cell @ (row, col): (usize, usize),
+        values: u64,
+        fixed: &mut Vec<u64>,
+        survivors: &mut Vec<P::Grid>,
+    ) -> usize {
+        self.counts.probes += u64::from(values.count_ones());
+        let before = grid.undecided();
+        let solves = self.prop.line_solves;
+        fixed.clear();
+        survivors.clear();
+        for value in each_value::<P>(values) {
+            let tried = try_value(self.puzzle, grid, self.prop, cell, value, self.stopped);
+            if let Ok(g) = tried {
+                let n = (before - g.undecided()) as u32;
+                memo.record(row, col, value, n, self.prop.footprint());
+                fixed.push(u64::from(n));
+                survivors.push(g);
+            }
+        }
+        let work = u64::from(values.count_ones()) * self.copy_work
+            + (self.prop.line_solves - solves) * self.line_work;
+        self.work_left = self.work_left.saturating_sub(work);
+        before
     }
 
     /// Narrows every cell of `grid` to the union of its values in `children` (probe grids of
@@ -451,6 +434,71 @@ impl<P: Domain> Prober<'_, P> {
         self.prop.propagate_cells(self.puzzle, grid, cells)?;
         memo.changed(&old, grid);
         Ok(self.narrowed.len() as u64)
+    }
+}
+
+/// The cells a round visits: every cell of `grid` row by row, or those of `scope`.
+fn cells_in<G: DomainGrid>(
+    grid: &G,
+    scope: Option<&[(u32, u32)]>,
+) -> Box<dyn Iterator<Item = (usize, usize)>> {
+    let (height, width) = (grid.height(), grid.width());
+    match scope {
+        None => Box::new((0..height).flat_map(move |r| (0..width).map(move |c| (r, c)))),
+        Some(cells) => Box::new(
+            cells
+                .iter()
+                .map(|&(r, c)| (r as usize, c as usize))
+                .collect::<Vec<_>>()
+                .into_iter(),
+        ),
+    }
+}
+
+/// Whether `memo` holds every value of `cell` (`values`); `fixed` gets (after being cleared)
+/// how many cells each value fixed, as far as the memo goes.
+#[inline]
+fn remembered<P: Domain>(
+    memo: &ProbeMemo<P::Grid>,
+    (row, col): (usize, usize),
+    values: u64,
+    fixed: &mut Vec<u64>,
+) -> bool {
+    fixed.clear();
+    each_value::<P>(values).all(|v| match memo.get(row, col, v) {
+        Some(f) => {
+            fixed.push(u64::from(f));
+            true
+        }
+        None => false,
+    })
+}
+
+/// Makes the probed `cell`, with the probe grids `survivors`, the best candidate if its
+/// `score` beats the best so far; the beaten candidate's buffer then becomes `survivors`.
+#[inline]
+fn consider_probed<G>(
+    best: &mut Option<Candidate<G>>,
+    survivors: &mut Vec<G>,
+    score: f64,
+    cell: (usize, usize),
+) {
+    if best.as_ref().is_none_or(|b| score > b.score) {
+        let children = Some(std::mem::take(survivors));
+        let beaten = best.replace(Candidate {
+            score,
+            cell,
+            children,
+        });
+        // Reuse the beaten candidate's buffer for the next cell's probes.
+        if let Some(Candidate {
+            children: Some(mut grids),
+            ..
+        }) = beaten
+        {
+            grids.clear();
+            *survivors = grids;
+        }
     }
 }
 

@@ -85,12 +85,25 @@ impl ColorLineSolver {
         cells: &[u64],
         out: &mut [u64],
     ) -> Result<(), Contradiction> {
-        let n = cells.len();
+        self.start_ranges(clue, cells.len())?;
+        self.count_not_background(cells);
+        self.find_fits(clue, cells);
+        self.forward(clue, cells)?;
+        self.backward(clue, cells);
+        self.mark_background(clue, cells, out);
+        self.mark_blocks(clue, cells, out)?;
+        if out.contains(&0) {
+            return Err(Contradiction);
+        }
+        Ok(())
+    }
+
+    /// Block j can only start in lo[j]..=hi[j]: packed as far left, or right, as the clue
+    /// allows. Every pass visits only the positions those ranges can reach, which on long lines
+    /// with many blocks is a small part of the (block, cell) table.
+    #[inline]
+    fn start_ranges(&mut self, clue: &[Block], n: usize) -> Result<(), Contradiction> {
         let k = clue.len();
-        let stride = n + 1;
-        // Block j can only start in lo[j]..=hi[j]: packed as far left, or right, as the clue
-        // allows. Every pass below visits only the positions those ranges can reach, which on
-        // long lines with many blocks is a small part of the (block, cell) table.
         self.lo.clear();
         self.hi.clear();
         let gap_after = |j: usize| usize::from(j + 1 < k && clue[j + 1].color == clue[j].color);
@@ -109,18 +122,12 @@ impl ColorLineSolver {
             end -= clue[j].len as usize;
             self.hi[j] = end;
         }
-        let (lo, hi) = (&self.lo, &self.hi);
-        // Cells where the prefix of blocks 0..j can end: from lo[j - 1] + len to hi[j]
-        // (0..=hi[0] for j = 0, and up to n for j = k).
-        let prefix_end = |j: usize| {
-            if j == 0 {
-                0
-            } else {
-                lo[j - 1] + clue[j - 1].len as usize
-            }
-        };
-        let suffix_start = |j: usize| if j == k { n } else { hi[j] };
-        // not_bg[i]: cells in 0..i that cannot be background.
+        Ok(())
+    }
+
+    /// not_bg[i]: cells in 0..i that cannot be background.
+    #[inline]
+    fn count_not_background(&mut self, cells: &[u64]) {
         self.not_bg.clear();
         self.not_bg.push(0);
         let mut count = 0;
@@ -128,10 +135,14 @@ impl ColorLineSolver {
             count += u32::from(c & 1 == 0);
             self.not_bg.push(count);
         }
-        let bg = |i: usize| cells[i] & 1 != 0;
-        // fits[j][s]: block j fits at start s (every cell allows its colour), for s in its range.
+    }
+
+    /// fits[j][s]: block j fits at start s (every cell allows its colour), for s in its range.
+    #[inline]
+    fn find_fits(&mut self, clue: &[Block], cells: &[u64]) {
+        let stride = cells.len() + 1;
         self.fits.clear();
-        self.fits.resize(k * stride, false);
+        self.fits.resize(clue.len() * stride, false);
         self.run.clear();
         self.run_of.clear();
         for (j, b) in clue.iter().enumerate() {
@@ -154,14 +165,22 @@ impl ColorLineSolver {
             };
             let run = &self.run[at..at + stride];
             let row = &mut self.fits[j * stride..(j + 1) * stride];
-            for s in lo[j]..=hi[j] {
+            for s in self.lo[j]..=self.hi[j] {
                 row[s] = run[s + len] as usize >= len;
             }
         }
-        let not_bg = &self.not_bg;
-        let fits = &self.fits;
-        // Forward pass: fwd[j + 1][e] for e from where block j can end at the earliest to
-        // where the prefix may end at the latest; everything else stays false.
+    }
+
+    /// Forward pass: fwd[j + 1][e] for e from where block j can end at the earliest to where
+    /// the prefix may end at the latest; everything else stays false. Fails when the whole
+    /// clue fits nowhere.
+    #[inline]
+    fn forward(&mut self, clue: &[Block], cells: &[u64]) -> Result<(), Contradiction> {
+        let (n, k) = (cells.len(), clue.len());
+        let stride = n + 1;
+        let ranges = Ranges::new(clue, &self.lo, &self.hi, n);
+        let (hi, not_bg, fits) = (&self.hi, &self.not_bg, &self.fits);
+        let bg = |i: usize| cells[i] & 1 != 0;
         let fwd = &mut self.fwd;
         fwd.clear();
         fwd.resize((k + 1) * stride, false);
@@ -174,7 +193,7 @@ impl ColorLineSolver {
             let (done, rest) = fwd.split_at_mut((j + 1) * stride);
             let prev = &done[j * stride..];
             let row = &mut rest[..stride];
-            for e in prefix_end(j + 1)..=suffix_start(j + 1) {
+            for e in ranges.prefix_end(j + 1)..=ranges.suffix_start(j + 1) {
                 let mut ok = e > 0 && row[e - 1] && bg(e - 1);
                 if !ok {
                     let s = e - len;
@@ -192,8 +211,18 @@ impl ColorLineSolver {
         if !fwd[k * stride + n] {
             return Err(Contradiction);
         }
-        // Backward pass, likewise: bwd[j][s] from the latest start of block j down to where
-        // the prefix before it can end at the earliest.
+        Ok(())
+    }
+
+    /// Backward pass, likewise: bwd[j][s] from the latest start of block j down to where the
+    /// prefix before it can end at the earliest.
+    #[inline]
+    fn backward(&mut self, clue: &[Block], cells: &[u64]) {
+        let (n, k) = (cells.len(), clue.len());
+        let stride = n + 1;
+        let ranges = Ranges::new(clue, &self.lo, &self.hi, n);
+        let (lo, hi, not_bg, fits) = (&self.lo, &self.hi, &self.not_bg, &self.fits);
+        let bg = |i: usize| cells[i] & 1 != 0;
         let bwd = &mut self.bwd;
         bwd.clear();
         bwd.resize((k + 1) * stride, false);
@@ -206,7 +235,7 @@ impl ColorLineSolver {
             let (row_part, next_part) = bwd.split_at_mut((j + 1) * stride);
             let row = &mut row_part[j * stride..];
             let next = &next_part[..stride];
-            for s in (prefix_end(j)..=hi[j]).rev() {
+            for s in (ranges.prefix_end(j)..=hi[j]).rev() {
                 let mut ok = bg(s) && row[s + 1];
                 let e = s + len;
                 if !ok && s >= lo[j] && fits[j * stride + s] {
@@ -219,16 +248,38 @@ impl ColorLineSolver {
                 row[s] = ok;
             }
         }
-        // What each cell can be: background between blocks j - 1 and j ...
+    }
+
+    /// What each cell can be, first part: background between blocks j - 1 and j.
+    #[inline]
+    fn mark_background(&self, clue: &[Block], cells: &[u64], out: &mut [u64]) {
+        let n = cells.len();
+        let stride = n + 1;
+        let ranges = Ranges::new(clue, &self.lo, &self.hi, n);
+        let (fwd, bwd) = (&self.fwd, &self.bwd);
         out.fill(0);
-        for j in 0..=k {
-            for c in prefix_end(j)..suffix_start(j) {
-                if bg(c) && fwd[j * stride + c] && bwd[j * stride + c + 1] {
+        for j in 0..=clue.len() {
+            for c in ranges.prefix_end(j)..ranges.suffix_start(j) {
+                if cells[c] & 1 != 0 && fwd[j * stride + c] && bwd[j * stride + c + 1] {
                     out[c] = 1;
                 }
             }
         }
-        // ... or block j's colour, where a valid start of block j covers it.
+    }
+
+    /// What each cell can be, second part: block j's colour, where a valid start of block j
+    /// covers it. Records each block's valid starts; fails when a block has none.
+    #[inline]
+    fn mark_blocks(
+        &mut self,
+        clue: &[Block],
+        cells: &[u64],
+        out: &mut [u64],
+    ) -> Result<(), Contradiction> {
+        let (n, k) = (cells.len(), clue.len());
+        let stride = n + 1;
+        let (lo, hi, fits, fwd, bwd) = (&self.lo, &self.hi, &self.fits, &self.fwd, &self.bwd);
+        let bg = |i: usize| cells[i] & 1 != 0;
         self.cover.resize(n + 1, 0);
         self.valid.clear();
         for (j, b) in clue.iter().enumerate() {
@@ -280,10 +331,44 @@ impl ColorLineSolver {
                 }
             }
         }
-        if out.contains(&0) {
-            return Err(Contradiction);
-        }
         Ok(())
+    }
+}
+
+/// The start ranges of a clue's blocks on a line of `n` cells, as [`ColorLineSolver`] found
+/// them, and the cells where a prefix of blocks can end.
+struct Ranges<'a> {
+    clue: &'a [Block],
+    lo: &'a [usize],
+    hi: &'a [usize],
+    n: usize,
+}
+
+impl<'a> Ranges<'a> {
+    #[inline]
+    fn new(clue: &'a [Block], lo: &'a [usize], hi: &'a [usize], n: usize) -> Self {
+        Self { clue, lo, hi, n }
+    }
+
+    /// The earliest cell where the prefix of blocks 0..j can end (0 for j = 0).
+    #[inline]
+    fn prefix_end(&self, j: usize) -> usize {
+        if j == 0 {
+            0
+        } else {
+            self.lo[j - 1] + self.clue[j - 1].len as usize
+        }
+    }
+
+    /// The latest cell where the prefix of blocks 0..j can end: the latest start of block j,
+    /// or n for j = k.
+    #[inline]
+    fn suffix_start(&self, j: usize) -> usize {
+        if j == self.clue.len() {
+            self.n
+        } else {
+            self.hi[j]
+        }
     }
 }
 

@@ -245,149 +245,38 @@ pub fn count_exact<P: Countable>(
         Ok(open) => open,
         Err(settled) => return Ok(settled),
     };
-    let load = |n: &std::sync::atomic::AtomicU64| n.load(std::sync::atomic::Ordering::Relaxed);
+    let done = |(count, method)| ExactCount {
+        count,
+        method,
+        unknown_cells,
+    };
     let orientation = orientations(puzzle)[0];
-    if limits.max_profiles > 0 {
-        progress.enter(CountPhase::Profiles);
-        let layer = |p: LayerProgress| progress.layer(p.done, p.total, p.profiles);
-        match count_by_profiles(
-            puzzle,
-            &root,
-            orientation,
-            limits.max_profiles,
-            cancel,
-            layer,
-        ) {
-            Ok((count, widest)) => {
-                return Ok(ExactCount {
-                    count,
-                    method: ExactMethod::Profiles {
-                        orientation,
-                        widest,
-                    },
-                    unknown_cells,
-                });
-            }
-            Err(CountError::TooManyProfiles { .. } | CountError::LineTooLong) => {}
-            Err(e) => return Err(e),
-        }
+    if limits.max_profiles > 0
+        && let Some(counted) = try_profiles(puzzle, &root, orientation, limits, cancel, progress)?
+    {
+        return Ok(done(counted));
     }
     // The sweep's frontier crosses every line, so it holds the product of the states of the
     // independent parts it cuts through: leave a grid that falls apart to components.
     let whole = limits.sweep_memory > 0
         && components::largest_component(puzzle, &root, &|| cancel.load(Ordering::Relaxed))
             .is_some_and(|(unknown, largest)| 2 * largest >= unknown);
-    // The orientation of the sweep that counted, if one did.
-    let swept_as = std::sync::Mutex::new(orientation);
-    let sweep_method = |stats: &SweepStats| ExactMethod::Sweep {
-        orientation: *swept_as
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner),
-        branched: load(&stats.branched),
-        memo_hits: load(&stats.memo_hits),
-        backbone: load(&progress.backbone.fixed),
-        backbone_millis: progress.backbone.millis(),
-    };
-    let budget = MemoBudget::new(limits.sweep_memory);
-    let sweep_progress = || (progress.sweep.counted(), progress.sweep.explored());
-    let sweep_by = |sweeps: &SideSweeps<P>, side: Orientation, stop: Stop| {
-        let counted = sweeps.count(side, stop);
-        if counted.is_ok() {
-            *swept_as
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner) = side;
-        }
-        counted
-    };
-    // The backbone, trials from each side, then turns, the most promising side first. (With
-    // `backbone_after` above 0, the trials come first, then the backbone, and the sweeps
-    // start again: a sweep's memo, keyed by the automata of its grid, cannot carry over.)
-    let sweep = |stop: Stop| {
-        let mut sides = limits
-            .sweep_from
-            .map_or_else(|| Sides::new(orientation), Sides::only);
-        let backbone = |grid: &P::Grid| match fix_backbone(
-            puzzle,
-            grid,
-            BACKBONE_CONFLICTS,
-            stop,
-            &progress.backbone,
-        ) {
-            Backbone::NoSolution => Err(Ok(BigUint::ZERO)),
-            Backbone::Reduced(_) if stop.raised() => Err(Err(SweepError::Cancelled)),
-            Backbone::Reduced(reduced) => Ok(reduced),
-        };
-        let mut grid = root.clone();
-        // The time the trials take in all, if the backbone waits for them.
-        let mut trials = Duration::ZERO;
-        match limits.backbone_after {
-            Some(after) if after.is_zero() => {
-                grid = match backbone(&grid) {
-                    Ok(reduced) => reduced,
-                    Err(done) => return done,
-                };
-            }
-            Some(after) => trials = after,
-            None => {}
-        }
-        let trial = (trials / 4).max(MIN_TRIAL);
-        let mut sweeps = SideSweeps::new(puzzle, grid, &budget, &progress.sweep);
-        let by = |side, stop| sweep_by(&sweeps, side, stop);
-        if let Some(done) = sides.round(trial, trial, stop, by, sweep_progress) {
-            return done;
-        }
-        if !trials.is_zero() {
-            let reduced = match backbone(sweeps.grid()) {
-                Ok(reduced) => reduced,
-                Err(done) => return done,
-            };
-            sweeps = SideSweeps::new(puzzle, reduced, &budget, &progress.sweep);
-        }
-        let by = |side, stop| sweep_by(&sweeps, side, stop);
-        sides.take_turns(4 * trial, stop, by, sweep_progress)
-    };
-    let done = |count, method| ExactCount {
-        count,
-        method,
-        unknown_cells,
+    let sweep = WholeSweep {
+        puzzle,
+        root: &root,
+        limits,
+        orientation,
+        budget: MemoBudget::new(limits.sweep_memory),
+        progress,
+        swept_as: std::sync::Mutex::new(orientation),
     };
     if limits.sweep_memory > 0 && whole && limits.race {
-        // Neither the sweep nor components is reliably the faster (the sweep counts some
-        // random pictures a hundred times faster, and fills its memo with dead ends on
-        // others), and neither can tell early: race them, the first to finish stopping the
-        // other.
-        progress.enter(CountPhase::Race);
-        let (sweep_done, components_done) = (AtomicBool::new(false), AtomicBool::new(false));
-        let finish = |done: &AtomicBool| done.store(true, std::sync::atomic::Ordering::Relaxed);
-        let (swept, by_components) = race_apart(
-            puzzle,
-            || {
-                let swept = sweep(Stop::new(cancel, Some(&components_done)));
-                if swept.is_ok() {
-                    finish(&sweep_done);
-                }
-                swept
-            },
-            || {
-                let stop = Stop::new(cancel, Some(&sweep_done));
-                let counted =
-                    count_by_components(puzzle, &root, limits, stop, &progress.components);
-                if counted.is_ok() {
-                    finish(&components_done);
-                }
-                counted
-            },
-        );
-        return match (swept, by_components) {
-            (Ok(count), _) => Ok(done(count, sweep_method(&progress.sweep))),
-            (_, Ok(count)) => Ok(done(count, components_method(&progress.components))),
-            (_, Err(e)) => Err(e),
-        };
+        return sweep.race_components(cancel).map(done);
     }
     if limits.sweep_memory > 0 && whole {
         progress.enter(CountPhase::Sweep);
-        match sweep(Stop::from(cancel)) {
-            Ok(count) => return Ok(done(count, sweep_method(&progress.sweep))),
+        match sweep.count(Stop::from(cancel)) {
+            Ok(count) => return Ok(done((count, sweep.method()))),
             Err(SweepError::Cancelled) => return Err(CountError::Cancelled),
             Err(SweepError::MemoFull | SweepError::LineTooLong | SweepError::Overflow) => {}
         }
@@ -400,7 +289,187 @@ pub fn count_exact<P: Countable>(
         Stop::from(cancel),
         &progress.components,
     )?;
-    Ok(done(count, components_method(&progress.components)))
+    Ok(done((count, components_method(&progress.components))))
+}
+
+/// Counts by profiles from `root`: the count and how, or `None` when a layer outgrows
+/// `limits.max_profiles` or a line is too long for them.
+fn try_profiles<P: Countable>(
+    puzzle: &P,
+    root: &P::Grid,
+    orientation: Orientation,
+    limits: CountLimits,
+    cancel: &AtomicBool,
+    progress: &CountProgress,
+) -> Result<Option<(BigUint, ExactMethod)>, CountError> {
+    progress.enter(CountPhase::Profiles);
+    let layer = |p: LayerProgress| progress.layer(p.done, p.total, p.profiles);
+    match count_by_profiles(
+        puzzle,
+        root,
+        orientation,
+        limits.max_profiles,
+        cancel,
+        layer,
+    ) {
+        Ok((count, widest)) => Ok(Some((
+            count,
+            ExactMethod::Profiles {
+                orientation,
+                widest,
+            },
+        ))),
+        Err(CountError::TooManyProfiles { .. } | CountError::LineTooLong) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// The sweep of an exact count over the whole grid, from each side in turn, and the side
+/// that counted.
+struct WholeSweep<'a, P: Countable> {
+    puzzle: &'a P,
+    root: &'a P::Grid,
+    limits: CountLimits,
+    /// The side tried first, unless `limits.sweep_from` names one.
+    orientation: Orientation,
+    budget: MemoBudget,
+    progress: &'a CountProgress,
+    /// The orientation of the sweep that counted, if one did.
+    swept_as: std::sync::Mutex<Orientation>,
+}
+
+impl<P: Countable> WholeSweep<'_, P> {
+    /// The backbone, trials from each side, then turns, the most promising side first. (With
+    /// `backbone_after` above 0, the trials come first, then the backbone, and the sweeps
+    /// start again: a sweep's memo, keyed by the automata of its grid, cannot carry over.)
+    fn count(&self, stop: Stop<'_>) -> Result<BigUint, SweepError> {
+        let mut sides = self
+            .limits
+            .sweep_from
+            .map_or_else(|| Sides::new(self.orientation), Sides::only);
+        let mut grid = self.root.clone();
+        // The time the trials take in all, if the backbone waits for them.
+        let mut trials = Duration::ZERO;
+        match self.limits.backbone_after {
+            Some(after) if after.is_zero() => {
+                grid = match self.backbone(&grid, stop) {
+                    Ok(reduced) => reduced,
+                    Err(done) => return done,
+                };
+            }
+            Some(after) => trials = after,
+            None => {}
+        }
+        let trial = (trials / 4).max(MIN_TRIAL);
+        let sweep = &self.progress.sweep;
+        let sweep_progress = || (sweep.counted(), sweep.explored());
+        let mut sweeps = SideSweeps::new(self.puzzle, grid, &self.budget, sweep);
+        let by = |side, stop| self.sweep_by(&sweeps, side, stop);
+        if let Some(done) = sides.round(trial, trial, stop, by, sweep_progress) {
+            return done;
+        }
+        if !trials.is_zero() {
+            let reduced = match self.backbone(sweeps.grid(), stop) {
+                Ok(reduced) => reduced,
+                Err(done) => return done,
+            };
+            sweeps = SideSweeps::new(self.puzzle, reduced, &self.budget, sweep);
+        }
+        let by = |side, stop| self.sweep_by(&sweeps, side, stop);
+        sides.take_turns(4 * trial, stop, by, sweep_progress)
+    }
+
+    /// `grid` with its backbone fixed, or the sweep's result when that settles it.
+    fn backbone(
+        &self,
+        grid: &P::Grid,
+        stop: Stop<'_>,
+    ) -> Result<P::Grid, Result<BigUint, SweepError>> {
+        let fixed = fix_backbone(
+            self.puzzle,
+            grid,
+            BACKBONE_CONFLICTS,
+            stop,
+            &self.progress.backbone,
+        );
+        match fixed {
+            Backbone::NoSolution => Err(Ok(BigUint::ZERO)),
+            Backbone::Reduced(_) if stop.raised() => Err(Err(SweepError::Cancelled)),
+            Backbone::Reduced(reduced) => Ok(reduced),
+        }
+    }
+
+    /// A sweep from `side`, noting the side when it counts.
+    fn sweep_by(
+        &self,
+        sweeps: &SideSweeps<'_, P>,
+        side: Orientation,
+        stop: Stop<'_>,
+    ) -> Result<BigUint, SweepError> {
+        let counted = sweeps.count(side, stop);
+        if counted.is_ok() {
+            *self
+                .swept_as
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = side;
+        }
+        counted
+    }
+
+    /// How the sweep went, from its counters.
+    fn method(&self) -> ExactMethod {
+        let load = |n: &std::sync::atomic::AtomicU64| n.load(std::sync::atomic::Ordering::Relaxed);
+        let (stats, progress) = (&self.progress.sweep, self.progress);
+        ExactMethod::Sweep {
+            orientation: *self
+                .swept_as
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+            branched: load(&stats.branched),
+            memo_hits: load(&stats.memo_hits),
+            backbone: load(&progress.backbone.fixed),
+            backbone_millis: progress.backbone.millis(),
+        }
+    }
+
+    /// Neither the sweep nor components is reliably the faster (the sweep counts some random
+    /// pictures a hundred times faster, and fills its memo with dead ends on others), and
+    /// neither can tell early: races them, the first to finish stopping the other.
+    fn race_components(&self, cancel: &AtomicBool) -> Result<(BigUint, ExactMethod), CountError> {
+        let progress = self.progress;
+        progress.enter(CountPhase::Race);
+        let (sweep_done, components_done) = (AtomicBool::new(false), AtomicBool::new(false));
+        let finish = |done: &AtomicBool| done.store(true, std::sync::atomic::Ordering::Relaxed);
+        let (swept, by_components) = race_apart(
+            self.puzzle,
+            || {
+                let swept = self.count(Stop::new(cancel, Some(&components_done)));
+                if swept.is_ok() {
+                    finish(&sweep_done);
+                }
+                swept
+            },
+            || {
+                let stop = Stop::new(cancel, Some(&sweep_done));
+                let counted = count_by_components(
+                    self.puzzle,
+                    self.root,
+                    self.limits,
+                    stop,
+                    &progress.components,
+                );
+                if counted.is_ok() {
+                    finish(&components_done);
+                }
+                counted
+            },
+        );
+        match (swept, by_components) {
+            (Ok(count), _) => Ok((count, self.method())),
+            (_, Ok(count)) => Ok((count, components_method(&progress.components))),
+            (_, Err(e)) => Err(e),
+        }
+    }
 }
 
 /// Counts the solutions of `puzzle`, black and white or colour, exactly by components alone

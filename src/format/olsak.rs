@@ -33,22 +33,69 @@ use crate::puzzle::MAX_LINE_LEN;
 /// Clue lines as read: the line number, then each block's length and colour character.
 type RawLines = Vec<(usize, Vec<(u32, Option<char>)>)>;
 
+/// Each IN character a block uses, with its index in the palette.
+type IndexOf = Vec<(char, u8)>;
+
 /// A declared colour: its IN character and value.
 struct Declared {
     inchar: char,
     color: Color,
 }
 
+/// A `.g` file's sections as read, before the palette is built.
+#[derive(Default)]
+struct Sections<'t> {
+    title: Option<String>,
+    comments: Vec<String>,
+    declared: Vec<Declared>,
+    rows: RawLines,
+    cols: RawLines,
+    /// The lines of the `: givens` section, with their numbers.
+    givens: Vec<(usize, &'t str)>,
+}
+
 /// Parses a `.g` file.
 pub fn parse(text: &str) -> Result<AnyPuzzle, ParseError> {
-    let mut title: Option<String> = None;
-    let mut comments: Vec<String> = Vec::new();
-    let mut declared: Vec<Declared> = Vec::new();
+    let Sections {
+        title,
+        comments,
+        declared,
+        rows,
+        cols,
+        givens: given_lines,
+    } = read_sections(text)?;
+    let (palette, index_of) = palette(&declared, &rows, &cols)?;
+    let mut map = LineMap::default();
+    let row_clues = convert(&rows, &index_of, &mut map.rows)?;
+    let col_clues = convert(&cols, &index_of, &mut map.cols)?;
+    map.size = rows.first().map_or(1, |r| r.0);
+    let mut givens = Vec::with_capacity(given_lines.len());
+    for (number, line) in given_lines {
+        let given = parse_given(line, &index_of, (row_clues.len(), col_clues.len()))
+            .map_err(|k| ParseError::new(number, k))?;
+        givens.push(given);
+    }
+    let mut puzzle = ColorPuzzle {
+        title,
+        colors: palette,
+        row_clues,
+        col_clues,
+        givens,
+        metadata: Vec::new(),
+        goal: None,
+    };
+    for comment in comments {
+        puzzle.metadata.push(("comment".into(), comment));
+    }
+    map.check_color(puzzle)
+}
+
+/// Reads the header (title, comments, the `#d` colour declarations), the rows, the columns and
+/// the givens; fails on a bad line or when the rows or columns are missing.
+fn read_sections(text: &str) -> Result<Sections<'_>, ParseError> {
+    let mut read = Sections::default();
     let mut in_colors = false;
     let mut section = 0; // 0 header, 1 rows, 2 columns, 3 givens
-    let mut rows: RawLines = Vec::new();
-    let mut cols: RawLines = Vec::new();
-    let mut given_lines: Vec<(usize, &str)> = Vec::new();
     for (number, line) in numbered_lines(text) {
         if let Some(heading) = line.strip_prefix(':') {
             section += 1;
@@ -63,32 +110,33 @@ pub fn parse(text: &str) -> Result<AnyPuzzle, ParseError> {
             0 if line.starts_with("#d") || line.starts_with("#D") => in_colors = true,
             0 if in_colors => {
                 if let Some(d) = parse_declaration(line).map_err(|k| ParseError::new(number, k))? {
-                    if declared.iter().any(|e| e.inchar == d.inchar) {
+                    if read.declared.iter().any(|e| e.inchar == d.inchar) {
                         let message = format!("colour `{}` is declared twice", d.inchar);
                         return Err(ParseError::new(number, ParseErrorKind::Invalid(message)));
                     }
-                    declared.push(d);
+                    read.declared.push(d);
                 }
             }
             0 => {
                 let line = line.trim();
                 if !line.is_empty() && !line.starts_with('#') {
-                    if title.is_none() {
-                        title = Some(line.to_string());
+                    if read.title.is_none() {
+                        read.title = Some(line.to_string());
                     } else {
-                        comments.push(line.to_string());
+                        read.comments.push(line.to_string());
                     }
                 }
             }
             3 => {
                 let line = line.trim();
                 if !line.is_empty() && !line.starts_with('#') {
-                    given_lines.push((number, line));
+                    read.givens.push((number, line));
                 }
             }
             _ => {
                 let clue = parse_clue(line).map_err(|k| ParseError::new(number, k))?;
-                let target = if section == 1 { &mut rows } else { &mut cols };
+                let (rows, cols) = (&mut read.rows, &mut read.cols);
+                let target = if section == 1 { &mut *rows } else { &mut *cols };
                 if target.len() >= MAX_LINE_LEN {
                     let error = crate::puzzle::PuzzleError::TooLarge {
                         rows: rows.len().max(MAX_LINE_LEN + 1),
@@ -110,17 +158,26 @@ pub fn parse(text: &str) -> Result<AnyPuzzle, ParseError> {
         let last = super::text::eof_line(text);
         return Err(ParseError::new(last, ParseErrorKind::Invalid(message)));
     }
-    // The palette: background first, then the declared colours in order, then an implicit
-    // black default if a block needs it; colours no block uses are dropped.
+    Ok(read)
+}
+
+/// The palette: background first, then the declared colours in order, then an implicit
+/// black default if a block needs it; colours no block uses are dropped. Also each used IN
+/// character's index in the palette.
+fn palette(
+    declared: &[Declared],
+    rows: &RawLines,
+    cols: &RawLines,
+) -> Result<(Vec<Color>, IndexOf), ParseError> {
     let background = declared.iter().position(|d| d.inchar == '0');
     let mut palette = vec![match background {
         Some(i) => declared[i].color.clone(),
         None => Color::new("white", [255, 255, 255], '.'),
     }];
-    let mut index_of: Vec<(char, u8)> = Vec::new();
+    let mut index_of: IndexOf = Vec::new();
     let used = |c: char| {
         rows.iter()
-            .chain(&cols)
+            .chain(cols)
             .any(|(_, blocks)| blocks.iter().any(|b| b.1.unwrap_or('1') == c))
     };
     let mut candidates: Vec<(char, Color)> = declared
@@ -142,46 +199,31 @@ pub fn parse(text: &str) -> Result<AnyPuzzle, ParseError> {
         }
     }
     assign_chars(&mut palette);
-    let mut map = LineMap::default();
-    let convert = |lines: &RawLines, at: &mut Vec<usize>| {
-        let mut clues = Vec::with_capacity(lines.len());
-        for (number, blocks) in lines {
-            at.push(*number);
-            let mut clue = Vec::with_capacity(blocks.len());
-            for &(len, ch) in blocks {
-                let ch = ch.unwrap_or('1');
-                let Some(&(_, color)) = index_of.iter().find(|(c, _)| *c == ch) else {
-                    let message = format!("colour `{ch}` is not declared in the `#d` section");
-                    return Err(ParseError::new(*number, ParseErrorKind::Invalid(message)));
-                };
-                clue.push(Block { len, color });
-            }
-            clues.push(ColorClue(clue));
+    Ok((palette, index_of))
+}
+
+/// The clues of clue lines as read, their colours turned into palette indices; each line's
+/// number goes to `at`.
+fn convert(
+    lines: &RawLines,
+    index_of: &[(char, u8)],
+    at: &mut Vec<usize>,
+) -> Result<Vec<ColorClue>, ParseError> {
+    let mut clues = Vec::with_capacity(lines.len());
+    for (number, blocks) in lines {
+        at.push(*number);
+        let mut clue = Vec::with_capacity(blocks.len());
+        for &(len, ch) in blocks {
+            let ch = ch.unwrap_or('1');
+            let Some(&(_, color)) = index_of.iter().find(|(c, _)| *c == ch) else {
+                let message = format!("colour `{ch}` is not declared in the `#d` section");
+                return Err(ParseError::new(*number, ParseErrorKind::Invalid(message)));
+            };
+            clue.push(Block { len, color });
         }
-        Ok(clues)
-    };
-    let row_clues = convert(&rows, &mut map.rows)?;
-    let col_clues = convert(&cols, &mut map.cols)?;
-    map.size = rows.first().map_or(1, |r| r.0);
-    let mut givens = Vec::with_capacity(given_lines.len());
-    for (number, line) in given_lines {
-        let given = parse_given(line, &index_of, (row_clues.len(), col_clues.len()))
-            .map_err(|k| ParseError::new(number, k))?;
-        givens.push(given);
+        clues.push(ColorClue(clue));
     }
-    let mut puzzle = ColorPuzzle {
-        title,
-        colors: palette,
-        row_clues,
-        col_clues,
-        givens,
-        metadata: Vec::new(),
-        goal: None,
-    };
-    for comment in comments {
-        puzzle.metadata.push(("comment".into(), comment));
-    }
-    map.check_color(puzzle)
+    Ok(clues)
 }
 
 /// One line of the `: givens` section: `ROW COL C`, 1-based, `C` an IN character (`0` for the

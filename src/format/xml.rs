@@ -85,9 +85,43 @@ fn puzzle(doc: &Document<'_>, node: Node<'_, '_>) -> Result<AnyPuzzle, ParseErro
         );
         return Err(invalid(doc, node, message));
     }
-    let background = node.attribute("backgroundcolor").unwrap_or("white");
     let default = node.attribute("defaultcolor").unwrap_or("black");
-    // Colours: the background first, then the others in file order.
+    let (names, colors) = palette(doc, node, default)?;
+    let mut map = LineMap::default();
+    let (row_clues, col_clues) = clues(doc, node, &names, default, &mut map)?;
+    map.size = line_of(doc, node);
+    let mut metadata = Vec::new();
+    for key in ["author", "copyright", "id", "source", "description"] {
+        if let Some(value) = child_text(node, key).filter(|v| !v.is_empty()) {
+            metadata.push((key.to_string(), value));
+        }
+    }
+    let mut puzzle = ColorPuzzle {
+        title: child_text(node, "title").filter(|t| !t.is_empty()),
+        colors,
+        row_clues,
+        col_clues,
+        givens: Vec::new(),
+        metadata,
+        goal: None,
+    };
+    if let Some(solution) = goal_solution(node) {
+        map.goal = line_of(doc, solution);
+        puzzle.goal = Some(image(doc, solution, &puzzle)?);
+    }
+    drop_unused(&mut puzzle);
+    assign_chars(&mut puzzle.colors);
+    map.check_color(puzzle)
+}
+
+/// The puzzle's colours and their names: the background first, then the `<color>` elements in
+/// file order, then the default colour if no element declares it.
+fn palette(
+    doc: &Document<'_>,
+    node: Node<'_, '_>,
+    default: &str,
+) -> Result<(Vec<String>, Vec<Color>), ParseError> {
+    let background = node.attribute("backgroundcolor").unwrap_or("white");
     let mut names: Vec<String> = vec![background.to_string()];
     let mut colors: Vec<Color> = vec![Color::new(background, [255, 255, 255], '.')];
     let mut declared_background = false;
@@ -137,7 +171,18 @@ fn puzzle(doc: &Document<'_>, node: Node<'_, '_>) -> Result<AnyPuzzle, ParseErro
         names.push(default.to_string());
         colors.push(Color::new(default, rgb, '#'));
     }
-    let mut map = LineMap::default();
+    Ok((names, colors))
+}
+
+/// The row and column clues, from one `<clues type="rows">` and one `<clues type="columns">`,
+/// recording each line's place in the file in `map`.
+fn clues(
+    doc: &Document<'_>,
+    node: Node<'_, '_>,
+    names: &[String],
+    default: &str,
+    map: &mut LineMap,
+) -> Result<(Vec<ColorClue>, Vec<ColorClue>), ParseError> {
     let mut rows = None;
     let mut cols = None;
     for clues in node.children().filter(|n| n.has_tag_name("clues")) {
@@ -165,39 +210,7 @@ fn puzzle(doc: &Document<'_>, node: Node<'_, '_>) -> Result<AnyPuzzle, ParseErro
                 ));
             }
             lines.push(line_of(doc, line));
-            let mut blocks = Vec::new();
-            for count in line.children().filter(|n| n.has_tag_name("count")) {
-                let value = count.text().unwrap_or_default().trim();
-                let len: u32 = value.parse().map_err(|_| {
-                    invalid(
-                        doc,
-                        count,
-                        format!("<count>{}</count> is not a block length", snippet(value)),
-                    )
-                })?;
-                let color_name = count.attribute("color").unwrap_or(default);
-                let Some(color) = names.iter().position(|n| n == color_name) else {
-                    let message = format!(
-                        "colour `{}` is not declared by a <color>",
-                        snippet(color_name)
-                    );
-                    return Err(invalid(doc, count, message));
-                };
-                if color == 0 {
-                    return Err(invalid(
-                        doc,
-                        count,
-                        "a block of the background colour".into(),
-                    ));
-                }
-                if len > 0 {
-                    blocks.push(Block {
-                        len,
-                        color: color as u8,
-                    });
-                }
-            }
-            list.push(ColorClue(blocks));
+            list.push(clue(doc, line, names, default)?);
         }
         *target = Some(list);
     }
@@ -208,41 +221,67 @@ fn puzzle(doc: &Document<'_>, node: Node<'_, '_>) -> Result<AnyPuzzle, ParseErro
             "a puzzle needs <clues type=\"rows\"> and <clues type=\"columns\">".into(),
         ));
     };
-    map.size = line_of(doc, node);
-    let mut metadata = Vec::new();
-    for key in ["author", "copyright", "id", "source", "description"] {
-        if let Some(value) = child_text(node, key).filter(|v| !v.is_empty()) {
-            metadata.push((key.to_string(), value));
+    Ok((row_clues, col_clues))
+}
+
+/// The clue of one `<line>`: its `<count>` elements, those of length 0 left out.
+fn clue(
+    doc: &Document<'_>,
+    line: Node<'_, '_>,
+    names: &[String],
+    default: &str,
+) -> Result<ColorClue, ParseError> {
+    let mut blocks = Vec::new();
+    for count in line.children().filter(|n| n.has_tag_name("count")) {
+        let value = count.text().unwrap_or_default().trim();
+        let len: u32 = value.parse().map_err(|_| {
+            invalid(
+                doc,
+                count,
+                format!("<count>{}</count> is not a block length", snippet(value)),
+            )
+        })?;
+        let color_name = count.attribute("color").unwrap_or(default);
+        let Some(color) = names.iter().position(|n| n == color_name) else {
+            let message = format!(
+                "colour `{}` is not declared by a <color>",
+                snippet(color_name)
+            );
+            return Err(invalid(doc, count, message));
+        };
+        if color == 0 {
+            return Err(invalid(
+                doc,
+                count,
+                "a block of the background colour".into(),
+            ));
+        }
+        if len > 0 {
+            blocks.push(Block {
+                len,
+                color: color as u8,
+            });
         }
     }
-    let mut puzzle = ColorPuzzle {
-        title: child_text(node, "title").filter(|t| !t.is_empty()),
-        colors,
-        row_clues,
-        col_clues,
-        givens: Vec::new(),
-        metadata,
-        goal: None,
-    };
-    let solutions: Vec<Node<'_, '_>> = node
+    Ok(ColorClue(blocks))
+}
+
+/// The solution kept as the goal: the one of type `goal`, else the first of type `solution`
+/// or without a type.
+fn goal_solution<'a, 'i>(node: Node<'a, 'i>) -> Option<Node<'a, 'i>> {
+    let solutions: Vec<Node<'a, 'i>> = node
         .children()
         .filter(|n| n.has_tag_name("solution"))
         .collect();
-    let goal = solutions
+    solutions
         .iter()
         .find(|s| s.attribute("type") == Some("goal"))
         .or_else(|| {
             solutions
                 .iter()
                 .find(|s| s.attribute("type").is_none_or(|t| t == "solution"))
-        });
-    if let Some(&solution) = goal {
-        map.goal = line_of(doc, solution);
-        puzzle.goal = Some(image(doc, solution, &puzzle)?);
-    }
-    drop_unused(&mut puzzle);
-    assign_chars(&mut puzzle.colors);
-    map.check_color(puzzle)
+        })
+        .copied()
 }
 
 /// Reads the `<image>` of a solution: `|` then one character per cell, a row per line.

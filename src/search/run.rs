@@ -19,6 +19,7 @@ use crate::fault::Fault;
 use crate::learn::{ClauseExchange, LearnStats, Racer, SharedGuess};
 
 /// What the threads of a run are.
+#[derive(Clone, Copy)]
 pub(super) struct Plan {
     /// Threads asked for.
     pub(super) threads: usize,
@@ -117,10 +118,6 @@ impl<P: Searchable> Solver<'_, P> {
             return Ok(self.outcome(0, true, start));
         };
         let stop = AtomicBool::new(false);
-        // The learning searches of a portfolio share their short learned clauses.
-        let exchange = &ClauseExchange::new();
-        // And the first guess of their decisions, worked out once.
-        let guess = &SharedGuess::default();
         let cx = SearchCx {
             puzzle: self.puzzle,
             probing: self.options.probing,
@@ -131,135 +128,112 @@ impl<P: Searchable> Solver<'_, P> {
             solutions: outlet,
         };
         if root.complete() {
-            // Propagation solved it: the one solution, without starting a search (whose
-            // learner would build its clauses for every cell of the grid).
-            self.stats.add_node();
-            self.stats.add_solution();
-            self.stats.finish_subtree(0);
-            cx.send(root);
-            cx.flush_all();
-            drop(cx);
-            let collected = collect(false);
+            let collected = self.solved_at_root(cx, root, collect);
             return Ok(self.outcome(collected.received, true, start));
         }
+        let crew = Crew {
+            plan: self.plan(limit),
+            learner_root: &LearnerRoot::new(root.clone()),
+            // The learning searches of a portfolio share their short learned clauses.
+            exchange: &ClauseExchange::new(),
+            // And the first guess of their decisions, worked out once.
+            guess: &SharedGuess::default(),
+        };
+        let collected = self.run_threads(cx, root, crew, collect)?;
+        let exhausted = !collected.stopped && !self.cancel.load(Ordering::Relaxed);
+        Ok(self.outcome(collected.received, exhausted, start))
+    }
+
+    /// Propagation solved the puzzle: sends the one solution, without starting a search (whose
+    /// learner would build its clauses for every cell of the grid), and collects it.
+    fn solved_at_root(
+        &self,
+        cx: SearchCx<'_, P>,
+        root: P::Grid,
+        collect: impl FnOnce(bool) -> Collected,
+    ) -> Collected {
+        self.stats.add_node();
+        self.stats.add_solution();
+        self.stats.finish_subtree(0);
+        cx.send(root);
+        cx.flush_all();
+        drop(cx);
+        collect(false)
+    }
+
+    /// Starts the threads of the run from `root` (the estimator, the learning searches, the
+    /// probing search), collects on the calling thread, and joins them all.
+    fn run_threads<'p>(
+        &'p self,
+        cx: SearchCx<'p, P>,
+        root: P::Grid,
+        crew: Crew<'p, P::Grid>,
+        collect: impl FnOnce(bool) -> Collected,
+    ) -> Result<Collected, SolveError> {
         let Plan {
             threads,
             engine,
             probe_threads,
-            learners,
-            portfolio,
             racing,
-        } = self.plan(limit);
+            ..
+        } = crew.plan;
+        let stop = cx.stop;
         let ordered = self.options.ordered;
         let pool = (probe_threads > 1)
             .then(|| self.build_pool(probe_threads))
             .transpose()?;
         let stack = stack_size(self.puzzle);
-        let budget = self
-            .buffer_budget
-            .unwrap_or_else(|| ordered::default_budget(&root));
-        let restarts = (self.options.restarts && !ordered).then_some(self.restart_unit);
+        let probing = Probing {
+            budget: self
+                .buffer_budget
+                .unwrap_or_else(|| ordered::default_budget(&root)),
+            restarts: (self.options.restarts && !ordered).then_some(self.restart_unit),
+            ordered,
+        };
         let learner_cx = (engine != Engine::Probe).then(|| SearchCx {
             solutions: cx.solutions.on_lane(super::batch::LEARN_LANE),
             ..cx
         });
         let cx = (probe_threads > 0).then_some(cx);
-        let learner_root = &LearnerRoot::new(root.clone());
         let mut collected = Collected::default();
         // Ends the estimator once the search is over.
         let searched = AtomicBool::new(false);
         // A panic on any thread of the run stops the others and becomes the run's error.
         let fault = Fault::default();
-        let (fault_slot, stop_flag) = (&fault, &stop);
+        let (fault_slot, searched) = (&fault, &searched);
         std::thread::scope(|scope| -> Result<(), SolveError> {
             let spawn = |name: &str, work| {
                 let contain = Contain {
                     fault: fault_slot,
-                    stop: stop_flag,
+                    stop,
                 };
                 spawn_search(scope, name, stack, threads, contain, work)
             };
             let estimator = (self.estimate && probe_threads > 0)
                 .then(|| {
-                    let (root, samples) = (root.clone(), &self.stats.samples);
-                    let stopped = || {
-                        searched.load(Ordering::Relaxed)
-                            || stop.load(Ordering::Relaxed)
-                            || self.cancel.load(Ordering::Relaxed)
-                    };
-                    let work = move || {
-                        let probing = self.options.probing;
-                        estimate::run_probes(self.puzzle, &root, probing, samples, &stopped);
-                    };
-                    spawn("nonoenum-estimate", Box::new(work))
+                    spawn(
+                        "nonoenum-estimate",
+                        self.estimator(root.clone(), searched, stop),
+                    )
                 })
                 .transpose()?;
-            // Learning search 0 decides in cell order; the others (numbers 2 and on: the
-            // probing search's hand-over takes 1) each in an order of their own.
-            let mut learner_threads = Vec::with_capacity(learners);
+            let mut learner_threads = Vec::with_capacity(crew.plan.learners);
             // `base` goes at the end of this block: the collector ends when every sender of
             // solutions has gone.
             if let Some(base) = learner_cx {
-                for index in 0..learners {
-                    let cx = SearchCx {
-                        solutions: base.solutions.clone(),
-                        ..base
-                    };
-                    let id = if index == 0 { 0 } else { index + 1 };
-                    let work = move || {
-                        let racer = Racer {
-                            seed: (id > 0).then(|| SECOND_LEARNER_SEED + id as u64 - 1),
-                            exchange: portfolio.then_some((exchange, id as u32)),
-                            guess: Some(guess),
-                            decimate_after: None,
-                        };
-                        learn(&cx, learner_root, racing, racer);
-                        cx.flush_all();
-                    };
-                    let thread = spawn("nonoenum-learn", Box::new(work)).inspect_err(|_| {
-                        // The learners started must not outlive a failed start.
-                        stop.store(true, Ordering::Relaxed);
-                    })?;
+                for index in 0..crew.plan.learners {
+                    let thread =
+                        spawn("nonoenum-learn", learner(&base, index, crew)).inspect_err(|_| {
+                            // The learners started must not outlive a failed start.
+                            stop.store(true, Ordering::Relaxed);
+                        })?;
                     learner_threads.push(thread);
                 }
             }
             let search = cx
                 .map(|cx| {
-                    spawn(
-                        "nonoenum-search",
-                        Box::new(move || {
-                            match (pool, restarts) {
-                                (None, Some(unit)) => with_restarts(&cx, root, unit, |cx, root| {
-                                    cx.explore::<Sequential>(root, 0, None);
-                                }),
-                                (None, None) if portfolio => {
-                                    probe_then_learn(&cx, root, learner_root, exchange, guess);
-                                }
-                                (None, None) => cx.explore::<Sequential>(root, 0, None),
-                                (Some(pool), _) if ordered => pool.install(|| {
-                                    Ordered::new(&cx, budget).explore(
-                                        root,
-                                        0,
-                                        None,
-                                        &Route::default(),
-                                    );
-                                }),
-                                (Some(pool), Some(unit)) => pool.install(|| {
-                                    with_restarts(&cx, root, unit, |cx, root| {
-                                        cx.explore::<Parallel>(root, 0, None);
-                                    });
-                                }),
-                                (Some(pool), None) => {
-                                    pool.install(|| cx.explore::<Parallel>(root, 0, None));
-                                }
-                            }
-                            // Every worker is done: what their batches hold goes now.
-                            cx.flush_all();
-                            if racing && !cx.stopped() {
-                                cx.stop.store(true, Ordering::Relaxed);
-                            }
-                        }),
-                    )
+                    let work = move || probe(&cx, root, pool, probing, crew);
+                    spawn("nonoenum-search", Box::new(work))
                 })
                 .transpose()
                 .inspect_err(|_| {
@@ -283,8 +257,116 @@ impl<P: Searchable> Solver<'_, P> {
         if let Some(message) = fault.take() {
             return Err(SolveError::Internal(message));
         }
-        let exhausted = !collected.stopped && !self.cancel.load(Ordering::Relaxed);
-        Ok(self.outcome(collected.received, exhausted, start))
+        Ok(collected)
+    }
+
+    /// The estimator's work: probes of the tree from `root` until the search is over
+    /// (`searched`), stopped or cancelled.
+    fn estimator<'w>(
+        &'w self,
+        root: P::Grid,
+        searched: &'w AtomicBool,
+        stop: &'w AtomicBool,
+    ) -> Box<dyn FnOnce() + Send + 'w> {
+        let samples = &self.stats.samples;
+        let stopped = move || {
+            searched.load(Ordering::Relaxed)
+                || stop.load(Ordering::Relaxed)
+                || self.cancel.load(Ordering::Relaxed)
+        };
+        Box::new(move || {
+            let probing = self.options.probing;
+            estimate::run_probes(self.puzzle, &root, probing, samples, &stopped);
+        })
+    }
+}
+
+/// What the threads of a run share, besides their [`SearchCx`].
+struct Crew<'p, G> {
+    plan: Plan,
+    /// Where the learning searches start.
+    learner_root: &'p LearnerRoot<G>,
+    exchange: &'p ClauseExchange,
+    guess: &'p SharedGuess,
+}
+
+impl<G> Clone for Crew<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G> Copy for Crew<'_, G> {}
+
+/// How the probing search runs, beside the pool it may have.
+#[derive(Clone, Copy)]
+struct Probing {
+    /// The buffer budget of an ordered search.
+    budget: usize,
+    /// The unit of a search with restarts, if it restarts.
+    restarts: Option<u64>,
+    /// Solutions in the order of a sequential search.
+    ordered: bool,
+}
+
+/// The work of learning search number `index` of a run. Learning search 0 decides in cell
+/// order; the others (numbers 2 and on: the probing search's hand-over takes 1) each in an
+/// order of their own.
+fn learner<'p, P: Searchable>(
+    base: &SearchCx<'p, P>,
+    index: usize,
+    crew: Crew<'p, P::Grid>,
+) -> Box<dyn FnOnce() + Send + 'p> {
+    let cx = SearchCx {
+        solutions: base.solutions.clone(),
+        ..*base
+    };
+    let id = if index == 0 { 0 } else { index + 1 };
+    Box::new(move || {
+        let racer = Racer {
+            seed: (id > 0).then(|| SECOND_LEARNER_SEED + id as u64 - 1),
+            exchange: crew.plan.portfolio.then_some((crew.exchange, id as u32)),
+            guess: Some(crew.guess),
+            decimate_after: None,
+        };
+        learn(&cx, crew.learner_root, crew.plan.racing, racer);
+        cx.flush_all();
+    })
+}
+
+/// The probing search's thread: alone or in `pool`, with restarts, ordered or handing over to
+/// a learning search as `probing` and the plan say. Ends a race it finishes.
+fn probe<'p, P: Searchable>(
+    cx: &SearchCx<'p, P>,
+    root: P::Grid,
+    pool: Option<rayon::ThreadPool>,
+    probing: Probing,
+    crew: Crew<'p, P::Grid>,
+) {
+    match (pool, probing.restarts) {
+        (None, Some(unit)) => with_restarts(cx, root, unit, |cx, root| {
+            cx.explore::<Sequential>(root, 0, None);
+        }),
+        (None, None) if crew.plan.portfolio => {
+            probe_then_learn(cx, root, crew.learner_root, crew.exchange, crew.guess);
+        }
+        (None, None) => cx.explore::<Sequential>(root, 0, None),
+        (Some(pool), _) if probing.ordered => pool.install(|| {
+            Ordered::new(cx, probing.budget).explore(root, 0, None, &Route::default());
+        }),
+        (Some(pool), Some(unit)) => pool.install(|| {
+            with_restarts(cx, root, unit, |cx, root| {
+                cx.explore::<Parallel>(root, 0, None);
+            });
+        }),
+        (Some(pool), None) => {
+            pool.install(|| cx.explore::<Parallel>(root, 0, None));
+        }
+    }
+    // Every worker is done: what their batches hold goes now.
+    cx.flush_all();
+    if crew.plan.racing && !cx.stopped() {
+        cx.stop.store(true, Ordering::Relaxed);
     }
 }
 

@@ -298,24 +298,34 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
             }
             Ok(Counted::Cancelled { at_least, elapsed })
         }
-        ExactOutcome::NeedsEnumeration(why) => match why {
-            EnumerationNeeded::TooManyProfiles { limit }
-                if settings.method == CountMethod::Auto =>
-            {
-                say(&format!(
-                    "per-cell counts by profiles need more than {limit} profiles: enumerating"
-                ));
-                Ok(Counted::Enumerate)
-            }
-            EnumerationNeeded::TooManyProfiles { limit } => bail!(
-                "{}: per-cell counts by profiles need more than {limit} profiles in all (they \
-                 may hold {PER_CELL_LAYERS} times --max-profiles: raise it, or drop --method \
-                 decompose to enumerate)",
-                job.label
-            ),
-            // Whatever the library may one day need an enumeration for.
-            _ => Ok(Counted::Enumerate),
-        },
+        ExactOutcome::NeedsEnumeration(why) => {
+            enumeration_needed(why, settings.method, job.label, say)
+        }
+    }
+}
+
+/// What `count` does when the library needs an enumeration to answer: `auto` enumerates,
+/// `decompose` refuses with what to change.
+fn enumeration_needed(
+    why: EnumerationNeeded,
+    method: CountMethod,
+    label: &str,
+    say: impl Fn(&str),
+) -> anyhow::Result<Counted> {
+    match why {
+        EnumerationNeeded::TooManyProfiles { limit } if method == CountMethod::Auto => {
+            say(&format!(
+                "per-cell counts by profiles need more than {limit} profiles: enumerating"
+            ));
+            Ok(Counted::Enumerate)
+        }
+        EnumerationNeeded::TooManyProfiles { limit } => bail!(
+            "{label}: per-cell counts by profiles need more than {limit} profiles in all (they \
+             may hold {PER_CELL_LAYERS} times --max-profiles: raise it, or drop --method \
+             decompose to enumerate)"
+        ),
+        // Whatever the library may one day need an enumeration for.
+        _ => Ok(Counted::Enumerate),
     }
 }
 

@@ -203,6 +203,68 @@ fn short_help_fits_a_screen_and_ends_with_an_example() {
     assert_eq!(run(&["help", "nope"]).status.code(), Some(2));
 }
 
+/// Every command, and the tool itself (`None`).
+const COMMANDS: &[Option<&str>] = &[
+    None,
+    Some("solve"),
+    Some("count"),
+    Some("list"),
+    Some("resume"),
+    Some("split"),
+    Some("merge"),
+    Some("convert"),
+    Some("make"),
+    Some("completions"),
+    Some("man"),
+    Some("help"),
+];
+
+#[test]
+fn every_help_fits_80_columns() {
+    for &command in COMMANDS {
+        let mut asks: Vec<Vec<&str>> = ["-h", "--help"]
+            .iter()
+            .map(|flag| command.into_iter().chain([*flag]).collect())
+            .collect();
+        asks.push(std::iter::once("help").chain(command).collect());
+        for args in asks {
+            let assert = assert_cmd::Command::new(BIN).args(&args).assert().success();
+            let help = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+            for line in help.lines() {
+                let columns = line.chars().count();
+                assert!(
+                    columns <= 80,
+                    "{args:?}: a line of {columns} columns: {line:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn help_offers_only_what_a_command_accepts() {
+    // `solve` refuses `--to compact` and `count` refuses `--strategy restarts`: their help
+    // does not offer them, while `list`'s and `solve`'s do.
+    let solve = stdout(&["solve", "--help"]);
+    assert!(
+        !solve.contains("compact"),
+        "solve --help offers compact:\n{solve}"
+    );
+    assert!(stdout(&["list", "--help"]).contains("compact"));
+    let count = stdout(&["count", "--help"]);
+    assert!(
+        !count.contains("restarts"),
+        "count --help offers restarts:\n{count}"
+    );
+    assert!(solve.contains("- restarts:"));
+    assert_eq!(
+        run(&["count", "--strategy", "restarts", &bundled("heart.txt")])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
 #[test]
 fn a_flag_a_command_would_ignore_is_refused() {
     let dir = tempfile::tempdir().expect("temp dir");

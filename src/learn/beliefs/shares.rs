@@ -71,97 +71,14 @@ impl LineShares {
                 table[..tables].fill(f64::NAN);
             }
         }
-        // Forwards: blocks 0..j in cells 0..i, cell i - 1 empty or block j - 1 ending there.
-        // Row j is read at `i = start - 1` (row 0 at `i = start`) for the starts of block j,
-        // and row k at the end of the line.
-        let mut first = 0;
-        for j in 0..=k {
-            let (from, to) = match j {
-                0 if k == 0 => (0, len),
-                0 => (0, slack),
-                _ if j == k => (needed, len),
-                _ => (first - 1, first + slack - 1),
-            };
-            if from >= 1 {
-                // No room for blocks 0..j in fewer cells.
-                before[j * stride + from - 1] = 0.0;
-            }
-            for i in from..=to {
-                let mut ways = if i == 0 {
-                    f64::from(u8::from(j == 0))
-                } else if line.can_empty(i - 1) {
-                    before[j * stride + i - 1] * line.empty_weight[i - 1]
-                } else {
-                    0.0
-                };
-                if j >= 1 && i >= 1 {
-                    let block = blocks[j - 1] as usize;
-                    if i >= block && line.can_fill(i - block, i) {
-                        ways += line.lead_in(before, j - 1, i - block)
-                            * line.block_weight(i - block, i);
-                    }
-                }
-                before[j * stride + i] = ways;
-            }
-            if j < k {
-                first += blocks[j] as usize + 1;
-            }
-        }
+        line.forwards(blocks, before, needed, slack);
         let total = before[k * stride + len];
         if !(total.is_finite() && total > 0.0) {
             return None;
         }
-        // Backwards: blocks j.. in cells i..len, cell i empty or block j starting there. Row j
-        // (j >= 1) is read at the starts of block j, row k from the end of the last block on;
-        // row 0 is never read.
-        // Block j's earliest start, from the last block down (`needed + 1` past it).
-        let mut first = needed + 1;
-        for j in (1..=k).rev() {
-            let (from, to) = if j == k {
-                (needed, len)
-            } else {
-                first -= blocks[j] as usize + 1;
-                (first, first + slack)
-            };
-            if to < len {
-                // No room for blocks j.. past block j's latest start.
-                after[j * stride + to + 1] = 0.0;
-            }
-            for i in (from..=to).rev() {
-                let mut ways = if i == len {
-                    f64::from(u8::from(j == k))
-                } else if line.can_empty(i) {
-                    after[j * stride + i + 1] * line.empty_weight[i]
-                } else {
-                    0.0
-                };
-                if j < k && i < len {
-                    let end = i + blocks[j] as usize;
-                    if end <= len && line.can_fill(i, end) {
-                        ways += line.block_weight(i, end) * line.lead_out(after, j, end);
-                    }
-                }
-                after[j * stride + i] = ways;
-            }
-        }
+        line.backwards(blocks, after, needed, slack);
         let cover = &mut self.cover;
-        cover.clear();
-        cover.resize(len + 1, 0.0);
-        let mut first = 0;
-        for (j, &block) in blocks.iter().enumerate() {
-            let block = block as usize;
-            for start in first..=first + slack {
-                let end = start + block;
-                if line.can_fill(start, end) {
-                    let weight = line.lead_in(before, j, start)
-                        * line.block_weight(start, end)
-                        * line.lead_out(after, j, end);
-                    cover[start] += weight;
-                    cover[end] -= weight;
-                }
-            }
-            first += block + 1;
-        }
+        line.cover(blocks, before, after, slack, cover);
         let mut running = 0.0;
         self.shares.clear();
         self.shares.extend(cover[..len].iter().map(|&d| {
@@ -246,6 +163,117 @@ impl Line<'_> {
             after[(j + 1) * self.stride + end + 1] * self.empty_weight[end]
         } else {
             0.0
+        }
+    }
+}
+
+impl Line<'_> {
+    /// Forwards: blocks 0..j in cells 0..i, cell i - 1 empty or block j - 1 ending there.
+    /// Row j is read at `i = start - 1` (row 0 at `i = start`) for the starts of block j, and
+    /// row k at the end of the line.
+    #[inline]
+    fn forwards(&self, blocks: &[u32], before: &mut [f64], needed: usize, slack: usize) {
+        let (len, k, stride) = (self.cells.len(), self.blocks, self.stride);
+        let mut first = 0;
+        for j in 0..=k {
+            let (from, to) = match j {
+                0 if k == 0 => (0, len),
+                0 => (0, slack),
+                _ if j == k => (needed, len),
+                _ => (first - 1, first + slack - 1),
+            };
+            if from >= 1 {
+                // No room for blocks 0..j in fewer cells.
+                before[j * stride + from - 1] = 0.0;
+            }
+            for i in from..=to {
+                let mut ways = if i == 0 {
+                    f64::from(u8::from(j == 0))
+                } else if self.can_empty(i - 1) {
+                    before[j * stride + i - 1] * self.empty_weight[i - 1]
+                } else {
+                    0.0
+                };
+                if j >= 1 && i >= 1 {
+                    let block = blocks[j - 1] as usize;
+                    if i >= block && self.can_fill(i - block, i) {
+                        ways += self.lead_in(before, j - 1, i - block)
+                            * self.block_weight(i - block, i);
+                    }
+                }
+                before[j * stride + i] = ways;
+            }
+            if j < k {
+                first += blocks[j] as usize + 1;
+            }
+        }
+    }
+
+    /// Backwards: blocks j.. in cells i..len, cell i empty or block j starting there. Row j
+    /// (j >= 1) is read at the starts of block j, row k from the end of the last block on;
+    /// row 0 is never read.
+    #[inline]
+    fn backwards(&self, blocks: &[u32], after: &mut [f64], needed: usize, slack: usize) {
+        let (len, k, stride) = (self.cells.len(), self.blocks, self.stride);
+        // Block j's earliest start, from the last block down (`needed + 1` past it).
+        let mut first = needed + 1;
+        for j in (1..=k).rev() {
+            let (from, to) = if j == k {
+                (needed, len)
+            } else {
+                first -= blocks[j] as usize + 1;
+                (first, first + slack)
+            };
+            if to < len {
+                // No room for blocks j.. past block j's latest start.
+                after[j * stride + to + 1] = 0.0;
+            }
+            for i in (from..=to).rev() {
+                let mut ways = if i == len {
+                    f64::from(u8::from(j == k))
+                } else if self.can_empty(i) {
+                    after[j * stride + i + 1] * self.empty_weight[i]
+                } else {
+                    0.0
+                };
+                if j < k && i < len {
+                    let end = i + blocks[j] as usize;
+                    if end <= len && self.can_fill(i, end) {
+                        ways += self.block_weight(i, end) * self.lead_out(after, j, end);
+                    }
+                }
+                after[j * stride + i] = ways;
+            }
+        }
+    }
+
+    /// The difference array `cover` of the placements' weight over the cells they fill, from
+    /// every start of every block.
+    #[inline]
+    fn cover(
+        &self,
+        blocks: &[u32],
+        before: &[f64],
+        after: &[f64],
+        slack: usize,
+        cover: &mut Vec<f64>,
+    ) {
+        cover.clear();
+        cover.resize(self.cells.len() + 1, 0.0);
+        let mut first = 0;
+        for (j, &block) in blocks.iter().enumerate() {
+            let block = block as usize;
+            for start in first..=first + slack {
+                let end = start + block;
+                if self.can_fill(start, end) {
+                    let weight = self.lead_in(before, j, start)
+                        * self.block_weight(start, end)
+                        * self.lead_out(after, j, end);
+                    cover[start] += weight;
+                    cover[end] -= weight;
+                }
+            }
+            first += block + 1;
         }
     }
 }

@@ -109,19 +109,10 @@ pub(crate) enum EngineChoice {
     Both,
 }
 
-/// Where and how solve and list write solutions.
+/// Where and how solve and list write solutions (each command has its own `--to`, which
+/// lists the formats it takes).
 #[derive(Debug, Args)]
 pub(crate) struct SolutionOutputArgs {
-    /// Output format: text, json, jsonl, non, xml, svg, png or compact [default: text].
-    ///
-    /// text: rows of `#` and `.` (a character per colour); json: one JSON document; jsonl: one
-    /// JSON object per line, as solutions are found (what `merge` reads); non, xml: the puzzle
-    /// with the solution as its goal (several solutions in xml: one puzzle set); svg, png:
-    /// pictures. non, svg and png hold one solution: with several, give --output-dir.
-    /// compact (list only): a header line, then one short line per solution, the cells as
-    /// bits in base64url (see docs/formats.md; `merge` reads it too).
-    #[arg(long, value_name = "FMT", alias = "output-format")]
-    pub(crate) to: Option<String>,
     /// Write to this file instead of standard output (never left half-written).
     #[arg(long, short = 'o', value_name = "FILE", conflicts_with = "output_dir")]
     pub(crate) output: Option<PathBuf>,

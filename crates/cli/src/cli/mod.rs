@@ -6,7 +6,7 @@ mod settings;
 
 use std::path::PathBuf;
 
-use clap::{Args, CommandFactory, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 pub(crate) use groups::{
     CheckpointArgs, CountMethod, CountTuningArgs, EngineChoice, InputArgs, ProgressFormat,
@@ -16,9 +16,10 @@ pub(crate) use settings::{JsonStyle, Settings, SolutionFormat, seconds, strategy
 
 /// What the long help of the tool and of each command ends with.
 const EXIT_CODES: &str = "\
-Exit codes: 0 the command ran to completion (whatever the answer: unique, multiple, a count);
-1 a puzzle has no solution; 2 bad usage or bad input; 3 --time-limit stopped it before every
-answer was known; 70 an internal error (a bug: please report it); 130 Ctrl-C or SIGTERM.
+Exit codes: 0 the command ran to completion (whatever the answer: unique,
+multiple, a count); 1 a puzzle has no solution; 2 bad usage or bad input;
+3 --time-limit stopped it before every answer was known; 70 an internal error
+(a bug: please report it); 130 Ctrl-C or SIGTERM.
 Options: docs/commands.md; the engine's knobs, hidden here: docs/tuning.md.";
 
 /// The command line as clap parses it: the derived [`Cli`], with each command's long help
@@ -32,8 +33,48 @@ pub(crate) fn command() -> clap::Command {
             Some(examples) => format!("{examples}\n\n{EXIT_CODES}"),
             None => EXIT_CODES.to_string(),
         };
-        sub.after_long_help(end)
+        let sub = sub.after_long_help(end);
+        if sub.get_name() == "count" {
+            // `count` refuses `--strategy restarts`: its help does not offer it.
+            sub.mut_arg("strategy", |arg| {
+                arg.value_parser(StrategyParser {
+                    hidden: Strategy::Restarts,
+                })
+            })
+        } else {
+            sub
+        }
     })
+}
+
+/// The `--strategy` parser of a command that refuses one strategy: it parses as clap's own
+/// (the command then refuses that strategy with its reason), but leaves it out of the help.
+#[derive(Clone)]
+struct StrategyParser {
+    hidden: Strategy,
+}
+
+impl clap::builder::TypedValueParser for StrategyParser {
+    type Value = Strategy;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Strategy, clap::Error> {
+        clap::builder::EnumValueParser::<Strategy>::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        let values = Strategy::value_variants().iter().filter_map(|strategy| {
+            let value = strategy.to_possible_value()?;
+            Some(value.hide(*strategy == self.hidden))
+        });
+        Some(Box::new(values))
+    }
 }
 
 /// The end of a command's help: its examples.
@@ -49,9 +90,9 @@ macro_rules! examples {
     name = "nonoenum",
     version,
     about,
-    max_term_width = 100,
+    max_term_width = 80,
     disable_help_subcommand = true,
-    after_help = "Run `nonoenum help COMMAND` or `nonoenum COMMAND --help` for a command's options.\n\
+    after_help = "Run `nonoenum COMMAND --help` (or `nonoenum help COMMAND`) for its options.\n\
                   Example: nonoenum solve puzzles/heart.txt",
     after_long_help = EXIT_CODES
 )]
@@ -64,17 +105,17 @@ pub(crate) struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
-    /// Print the first solution, then `unique`, `multiple` or `no solution` (exit code 1).
+    /// Print a solution, then `unique`, `multiple` or `no solution`.
     #[command(
         after_help = examples!("nonoenum solve puzzles/heart.txt", "nonoenum solve --to svg -o heart.svg puzzles/heart.txt")
     )]
     Solve(SolveArgs),
-    /// Print the exact number of solutions (a bare integer, of any size, on the last line).
+    /// Print the exact number of solutions (an integer of any size).
     #[command(
         after_help = examples!("nonoenum count puzzles/ambiguous.txt", "nonoenum count --per-cell puzzles/ambiguous.txt")
     )]
     Count(CountArgs),
-    /// Print solutions as they are found: rows of `#` and `.`, a blank line between them.
+    /// Print the solutions as they are found, a blank line between them.
     #[command(
         after_help = examples!("nonoenum list --limit 2 puzzles/ambiguous.txt", "nonoenum list --to png --output-dir pictures puzzles/ambiguous.txt")
     )]
@@ -84,7 +125,7 @@ pub(crate) enum Command {
         after_help = examples!("nonoenum resume run.ckpt")
     )]
     Resume(ResumeArgs),
-    /// Split the search into disjoint part files, for other processes or machines to run.
+    /// Split the search into parts for other processes or machines.
     #[command(
         after_help = examples!(
             "nonoenum split --parts 16 -o work puzzle.txt",
@@ -92,7 +133,10 @@ pub(crate) enum Command {
         )
     )]
     Split(SplitArgs),
-    /// Check and add up the results of a split's parts (DIR/results/PART.json).
+    /// Check and add up the results of a split's parts.
+    ///
+    /// Each part's result is DIR/results/PART.json, as the part's `count` or `list` run wrote
+    /// it (docs/beyond-one-machine.md).
     #[command(
         after_help = examples!("nonoenum merge work")
     )]
@@ -102,7 +146,7 @@ pub(crate) enum Command {
         after_help = examples!("nonoenum convert --to nin puzzles/dancer.non")
     )]
     Convert(ConvertArgs),
-    /// Make a puzzle from a picture, and say whether its clues have a unique solution.
+    /// Make a puzzle from a picture; say whether its solution is unique.
     #[command(
         after_help = examples!("nonoenum make --to non -o diagonal.non diagonal.pbm")
     )]
@@ -110,7 +154,7 @@ pub(crate) enum Command {
     /// Print a shell completion script.
     #[command(
         after_help = examples!(
-            "nonoenum completions bash > ~/.local/share/bash-completion/completions/nonoenum"
+            "nonoenum completions fish > ~/.config/fish/completions/nonoenum.fish"
         )
     )]
     Completions(CompletionsArgs),
@@ -132,6 +176,13 @@ pub(crate) struct SolveArgs {
     /// The solution the one-thread search finds first, on any number of threads.
     #[arg(long)]
     pub(crate) ordered: bool,
+    /// Output format: text, json, jsonl, non, xml, svg or png [default: text].
+    ///
+    /// text: rows of `#` and `.` (a character per colour); json: one JSON document; jsonl: one
+    /// JSON object per line (what `merge` reads); non, xml: the puzzle with the solution as
+    /// its goal; svg, png: a picture.
+    #[arg(long, value_name = "FMT", alias = "output-format")]
+    pub(crate) to: Option<String>,
     #[command(flatten)]
     pub(crate) output: SolutionOutputArgs,
 }
@@ -186,6 +237,16 @@ pub(crate) struct ListArgs {
     /// List in the order of the one-thread search: the same output on every run.
     #[arg(long)]
     pub(crate) ordered: bool,
+    /// Output format: text, json, jsonl, non, xml, svg, png or compact [default: text].
+    ///
+    /// text: rows of `#` and `.` (a character per colour); json: one JSON document; jsonl: one
+    /// JSON object per line, as solutions are found (what `merge` reads); non, xml: the puzzle
+    /// with the solution as its goal (several solutions in xml: one puzzle set); svg, png:
+    /// pictures. non, svg and png hold one solution: with several, give --output-dir.
+    /// compact: a header line, then one short line per solution, the cells as bits in
+    /// base64url (see docs/formats.md; `merge` reads it too).
+    #[arg(long, value_name = "FMT", alias = "output-format")]
+    pub(crate) to: Option<String>,
     #[command(flatten)]
     pub(crate) output: SolutionOutputArgs,
     #[command(flatten)]

@@ -205,15 +205,17 @@ impl Settings {
         (self.engine, self.probing, self.restarts) = (engine, probing, restarts);
     }
 
-    /// Adds where and how solve and list write solutions. `one_solution`: the run prints at
-    /// most one solution per puzzle (`solve`, `list --limit 1`).
+    /// Adds where and how solve and list write solutions: `to` is the command's `--to`.
+    /// `one_solution`: the run prints at most one solution per puzzle (`solve`, `list --limit
+    /// 1`).
     pub(crate) fn with_solution_output(
         mut self,
+        to: Option<&str>,
         args: SolutionOutputArgs,
         one_solution: bool,
     ) -> anyhow::Result<Self> {
         let json = args.json;
-        let to_name = args.to.as_deref().map(str::to_ascii_lowercase);
+        let to_name = to.map(str::to_ascii_lowercase);
         if let Some(to) = to_name.as_deref().filter(|to| json && *to != "compact") {
             bail!("--json is the old spelling of --to jsonl: it does not go with --to {to}");
         }
@@ -234,7 +236,7 @@ impl Settings {
                 )
             }
         };
-        let to = args.to.as_deref().unwrap_or("jsonl");
+        let to = to.unwrap_or("jsonl");
         if (json_style.is_some() || solution_format == SolutionFormat::Compact)
             && args.output_dir.is_some()
         {

@@ -49,7 +49,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let mut settings = Settings::read(args.input)?
         .with_run(args.run)?
-        .with_solution_output(args.output, true)?;
+        .with_solution_output(args.to.as_deref(), args.output, true)?;
     if settings.solution_format == SolutionFormat::Compact {
         bail!("--to compact lists solutions: it is for list");
     }
@@ -108,7 +108,7 @@ fn count(args: CountArgs) -> anyhow::Result<ExitCode> {
 fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
     let mut settings = Settings::read(args.input)?
         .with_run(args.run)?
-        .with_solution_output(args.output, args.limit == Some(1))?
+        .with_solution_output(args.to.as_deref(), args.output, args.limit == Some(1))?
         .with_checkpoint(args.checkpoint)?;
     settings.ordered = args.ordered;
     settings.max_solutions = args.limit;

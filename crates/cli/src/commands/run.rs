@@ -160,13 +160,26 @@ impl Run<'_> {
         solver: &AnySolver<'_>,
         out: &mut impl Write,
     ) -> anyhow::Result<(Outcome, bool)> {
-        let mode = self.mode;
-        let json = self.settings.json;
-        let mut tally = match mode {
+        let mut tally = match self.mode {
             Mode::Count(exact) if exact.per_cell() => Some(Tally::new(self.puzzle)),
             _ => None,
         };
-        let outcome = match mode {
+        let outcome = self.search(solver, out, &mut tally)?;
+        self.print_result(out, &outcome, tally.as_ref())?;
+        let no_solution = outcome.solutions == 0 && outcome.exhausted;
+        Ok((outcome, no_solution))
+    }
+
+    /// Runs the search as the command asks: solutions counted (into `tally` for per-cell
+    /// counts), listed or the first one printed.
+    fn search(
+        &self,
+        solver: &AnySolver<'_>,
+        out: &mut impl Write,
+        tally: &mut Option<Tally>,
+    ) -> anyhow::Result<Outcome> {
+        let json = self.settings.json;
+        Ok(match self.mode {
             Mode::Count(_) if tally.is_none() => {
                 batched::count(solver, self.settings.max_solutions)?
             }
@@ -231,9 +244,20 @@ impl Run<'_> {
                 printer.finish()?;
                 outcome
             }
-        };
+        })
+    }
+
+    /// The closing result: a JSON result line, or the per-cell counts and the count, or the
+    /// verdict of `solve`.
+    fn print_result(
+        &self,
+        out: &mut impl Write,
+        outcome: &Outcome,
+        tally: Option<&Tally>,
+    ) -> anyhow::Result<()> {
+        let mode = self.mode;
         let n = outcome.solutions;
-        let stop = self.stop(&outcome);
+        let stop = self.stop(outcome);
         if self.settings.json {
             let (puzzle, givens) = match self.puzzle {
                 AnyPuzzle::Bw(p) => (clue_checksum(p), givens_checksum(p)),
@@ -248,12 +272,12 @@ impl Run<'_> {
                 complete: outcome.exhausted,
                 stopped: stop.map(|s| s.describe().to_string()),
                 seconds: outcome.elapsed.as_secs_f64(),
-                per_cell: tally.as_ref().and_then(Tally::per_cell),
-                per_color: tally.as_ref().and_then(|t| t.per_color(self.puzzle)),
+                per_cell: tally.and_then(Tally::per_cell),
+                per_color: tally.and_then(|t| t.per_color(self.puzzle)),
             };
             write_line(out, &JsonLine::Result(result))?;
         } else {
-            if let Some(tally) = &tally {
+            if let Some(tally) = tally {
                 tally.write_text(out, self.puzzle)?;
             }
             match mode {
@@ -285,8 +309,7 @@ impl Run<'_> {
                 }
             }
         }
-        let no_solution = n == 0 && outcome.exhausted;
-        Ok((outcome, no_solution))
+        Ok(())
     }
 }
 

@@ -121,7 +121,6 @@ fn each_puzzle(
         if labelled {
             writeln!(out, "{label}")?;
         }
-        let options = solver_options(settings, mode);
         // `count --progress` shows lines even off a terminal.
         let show = Show::new(
             settings.quiet,
@@ -130,21 +129,7 @@ fn each_puzzle(
                 _ => None,
             },
         );
-        // The tree's size and the time left matter to a long run, not to `solve`.
-        let estimate = !matches!(mode, Mode::Solve) && show.shows();
-        let mut solver = puzzle
-            .solver(options)
-            .with_cancel_flag(Arc::clone(&cancel.any))
-            .with_estimate(estimate);
-        // `solve` stops at the second solution, `list --limit N` at the Nth.
-        let limit = match mode {
-            Mode::Solve => Some(2),
-            Mode::List { limit } => limit,
-            Mode::Count(_) => None,
-        };
-        if let Some(limit) = limit {
-            solver = solver.with_solution_limit(limit);
-        }
+        let solver = solver_for(puzzle, settings, mode, &cancel, show);
         let run = Run {
             mode,
             label,
@@ -155,32 +140,15 @@ fn each_puzzle(
             several: (puzzles.len() > 1).then_some((index + 1, digits)),
         };
         if let Mode::Count(exact) = mode {
-            let job = crate::exact::ExactJob {
-                label,
-                puzzle,
-                threads: settings.threads,
-                quiet: settings.quiet,
-                stats: settings.stats,
-                max_solutions: settings.max_solutions.is_some(),
-                cancel: &cancel.any,
-            };
-            match crate::exact::count(&job, exact)? {
-                Counted::Enumerate => {}
-                Counted::Done {
-                    count,
-                    per_cell,
-                    elapsed,
-                } => {
-                    if count == BigUint::ZERO {
+            match count_exactly(&run, exact, out)? {
+                None => {}
+                Some(Ended::Next { no_solution }) => {
+                    if no_solution {
                         code = ExitCode::from(EXIT_NO_SOLUTION);
                     }
-                    run.print_count(out, count, true, per_cell, elapsed)?;
                     continue;
                 }
-                Counted::Cancelled { at_least, elapsed } => {
-                    run.print_count(out, at_least, false, None, elapsed)?;
-                    return cancelled(&cancel, settings, out, false);
-                }
+                Some(Ended::Stopped(code)) => return Ok(code),
             }
         }
         let progress = Progress::search(label, solver.stats(), show);
@@ -203,6 +171,76 @@ fn each_puzzle(
         }
     }
     Ok(code)
+}
+
+/// How one puzzle's exact count ended, for the loop over the puzzles.
+enum Ended {
+    /// On to the next puzzle; `no_solution` when this one has none.
+    Next { no_solution: bool },
+    /// The run was stopped: it ends with this exit code.
+    Stopped(ExitCode),
+}
+
+/// `count` without enumerating, if its settings and the puzzle allow: prints the count and
+/// says how the puzzle's run ended, or `None` when the solutions must be enumerated.
+fn count_exactly(
+    run: &Run<'_>,
+    exact: crate::exact::ExactSettings,
+    out: &mut impl Write,
+) -> anyhow::Result<Option<Ended>> {
+    let settings = run.settings;
+    let job = crate::exact::ExactJob {
+        label: run.label,
+        puzzle: run.puzzle,
+        threads: settings.threads,
+        quiet: settings.quiet,
+        stats: settings.stats,
+        max_solutions: settings.max_solutions.is_some(),
+        cancel: &run.cancel.any,
+    };
+    Ok(match crate::exact::count(&job, exact)? {
+        Counted::Enumerate => None,
+        Counted::Done {
+            count,
+            per_cell,
+            elapsed,
+        } => {
+            let no_solution = count == BigUint::ZERO;
+            run.print_count(out, count, true, per_cell, elapsed)?;
+            Some(Ended::Next { no_solution })
+        }
+        Counted::Cancelled { at_least, elapsed } => {
+            run.print_count(out, at_least, false, None, elapsed)?;
+            Some(Ended::Stopped(cancelled(run.cancel, settings, out, false)?))
+        }
+    })
+}
+
+/// The solver of `puzzle` for `mode`: cancelled with the run, estimating the tree's size when
+/// progress is shown, and stopping at the solutions `mode` needs.
+fn solver_for<'p>(
+    puzzle: &'p AnyPuzzle,
+    settings: &Settings,
+    mode: Mode,
+    cancel: &Cancel,
+    show: Show,
+) -> nonoenum::AnySolver<'p> {
+    // The tree's size and the time left matter to a long run, not to `solve`.
+    let estimate = !matches!(mode, Mode::Solve) && show.shows();
+    let solver = puzzle
+        .solver(solver_options(settings, mode))
+        .with_cancel_flag(Arc::clone(&cancel.any))
+        .with_estimate(estimate);
+    // `solve` stops at the second solution, `list --limit N` at the Nth.
+    let limit = match mode {
+        Mode::Solve => Some(2),
+        Mode::List { limit } => limit,
+        Mode::Count(_) => None,
+    };
+    match limit {
+        Some(limit) => solver.with_solution_limit(limit),
+        None => solver,
+    }
 }
 
 /// How the search of `mode` runs with `settings`.
