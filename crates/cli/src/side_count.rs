@@ -1,8 +1,8 @@
 //! The exact count made alongside an enumeration whose progress is shown, so that its line can
 //! say `N of TOTAL (P%)` and a time left from the rate (issue 67). It runs on one thread of its
-//! own, on a budget: it starts once the enumeration has run [`START_AFTER`], stops after
-//! [`TIME_CAP`] or when the enumeration ends, and keeps the sweep's memo under
-//! [`SWEEP_MEMORY`]. It never touches the enumeration; if it fails or runs out of budget, the
+//! own, on a budget: it starts once the enumeration has run [`START_AFTER`], stops when the
+//! enumeration ends or after [`TIME_FLOOR`] or a tenth of the enumeration's expected time,
+//! whichever is longer (see [`budget`]), and keeps the sweep's memo under [`SWEEP_MEMORY`]. It never touches the enumeration; if it fails or runs out of budget, the
 //! display keeps its estimate and says nothing.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,13 +11,17 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use nonoenum::count::{CountLimits, DEFAULT_MAX_PROFILES};
+use nonoenum::search::SearchStats;
 use nonoenum::{AnyPuzzle, CountOptions, ExactOutcome};
 
 /// How long the enumeration runs before the side count starts: short runs never pay for it.
 pub(crate) const START_AFTER: Duration = Duration::from_secs(1);
 
-/// The longest the side count may run.
-pub(crate) const TIME_CAP: Duration = Duration::from_secs(10);
+/// The side count may always run this long.
+pub(crate) const TIME_FLOOR: Duration = Duration::from_secs(10);
+
+/// The longest the side count may run, whatever the enumeration's expected time.
+const TIME_CAP: Duration = Duration::from_secs(3600);
 
 /// About the most memory the side count's sweep may take.
 const SWEEP_MEMORY: usize = 256 << 20;
@@ -34,14 +38,15 @@ pub(crate) struct SideCount {
 }
 
 impl SideCount {
-    /// Starts counting `puzzle` alongside its enumeration, or nothing if not `wanted`.
-    pub(crate) fn start(puzzle: &AnyPuzzle, wanted: bool) -> SideCount {
+    /// Starts counting `puzzle` alongside its enumeration, whose counters are `stats`, or
+    /// nothing if not `wanted`.
+    pub(crate) fn start(puzzle: &AnyPuzzle, stats: Arc<SearchStats>, wanted: bool) -> SideCount {
         let total = Total::default();
         let stop = Arc::new(AtomicBool::new(false));
         let thread = wanted.then(|| {
             let (puzzle, total, stop) = (puzzle.clone(), Arc::clone(&total), Arc::clone(&stop));
             std::thread::spawn(move || {
-                if let Some(count) = count_on_budget(&puzzle, &stop) {
+                if let Some(count) = count_on_budget(&puzzle, &stats, &stop) {
                     let _ = total.set(count);
                 }
             })
@@ -79,8 +84,12 @@ impl Drop for SideCount {
 }
 
 /// Waits [`START_AFTER`] (unless `stop` is raised), then counts `puzzle` on one thread until
-/// it is done, `stop` is raised or [`TIME_CAP`] has passed; `None` unless it counted.
-fn count_on_budget(puzzle: &AnyPuzzle, stop: &Arc<AtomicBool>) -> Option<u128> {
+/// it is done, `stop` is raised or its [`budget`] is spent; `None` unless it counted.
+fn count_on_budget(
+    puzzle: &AnyPuzzle,
+    stats: &SearchStats,
+    stop: &Arc<AtomicBool>,
+) -> Option<u128> {
     let begin = Instant::now();
     while !stop.load(Ordering::Relaxed) && begin.elapsed() < START_AFTER {
         std::thread::park_timeout(START_AFTER.saturating_sub(begin.elapsed()));
@@ -108,7 +117,7 @@ fn count_on_budget(puzzle: &AnyPuzzle, stop: &Arc<AtomicBool>) -> Option<u128> {
         let started = Instant::now();
         // Raises `cancel` when the enumeration ends or the time is up.
         while !counting.is_finished() {
-            if stop.load(Ordering::Relaxed) || started.elapsed() >= TIME_CAP {
+            if stop.load(Ordering::Relaxed) || started.elapsed() >= budget(stats, begin) {
                 cancel.store(true, Ordering::Relaxed);
                 break;
             }
@@ -120,4 +129,20 @@ fn count_on_budget(puzzle: &AnyPuzzle, stop: &Arc<AtomicBool>) -> Option<u128> {
         ExactOutcome::Counted(exact) => u128::try_from(&exact.count).ok(),
         _ => None,
     }
+}
+
+/// How long the side count may run: a tenth of the enumeration's expected time (its time so
+/// far since `begin` and the random probes' time left), at least [`TIME_FLOOR`] and at most
+/// [`TIME_CAP`]. On a machine with no core to spare, that bounds what it takes from the
+/// enumeration.
+fn budget(stats: &SearchStats, begin: Instant) -> Duration {
+    let elapsed = begin.elapsed().as_secs_f64();
+    let s = stats.snapshot();
+    let left = stats
+        .estimate()
+        .and_then(|e| e.outlook(s.nodes, s.solutions, elapsed).seconds_left)
+        .unwrap_or(0.0);
+    Duration::try_from_secs_f64((elapsed + left) / 10.0)
+        .unwrap_or(TIME_CAP)
+        .clamp(TIME_FLOOR, TIME_CAP)
 }

@@ -186,7 +186,7 @@ fn each_puzzle(
         }
         // The exact total, counted alongside a whole enumeration whose progress is shown.
         let whole = limit.is_none() && settings.max_solutions.is_none();
-        let side = SideCount::start(puzzle, whole && estimate);
+        let side = SideCount::start(puzzle, solver.stats(), whole && estimate);
         let total = side.total();
         let progress = Progress::search(label, solver.stats(), show, side.total());
         let result = run.run(&solver, out);
