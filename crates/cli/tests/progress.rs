@@ -139,10 +139,10 @@ fn json_progress_lines_give_an_enumeration_s_figures_consistently() {
         assert_eq!(line["type"], "progress", "{line}");
         assert_eq!(line["label"], "puzzle 1", "{line}");
         assert!(line.get("phase").is_none(), "{line}");
-        assert_eq!(
-            line["total"],
-            Value::Null,
-            "an enumeration's total is not known: {line}"
+        // The total counted alongside, once known, is 12!.
+        assert!(
+            line["total"] == Value::Null || line["total"] == "479001600",
+            "{line}"
         );
         let now = number(line, "elapsed_seconds").expect("elapsed");
         assert!(now > elapsed, "{lines:?}");
@@ -193,4 +193,46 @@ fn json_progress_lines_give_a_count_s_phase() {
         assert!(eta.is_none_or(|eta| eta > 0.0) && (eta.is_none() || fraction.is_some()));
         assert_eq!(line["estimate"], Value::Null, "{line}");
     }
+}
+
+/// A whole `count --method enumerate --progress=json` of the 9x9 permutation puzzle (9!
+/// solutions, some seconds in a debug build): the total counted alongside is the final count.
+#[test]
+fn the_exact_total_counted_alongside_an_enumeration_is_its_final_count() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let puzzle = perm(tmp.path(), 9);
+    let output = Command::new(BIN)
+        .args([
+            "count",
+            "--method",
+            "enumerate",
+            "--progress=json",
+            "-t",
+            "2",
+        ])
+        .arg(&puzzle)
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{output:?}");
+    let count: u64 = String::from_utf8_lossy(&output.stdout)
+        .trim()
+        .parse()
+        .expect("a count");
+    assert_eq!(count, 362_880);
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    let mut known = false;
+    for line in stderr.lines() {
+        let line: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        let found = number(&line, "found").expect("found");
+        if let Some(total) = line["total"].as_str() {
+            known = true;
+            assert_eq!(total, count.to_string(), "{line}");
+            assert!(found <= count as f64, "{line}");
+            assert_eq!(number(&line, "estimate"), Some(count as f64), "{line}");
+        } else {
+            assert!(line["total"].is_null(), "{line}");
+            assert!(!known, "the total went away: {stderr}");
+        }
+    }
+    assert!(known, "the total was never shown: {stderr}");
 }

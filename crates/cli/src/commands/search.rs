@@ -20,6 +20,7 @@ use crate::output::json::JsonArray;
 use crate::output::print_stats;
 use crate::output::printer::{XML_HEAD, XML_TAIL};
 use crate::output::progress::{Progress, Show};
+use crate::side_count::SideCount;
 use crate::stop::{Cancel, EXIT_NO_SOLUTION, Stop};
 
 /// Runs `mode` on the settings' puzzles, writing to standard output or to `-o FILE`.
@@ -151,9 +152,21 @@ fn each_puzzle(
                 Some(Ended::Stopped(code)) => return Ok(code),
             }
         }
-        let progress = Progress::search(label, solver.stats(), show);
+        // The exact total, counted alongside a whole enumeration whose progress is shown.
+        let whole = limit.is_none() && settings.max_solutions.is_none();
+        let side = SideCount::start(puzzle, solver.stats(), whole && estimate);
+        let total = side.total();
+        let progress = Progress::search(label, solver.stats(), show, side.total());
         let result = run.run(&solver, out);
+        side.finish();
         progress.finish();
+        if let (Ok((outcome, _)), Some(&total)) = (&result, total.get()) {
+            debug_assert!(
+                !outcome.exhausted || u128::from(outcome.solutions) == total,
+                "the enumeration found {} solutions, the side count {total}",
+                outcome.solutions
+            );
+        }
         let (outcome, found_none) = result?;
         // A write error (a full disk) is reported instead of a note that all went well.
         out.flush()?;

@@ -21,6 +21,7 @@ use serde_json::json;
 
 use super::pace::{Pace, share_done};
 use crate::cli::ProgressFormat;
+use crate::side_count::Total;
 
 /// A progress display bound to one search; drop it (or call [`Progress::finish`]) at the end.
 pub(crate) struct Progress {
@@ -64,12 +65,30 @@ impl Show {
 
 impl Progress {
     /// The display of an enumeration (`list`, `count --method enumerate`, `solve`).
-    pub(crate) fn search(label: &str, stats: Arc<SearchStats>, show: Show) -> Progress {
+    /// Once the side count has found the exact `total`, the line gives it instead of the
+    /// random probes' estimate.
+    pub(crate) fn search(
+        label: &str,
+        stats: Arc<SearchStats>,
+        show: Show,
+        total: Total,
+    ) -> Progress {
         let start = Instant::now();
         let name = label.to_string();
         Progress::start(label, show, false, move |json| {
             let s = stats.snapshot();
             let (estimate, elapsed) = (stats.estimate(), start.elapsed());
+            if let Some(&total) = total.get() {
+                debug_assert!(
+                    u128::from(s.solutions) <= total,
+                    "the enumeration found {} solutions of an exact total of {total}",
+                    s.solutions
+                );
+                return match json {
+                    false => known_total_line(s.solutions, total, elapsed),
+                    true => known_total_json(&name, s.solutions, total, elapsed),
+                };
+            }
             match json {
                 false => search_line(s.solutions, s.nodes, estimate, elapsed),
                 true => search_json(&name, s.solutions, s.nodes, estimate, elapsed),
@@ -178,11 +197,7 @@ pub(crate) fn search_line(
     elapsed: Duration,
 ) -> String {
     let secs = elapsed.as_secs_f64();
-    let rate = if secs > 0.0 {
-        solutions as f64 / secs
-    } else {
-        0.0
-    };
+    let rate = rate(solutions, secs);
     let outlook = estimate.map(|e| e.outlook(nodes, solutions, secs));
     let total = outlook.map_or(String::new(), |o| {
         let s = o.solutions;
@@ -219,6 +234,47 @@ pub(crate) fn search_line(
         number(rate),
         duration(secs)
     )
+}
+
+/// An enumeration's progress once the side count knows the exact `total`: `N of TOTAL (P%)`,
+/// the rate, the elapsed time, and the time left at that rate.
+fn known_total_line(solutions: u64, total: u128, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64();
+    let (fraction, left) = against_total(solutions, total, secs);
+    let eta = match left {
+        Some(left) => format!("ETA {}", about(left)),
+        None => "ETA unknown yet".to_string(),
+    };
+    format!(
+        "{} of {} solutions ({}), {}/s, {}, {eta}",
+        grouped(&solutions.to_string()),
+        grouped(&total.to_string()),
+        share(fraction),
+        number(rate(solutions, secs)),
+        duration(secs)
+    )
+}
+
+/// The share of `total` found and the seconds left at the rate so far (unknown before any
+/// solution is found).
+fn against_total(solutions: u64, total: u128, secs: f64) -> (f64, Option<f64>) {
+    let fraction = if total == 0 {
+        1.0
+    } else {
+        solutions as f64 / total as f64
+    };
+    let rate = rate(solutions, secs);
+    let left = (rate > 0.0).then(|| total.saturating_sub(u128::from(solutions)) as f64 / rate);
+    (fraction, left)
+}
+
+/// Solutions a second.
+fn rate(solutions: u64, secs: f64) -> f64 {
+    if secs > 0.0 {
+        solutions as f64 / secs
+    } else {
+        0.0
+    }
 }
 
 /// Time left in words, as [`duration`] says it but `<1 s` below a second: a search that runs
@@ -294,6 +350,29 @@ fn search_json(
         eta_low_seconds: range.map(|r| r.0),
         eta_high_seconds: range.map(|r| r.1),
         fraction_done: outlook.and_then(|o| o.fraction_done),
+        ..JsonProgress::default()
+    }
+    .line()
+}
+
+/// An enumeration's progress as one JSON object once the exact `total` is known: the
+/// estimate and its range are the total, and the time left is at the rate so far.
+fn known_total_json(label: &str, solutions: u64, total: u128, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64();
+    let (fraction, left) = against_total(solutions, total, secs);
+    JsonProgress {
+        r#type: "progress",
+        label,
+        elapsed_seconds: secs,
+        found: json!(solutions),
+        total: Some(total.to_string()),
+        estimate: Some(total as f64),
+        estimate_low: Some(total as f64),
+        estimate_high: Some(total as f64),
+        eta_seconds: left,
+        eta_low_seconds: left,
+        eta_high_seconds: left,
+        fraction_done: Some(fraction),
         ..JsonProgress::default()
     }
     .line()
@@ -398,10 +477,14 @@ fn number(n: f64) -> String {
     if n >= 1e7 {
         return format!("{n:.2e}");
     }
-    let digits = format!("{:.0}", n.max(0.0) + 0.0);
+    grouped(&format!("{:.0}", n.max(0.0) + 0.0))
+}
+
+/// Decimal `digits` with a comma every three: `1,234,567`.
+fn grouped(digits: &str) -> String {
     let mut grouped = String::new();
     for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             grouped.push(',');
         }
         grouped.push(digit);
