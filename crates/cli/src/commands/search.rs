@@ -152,9 +152,11 @@ fn each_puzzle(
                 Some(Ended::Stopped(code)) => return Ok(code),
             }
         }
-        // The exact total, counted alongside a whole enumeration whose progress is shown.
-        let whole = limit.is_none() && settings.max_solutions.is_none();
-        let side = SideCount::start(puzzle, solver.stats(), whole && estimate);
+        let side = SideCount::start(
+            puzzle,
+            solver.stats(),
+            counts_alongside(settings, mode, show),
+        );
         let total = side.total();
         let progress = Progress::search(label, solver.stats(), show, side.total());
         let result = run.run(&solver, out);
@@ -254,6 +256,17 @@ fn solver_for<'p>(
         Some(limit) => solver.with_solution_limit(limit),
         None => solver,
     }
+}
+
+/// Whether the exact total is counted alongside the enumeration: a whole one (no limit) whose
+/// progress is shown.
+fn counts_alongside(settings: &Settings, mode: Mode, show: Show) -> bool {
+    let whole = match mode {
+        Mode::Solve => false,
+        Mode::List { limit } => limit.is_none(),
+        Mode::Count(_) => settings.max_solutions.is_none(),
+    };
+    whole && show.shows()
 }
 
 /// How the search of `mode` runs with `settings`.
