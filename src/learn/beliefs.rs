@@ -32,25 +32,17 @@ use crate::puzzle::{LineId, Puzzle};
 use shares::LineShares;
 
 /// Lines' `(blocks + 1) x (length + 1)` summed over the grid, above which no first guess is
-/// made (cells start empty, in variable order). A random 500x500 picture comes to 63 million
-/// and one round took 0.8 s on the 2-core machine under load; this bound keeps the cost of a
-/// round to a fifth of that, and lets through a random 250x250 picture (8 million).
+/// made (cells start empty, in variable order): it bounds the cost of one round. The figures
+/// behind this and the next constants are in docs/tuning.md, "Constants".
 const ROUND_LIMIT: usize = 1 << 24;
-/// The same summed over all the rounds, which stop when it would be passed: a random 100x100
-/// picture (526,000 a round) gets the most rounds, a random 250x250 picture 16.
+/// The same summed over all the rounds, which stop when it would be passed.
 const WORK_LIMIT: usize = 1 << 27;
-/// The most rounds, for grids of `MAX_ROUNDS x CELLS_PER_ROUND` cells (80x80) or more: on
-/// random 100x100 pictures at density 0.5 the beliefs still move after 100, and with 100
-/// rounds the learners decided none of seeds 7, 9 and 14 in 30 s (3 to 11 s with 200).
+/// The most rounds, for grids of `MAX_ROUNDS x CELLS_PER_ROUND` cells (80x80) or more.
 const MAX_ROUNDS: usize = 200;
 /// Smaller grids get a round for every this many cells: their searches need fewer conflicts
-/// than the rounds would cost. On a 25x25 tournament set 200 rounds halve a learner's
-/// conflicts but cost more time than they save (one learner alone on taai2011: 212,678
-/// conflicts in 19.2 s against 443,765 in 16.0 s with 20 rounds), and in a race the hand-over
-/// learner waits for them.
+/// than the rounds would cost.
 const CELLS_PER_ROUND: usize = 32;
-/// The fewest rounds, for the smallest grids (25x25 and below): the tournament sets took 1.4
-/// to 1.7 times as long with 5 rounds as with 20, and 10 were not faster.
+/// The fewest rounds, for the smallest grids (25x25 and below).
 const MIN_ROUNDS: usize = 20;
 /// Lines of a round between two questions to the stop flag.
 const LINES_BETWEEN_STOP_CHECKS: usize = 64;

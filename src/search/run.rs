@@ -52,11 +52,8 @@ const HAND_OVER_NODES: u64 = if cfg!(test) { 1 } else { 64 };
 /// after it take the seeds that follow.
 const SECOND_LEARNER_SEED: u64 = 0x5eed;
 /// The conflicts the learning search that takes over from the probing search meets before it
-/// tries decimation (see `learn`'s `Racer`), on a large grid: a second or more of one core
-/// that delays its search, so only a puzzle that holds out is worth it. Random 100x100
-/// pictures at density 0.5, `solve -t 2`, two runs each, 2026-11-28, against decimation at
-/// once: seed 14 (which only decimation decides) 3.9 -> 8.7 s, seed 9 10.5 -> 5.8 s, seed 7
-/// 4.3 -> 2.9 s; *Faase* 0.64-0.71 -> 0.54-0.68 s. 50,000 conflicts: seed 14 in 13 s.
+/// tries decimation (see `learn`'s `Racer`) on a large grid: decimation costs a second or more,
+/// so only a puzzle that holds out gets it (measurements: docs/tuning.md, "Constants").
 const DECIMATE_AFTER_CONFLICTS: u64 = 20_000;
 
 impl<P: Searchable> Solver<'_, P> {
