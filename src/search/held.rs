@@ -1,6 +1,7 @@
-//! The probe memos that search frames hold for their later children, within a memory budget per
-//! thread: when a new memo would go over it, the memos of the shallowest frames are dropped
-//! first.
+//! What search frames hold for their later children, within memory budgets per thread: the
+//! later children themselves, as whole grids (past the budget, frames explore in place, see
+//! `in_place`), and the probe memos: when a new memo would go over its budget, the memos of
+//! the shallowest frames are dropped first.
 //!
 //! A node hands its [`SealedMemo`] to its children: the first child reads it at once, the
 //! second only when the first child's whole subtree is done, so the frame keeps it until then.
@@ -10,11 +11,12 @@
 //! so when the budget is full it is the shallowest memos that go (their second children probe
 //! afresh), and the deep ones stay.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::choose::SealedMemo;
+use crate::domain::DomainGrid;
 
 /// The bytes of probe memos that one thread's search frames may hold at once. The library's
 /// own tests use a budget of a few memos, so that their searches drop memos too.
@@ -72,7 +74,7 @@ impl<G: Send + Sync + 'static> Hold<G> {
     /// it would go over the budget (never the newest).
     pub(crate) fn new(memo: Arc<SealedMemo<G>>, bytes: usize) -> Self
     where
-        G: crate::domain::DomainGrid,
+        G: DomainGrid,
     {
         let slot = Arc::new(MemoSlot {
             memo: Mutex::new(Some(memo)),
@@ -111,6 +113,53 @@ impl<G: Send + Sync + 'static> Hold<G> {
     }
 }
 
+/// The bytes of later children that one thread's search frames may hold as whole grids. The
+/// library's own tests use a budget of a few small grids, so that their searches go in place
+/// too.
+const SIBLING_BUDGET: usize = if cfg!(test) { 4 << 10 } else { 32 << 20 };
+
+thread_local! {
+    /// The bytes of later children this thread's frames hold as whole grids.
+    static HELD_SIBLINGS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// A frame's count of the later children it holds as whole grids while its first child runs.
+pub(crate) struct Siblings {
+    bytes: usize,
+}
+
+impl Siblings {
+    /// Counts the later children of `children` as held, or returns `None` when that would
+    /// take this thread's frames over the budget.
+    pub(crate) fn hold<G: DomainGrid>(children: &[G]) -> Option<Siblings> {
+        let bytes: usize = children.iter().skip(1).map(DomainGrid::heap_bytes).sum();
+        HELD_SIBLINGS.with(|held| {
+            let now = held.get();
+            if now.saturating_add(bytes) > SIBLING_BUDGET {
+                return None;
+            }
+            held.set(now + bytes);
+            Some(Siblings { bytes })
+        })
+    }
+}
+
+impl Drop for Siblings {
+    fn drop(&mut self) {
+        HELD_SIBLINGS.with(|held| held.set(held.get().saturating_sub(self.bytes)));
+    }
+}
+
+/// Holds a node's probe memo for its children (see [`super::held`]).
+pub(crate) fn hold_memo<G: DomainGrid>(
+    memo: Option<std::sync::Arc<crate::choose::SealedMemo<G>>>,
+) -> Option<Hold<G>> {
+    memo.map(|memo| {
+        let bytes = memo.heap_bytes();
+        Hold::new(memo, bytes)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,5 +187,17 @@ mod tests {
             assert_eq!(held.bytes, 0);
             assert!(held.slots.is_empty());
         });
+    }
+
+    #[test]
+    fn frames_past_the_budget_go_in_place_and_holds_balance() {
+        let grids = vec![Grid::new(10, 10); 2];
+        let bytes = grids[1].heap_bytes();
+        let holds: Vec<_> = std::iter::from_fn(|| Siblings::hold(&grids))
+            .take(1000)
+            .collect();
+        assert_eq!(holds.len(), SIBLING_BUDGET / bytes);
+        drop(holds);
+        HELD_SIBLINGS.with(|held| assert_eq!(held.get(), 0));
     }
 }

@@ -4,64 +4,16 @@
 //! in which its children differ.
 //!
 //! A path thousands of levels deep (a 2000 x 2000 permutation puzzle) would otherwise hold one
-//! sibling grid of 2 MiB per level. Frames within the budget keep their children whole, so
-//! that idle workers can still steal them.
+//! sibling grid of 2 MiB per level. Frames within the budget ([`super::held::Siblings`]) keep
+//! their children whole, so that idle workers can still steal them.
 
-use std::cell::Cell;
 use std::ops::Range;
 
-use super::held::{Hold, MemoSlot};
+use super::held::{Hold, MemoSlot, hold_memo};
 use super::product::Product;
 use super::tree::{SearchCx, Step};
 use crate::count::Countable;
-use crate::domain::{DomainGrid, GridDelta};
-
-/// The bytes of later children that one thread's search frames may hold as whole grids. The
-/// library's own tests use a budget of a few small grids, so that their searches go in place
-/// too.
-const SIBLING_BUDGET: usize = if cfg!(test) { 4 << 10 } else { 32 << 20 };
-
-thread_local! {
-    /// The bytes of later children this thread's frames hold as whole grids.
-    static HELD_SIBLINGS: Cell<usize> = const { Cell::new(0) };
-}
-
-/// A frame's count of the later children it holds as whole grids while its first child runs.
-pub(super) struct Siblings {
-    bytes: usize,
-}
-
-impl Siblings {
-    /// Counts the later children of `children` as held, or returns `None` when that would
-    /// take this thread's frames over the budget.
-    pub(super) fn hold<G: DomainGrid>(children: &[G]) -> Option<Siblings> {
-        let bytes: usize = children.iter().skip(1).map(DomainGrid::heap_bytes).sum();
-        HELD_SIBLINGS.with(|held| {
-            let now = held.get();
-            if now.saturating_add(bytes) > SIBLING_BUDGET {
-                return None;
-            }
-            held.set(now + bytes);
-            Some(Siblings { bytes })
-        })
-    }
-}
-
-impl Drop for Siblings {
-    fn drop(&mut self) {
-        HELD_SIBLINGS.with(|held| held.set(held.get().saturating_sub(self.bytes)));
-    }
-}
-
-/// Holds a node's probe memo for its children (see [`super::held`]).
-pub(super) fn hold_memo<G: DomainGrid>(
-    memo: Option<std::sync::Arc<crate::choose::SealedMemo<G>>>,
-) -> Option<Hold<G>> {
-    memo.map(|memo| {
-        let bytes = memo.heap_bytes();
-        Hold::new(memo, bytes)
-    })
-}
+use crate::domain::GridDelta;
 
 impl<P: Countable> SearchCx<'_, P> {
     /// Explores a node's `children` (in the order to try) one after the other on this thread,
@@ -197,6 +149,7 @@ mod tests {
 
     use super::*;
     use crate::choose::{Probing, probed_root};
+    use crate::domain::DomainGrid;
     use crate::propagate::Propagator;
     use crate::search::product::Split;
     use crate::search::stats::SearchStats;
@@ -294,17 +247,5 @@ mod tests {
             }
         };
         agree(&puzzle, Probing::Adaptive, 128, walk);
-    }
-
-    #[test]
-    fn frames_past_the_budget_go_in_place_and_holds_balance() {
-        let grids = vec![crate::grid::Grid::new(10, 10); 2];
-        let bytes = grids[1].heap_bytes();
-        let holds: Vec<_> = std::iter::from_fn(|| Siblings::hold(&grids))
-            .take(1000)
-            .collect();
-        assert_eq!(holds.len(), SIBLING_BUDGET / bytes);
-        drop(holds);
-        HELD_SIBLINGS.with(|held| assert_eq!(held.get(), 0));
     }
 }

@@ -10,8 +10,7 @@ use std::time::Instant;
 use crossbeam_channel::Sender;
 
 use super::batch::{Batch, Batcher};
-use super::held::{Hold, MemoSlot};
-use super::in_place::{Siblings, hold_memo};
+use super::held::{Hold, MemoSlot, Siblings, hold_memo};
 use super::product::{Product, Split};
 use super::restart::Attempt;
 use super::stats::SearchStats;
