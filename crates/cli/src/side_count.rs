@@ -43,7 +43,9 @@ impl SideCount {
     pub(crate) fn start(puzzle: &AnyPuzzle, stats: Arc<SearchStats>, wanted: bool) -> SideCount {
         let total = Total::default();
         let stop = Arc::new(AtomicBool::new(false));
-        let thread = wanted.then(|| {
+        // Benchmarks of the estimates turn it off (see `scripts/bench-eta`).
+        let off = std::env::var_os("NONOENUM_EXACT_TOTAL").is_some_and(|v| v == "off");
+        let thread = (wanted && !off).then(|| {
             let (puzzle, total, stop) = (puzzle.clone(), Arc::clone(&total), Arc::clone(&stop));
             std::thread::spawn(move || {
                 if let Some(count) = count_on_budget(&puzzle, &stats, &stop) {

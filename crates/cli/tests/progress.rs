@@ -174,8 +174,36 @@ fn json_progress_lines_give_an_enumeration_s_figures_consistently() {
         let fraction = number(line, "fraction_done");
         assert!(fraction.is_none_or(|f| (0.0..=1.0).contains(&f)), "{line}");
         assert_eq!(fraction.is_some(), eta.is_some(), "{line}");
+        // The tree's share finished, while the total is not known.
+        let explored = line.get("explored").and_then(Value::as_f64);
+        assert_eq!(explored.is_some(), line["total"] == Value::Null, "{line}");
+        assert!(explored.is_none_or(|f| (0.0..=1.0).contains(&f)), "{line}");
     }
     assert!(count as f64 >= found, "{count} < {found}");
+}
+
+#[test]
+fn the_exact_total_alongside_can_be_turned_off() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let puzzle = perm(tmp.path(), 12);
+    let output = Command::new(BIN)
+        .args(["count", "--method", "enumerate", "--progress=json"])
+        .args(["--time-limit", "2.5"])
+        .arg(&puzzle)
+        .env("NONOENUM_EXACT_TOTAL", "off")
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(3), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<Value> = stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert!(lines.len() >= 2, "{stderr}");
+    for line in &lines {
+        assert_eq!(line["total"], Value::Null, "{line}");
+        assert!(line["explored"].is_number(), "{line}");
+    }
 }
 
 #[test]
@@ -197,6 +225,7 @@ fn json_progress_lines_give_a_count_s_phase() {
         let eta = number(line, "eta_seconds");
         assert!(eta.is_none_or(|eta| eta > 0.0) && (eta.is_none() || fraction.is_some()));
         assert_eq!(line["estimate"], Value::Null, "{line}");
+        assert!(line.get("explored").is_none(), "{line}");
     }
 }
 

@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nonoenum::count::{CountPhase, CountProgress, CountSnapshot};
-use nonoenum::search::SearchStats;
 use nonoenum::search::estimate::TreeEstimate;
+use nonoenum::search::{SearchStats, StatsSnapshot};
 use serde_json::json;
 
 use super::pace::{Pace, share_done};
@@ -91,7 +91,7 @@ impl Progress {
             }
             match json {
                 false => search_line(s.solutions, s.nodes, estimate, elapsed),
-                true => search_json(&name, s.solutions, s.nodes, estimate, elapsed),
+                true => search_json(&name, &s, estimate, elapsed),
             }
         })
     }
@@ -316,6 +316,10 @@ struct JsonProgress<'a> {
     eta_low_seconds: Option<f64>,
     eta_high_seconds: Option<f64>,
     fraction_done: Option<f64>,
+    /// An enumeration's share of its search tree finished, each finished subtree weighing
+    /// `2^-depth`; absent for a count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explored: Option<f64>,
 }
 
 impl JsonProgress<'_> {
@@ -329,11 +333,11 @@ impl JsonProgress<'_> {
 /// no exact total yet.
 fn search_json(
     label: &str,
-    solutions: u64,
-    nodes: u64,
+    stats: &StatsSnapshot,
     estimate: Option<TreeEstimate>,
     elapsed: Duration,
 ) -> String {
+    let (solutions, nodes) = (stats.solutions, stats.nodes);
     let secs = elapsed.as_secs_f64();
     let outlook = estimate.map(|e| e.outlook(nodes, solutions, secs));
     let total = outlook.map(|o| o.solutions);
@@ -350,6 +354,7 @@ fn search_json(
         eta_low_seconds: range.map(|r| r.0),
         eta_high_seconds: range.map(|r| r.1),
         fraction_done: outlook.and_then(|o| o.fraction_done),
+        explored: Some(stats.explored),
         ..JsonProgress::default()
     }
     .line()
