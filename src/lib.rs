@@ -59,6 +59,7 @@ pub mod puzzle;
 mod rng;
 pub mod search;
 pub mod split;
+mod stack;
 #[cfg(test)]
 mod test_strategies;
 

@@ -17,7 +17,8 @@ use crate::count::{
 };
 use crate::domain::Domain;
 use crate::flow::Flow;
-use crate::search::{SolveError, SolverOptions, stack_size};
+use crate::search::{SolveError, SolverOptions};
+use crate::stack::stack_size;
 
 /// Why a count failed.
 #[derive(Debug, Error)]

@@ -524,7 +524,7 @@ where
     let pool = |threads: usize| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
-            .stack_size(crate::search::stack_size(puzzle))
+            .stack_size(crate::stack::stack_size(puzzle))
             .build()
             .ok()
     };

@@ -29,6 +29,8 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
+/// Kept here, where it was first public; it lives below search and count alike.
+pub use crate::stack::stack_size;
 use batch::Batcher;
 use batch::Collected;
 pub use batch::{BATCH_BYTES, SolutionWriter};
@@ -473,12 +475,4 @@ pub(crate) fn propagated_root_until<P: Domain>(
             Some(propagated) => Ok(propagated.ok().map(|()| grid)),
         },
     )
-}
-
-/// Stack for search threads: the recursion is at most one level per cell, so allow about
-/// 1 KiB a cell, between 64 MiB and 1 GiB (reserved address space, touched only as used).
-/// The stack a search thread needs: its recursion goes as deep as the puzzle has cells.
-pub fn stack_size<P: Domain>(puzzle: &P) -> usize {
-    let cells = puzzle.size().0 * puzzle.size().1;
-    (cells * 1024).clamp(64 << 20, 1 << 30)
 }
