@@ -67,11 +67,11 @@ pub trait DomainGrid: Clone + Debug + PartialEq + Eq + Send + Sync + 'static {
     /// way, pushed onto `out` with the union of the children's values: a narrowing that holds
     /// below every child, so a sound one where the children cover every solution.
     fn common_narrowing(&self, children: &[Self], out: &mut Vec<(usize, usize, u64)>);
-    /// The words that store the grid's cells (in any layout the grid likes), for
-    /// [`GridDelta`].
+    /// The words that store the grid's cells (in any layout the grid likes), for the search's
+    /// deltas between grids.
     fn storage(&self) -> &[u64];
     /// The words that store the grid's cells, and its count of undecided cells, to write.
-    /// Whoever writes them keeps the two in agreement, as [`GridDelta`] does.
+    /// Whoever writes them keeps the two in agreement.
     fn storage_mut(&mut self) -> (&mut [u64], &mut usize);
 }
 
