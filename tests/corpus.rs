@@ -254,7 +254,7 @@ fn every_bundled_file_is_tested_and_documented() {
         if name == "EXPECTED.md" {
             continue;
         }
-        // flag.g, a colour puzzle, is tested in crates/cli/tests/color.rs; large/ below.
+        // flag.g, a colour puzzle, is tested in crates/cli/tests/cli/color.rs; large/ below.
         let tested_elsewhere = name == "flag.g" || name == "large";
         assert!(
             BUNDLED_FILES.contains(&name) || tested_elsewhere,

@@ -3,7 +3,7 @@
 
 use tempfile::TempDir;
 
-mod common;
+use crate::common;
 
 use common::{perm, run, write};
 

@@ -1,7 +1,7 @@
 //! Command-line tests: what `nonoenum solve`, `count` and `list` print, their exit codes, every
 //! input format and option (bad input and its messages: `error_messages.rs`).
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashSet};
 use std::io::Read;

@@ -1,7 +1,7 @@
 //! Bad input on the command line: exit code 2, nothing on standard output, and one line on
 //! standard error naming the file (and line) and the problem; never a panic.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
 
-mod common;
+use crate::common;
 
 use common::BIN;
 

@@ -19,7 +19,7 @@ use nonoenum::format::Format;
 use nonoenum::{AnyPuzzle, ColorPuzzle, Puzzle};
 use tempfile::TempDir;
 
-mod common;
+use crate::common;
 use common::BIN;
 
 /// How much longer than its limit a run may take: the limit is honoured within this.

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
 
-mod common;
+use crate::common;
 use common::{check_listing, nonoenum};
 
 /// The exit code of an internal error.

@@ -12,7 +12,7 @@ use std::process::Command;
 
 use tempfile::TempDir;
 
-mod common;
+use crate::common;
 
 /// The binary under test.
 const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");

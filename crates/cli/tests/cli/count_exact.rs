@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use tempfile::TempDir;
 
-mod common;
+use crate::common;
 
 use common::{perm, run, write};
 

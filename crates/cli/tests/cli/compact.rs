@@ -11,7 +11,7 @@ use std::process::Command;
 use nonoenum::{AnyPuzzle, ListingItem, read_listing};
 use tempfile::TempDir;
 
-mod common;
+use crate::common;
 
 const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use tempfile::TempDir;
 
-mod common;
+use crate::common;
 
 const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
 

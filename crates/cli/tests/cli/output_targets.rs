@@ -7,7 +7,7 @@ use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
 use std::process::Command;
 
-mod common;
+use crate::common;
 
 use common::{assert_bad_input, bundled, nonoenum};
 
