@@ -15,6 +15,7 @@ impl SplitMix {
     }
 
     /// A number below `n` (`n > 0`), about uniformly.
+    #[cfg(test)]
     pub(crate) fn below(&mut self, n: usize) -> usize {
         ((u128::from(self.next()) * n as u128) >> 64) as usize
     }

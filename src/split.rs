@@ -32,6 +32,7 @@ use crate::choose::{
 use crate::domain::{Domain, DomainGrid, each_value};
 use crate::propagate::Propagator;
 use crate::puzzle::Puzzle;
+use crate::search::estimate::tilted_choice;
 use crate::search::{Searchable, SolveError, propagated_root_until};
 
 /// One part of a split search of a puzzle of domain `P` (black and white by default).
@@ -244,23 +245,10 @@ impl<P: Domain> Splitter<'_, P> {
     /// A random child, the likelier the more unknown cells it has (see [`TILT`]), and the
     /// probability it was drawn with.
     fn pick(&mut self, children: &[P::Grid]) -> (usize, f64) {
-        let most = children.iter().map(|g| g.undecided()).max().unwrap_or(0);
-        let weights: Vec<f64> = children
-            .iter()
-            .map(|g| (TILT * -((most - g.undecided()) as f64)).exp2())
-            .collect();
-        let total: f64 = weights.iter().sum();
         self.rng ^= self.rng << 13;
         self.rng ^= self.rng >> 7;
         self.rng ^= self.rng << 17;
-        // 53 random bits, as a number in [0, total).
-        let mut at = (self.rng >> 11) as f64 / (1u64 << 53) as f64 * total;
-        let mut child = 0;
-        while child + 1 < weights.len() && at >= weights[child] {
-            at -= weights[child];
-            child += 1;
-        }
-        (child, weights[child] / total)
+        tilted_choice(children, TILT, self.rng)
     }
 }
 

@@ -210,6 +210,30 @@ pub(crate) struct Probe {
     pub(crate) solutions: f64,
 }
 
+/// How much likelier a probe is to enter a child with one more unknown cell than its sibling
+/// (see [`tilted_choice`]).
+const PROBE_TILT: f64 = 0.25;
+
+/// A child of `children` drawn with probability proportional to `2^(tilt * unknown cells)`,
+/// from the random bits `random`, and that probability: a branching cell often splits a node
+/// into a small child and a large one, and drawing evenly would mostly walk the small ones.
+pub(crate) fn tilted_choice<G: DomainGrid>(children: &[G], tilt: f64, random: u64) -> (usize, f64) {
+    let most = children.iter().map(|g| g.undecided()).max().unwrap_or(0);
+    let weights: Vec<f64> = children
+        .iter()
+        .map(|g| (tilt * -((most - g.undecided()) as f64)).exp2())
+        .collect();
+    let total: f64 = weights.iter().sum();
+    // 53 random bits, as a number in [0, total).
+    let mut at = (random >> 11) as f64 / (1u64 << 53) as f64 * total;
+    let mut child = 0;
+    while child + 1 < weights.len() && at >= weights[child] {
+        at -= weights[child];
+        child += 1;
+    }
+    (child, weights[child] / total)
+}
+
 /// Walks one random path from `root` (at a propagation fixpoint), choosing cells as the search
 /// does; `None` if `stopped` said stop first.
 pub(crate) fn probe<P: Countable>(
@@ -272,8 +296,9 @@ pub(crate) fn probe<P: Countable>(
                         solutions: 0.0,
                     });
                 }
-                weight *= children.len() as f64;
-                grid = children.swap_remove(rng.below(children.len()));
+                let (child, chance) = tilted_choice(&children, PROBE_TILT, rng.next());
+                weight /= chance;
+                grid = children.swap_remove(child);
             }
         }
     }
@@ -386,6 +411,27 @@ mod tests {
             assert!(low <= mean && mean <= high, "{e:?}");
             assert!(e.nodes.mean >= e.solutions.mean, "{e:?}");
         }
+    }
+
+    #[test]
+    fn a_tilted_choice_favours_larger_children_and_says_how_much() {
+        let small = crate::grid::Grid::new(2, 2);
+        let large = crate::grid::Grid::new(2, 6);
+        let children = [small, large];
+        let mut rng = SplitMix(7);
+        let mut drawn = [0u32; 2];
+        for _ in 0..4000 {
+            let (child, chance) = tilted_choice(&children, PROBE_TILT, rng.next());
+            drawn[child] += 1;
+            // 8 cells more: 2^(0.25 * 8) = 4 times likelier.
+            let expected = [0.2, 0.8][child];
+            assert!((chance - expected).abs() < 1e-12, "{child}: {chance}");
+        }
+        assert!((700..=900).contains(&drawn[0]), "{drawn:?}");
+        // One child, or children alike: every draw is certain, or even.
+        assert_eq!(tilted_choice(&children[..1], PROBE_TILT, 99), (0, 1.0));
+        let even = [children[0].clone(), children[0].clone()];
+        assert_eq!(tilted_choice(&even, PROBE_TILT, 0).1, 0.5);
     }
 
     #[test]
