@@ -52,17 +52,14 @@ impl<P: Countable> SearchCx<'_, P> {
             Step::Solution(solution) => self.emit(solution, depth),
             Step::Branch {
                 cell,
-                mut children,
+                children,
                 memo,
             } => {
-                if self.attempt.is_some_and(|a| a.swaps(cell, depth)) {
-                    children.reverse();
-                }
-                let mut deltas: Vec<GridDelta> = children
+                let mut deltas: Vec<GridDelta> = self
+                    .in_order(cell, children, depth)
                     .iter()
                     .map(|child| GridDelta::between(grid, child))
                     .collect();
-                drop(children);
                 let hold = hold_memo(memo);
                 self.children_in_place(grid, &mut deltas, depth, hold.as_ref().map(Hold::slot));
                 if let Some(hold) = hold {

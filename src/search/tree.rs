@@ -185,12 +185,10 @@ impl<P: Countable> SearchCx<'_, P> {
             Step::Solution(grid) => self.emit(grid, depth),
             Step::Branch {
                 cell,
-                mut children,
+                children,
                 memo,
             } => {
-                if self.attempt.is_some_and(|a| a.swaps(cell, depth)) {
-                    children.reverse();
-                }
+                let children = self.in_order(cell, children, depth);
                 // The memo is held until both children are done, or until deeper frames of
                 // this thread need its memory (see `held`).
                 let hold = hold_memo(memo);
@@ -400,6 +398,20 @@ impl<P: Countable> SearchCx<'_, P> {
                 memo,
             },
         }
+    }
+
+    /// The `children` of a node branching on `cell` at `depth`, in the order this search
+    /// tries them (an attempt of a search with restarts may swap them).
+    pub(super) fn in_order(
+        &self,
+        cell: usize,
+        mut children: Vec<P::Grid>,
+        depth: u32,
+    ) -> Vec<P::Grid> {
+        if self.attempt.is_some_and(|a| a.swaps(cell, depth)) {
+            children.reverse();
+        }
+        children
     }
 
     pub(super) fn emit(&self, grid: P::Grid, depth: u32) {
