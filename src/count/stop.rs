@@ -1,7 +1,7 @@
 //! When an exact count must stop: its caller cancelled it, or a rival method counting the same
 //! puzzle at the same time has finished first, or a method's own deadline has passed.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// The flags a counter polls; raising either stops it.
@@ -10,6 +10,9 @@ pub struct Stop<'a> {
     cancel: &'a AtomicBool,
     rival_done: Option<&'a AtomicBool>,
     deadline: Option<Instant>,
+    /// Polls left before it is raised: tests stop a counter after so many polls, the same
+    /// on any machine, where a deadline depends on its load.
+    polls_left: Option<&'a AtomicUsize>,
 }
 
 impl<'a> Stop<'a> {
@@ -19,6 +22,16 @@ impl<'a> Stop<'a> {
             cancel,
             rival_done,
             deadline: None,
+            polls_left: None,
+        }
+    }
+
+    /// The same flags, and raised from the `polls_left`th poll on.
+    #[cfg(test)]
+    pub(crate) fn after_polls(self, polls_left: &'a AtomicUsize) -> Self {
+        Stop {
+            polls_left: Some(polls_left),
+            ..self
         }
     }
 
@@ -44,6 +57,10 @@ impl<'a> Stop<'a> {
                 .rival_done
                 .is_some_and(|done| done.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|at| Instant::now() >= at)
+            || self.polls_left.is_some_and(|left| {
+                left.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+                    .is_err()
+            })
     }
 }
 
@@ -89,5 +106,15 @@ mod tests {
                 .is_some_and(|t| t > Duration::from_secs(3599))
         );
         assert_eq!(Stop::from(&cancel).time_left(), None);
+    }
+
+    #[test]
+    fn a_poll_limit_stops_from_that_poll_on() {
+        let cancel = AtomicBool::new(false);
+        let left = AtomicUsize::new(2);
+        let stop = Stop::from(&cancel).after_polls(&left);
+        assert!(!stop.raised() && !stop.raised());
+        assert!(stop.raised() && stop.raised());
+        assert_eq!(left.load(Ordering::Relaxed), 0);
     }
 }

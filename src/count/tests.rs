@@ -1,7 +1,7 @@
 //! Counting by profiles, by the sweep and by components against enumeration, factorials and
 //! powers of two.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 
 use proptest::prelude::*;
 
@@ -488,7 +488,6 @@ proptest! {
 /// What the stopped sweeps had counted is at most the count, and some.
 #[test]
 fn side_sweeps_go_on_where_they_stopped() {
-    use std::time::{Duration, Instant};
     let (mut stopped, mut bounded) = (0, 0);
     for seed in 2..=4 {
         let puzzle = seeded_picture(16, 16, seed);
@@ -502,17 +501,19 @@ fn side_sweeps_go_on_where_they_stopped() {
         let sweeps = turns::SideSweeps::new(&puzzle, root, &budget, &stats);
         for side in Orientation::ALL {
             let mut stops = 0;
-            // Deadlines from 100 us, growing by a quarter at each stop, so that a busy machine,
-            // where a sweep may get nothing done in 100 us, still comes to the end.
-            let mut window = Duration::from_micros(100);
-            let counted = loop {
-                let soon = Stop::from(&cancel).with_deadline(Instant::now() + window);
-                window += window / 4;
-                match sweeps.count(side, soon) {
-                    Err(SweepError::Cancelled) => stops += 1,
-                    other => break other.expect("counts"),
+            // Stopped after ever more polls, on one thread, so that the same sweeps stop at
+            // the same places on any machine.
+            let mut polls = 1;
+            let counted = one_thread(|| {
+                loop {
+                    let left = AtomicUsize::new(polls);
+                    polls += polls.div_ceil(4);
+                    match sweeps.count(side, Stop::from(&cancel).after_polls(&left)) {
+                        Err(SweepError::Cancelled) => stops += 1,
+                        other => break other.expect("counts"),
+                    }
                 }
-            };
+            });
             assert_eq!(
                 counted, expected,
                 "seed {seed}, {side:?} after {stops} stops"
@@ -526,6 +527,16 @@ fn side_sweeps_go_on_where_they_stopped() {
     }
     assert!(stopped > 0, "no sweep was stopped part way");
     assert!(bounded > 0, "no stopped sweep had counted a solution");
+}
+
+/// Runs `work` in a pool of one thread, where a counter stopped after so many polls stops at
+/// the same place at every run.
+fn one_thread<R: Send>(work: impl FnOnce() -> R + Send) -> R {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a pool of one thread")
+        .install(work)
 }
 
 /// Components cancelled part way have counted at most the count (the sum over branches and
@@ -548,9 +559,9 @@ fn cancelled_components_count_a_lower_bound() {
     assert!(bounded > 0, "no cancelled count had counted a solution");
 }
 
-/// Counts by components from `root` with deadlines ever later, from 50 us, until a count
-/// finishes (with `expected`, and nothing left in the lower bound); each cancelled one must
-/// have counted at most `expected`. Returns how many were cancelled and how many of those had
+/// Counts by components from `root`, stopped after ever more polls, until a count finishes
+/// (with `expected`, and nothing left in the lower bound); each cancelled one must have
+/// counted at most `expected`. Returns how many were cancelled and how many of those had
 /// counted a solution. `what` names the case in failures.
 pub(super) fn cancel_components_ever_later<P: Countable>(
     puzzle: &P,
@@ -558,26 +569,20 @@ pub(super) fn cancel_components_ever_later<P: Countable>(
     expected: &BigUint,
     what: &str,
 ) -> (usize, usize) {
-    use std::time::{Duration, Instant};
     let cancel = AtomicBool::new(false);
     let (mut cancelled, mut bounded) = (0, 0);
-    let mut allowed = Duration::from_micros(50);
-    // A loaded machine may jump from "nothing counted yet" to "finished" between two steps of
-    // the ladder: it is climbed again (at most five times) until a cancelled count had counted.
-    let mut climbs = 1;
+    let mut polls = 1;
     loop {
         let stats = ComponentStats::default();
-        let stop = Stop::from(&cancel).with_deadline(Instant::now() + allowed);
-        match ComponentCounter::<BigUint, P>::new(puzzle, stop, &stats).count(root) {
+        let left = AtomicUsize::new(polls);
+        let stop = Stop::from(&cancel).after_polls(&left);
+        let counted =
+            one_thread(|| ComponentCounter::<BigUint, P>::new(puzzle, stop, &stats).count(root));
+        match counted {
             Ok(count) => {
                 assert_eq!(&count, expected, "{what}");
                 assert_eq!(stats.at_least(), BigUint::ZERO, "{what}: finished");
-                if bounded > 0 || climbs == 5 {
-                    return (cancelled, bounded);
-                }
-                climbs += 1;
-                allowed = Duration::from_micros(50);
-                continue;
+                return (cancelled, bounded);
             }
             Err(error) => {
                 assert_eq!(error, ComponentError::Cancelled);
@@ -587,9 +592,7 @@ pub(super) fn cancel_components_ever_later<P: Countable>(
                 bounded += usize::from(at_least > BigUint::ZERO);
             }
         }
-        // Small steps, so that some run is stopped close to the end even on a busy
-        // machine, where a run may lose milliseconds to other processes.
-        allowed = allowed * 5 / 4;
+        polls += polls.div_ceil(4);
     }
 }
 
