@@ -65,6 +65,10 @@ pub trait Searchable: Countable {
     /// and whose learning search is more sensitive to its settings).
     const PROBING_HANDS_OVER: bool;
 
+    /// The variables of its learning search: one a cell in black and white, one a colour of a
+    /// cell in colour.
+    fn learner_vars(&self) -> usize;
+
     /// Runs the learning search from `root`, calling `on_solution` with each
     /// solution until it says stop, every solution has been reported, or `stopped` (called
     /// with the counters from time to time) says so. `racer` says how it differs from the
@@ -83,6 +87,10 @@ impl Searchable for Puzzle {
     const LEARNER_PROBES_THE_ROOT: bool = true;
     const PROBING_HANDS_OVER: bool = true;
 
+    fn learner_vars(&self) -> usize {
+        self.height() * self.width()
+    }
+
     fn learn_search<'p>(
         &'p self,
         root: &Grid,
@@ -98,6 +106,10 @@ impl Searchable for ColorPuzzle {
     const LEARNER_TAKES_A_THREAD: bool = false;
     const LEARNER_PROBES_THE_ROOT: bool = false;
     const PROBING_HANDS_OVER: bool = false;
+
+    fn learner_vars(&self) -> usize {
+        self.height() * self.width() * self.colors.len()
+    }
 
     fn learn_search<'p>(
         &'p self,

@@ -30,9 +30,13 @@ pub(super) struct Plan {
     /// Learning searches that start with the run, each on a thread of its own.
     pub(super) learners: usize,
     /// A portfolio: the learning searches share their short learned clauses, and the probing
-    /// search, on one thread, hands it over to one more learning search if its first nodes
-    /// find nothing (see [`probe_then_learn`]).
+    /// search runs on one thread.
     pub(super) portfolio: bool,
+    /// The portfolio's probing search hands its thread over to one more learning search if
+    /// its first nodes find nothing (see [`probe_then_learn`]). If the learners' memory
+    /// budget has no room for one more, it ends there: beside a learner, the probing search
+    /// of a grid that large mostly holds up the learner.
+    pub(super) hands_over: bool,
     /// Both searches run, and the first to finish ends the other: a solution may be found
     /// twice, and is reported once.
     pub(super) racing: bool,
@@ -42,6 +46,20 @@ pub(super) struct Plan {
 /// [`probe_then_learn`]): a first solution, or the two that decide uniqueness. A longer list
 /// is the probing search's work.
 const HAND_OVER_LIMIT: u64 = 2;
+
+/// The memory the learning searches of one race may take together, at least one of them: each
+/// takes about [`LEARNER_BYTES_PER_VAR`] bytes per variable (a cell in black and white), so a
+/// 2000x2000 grid has room for one, and a 1000x1000 for four.
+const RACE_LEARNER_MEMORY: usize = 512 << 20;
+
+/// The bytes a learning search takes per variable, its grid, assignment, watches and order
+/// (docs/tuning.md, "Constants").
+const LEARNER_BYTES_PER_VAR: usize = 110;
+
+/// How many learning searches of `vars` variables fit in [`RACE_LEARNER_MEMORY`]: at least one.
+fn learners_that_fit(vars: usize) -> usize {
+    (RACE_LEARNER_MEMORY / vars.saturating_mul(LEARNER_BYTES_PER_VAR).max(1)).max(1)
+}
 
 /// The nodes the probing search visits, racing the learning search on two threads, before it
 /// hands its thread over (about 20 to 30 ms on a 25x25 tournament puzzle). One in the unit
@@ -79,10 +97,11 @@ impl<P: Searchable> Solver<'_, P> {
             && P::LEARNER_TAKES_A_THREAD
             && !self.options.restarts
             && limit.is_some_and(|n| n <= HAND_OVER_LIMIT);
+        let fit = learners_that_fit(self.puzzle.learner_vars());
         let (probe_threads, learners) = match engine {
             Engine::Probe => (threads, 0),
             Engine::Learn => (0, 1),
-            Engine::Both if portfolio => (1, threads.saturating_sub(1).max(1)),
+            Engine::Both if portfolio => (1, threads.saturating_sub(1).clamp(1, fit)),
             Engine::Both if P::LEARNER_TAKES_A_THREAD => (threads.saturating_sub(1).max(1), 1),
             Engine::Both => (threads, 1),
         };
@@ -92,6 +111,7 @@ impl<P: Searchable> Solver<'_, P> {
             probe_threads,
             learners,
             portfolio,
+            hands_over: portfolio && learners < fit,
             racing: engine == Engine::Both,
         }
     }
@@ -332,7 +352,8 @@ fn learner<'p, P: Searchable>(
 }
 
 /// The probing search's thread: alone or in `pool`, with restarts, ordered or handing over to
-/// a learning search as `probing` and the plan say. Ends a race it finishes.
+/// a learning search as `probing` and the plan say. Ends a race it finishes (not one whose
+/// probing it gave up without handing over).
 fn probe<'p, P: Searchable>(
     cx: &SearchCx<'p, P>,
     root: P::Grid,
@@ -340,13 +361,12 @@ fn probe<'p, P: Searchable>(
     probing: Probing,
     crew: Crew<'p, P::Grid>,
 ) {
+    let mut finished = true;
     match (pool, probing.restarts) {
         (None, Some(unit)) => with_restarts(cx, root, unit, |cx, root| {
             cx.explore::<Sequential>(root, 0, None);
         }),
-        (None, None) if crew.plan.portfolio => {
-            probe_then_learn(cx, root, crew.learner_root, crew.exchange, crew.guess);
-        }
+        (None, None) if crew.plan.portfolio => finished = probe_then_learn(cx, root, crew),
         (None, None) => cx.explore::<Sequential>(root, 0, None),
         (Some(pool), _) if probing.ordered => pool.install(|| {
             Ordered::new(cx, probing.budget).explore(root, 0, None, &Route::default());
@@ -362,7 +382,7 @@ fn probe<'p, P: Searchable>(
     }
     // Every worker is done: what their batches hold goes now.
     cx.flush_all();
-    if crew.plan.racing && !cx.stopped() {
+    if finished && crew.plan.racing && !cx.stopped() {
         cx.stop.store(true, Ordering::Relaxed);
     }
 }
@@ -485,7 +505,8 @@ fn learn<'p, P: Searchable>(
 }
 
 /// The probing search on one thread, racing the learning search for a first solution or two:
-/// if its first [`HAND_OVER_NODES`] nodes find no solution, it gives its thread to a second
+/// if its first [`HAND_OVER_NODES`] nodes find no solution, it gives its thread (if the plan
+/// has room, see [`Plan::hands_over`]) to a second
 /// learning search whose decisions start in another order (and which, on a large grid that
 /// holds it up for [`DECIMATE_AFTER_CONFLICTS`], follows the solution decimation reaches if it
 /// reaches one: see `learn`'s `Racer`).
@@ -497,14 +518,13 @@ fn learn<'p, P: Searchable>(
 /// 0.05 s, one learning search took 42.6 s (summed, one thread each, first solution), the
 /// faster of it and the probing search 30.9 s, and the faster of it and a second one seeded
 /// otherwise 26.5 s. An attempt that finds a solution in its budget runs to the end, as a
-/// search without hand-over; one abandoned has handed over no solution.
+/// search without hand-over; one abandoned has handed over no solution. Returns whether it
+/// searched to the end (itself or through the learning search it handed over to).
 fn probe_then_learn<'p, P: Searchable>(
     cx: &SearchCx<'p, P>,
     root: P::Grid,
-    learner_root: &LearnerRoot<P::Grid>,
-    exchange: &'p ClauseExchange,
-    guess: &'p SharedGuess,
-) {
+    crew: Crew<'p, P::Grid>,
+) -> bool {
     let attempt = Attempt::numbered(0, HAND_OVER_NODES);
     let bounded = SearchCx {
         attempt: Some(&attempt),
@@ -512,15 +532,19 @@ fn probe_then_learn<'p, P: Searchable>(
         ..*cx
     };
     bounded.explore::<Sequential>(root.clone(), 0, None);
-    if attempt.abandoned() && !cx.stopped() {
+    if !attempt.abandoned() || cx.stopped() {
+        return true;
+    }
+    if crew.plan.hands_over {
         let racer = Racer {
             seed: Some(SECOND_LEARNER_SEED),
-            exchange: Some((exchange, 1)),
-            guess: Some(guess),
+            exchange: Some((crew.exchange, 1)),
+            guess: Some(crew.guess),
             decimate_after: Some(DECIMATE_AFTER_CONFLICTS),
         };
-        learn(cx, learner_root, true, racer);
+        learn(cx, crew.learner_root, true, racer);
     }
+    crew.plan.hands_over
 }
 
 /// Runs `explore` from `root` in attempts (see [`super::restart`]) until one is not abandoned.
@@ -552,10 +576,10 @@ mod tests {
     use crate::test_strategies::permutations;
 
     /// The plan of a black-and-white run racing both searches on `threads` threads for
-    /// `limit` solutions: probing threads, learners, whether it is a portfolio (sharing
-    /// clauses, the probing search handing over).
-    fn plan_of(threads: usize, limit: Option<u64>) -> (usize, usize, bool) {
-        let puzzle = permutations(4);
+    /// `limit` solutions on permutations(`n`): probing threads, learners, whether it is a
+    /// portfolio (sharing clauses), whether its probing search hands over.
+    fn plan_of(n: usize, threads: usize, limit: Option<u64>) -> (usize, usize, bool, bool) {
+        let puzzle = permutations(n);
         let options = SolverOptions {
             threads,
             engine: Engine::Both,
@@ -563,18 +587,36 @@ mod tests {
         };
         let plan = Solver::new(&puzzle, options).plan(limit);
         assert!(plan.racing);
-        (plan.probe_threads, plan.learners, plan.portfolio)
+        (
+            plan.probe_threads,
+            plan.learners,
+            plan.portfolio,
+            plan.hands_over,
+        )
     }
 
     #[test]
     fn a_race_for_one_or_two_solutions_is_a_portfolio_of_learners() {
-        assert_eq!(plan_of(1, Some(2)), (1, 1, true));
-        assert_eq!(plan_of(2, Some(2)), (1, 1, true));
-        assert_eq!(plan_of(3, Some(1)), (1, 2, true));
-        assert_eq!(plan_of(4, Some(2)), (1, 3, true));
-        assert_eq!(plan_of(16, Some(2)), (1, 15, true));
+        assert_eq!(plan_of(4, 1, Some(2)), (1, 1, true, true));
+        assert_eq!(plan_of(4, 2, Some(2)), (1, 1, true, true));
+        assert_eq!(plan_of(4, 3, Some(1)), (1, 2, true, true));
+        assert_eq!(plan_of(4, 4, Some(2)), (1, 3, true, true));
+        assert_eq!(plan_of(4, 16, Some(2)), (1, 15, true, true));
         // A longer listing is the probing search's, beside one learner that shares nothing.
-        assert_eq!(plan_of(16, Some(3)), (15, 1, false));
-        assert_eq!(plan_of(16, None), (15, 1, false));
+        assert_eq!(plan_of(4, 16, Some(3)), (15, 1, false, false));
+        assert_eq!(plan_of(4, 16, None), (15, 1, false, false));
+    }
+
+    /// The learners of a race on a large grid are as many as fit in the memory budget, and
+    /// the probing search hands over only if one more fits.
+    #[test]
+    fn a_race_on_a_large_grid_starts_the_learners_that_fit() {
+        assert!(learners_that_fit(0) > 1000);
+        assert_eq!(learners_that_fit(usize::MAX), 1);
+        assert_eq!(learners_that_fit(1000 * 1000), 4);
+        assert_eq!(plan_of(1000, 16, Some(1)), (1, 4, true, false));
+        assert_eq!(plan_of(1000, 4, Some(1)), (1, 3, true, true));
+        assert_eq!(plan_of(2000, 16, Some(1)), (1, 1, true, false));
+        assert_eq!(plan_of(2000, 2, Some(1)), (1, 1, true, false));
     }
 }
