@@ -138,8 +138,29 @@ pub struct Racer<'x> {
 /// The first guess of the learning searches of a run (see `beliefs`), worked out by the first
 /// of them that needs it while the others wait for it: each would work out the same one from
 /// the same root (up to a second of one core on a 100x100 grid).
-#[derive(Debug, Default)]
-pub(crate) struct SharedGuess(OnceLock<Option<order::FirstGuess>>);
+#[derive(Debug)]
+pub(crate) struct SharedGuess {
+    guess: OnceLock<Option<order::FirstGuess>>,
+    /// Whether it keeps the rounds' messages for a search that decimates: three numbers a
+    /// cell, 96 MB on a 2000x2000 grid.
+    keep_settled: bool,
+}
+
+impl SharedGuess {
+    /// A guess to work out once; `keep_settled` when a search of the race may decimate.
+    pub(crate) fn new(keep_settled: bool) -> Self {
+        SharedGuess {
+            guess: OnceLock::new(),
+            keep_settled,
+        }
+    }
+}
+
+impl Default for SharedGuess {
+    fn default() -> Self {
+        SharedGuess::new(true)
+    }
+}
 
 /// The result of a learning search.
 #[derive(Clone, Copy, Debug)]
@@ -196,7 +217,16 @@ pub(crate) fn learn_search_until<'p, D: LearnDomain>(
         let guess = {
             let mut guess = || puzzle.first_guess(root, &mut stop);
             match racer.guess {
-                Some(shared) => shared.0.get_or_init(guess).clone(),
+                Some(shared) => shared
+                    .guess
+                    .get_or_init(|| {
+                        let mut first = guess();
+                        if let Some(first) = first.as_mut().filter(|_| !shared.keep_settled) {
+                            first.settled = None;
+                        }
+                        first
+                    })
+                    .clone(),
                 None => guess(),
             }
         };
@@ -243,7 +273,7 @@ pub(crate) fn learn_search_until<'p, D: LearnDomain>(
                 decimate_after = None;
                 // The race's first guess is worked out by now: decimation goes on from its
                 // rounds.
-                let first = racer.guess.and_then(|shared| shared.0.get()?.as_ref());
+                let first = racer.guess.and_then(|shared| shared.guess.get()?.as_ref());
                 if let Some(guess) = puzzle.decimated_guess(root, first, &mut stop) {
                     engine.take_guess(guess);
                 }

@@ -148,13 +148,15 @@ impl<P: Searchable> Solver<'_, P> {
             let collected = self.solved_at_root(cx, root, collect);
             return Ok(self.outcome(collected.received, true, start));
         }
+        let plan = self.plan(limit);
         let crew = Crew {
-            plan: self.plan(limit),
+            plan,
             learner_root: &LearnerRoot::new(root.clone()),
             // The learning searches of a portfolio share their short learned clauses.
             exchange: &ClauseExchange::new(),
-            // And the first guess of their decisions, worked out once.
-            guess: &SharedGuess::default(),
+            // And the first guess of their decisions, worked out once; only the hand-over
+            // learner decimates.
+            guess: &SharedGuess::new(plan.hands_over),
         };
         let collected = self.run_threads(cx, root, crew, collect)?;
         let exhausted = !collected.stopped && !self.cancel.load(Ordering::Relaxed);
