@@ -32,10 +32,9 @@ pub(super) struct Plan {
     /// A portfolio: the learning searches share their short learned clauses, and the probing
     /// search runs on one thread.
     pub(super) portfolio: bool,
-    /// The portfolio's probing search hands its thread over to one more learning search if
-    /// its first nodes find nothing (see [`probe_then_learn`]). If the learners' memory
-    /// budget has no room for one more, it ends there: beside a learner, the probing search
-    /// of a grid that large mostly holds up the learner.
+    /// The portfolio's probing search runs, and hands its thread over to one more learning
+    /// search if its first nodes find nothing (see [`probe_then_learn`]): unless the
+    /// learners' memory budget has no room for one more, when the learners race alone.
     pub(super) hands_over: bool,
     /// Both searches run, and the first to finish ends the other: a solution may be found
     /// twice, and is reported once.
@@ -101,7 +100,11 @@ impl<P: Searchable> Solver<'_, P> {
         let (probe_threads, learners) = match engine {
             Engine::Probe => (threads, 0),
             Engine::Learn => (0, 1),
-            Engine::Both if portfolio => (1, threads.saturating_sub(1).clamp(1, fit)),
+            Engine::Both if portfolio => {
+                let learners = threads.saturating_sub(1).clamp(1, fit);
+                // Without room for the hand-over's learner, the learners race alone.
+                (usize::from(learners < fit), learners)
+            }
             Engine::Both if P::LEARNER_TAKES_A_THREAD => (threads.saturating_sub(1).max(1), 1),
             Engine::Both => (threads, 1),
         };
@@ -111,7 +114,7 @@ impl<P: Searchable> Solver<'_, P> {
             probe_threads,
             learners,
             portfolio,
-            hands_over: portfolio && learners < fit,
+            hands_over: portfolio && probe_threads > 0,
             racing: engine == Engine::Both,
         }
     }
@@ -354,8 +357,7 @@ fn learner<'p, P: Searchable>(
 }
 
 /// The probing search's thread: alone or in `pool`, with restarts, ordered or handing over to
-/// a learning search as `probing` and the plan say. Ends a race it finishes (not one whose
-/// probing it gave up without handing over).
+/// a learning search as `probing` and the plan say. Ends a race it finishes.
 fn probe<'p, P: Searchable>(
     cx: &SearchCx<'p, P>,
     root: P::Grid,
@@ -363,12 +365,11 @@ fn probe<'p, P: Searchable>(
     probing: Probing,
     crew: Crew<'p, P::Grid>,
 ) {
-    let mut finished = true;
     match (pool, probing.restarts) {
         (None, Some(unit)) => with_restarts(cx, root, unit, |cx, root| {
             cx.explore::<Sequential>(root, 0, None);
         }),
-        (None, None) if crew.plan.portfolio => finished = probe_then_learn(cx, root, crew),
+        (None, None) if crew.plan.hands_over => probe_then_learn(cx, root, crew),
         (None, None) => cx.explore::<Sequential>(root, 0, None),
         (Some(pool), _) if probing.ordered => pool.install(|| {
             Ordered::new(cx, probing.budget).explore(root, 0, None, &Route::default());
@@ -384,7 +385,7 @@ fn probe<'p, P: Searchable>(
     }
     // Every worker is done: what their batches hold goes now.
     cx.flush_all();
-    if finished && crew.plan.racing && !cx.stopped() {
+    if crew.plan.racing && !cx.stopped() {
         cx.stop.store(true, Ordering::Relaxed);
     }
 }
@@ -507,8 +508,7 @@ fn learn<'p, P: Searchable>(
 }
 
 /// The probing search on one thread, racing the learning search for a first solution or two:
-/// if its first [`HAND_OVER_NODES`] nodes find no solution, it gives its thread (if the plan
-/// has room, see [`Plan::hands_over`]) to a second
+/// if its first [`HAND_OVER_NODES`] nodes find no solution, it gives its thread to a second
 /// learning search whose decisions start in another order (and which, on a large grid that
 /// holds it up for [`DECIMATE_AFTER_CONFLICTS`], follows the solution decimation reaches if it
 /// reaches one: see `learn`'s `Racer`).
@@ -520,13 +520,12 @@ fn learn<'p, P: Searchable>(
 /// 0.05 s, one learning search took 42.6 s (summed, one thread each, first solution), the
 /// faster of it and the probing search 30.9 s, and the faster of it and a second one seeded
 /// otherwise 26.5 s. An attempt that finds a solution in its budget runs to the end, as a
-/// search without hand-over; one abandoned has handed over no solution. Returns whether it
-/// searched to the end (itself or through the learning search it handed over to).
+/// search without hand-over; one abandoned has handed over no solution.
 fn probe_then_learn<'p, P: Searchable>(
     cx: &SearchCx<'p, P>,
     root: P::Grid,
     crew: Crew<'p, P::Grid>,
-) -> bool {
+) {
     let attempt = Attempt::numbered(0, HAND_OVER_NODES);
     let bounded = SearchCx {
         attempt: Some(&attempt),
@@ -534,10 +533,7 @@ fn probe_then_learn<'p, P: Searchable>(
         ..*cx
     };
     bounded.explore::<Sequential>(root.clone(), 0, None);
-    if !attempt.abandoned() || cx.stopped() {
-        return true;
-    }
-    if crew.plan.hands_over {
+    if attempt.abandoned() && !cx.stopped() {
         let racer = Racer {
             seed: Some(SECOND_LEARNER_SEED),
             exchange: Some((crew.exchange, 1)),
@@ -546,7 +542,6 @@ fn probe_then_learn<'p, P: Searchable>(
         };
         learn(cx, crew.learner_root, true, racer);
     }
-    crew.plan.hands_over
 }
 
 /// Runs `explore` from `root` in attempts (see [`super::restart`]) until one is not abandoned.
@@ -610,15 +605,15 @@ mod tests {
     }
 
     /// The learners of a race on a large grid are as many as fit in the memory budget, and
-    /// the probing search hands over only if one more fits.
+    /// the probing search runs (and hands over) only if one more fits.
     #[test]
     fn a_race_on_a_large_grid_starts_the_learners_that_fit() {
         assert!(learners_that_fit(0) > 1000);
         assert_eq!(learners_that_fit(usize::MAX), 1);
         assert_eq!(learners_that_fit(1000 * 1000), 4);
-        assert_eq!(plan_of(1000, 16, Some(1)), (1, 4, true, false));
+        assert_eq!(plan_of(1000, 16, Some(1)), (0, 4, true, false));
         assert_eq!(plan_of(1000, 4, Some(1)), (1, 3, true, true));
-        assert_eq!(plan_of(2000, 16, Some(1)), (1, 1, true, false));
-        assert_eq!(plan_of(2000, 2, Some(1)), (1, 1, true, false));
+        assert_eq!(plan_of(2000, 16, Some(1)), (0, 1, true, false));
+        assert_eq!(plan_of(2000, 2, Some(1)), (0, 1, true, false));
     }
 }
