@@ -90,7 +90,7 @@ pub(crate) enum Strategy {
     Learn,
     /// Learning on one thread and probing on the others; the first to finish wins (for one or
     /// two black-and-white solutions: learning on every thread but one, and probing gives way
-    /// to one more learner after 64 nodes)
+    /// to one more learner after 64 nodes, as many learners as fit in 512 MiB)
     Both,
     /// Probing, in bounded restarts with varied child orders until a first solution.
     Restarts,
