@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use super::merge::check_manifest;
 use super::split_folder::MANIFEST_FORMAT;
 use crate::{
-    AnyPuzzle, Manifest, MergeCommand, MergeError, PartError, SplitError, SplitFolder,
+    AnyPuzzle, JsonLine, Manifest, MergeCommand, MergeError, PartError, SplitError, SplitFolder,
     SplitOptions, merge,
 };
 
@@ -70,6 +70,52 @@ fn a_colour_puzzle_splits_and_merges() {
     assert!(folder.part_path(0).expect("a part").ends_with("part-001.g"));
     let merged = folder.merge(MergeCommand::Count).expect("merged");
     assert_eq!(merged.count, puzzle.count().expect("counted"));
+}
+
+#[test]
+fn listings_of_the_parts_merge_into_every_solution_once() {
+    let puzzle = perm(4);
+    let tmp = tempfile::tempdir().expect("a temporary folder");
+    let cancel = AtomicBool::new(false);
+    let folder = SplitFolder::write(&puzzle, tmp.path(), &options(3), &cancel).expect("split");
+    // Each part listed as `list --to jsonl` would: its solutions, then a `result` per subtree.
+    for i in 0..folder.manifest().parts.len() {
+        let mut text = String::new();
+        let mut results = folder.count_part(i).expect("counted");
+        for (result, subtree) in results
+            .iter_mut()
+            .zip(folder.part_puzzles(i).expect("read"))
+        {
+            for solution in subtree.solutions() {
+                let line = JsonLine::Solution {
+                    rows: solution.rows(),
+                };
+                text += &(serde_json::to_string(&line).expect("JSON") + "\n");
+            }
+            result.command = "list".into();
+            let line = JsonLine::Result(result.clone());
+            text += &(serde_json::to_string(&line).expect("JSON") + "\n");
+        }
+        let path = folder.result_path(i).expect("a part");
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("created");
+        std::fs::write(path, text).expect("written");
+    }
+    let merged = folder.merge(MergeCommand::List).expect("merged");
+    assert_eq!(merged.count, 24u32.into());
+    let mut listed = Vec::new();
+    folder
+        .for_each_solution(|rows| {
+            listed.push(rows);
+            Ok(())
+        })
+        .expect("listed");
+    let mut all: Vec<_> = puzzle.solutions().map(|s| s.rows()).collect();
+    listed.sort();
+    all.sort();
+    assert_eq!(listed, all);
+    // A failure to hand a solution over is the caller's own error.
+    let failed = folder.for_each_solution(|_| Err(std::io::ErrorKind::BrokenPipe.into()));
+    assert!(matches!(failed, Err(MergeError::Output(_))), "{failed:?}");
 }
 
 #[test]
