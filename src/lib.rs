@@ -74,6 +74,12 @@ pub use api::{
     ExactOutcome, Listing, ListingError, ListingItem, ReadError, Solution, Solutions, Verdict,
     read_listing,
 };
+// Split folders (issue 68): kept apart from the list above so that branches merge cleanly.
+pub use api::{
+    ColorCells, JsonLine, Manifest, ManifestPart, ManifestSubtree, MergeCommand, MergeError,
+    Merged, PartError, PartProblem, PartRunError, RunResult, SplitError, SplitFolder, SplitOptions,
+    merge,
+};
 pub use color::{AnyPuzzle, ColorGrid, ColorPuzzle};
 pub use domain::{Domain, DomainGrid};
 pub use grid::{Cell, Grid};

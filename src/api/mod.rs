@@ -29,8 +29,13 @@
 
 mod counter;
 mod listing;
+mod merge;
+mod merge_error;
+mod part_run;
+mod results;
 mod solve;
 mod solver;
+mod split_folder;
 #[cfg(test)]
 mod tests;
 
@@ -45,6 +50,17 @@ pub use counter::{CountFailure, CountOptions, Counter, EnumerationNeeded, ExactO
 pub use listing::{Listing, ListingError, ListingItem, read_listing};
 pub use solve::{Solution, Solutions, Verdict};
 pub use solver::{AnyGrid, AnySolutionWriter, AnySolver};
+
+// Split folders: cut a search into part files, run them, merge their results.
+#[cfg(test)]
+mod split_folder_tests;
+pub use merge::{MergeCommand, Merged, merge};
+pub use merge_error::{MergeError, PartError, PartProblem};
+pub use part_run::PartRunError;
+pub use results::{ColorCells, JsonLine, RunResult};
+pub use split_folder::{
+    Manifest, ManifestPart, ManifestSubtree, SplitError, SplitFolder, SplitOptions,
+};
 
 /// Why a puzzle could not be read.
 #[derive(Debug, Error)]

@@ -1,7 +1,7 @@
-//! What `split`, `merge` and checkpointed runs need of a kind of puzzle, so that they are
-//! written once for both palettes: the text format that part files and checkpoints hold it in
-//! (the plain format for black and white, Olšák's `.g` with a `: givens` section for colour),
-//! a decision as three numbers, and a solution as text.
+//! What checkpointed runs need of a kind of puzzle, so that they are written once for both
+//! palettes: the text format that checkpoints hold it in (the plain format for black and white,
+//! Olšák's `.g` with a `: givens` section for colour), a decision as three numbers, and a
+//! solution as text. (Split folders are the library's: `nonoenum::SplitFolder`.)
 
 use std::io::{self, Write};
 
@@ -13,26 +13,15 @@ use nonoenum::{AnyGrid, AnyPuzzle, ColorPuzzle, Domain, Given, Puzzle};
 
 use crate::output::{write_grid, write_picture};
 
-/// A kind of puzzle that can be split into part files and checkpointed.
+/// A kind of puzzle that can be checkpointed.
 pub(crate) trait PartPuzzle: Searchable + Clone {
-    /// The extension of its part files (without the dot).
-    const EXTENSION: &'static str;
     /// The name of its text format in a checkpoint.
     const FORMAT: &'static str;
 
     /// The puzzle, with its givens, in its text format.
     fn to_text(&self) -> String;
-    /// Subtrees per part file that `split` packs (see `nonoenum::split::split_balanced`); 1
-    /// where the format holds one set of givens.
-    const SUBTREES_PER_PART: usize;
-
-    /// Puzzles that differ only in their givens (a part's subtrees) in one file of its text
-    /// format; `None` where the format holds one puzzle only.
-    fn all_to_text(puzzles: &[Self]) -> Option<String>;
     /// Reads [`PartPuzzle::to_text`] back.
     fn from_text(text: &str) -> anyhow::Result<Self>;
-    /// Sets the title written into its file.
-    fn set_title(&mut self, title: String);
     /// The cell of a given, 0-based `(row, col)`.
     fn cell(given: &Self::Given) -> (usize, usize);
     /// Writes a solution as text rows (`#` and `.`, or the palette's characters).
@@ -73,25 +62,14 @@ fn parse_error(e: &ParseError) -> anyhow::Error {
 }
 
 impl PartPuzzle for Puzzle {
-    const EXTENSION: &'static str = "txt";
     const FORMAT: &'static str = "plain";
-
-    const SUBTREES_PER_PART: usize = nonoenum::split::SUBTREES_PER_PART;
 
     fn to_text(&self) -> String {
         plain::write(self)
     }
 
-    fn all_to_text(puzzles: &[Self]) -> Option<String> {
-        Some(plain::write_all(puzzles))
-    }
-
     fn from_text(text: &str) -> anyhow::Result<Self> {
         plain::parse(text).map_err(|e| parse_error(&e))
-    }
-
-    fn set_title(&mut self, title: String) {
-        self.title = Some(title);
     }
 
     fn cell(given: &Given) -> (usize, usize) {
@@ -104,20 +82,10 @@ impl PartPuzzle for Puzzle {
 }
 
 impl PartPuzzle for ColorPuzzle {
-    const EXTENSION: &'static str = "g";
     const FORMAT: &'static str = "g";
-
-    const SUBTREES_PER_PART: usize = 1;
 
     fn to_text(&self) -> String {
         olsak::write(self)
-    }
-
-    fn all_to_text(puzzles: &[Self]) -> Option<String> {
-        match puzzles {
-            [one] => Some(olsak::write(one)),
-            _ => None,
-        }
     }
 
     fn from_text(text: &str) -> anyhow::Result<Self> {
@@ -125,10 +93,6 @@ impl PartPuzzle for ColorPuzzle {
             AnyPuzzle::Color(p) => Ok(p),
             AnyPuzzle::Bw(_) => bail!("a black-and-white puzzle where a colour one was expected"),
         }
-    }
-
-    fn set_title(&mut self, title: String) {
-        self.title = Some(title);
     }
 
     fn cell(given: &ColorGiven) -> (usize, usize) {
