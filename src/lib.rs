@@ -74,6 +74,10 @@ pub use api::{
     ExactOutcome, Listing, ListingError, ListingItem, ReadError, Solution, Solutions, Verdict,
     read_listing,
 };
+pub use api::{
+    CHECKPOINT_FORMAT, Checkpoint, CheckpointEnd, CheckpointError, CheckpointEvent,
+    CheckpointOptions, CheckpointSettings,
+};
 pub use color::{AnyPuzzle, ColorGrid, ColorPuzzle};
 pub use domain::{Domain, DomainGrid};
 pub use grid::{Cell, Grid};

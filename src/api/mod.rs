@@ -27,6 +27,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod checkpoint;
 mod counter;
 mod listing;
 mod solve;
@@ -41,6 +42,10 @@ use thiserror::Error;
 use crate::color::AnyPuzzle;
 use crate::format::{Format, ParseError, read_any_puzzles};
 
+pub use checkpoint::{
+    CHECKPOINT_FORMAT, Checkpoint, CheckpointEnd, CheckpointError, CheckpointEvent,
+    CheckpointOptions, CheckpointSettings,
+};
 pub use counter::{CountFailure, CountOptions, Counter, EnumerationNeeded, ExactOutcome};
 pub use listing::{Listing, ListingError, ListingItem, read_listing};
 pub use solve::{Solution, Solutions, Verdict};
