@@ -27,9 +27,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod cell_counts;
 mod checkpoint;
 mod counter;
 mod listing;
+mod side_count;
 mod solve;
 mod solver;
 #[cfg(test)]
@@ -42,12 +44,14 @@ use thiserror::Error;
 use crate::color::AnyPuzzle;
 use crate::format::{Format, ParseError, read_any_puzzles};
 
+pub use cell_counts::CellCounts;
 pub use checkpoint::{
     CHECKPOINT_FORMAT, Checkpoint, CheckpointEnd, CheckpointError, CheckpointEvent,
     CheckpointOptions, CheckpointSettings,
 };
 pub use counter::{CountFailure, CountOptions, Counter, EnumerationNeeded, ExactOutcome};
 pub use listing::{Listing, ListingError, ListingItem, read_listing};
+pub use side_count::{SIDE_COUNT_START_AFTER, SIDE_COUNT_TIME_FLOOR, SideCount};
 pub use solve::{Solution, Solutions, Verdict};
 pub use solver::{AnyGrid, AnySolutionWriter, AnySolver};
 

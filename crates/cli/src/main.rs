@@ -14,7 +14,6 @@ mod output;
 mod palette;
 mod parts;
 mod per_cell;
-mod side_count;
 mod stop;
 
 use std::process::ExitCode;
