@@ -79,6 +79,7 @@ pub use api::{
     CheckpointOptions, CheckpointSettings,
 };
 pub use api::{CellCounts, SIDE_COUNT_START_AFTER, SIDE_COUNT_TIME_FLOOR, SideCount};
+pub use api::{CountMethod, CountRefusal, default_sweep_memory};
 pub use color::{AnyPuzzle, ColorGrid, ColorPuzzle};
 pub use domain::{Domain, DomainGrid};
 pub use grid::{Cell, Grid};

@@ -29,6 +29,7 @@
 
 mod cell_counts;
 mod checkpoint;
+mod count_policy;
 mod counter;
 mod listing;
 mod side_count;
@@ -49,6 +50,7 @@ pub use checkpoint::{
     CHECKPOINT_FORMAT, Checkpoint, CheckpointEnd, CheckpointError, CheckpointEvent,
     CheckpointOptions, CheckpointSettings,
 };
+pub use count_policy::{CountMethod, CountRefusal, default_sweep_memory};
 pub use counter::{CountFailure, CountOptions, Counter, EnumerationNeeded, ExactOutcome};
 pub use listing::{Listing, ListingError, ListingItem, read_listing};
 pub use side_count::{SIDE_COUNT_START_AFTER, SIDE_COUNT_TIME_FLOOR, SideCount};

@@ -219,7 +219,8 @@ pub enum CheckpointEnd {
 /// [`Checkpoint::run`] it, as many times as it takes to complete.
 ///
 /// ```
-/// use nonoenum::{AnyPuzzle, Checkpoint, CheckpointEnd, CheckpointOptions, CheckpointSettings, Flow};
+/// use nonoenum::{AnyPuzzle, Checkpoint, CheckpointEnd, CheckpointOptions, CheckpointSettings};
+/// use nonoenum::Flow;
 ///
 /// let puzzle = AnyPuzzle::parse("3 3\n1\n1\n1\n1\n1\n1\n")?; // the 6 permutations
 /// let path = std::env::temp_dir().join(format!("nonoenum-doc-{}.json", std::process::id()));
