@@ -4,10 +4,15 @@
 //! [`ExactOutcome::CountedPerCell`](super::ExactOutcome::CountedPerCell) and
 //! [`ExactOutcome::CountedPerColour`](super::ExactOutcome::CountedPerColour).
 
+use std::sync::Arc;
+
 use num_bigint::BigUint;
 
 use super::solver::AnyGrid;
+use super::{CountFailure, Counter, ExactOutcome};
 use crate::color::AnyPuzzle;
+use crate::flow::Flow;
+use crate::search::SolverOptions;
 
 /// Per-cell counts over the solutions added, for either palette.
 ///
@@ -87,6 +92,48 @@ impl CellCounts {
     }
 }
 
+impl Counter<'_> {
+    /// Counts as [`Counter::run`] does; where only an enumeration answers
+    /// ([`ExactOutcome::NeedsEnumeration`]: per-cell counts that need too many profiles), it
+    /// enumerates the solutions, on the same threads and cancel flag, and tallies the per-cell
+    /// counts with [`CellCounts`] (the policy of [`CountMethod::Auto`](super::CountMethod)).
+    pub fn run_or_enumerate(&self) -> Result<ExactOutcome, CountFailure> {
+        match self.run()? {
+            ExactOutcome::NeedsEnumeration(_) => self.enumerate(),
+            outcome => Ok(outcome),
+        }
+    }
+
+    /// The count and the per-cell counts, by enumerating the solutions.
+    fn enumerate(&self) -> Result<ExactOutcome, CountFailure> {
+        let mut counts = CellCounts::new(self.puzzle);
+        let options = SolverOptions {
+            threads: self.options.threads,
+            ..SolverOptions::default()
+        };
+        let outcome = self
+            .puzzle
+            .solver(options)
+            .with_cancel_flag(Arc::clone(&self.cancel))
+            .run(|grid| {
+                counts.add(grid);
+                Flow::Continue
+            })?;
+        let count = BigUint::from(outcome.solutions);
+        if !outcome.exhausted {
+            return Ok(ExactOutcome::Cancelled { at_least: count });
+        }
+        // Only per-cell counts need an enumeration: the outcome is per cell or per colour.
+        Ok(match counts.per_cell() {
+            Some(per_cell) => ExactOutcome::CountedPerCell { count, per_cell },
+            None => ExactOutcome::CountedPerColour {
+                count,
+                per_colour: counts.per_colour().unwrap_or_default(),
+            },
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +182,32 @@ mod tests {
             panic!("counted per cell by profiles: {by_profiles:?}");
         };
         assert_eq!(per_cell, exact);
+    }
+
+    #[test]
+    fn per_cell_counts_fall_back_to_an_enumeration_when_profiles_cannot() {
+        let puzzle = AnyPuzzle::Bw(permutations(5));
+        let tiny = CountOptions {
+            per_cell: true,
+            limits: crate::count::CountLimits {
+                max_profiles: 1,
+                ..Default::default()
+            },
+            ..CountOptions::default()
+        };
+        let counter = puzzle.counter(tiny);
+        assert!(matches!(
+            counter.run().expect("counts"),
+            ExactOutcome::NeedsEnumeration(_)
+        ));
+        let by_enumeration = counter.run_or_enumerate().expect("enumerates");
+        let options = CountOptions {
+            per_cell: true,
+            ..CountOptions::default()
+        };
+        let by_profiles = puzzle.counter(options).run_or_enumerate().expect("counts");
+        assert!(matches!(by_profiles, ExactOutcome::CountedPerCell { .. }));
+        assert_eq!(by_enumeration, by_profiles);
     }
 
     #[test]
