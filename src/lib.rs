@@ -76,10 +76,16 @@ pub use api::{
 };
 // Split folders (issue 68): kept apart from the list above so that branches merge cleanly.
 pub use api::{
+    CHECKPOINT_FORMAT, Checkpoint, CheckpointEnd, CheckpointError, CheckpointEvent,
+    CheckpointOptions, CheckpointSettings,
+};
+pub use api::{CellCounts, SIDE_COUNT_START_AFTER, SIDE_COUNT_TIME_FLOOR, SideCount};
+pub use api::{
     ColorCells, JsonLine, Manifest, ManifestPart, ManifestSubtree, MergeCommand, MergeError,
     Merged, PartError, PartProblem, PartRunError, RunResult, SplitError, SplitFolder, SplitOptions,
     merge,
 };
+pub use api::{CountMethod, CountRefusal, default_sweep_memory};
 pub use color::{AnyPuzzle, ColorGrid, ColorPuzzle};
 pub use domain::{Domain, DomainGrid};
 pub use grid::{Cell, Grid};

@@ -101,9 +101,9 @@ pub enum EnumerationNeeded {
 /// A count of one puzzle without visiting its solutions (see [`AnyPuzzle::counter`]).
 #[derive(Debug)]
 pub struct Counter<'p> {
-    puzzle: &'p AnyPuzzle,
-    options: CountOptions,
-    cancel: Arc<AtomicBool>,
+    pub(super) puzzle: &'p AnyPuzzle,
+    pub(super) options: CountOptions,
+    pub(super) cancel: Arc<AtomicBool>,
     progress: Arc<CountProgress>,
 }
 

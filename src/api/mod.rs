@@ -27,12 +27,16 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod cell_counts;
+mod checkpoint;
+mod count_policy;
 mod counter;
 mod listing;
 mod merge;
 mod merge_error;
 mod part_run;
 mod results;
+mod side_count;
 mod solve;
 mod solver;
 mod split_folder;
@@ -46,8 +50,15 @@ use thiserror::Error;
 use crate::color::AnyPuzzle;
 use crate::format::{Format, ParseError, read_any_puzzles};
 
+pub use cell_counts::CellCounts;
+pub use checkpoint::{
+    CHECKPOINT_FORMAT, Checkpoint, CheckpointEnd, CheckpointError, CheckpointEvent,
+    CheckpointOptions, CheckpointSettings,
+};
+pub use count_policy::{CountMethod, CountRefusal, default_sweep_memory};
 pub use counter::{CountFailure, CountOptions, Counter, EnumerationNeeded, ExactOutcome};
 pub use listing::{Listing, ListingError, ListingItem, read_listing};
+pub use side_count::{SIDE_COUNT_START_AFTER, SIDE_COUNT_TIME_FLOOR, SideCount};
 pub use solve::{Solution, Solutions, Verdict};
 pub use solver::{AnyGrid, AnySolutionWriter, AnySolver};
 

@@ -1,6 +1,7 @@
 //! `count --method decompose|auto`: exact counts without visiting solutions, by the library's
 //! [`AnyPuzzle::counter`], with the options of the command line, its statistics and progress
-//! lines, and its choice between enumerating and giving up where the counter cannot answer.
+//! lines, and its messages for the library's choice ([`Method`]) between enumerating and
+//! giving up where the counter cannot answer.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -8,10 +9,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail};
 use nonoenum::count::{
-    BigUint, CountLimits, DEFAULT_SWEEP_MEMORY, ExactCount, ExactMethod, Orientation,
-    PER_CELL_LAYERS,
+    BigUint, CountLimits, ExactCount, ExactMethod, Orientation, PER_CELL_LAYERS,
 };
-use nonoenum::{AnyPuzzle, CountOptions, EnumerationNeeded, ExactOutcome};
+use nonoenum::{AnyPuzzle, CountMethod as Method, CountOptions, EnumerationNeeded, ExactOutcome};
 
 use crate::cli::{CountMethod, ProgressFormat, SweepSide};
 use crate::output::progress::{Progress, Show};
@@ -147,7 +147,9 @@ impl ExactSettings {
             sweep_memory: self
                 .limits
                 .sweep_memory_mib
-                .map_or_else(default_sweep_memory, |mib| mib.saturating_mul(1 << 20)),
+                .map_or_else(nonoenum::default_sweep_memory, |mib| {
+                    mib.saturating_mul(1 << 20)
+                }),
             race: !self.limits.no_race,
             completion_checks: !self.limits.no_completion_checks,
             backbone_after: match (self.limits.no_backbone, self.limits.backbone_after) {
@@ -162,27 +164,6 @@ impl ExactSettings {
             }),
         }
     }
-}
-
-/// The sweep's memo limit when `--sweep-memory` is not given: a quarter of the memory the
-/// system has available now (Linux's `MemAvailable`), and at least the library's default,
-/// which is used where the system does not say. Lion (#2712) needs about 5 GiB.
-fn default_sweep_memory() -> usize {
-    let available = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|info| mem_available(&info));
-    available.map_or(DEFAULT_SWEEP_MEMORY, |bytes| {
-        (bytes / 4).max(DEFAULT_SWEEP_MEMORY)
-    })
-}
-
-/// `MemAvailable` of a `/proc/meminfo` text, in bytes.
-fn mem_available(meminfo: &str) -> Option<usize> {
-    let line = meminfo
-        .lines()
-        .find_map(|line| line.strip_prefix("MemAvailable:"))?;
-    let kib: usize = line.trim().strip_suffix("kB")?.trim().parse().ok()?;
-    kib.checked_mul(1024)
 }
 
 /// One puzzle to count.
@@ -217,13 +198,10 @@ pub(crate) enum Counted {
 
 /// Counts `job` as `settings` say, or says to enumerate.
 pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Result<Counted> {
-    match settings.method {
-        CountMethod::Enumerate => return Ok(Counted::Enumerate),
-        CountMethod::Auto if job.max_solutions => return Ok(Counted::Enumerate),
-        CountMethod::Decompose if job.max_solutions => {
-            bail!("--limit stops an enumeration: it does not go with --method decompose")
-        }
-        CountMethod::Auto | CountMethod::Decompose => {}
+    match method(settings.method).counts_exactly(job.max_solutions) {
+        Ok(true) => {}
+        Ok(false) => return Ok(Counted::Enumerate),
+        Err(_) => bail!("--limit stops an enumeration: it does not go with --method decompose"),
     }
     let start = Instant::now();
     let options = CountOptions {
@@ -305,27 +283,38 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
 }
 
 /// What `count` does when the library needs an enumeration to answer: `auto` enumerates,
-/// `decompose` refuses with what to change.
+/// `decompose` refuses with what to change (the library's [`CountMethod`](Method) policy).
 fn enumeration_needed(
     why: EnumerationNeeded,
-    method: CountMethod,
+    method_asked: CountMethod,
     label: &str,
     say: impl Fn(&str),
 ) -> anyhow::Result<Counted> {
+    let refused = method(method_asked).on_enumeration_needed(why).is_err();
     match why {
-        EnumerationNeeded::TooManyProfiles { limit } if method == CountMethod::Auto => {
+        EnumerationNeeded::TooManyProfiles { limit } if refused => bail!(
+            "{label}: per-cell counts by profiles need more than {limit} profiles in all (they \
+             may hold {PER_CELL_LAYERS} times --max-profiles: raise it, or drop --method \
+             decompose to enumerate)"
+        ),
+        EnumerationNeeded::TooManyProfiles { limit } => {
             say(&format!(
                 "per-cell counts by profiles need more than {limit} profiles: enumerating"
             ));
             Ok(Counted::Enumerate)
         }
-        EnumerationNeeded::TooManyProfiles { limit } => bail!(
-            "{label}: per-cell counts by profiles need more than {limit} profiles in all (they \
-             may hold {PER_CELL_LAYERS} times --max-profiles: raise it, or drop --method \
-             decompose to enumerate)"
-        ),
+        _ if refused => bail!("{label}: {why}"),
         // Whatever the library may one day need an enumeration for.
         _ => Ok(Counted::Enumerate),
+    }
+}
+
+/// The library's counting method for `--method`.
+fn method(asked: CountMethod) -> Method {
+    match asked {
+        CountMethod::Auto => Method::Auto,
+        CountMethod::Decompose => Method::Decompose,
+        CountMethod::Enumerate => Method::Enumerate,
     }
 }
 
@@ -384,18 +373,4 @@ fn print_stats(label: &str, counted: &ExactCount, elapsed: Duration) {
         counted.count,
         counted.unknown_cells,
     );
-}
-
-#[cfg(test)]
-mod tests {
-    use super::mem_available;
-
-    #[test]
-    fn available_memory_is_read_from_meminfo() {
-        let info =
-            "MemTotal:       24000000 kB\nMemFree:         1000 kB\nMemAvailable:   23000000 kB\n";
-        assert_eq!(mem_available(info), Some(23_000_000 * 1024));
-        assert_eq!(mem_available("MemTotal: 5 kB\n"), None);
-        assert_eq!(mem_available("MemAvailable: lots\n"), None);
-    }
 }

@@ -11,10 +11,8 @@ mod fuzz_cases;
 mod images;
 mod input;
 mod output;
-mod palette;
 mod parts;
 mod per_cell;
-mod side_count;
 mod stop;
 
 use std::process::ExitCode;

@@ -6,13 +6,13 @@ use std::io::Write;
 use nonoenum::count::BigUint;
 use nonoenum::format::compact::CompactHeader;
 use nonoenum::split::{clue_checksum, givens_checksum};
-use nonoenum::{AnyPuzzle, AnySolver, Engine, Flow, Outcome};
+use nonoenum::{AnyPuzzle, AnySolver, CellCounts, Engine, Flow, Outcome};
 
 use crate::cli::{EngineChoice, Settings, SolutionFormat};
 use crate::output::batched::{self, ListWriter};
 use crate::output::json::{JsonLine, RunResult, write_line};
 use crate::output::printer::{FileNames, Printer};
-use crate::per_cell::{Counts, Tally};
+use crate::per_cell::Counts;
 use crate::stop::{Cancel, Stop};
 
 /// What one command does with each puzzle.
@@ -161,7 +161,7 @@ impl Run<'_> {
         out: &mut impl Write,
     ) -> anyhow::Result<(Outcome, bool)> {
         let mut tally = match self.mode {
-            Mode::Count(exact) if exact.per_cell() => Some(Tally::new(self.puzzle)),
+            Mode::Count(exact) if exact.per_cell() => Some(CellCounts::new(self.puzzle)),
             _ => None,
         };
         let outcome = self.search(solver, out, &mut tally)?;
@@ -176,7 +176,7 @@ impl Run<'_> {
         &self,
         solver: &AnySolver<'_>,
         out: &mut impl Write,
-        tally: &mut Option<Tally>,
+        tally: &mut Option<CellCounts>,
     ) -> anyhow::Result<Outcome> {
         let json = self.settings.json;
         Ok(match self.mode {
@@ -253,11 +253,12 @@ impl Run<'_> {
         &self,
         out: &mut impl Write,
         outcome: &Outcome,
-        tally: Option<&Tally>,
+        tally: Option<&CellCounts>,
     ) -> anyhow::Result<()> {
         let mode = self.mode;
         let n = outcome.solutions;
         let stop = self.stop(outcome);
+        let tally = tally.map(Counts::enumerated);
         if self.settings.json {
             let (puzzle, givens) = match self.puzzle {
                 AnyPuzzle::Bw(p) => (clue_checksum(p), givens_checksum(p)),
@@ -272,12 +273,12 @@ impl Run<'_> {
                 complete: outcome.exhausted,
                 stopped: stop.map(|s| s.describe().to_string()),
                 seconds: outcome.elapsed.as_secs_f64(),
-                per_cell: tally.and_then(Tally::per_cell),
-                per_color: tally.and_then(|t| t.per_color(self.puzzle)),
+                per_cell: tally.as_ref().and_then(Counts::per_cell),
+                per_color: tally.as_ref().and_then(|t| t.per_color(self.puzzle)),
             };
             write_line(out, &JsonLine::Result(result))?;
         } else {
-            if let Some(tally) = tally {
+            if let Some(tally) = &tally {
                 tally.write_text(out, self.puzzle)?;
             }
             match mode {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use nonoenum::count::BigUint;
-use nonoenum::{AnyPuzzle, Probing, SolverOptions};
+use nonoenum::{AnyPuzzle, Probing, SideCount, SolverOptions};
 
 use super::run::{Mode, Run, engine_for};
 use crate::cli::{Settings, SolutionFormat};
@@ -20,7 +20,6 @@ use crate::output::json::JsonArray;
 use crate::output::print_stats;
 use crate::output::printer::{XML_HEAD, XML_TAIL};
 use crate::output::progress::{Progress, Show};
-use crate::side_count::SideCount;
 use crate::stop::{Cancel, EXIT_NO_SOLUTION, Stop};
 
 /// Runs `mode` on the settings' puzzles, writing to standard output or to `-o FILE`.
@@ -152,11 +151,11 @@ fn each_puzzle(
                 Some(Ended::Stopped(code)) => return Ok(code),
             }
         }
-        let side = SideCount::start(
-            puzzle,
-            solver.stats(),
-            counts_alongside(settings, mode, show),
-        );
+        let side = if counts_alongside(settings, mode, show) {
+            SideCount::start(puzzle, solver.stats())
+        } else {
+            SideCount::none()
+        };
         let total = side.total();
         let progress = Progress::search(label, solver.stats(), show, side.total());
         let result = run.run(&solver, out);
@@ -259,8 +258,12 @@ fn solver_for<'p>(
 }
 
 /// Whether the exact total is counted alongside the enumeration: a whole one (no limit) whose
-/// progress is shown.
+/// progress is shown (see [`SideCount`]), unless `NONOENUM_EXACT_TOTAL` is `off`.
 fn counts_alongside(settings: &Settings, mode: Mode, show: Show) -> bool {
+    // Benchmarks of the estimates turn it off (see `scripts/bench-eta`).
+    if std::env::var_os("NONOENUM_EXACT_TOTAL").is_some_and(|v| v == "off") {
+        return false;
+    }
     let whole = match mode {
         Mode::Solve => false,
         Mode::List { limit } => limit.is_none(),

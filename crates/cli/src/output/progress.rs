@@ -8,8 +8,8 @@
 //! library's counters, so the search itself never waits for the display.
 
 use std::io::IsTerminal;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -21,7 +21,6 @@ use serde_json::json;
 
 use super::pace::{Pace, share_done};
 use crate::cli::ProgressFormat;
-use crate::side_count::Total;
 
 /// A progress display bound to one search; drop it (or call [`Progress::finish`]) at the end.
 pub(crate) struct Progress {
@@ -71,7 +70,7 @@ impl Progress {
         label: &str,
         stats: Arc<SearchStats>,
         show: Show,
-        total: Total,
+        total: Arc<OnceLock<u128>>,
     ) -> Progress {
         let start = Instant::now();
         let name = label.to_string();

@@ -1,0 +1,243 @@
+//! Per-cell counts by enumeration: in how many of the solutions seen each cell is filled
+//! (black and white) or has each colour (colour), for when profiles cannot count them
+//! ([`EnumerationNeeded`](super::EnumerationNeeded)), in the shapes of
+//! [`ExactOutcome::CountedPerCell`](super::ExactOutcome::CountedPerCell) and
+//! [`ExactOutcome::CountedPerColour`](super::ExactOutcome::CountedPerColour).
+
+use std::sync::Arc;
+
+use num_bigint::BigUint;
+
+use super::solver::AnyGrid;
+use super::{CountFailure, Counter, ExactOutcome};
+use crate::color::AnyPuzzle;
+use crate::flow::Flow;
+use crate::search::SolverOptions;
+
+/// Per-cell counts over the solutions added, for either palette.
+///
+/// ```
+/// use nonoenum::{AnyPuzzle, CellCounts, Flow, SolverOptions};
+///
+/// let puzzle = AnyPuzzle::parse("2 2\n1\n1\n1\n1\n")?; // the two diagonals
+/// let mut counts = CellCounts::new(&puzzle);
+/// puzzle.solver(SolverOptions::default()).run(|grid| {
+///     counts.add(grid);
+///     Flow::Continue
+/// })?;
+/// assert_eq!(counts.solutions(), 2);
+/// assert_eq!(counts.per_cell(), Some(vec![vec![1u32.into(); 2]; 2]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct CellCounts {
+    width: usize,
+    /// Palette indices a cell can hold: 2 in black and white (0 empty, 1 filled).
+    values: usize,
+    /// Whether the puzzle is a colour one.
+    colour: bool,
+    /// Cell by cell, row-major, one count per palette index.
+    counts: Vec<u64>,
+    solutions: u64,
+}
+
+impl CellCounts {
+    /// No solution counted yet, for `puzzle`'s grid and palette.
+    pub fn new(puzzle: &AnyPuzzle) -> Self {
+        let (height, width, values, colour) = match puzzle {
+            AnyPuzzle::Bw(p) => (p.height(), p.width(), 2, false),
+            AnyPuzzle::Color(p) => (p.height(), p.width(), p.colors.len(), true),
+        };
+        CellCounts {
+            width,
+            values,
+            colour,
+            counts: vec![0; height * width * values],
+            solutions: 0,
+        }
+    }
+
+    /// Adds one solution of the puzzle (every cell decided).
+    pub fn add(&mut self, solution: AnyGrid<'_>) {
+        for (i, value) in solution.to_cells().into_iter().enumerate() {
+            if let Some(count) = self.counts.get_mut(i * self.values + usize::from(value)) {
+                *count += 1;
+            }
+        }
+        self.solutions += 1;
+    }
+
+    /// The solutions added.
+    pub fn solutions(&self) -> u64 {
+        self.solutions
+    }
+
+    /// Black and white: row by row, in how many solutions each cell is filled; `None` for a
+    /// colour puzzle.
+    pub fn per_cell(&self) -> Option<Vec<Vec<BigUint>>> {
+        (!self.colour).then(|| self.rows(|cell| BigUint::from(cell[1])))
+    }
+
+    /// Colour: row by row and cell by cell, in how many solutions the cell has each palette
+    /// index, the background first; `None` for a black-and-white puzzle.
+    pub fn per_colour(&self) -> Option<Vec<Vec<Vec<BigUint>>>> {
+        self.colour
+            .then(|| self.rows(|cell| cell.iter().map(|&n| BigUint::from(n)).collect()))
+    }
+
+    /// Each cell's counts through `f`, row by row.
+    fn rows<T: Clone>(&self, f: impl Fn(&[u64]) -> T) -> Vec<Vec<T>> {
+        let cells: Vec<T> = self.counts.chunks(self.values).map(f).collect();
+        cells.chunks(self.width.max(1)).map(<[T]>::to_vec).collect()
+    }
+}
+
+impl Counter<'_> {
+    /// Counts as [`Counter::run`] does; where only an enumeration answers
+    /// ([`ExactOutcome::NeedsEnumeration`]: per-cell counts that need too many profiles), it
+    /// enumerates the solutions, on the same threads and cancel flag, and tallies the per-cell
+    /// counts with [`CellCounts`] (the policy of [`CountMethod::Auto`](super::CountMethod)).
+    pub fn run_or_enumerate(&self) -> Result<ExactOutcome, CountFailure> {
+        match self.run()? {
+            ExactOutcome::NeedsEnumeration(_) => self.enumerate(),
+            outcome => Ok(outcome),
+        }
+    }
+
+    /// The count and the per-cell counts, by enumerating the solutions.
+    fn enumerate(&self) -> Result<ExactOutcome, CountFailure> {
+        let mut counts = CellCounts::new(self.puzzle);
+        let options = SolverOptions {
+            threads: self.options.threads,
+            ..SolverOptions::default()
+        };
+        let outcome = self
+            .puzzle
+            .solver(options)
+            .with_cancel_flag(Arc::clone(&self.cancel))
+            .run(|grid| {
+                counts.add(grid);
+                Flow::Continue
+            })?;
+        let count = BigUint::from(outcome.solutions);
+        if !outcome.exhausted {
+            return Ok(ExactOutcome::Cancelled { at_least: count });
+        }
+        // Only per-cell counts need an enumeration: the outcome is per cell or per colour.
+        Ok(match counts.per_cell() {
+            Some(per_cell) => ExactOutcome::CountedPerCell { count, per_cell },
+            None => ExactOutcome::CountedPerColour {
+                count,
+                per_colour: counts.per_colour().unwrap_or_default(),
+            },
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flow::Flow;
+    use crate::search::SolverOptions;
+    use crate::test_strategies::{colour_bands, permutations};
+    use crate::{CountOptions, ExactOutcome};
+
+    /// Per-cell counts by enumeration, and the brute-force sum over the solutions' cells.
+    fn enumerated(puzzle: &AnyPuzzle) -> (CellCounts, Vec<Vec<u8>>) {
+        let mut counts = CellCounts::new(puzzle);
+        let mut all = Vec::new();
+        let _ = puzzle
+            .solver(SolverOptions::default())
+            .run(|grid| {
+                counts.add(grid);
+                all.push(grid.to_cells());
+                Flow::Continue
+            })
+            .expect("enumerates");
+        (counts, all)
+    }
+
+    #[test]
+    fn black_and_white_counts_are_the_sums_over_the_solutions_and_the_profiles_counts() {
+        let puzzle = AnyPuzzle::Bw(permutations(4));
+        let (counts, all) = enumerated(&puzzle);
+        assert_eq!(counts.solutions(), 24);
+        let per_cell = counts.per_cell().expect("black and white");
+        for (r, row) in per_cell.iter().enumerate() {
+            for (c, count) in row.iter().enumerate() {
+                let filled = all.iter().filter(|cells| cells[r * 4 + c] == 1).count();
+                assert_eq!(*count, BigUint::from(filled));
+            }
+        }
+        assert_eq!(counts.per_colour(), None);
+        let options = CountOptions {
+            per_cell: true,
+            ..CountOptions::default()
+        };
+        let by_profiles = puzzle.counter(options).run().expect("counts");
+        let ExactOutcome::CountedPerCell {
+            per_cell: exact, ..
+        } = by_profiles
+        else {
+            panic!("counted per cell by profiles: {by_profiles:?}");
+        };
+        assert_eq!(per_cell, exact);
+    }
+
+    #[test]
+    fn per_cell_counts_fall_back_to_an_enumeration_when_profiles_cannot() {
+        let puzzle = AnyPuzzle::Bw(permutations(5));
+        let tiny = CountOptions {
+            per_cell: true,
+            limits: crate::count::CountLimits {
+                max_profiles: 1,
+                ..Default::default()
+            },
+            ..CountOptions::default()
+        };
+        let counter = puzzle.counter(tiny);
+        assert!(matches!(
+            counter.run().expect("counts"),
+            ExactOutcome::NeedsEnumeration(_)
+        ));
+        let by_enumeration = counter.run_or_enumerate().expect("enumerates");
+        let options = CountOptions {
+            per_cell: true,
+            ..CountOptions::default()
+        };
+        let by_profiles = puzzle.counter(options).run_or_enumerate().expect("counts");
+        assert!(matches!(by_profiles, ExactOutcome::CountedPerCell { .. }));
+        assert_eq!(by_enumeration, by_profiles);
+    }
+
+    #[test]
+    fn colour_counts_are_the_sums_over_the_solutions_and_the_profiles_counts() {
+        let puzzle = AnyPuzzle::Color(colour_bands(2, 3));
+        let (counts, all) = enumerated(&puzzle);
+        let per_colour = counts.per_colour().expect("colour");
+        let width = 3;
+        for (r, row) in per_colour.iter().enumerate() {
+            for (c, cell) in row.iter().enumerate() {
+                for (value, count) in cell.iter().enumerate() {
+                    let n = all
+                        .iter()
+                        .filter(|cells| usize::from(cells[r * width + c]) == value)
+                        .count();
+                    assert_eq!(*count, BigUint::from(n));
+                }
+            }
+        }
+        let options = CountOptions {
+            per_cell: true,
+            ..CountOptions::default()
+        };
+        let by_profiles = puzzle.counter(options).run().expect("counts");
+        let ExactOutcome::CountedPerColour {
+            per_colour: exact, ..
+        } = by_profiles
+        else {
+            panic!("counted per colour by profiles: {by_profiles:?}");
+        };
+        assert_eq!(per_colour, exact);
+    }
+}

@@ -1,0 +1,213 @@
+//! Running a checkpoint's open parts: the split into parts, each part's search, its commit,
+//! and the checks of the progress a checkpoint file records.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::files::{Output, write_atomically};
+use super::stored::{Stored, decision, read_decision, write_rows};
+use super::{CheckpointEnd, CheckpointError, CheckpointEvent, CheckpointOptions, State};
+use crate::domain::Domain;
+use crate::flow::Flow;
+use crate::search::{Probing, SolveError, Solver, SolverOptions};
+use crate::split::{Sizing, split_by};
+
+/// One run of a checkpoint: its state, where it is saved, and whom it tells.
+pub(super) struct Run<'a, F: FnMut(CheckpointEvent<'_>) -> Flow> {
+    pub(super) state: &'a mut State,
+    pub(super) committed: &'a mut u128,
+    pub(super) path: &'a Path,
+    pub(super) options: &'a CheckpointOptions,
+    pub(super) on_event: &'a mut F,
+}
+
+/// How a part's search ended.
+enum PartEnd {
+    /// The whole subtree was searched: the part commits.
+    Exhausted(u64),
+    /// Stopped, with the solutions found so far.
+    Stopped(u64),
+}
+
+impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
+    /// Runs the open parts one by one, committing each, until none is left or the run is
+    /// stopped; saves the state and cuts uncommitted output off at the end.
+    pub(super) fn run<P: Stored>(&mut self, puzzle: &P) -> Result<CheckpointEnd, CheckpointError> {
+        let mut output = match &self.state.output {
+            Some(path) => Some(Output::open(path, self.state.output_len)?),
+            None => None,
+        };
+        self.ensure_split(puzzle)?;
+        let mut last_save = Instant::now();
+        let mut end = CheckpointEnd::Complete;
+        while let Some(decisions) = self.state.open.first() {
+            let part = part_of(puzzle, decisions)?;
+            let solutions = match self.search(puzzle, &part, output.as_mut())? {
+                PartEnd::Exhausted(solutions) => solutions,
+                PartEnd::Stopped(partial) => {
+                    end = CheckpointEnd::Stopped { partial };
+                    break;
+                }
+            };
+            if let Some(out) = output.as_mut() {
+                self.state.output_len = out.commit()?;
+            }
+            *self.committed = self
+                .committed
+                .checked_add(u128::from(solutions))
+                .ok_or_else(|| {
+                    CheckpointError::Altered("the committed count is too large".into())
+                })?;
+            self.state.committed = self.committed.to_string();
+            let _ = self.state.open.remove(0);
+            if last_save.elapsed() >= self.options.save_every || self.state.open.is_empty() {
+                self.save()?;
+                last_save = Instant::now();
+            }
+            let event = CheckpointEvent::Committed {
+                solutions,
+                committed: *self.committed,
+                open: self.state.open.len(),
+                parts: self.state.parts,
+            };
+            if (self.on_event)(event) == Flow::Stop && !self.state.open.is_empty() {
+                end = CheckpointEnd::Stopped { partial: 0 };
+                break;
+            }
+        }
+        // Stopped or done: record the committed state, and drop uncommitted output.
+        self.save()?;
+        if let Some(out) = output.as_mut() {
+            out.truncate_to(self.state.output_len)?;
+        }
+        Ok(end)
+    }
+
+    /// Searches one part, appending its solutions to the output and telling the caller.
+    fn search<P: Stored>(
+        &mut self,
+        puzzle: &P,
+        part: &P,
+        mut output: Option<&mut Output>,
+    ) -> Result<PartEnd, CheckpointError> {
+        let probing = match (self.state.probing, self.state.adaptive) {
+            (false, _) => Probing::Never,
+            (true, false) => Probing::Always,
+            (true, true) => Probing::Adaptive,
+        };
+        let options = SolverOptions {
+            threads: self.options.threads,
+            probing,
+            ordered: self.state.ordered,
+            // A checkpointed run explores whole parts: restarts would only repeat work.
+            restarts: false,
+            // Blocking clauses would make counting a part slow: parts enumerate.
+            engine: Default::default(),
+        };
+        let solver = Solver::new(part, options).with_cancel_flag(Arc::clone(&self.options.cancel));
+        let mut write_error = None;
+        let mut rows = Vec::new();
+        let on_event = &mut *self.on_event;
+        let outcome = solver.run(|grid| {
+            if let Some(out) = output.as_deref_mut() {
+                rows.clear();
+                write_rows(puzzle.any_grid(grid), &mut rows);
+                if let Err(e) = out.append(&rows) {
+                    write_error = Some(e);
+                    return Flow::Stop;
+                }
+            }
+            on_event(CheckpointEvent::Solution(puzzle.any_grid(grid)))
+        })?;
+        if let Some(source) = write_error {
+            return Err(CheckpointError::Io {
+                what: "cannot write the output file".into(),
+                source,
+            });
+        }
+        Ok(if outcome.exhausted {
+            PartEnd::Exhausted(outcome.solutions)
+        } else {
+            PartEnd::Stopped(outcome.solutions)
+        })
+    }
+
+    /// Cuts the search into parts, if that has not been done: sequential parts need no
+    /// balance, only enough of them that a crash loses little, so they are ranked by unknown
+    /// cells. A split that the cancel flag stops leaves the state unsplit, the whole puzzle its
+    /// one open part, whose search then stops at once.
+    fn ensure_split<P: Stored>(&mut self, puzzle: &P) -> Result<(), CheckpointError> {
+        if self.state.parts > 0 {
+            return Ok(());
+        }
+        let threads = match self.options.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
+        let wanted = (16 * threads).clamp(64, 4096);
+        let parts = match split_by(puzzle, wanted, Sizing::UnknownCells, &self.options.cancel) {
+            Err(SolveError::Cancelled) => return Ok(()),
+            parts => parts?,
+        };
+        self.state.parts = parts.len();
+        self.state.open = parts
+            .iter()
+            .map(|p| p.decisions.iter().map(decision::<P>).collect())
+            .collect();
+        self.save()
+    }
+
+    fn save(&self) -> Result<(), CheckpointError> {
+        let json = serde_json::to_string(&*self.state).unwrap_or_default() + "\n";
+        write_atomically(self.path, json.as_bytes())
+    }
+}
+
+/// Checks the progress a checkpoint records against its puzzle before anything runs: the
+/// committed count, the number of parts and every decision of the open parts (their numbers
+/// come from a file). Returns the committed count.
+pub(super) fn check_progress<P: Stored>(
+    state: &State,
+    puzzle: &P,
+) -> Result<u128, CheckpointError> {
+    let committed: u128 = state
+        .committed
+        .parse()
+        .map_err(|e| CheckpointError::Invalid(format!("bad committed count: {e}")))?;
+    // Before the split, the one open part is the whole search and nothing is committed.
+    let unsplit = matches!(state.open.as_slice(), [whole] if whole.is_empty());
+    if state.parts == 0 && (committed != 0 || !unsplit) {
+        return Err(CheckpointError::Altered(
+            "committed solutions or open parts before the search was split".into(),
+        ));
+    }
+    if state.open.len() > state.parts.max(1) {
+        let (open, parts) = (state.open.len(), state.parts);
+        return Err(CheckpointError::Altered(format!(
+            "{open} open parts of {parts}"
+        )));
+    }
+    for decisions in &state.open {
+        for &d in decisions {
+            let _ = read_decision(puzzle, d).map_err(CheckpointError::Altered)?;
+        }
+    }
+    Ok(committed)
+}
+
+/// The puzzle of an open part: `puzzle` with the part's decisions as givens, checked.
+pub(super) fn part_of<P: Stored>(
+    puzzle: &P,
+    decisions: &[[usize; 3]],
+) -> Result<P, CheckpointError> {
+    let givens = decisions
+        .iter()
+        .map(|&d| read_decision(puzzle, d))
+        .collect::<Result<Vec<_>, String>>()
+        .map_err(CheckpointError::Altered)?;
+    let part = puzzle.with_givens(&givens);
+    Domain::validate(&part)
+        .map_err(|e| CheckpointError::Invalid(format!("a part does not fit the puzzle: {e}")))?;
+    Ok(part)
+}

@@ -1,0 +1,334 @@
+//! Checkpointed runs stopped after some parts, saved, loaded and resumed: the total is exact
+//! and every solution is listed exactly once.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::Ordering;
+
+use super::*;
+use crate::search::{Solver, SolverOptions};
+use crate::test_strategies::{colour_bands, permutations};
+
+/// Every solution of `puzzle`, each as its cells, by a direct enumeration.
+fn enumerated(puzzle: &AnyPuzzle) -> Vec<Vec<u8>> {
+    let mut all = Vec::new();
+    let outcome = puzzle
+        .solver(SolverOptions::default())
+        .run(|grid| {
+            all.push(grid.to_cells());
+            Flow::Continue
+        })
+        .expect("enumerates");
+    assert!(outcome.exhausted);
+    all
+}
+
+/// Options on two threads, saving after every commit.
+fn options() -> CheckpointOptions {
+    CheckpointOptions {
+        threads: 2,
+        save_every: Duration::ZERO,
+        ..CheckpointOptions::default()
+    }
+}
+
+/// Runs the checkpoint at `path` to the end, loading it again before each run, each run
+/// stopped by `stop` (called with every event); returns how many runs it took.
+fn run_to_the_end(
+    path: &Path,
+    mut stop: impl FnMut(&CheckpointEvent<'_>, &CheckpointOptions) -> Flow,
+) -> usize {
+    for runs in 1..1000 {
+        let mut checkpoint = Checkpoint::load(path).expect("loads");
+        let options = options();
+        let end = checkpoint
+            .run(path, &options, |event| stop(&event, &options))
+            .expect("runs");
+        if end == CheckpointEnd::Complete {
+            assert!(checkpoint.is_complete());
+            return runs;
+        }
+        assert!(!checkpoint.is_complete());
+    }
+    panic!("the run does not end");
+}
+
+/// The solutions of a listing's output file, counted.
+fn listed(output: &Path) -> HashMap<String, usize> {
+    let text = std::fs::read_to_string(output).expect("the output file");
+    let mut seen = HashMap::new();
+    for solution in text.split("\n\n").filter(|s| !s.is_empty()) {
+        *seen.entry(solution.trim_end().to_string()).or_insert(0) += 1;
+    }
+    seen
+}
+
+/// A solution's cells as the output file draws them.
+fn drawn(cells: &[u8], width: usize, chars: &[char]) -> String {
+    let rows: Vec<String> = cells
+        .chunks(width)
+        .map(|row| row.iter().map(|&c| chars[usize::from(c)]).collect())
+        .collect();
+    rows.join("\n")
+}
+
+#[test]
+fn a_listing_stopped_after_each_few_parts_lists_every_solution_once() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (path, out) = (dir.path().join("ck.json"), dir.path().join("out.txt"));
+    let puzzle = AnyPuzzle::Bw(permutations(6));
+    let settings = CheckpointSettings {
+        label: "perm6".into(),
+        output: Some(out.clone()),
+        ..CheckpointSettings::default()
+    };
+    let checkpoint = Checkpoint::create(&puzzle, settings).expect("created");
+    checkpoint.save(&path).expect("saved");
+    // Each run commits three parts, then says stop.
+    let mut commits = 0;
+    let runs = run_to_the_end(&path, |event, _| {
+        if matches!(event, CheckpointEvent::Committed { .. }) {
+            commits += 1;
+            if commits % 3 == 0 {
+                return Flow::Stop;
+            }
+        }
+        Flow::Continue
+    });
+    let done = Checkpoint::load(&path).expect("loads");
+    assert!(runs > 2, "{runs} runs of {} parts", done.parts());
+    assert_eq!(done.committed(), 720);
+    let seen = listed(&out);
+    assert!(seen.values().all(|&n| n == 1), "a solution listed twice");
+    let expected: Vec<String> = enumerated(&puzzle)
+        .iter()
+        .map(|cells| drawn(cells, 6, &['.', '#']))
+        .collect();
+    assert_eq!(seen.len(), expected.len());
+    assert!(expected.iter().all(|s| seen.contains_key(s)));
+}
+
+#[test]
+fn a_run_cancelled_inside_a_part_drops_its_solutions_and_finds_them_again() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (path, out) = (dir.path().join("ck.json"), dir.path().join("out.txt"));
+    let puzzle = AnyPuzzle::Bw(permutations(6));
+    let settings = CheckpointSettings {
+        output: Some(out.clone()),
+        ..CheckpointSettings::default()
+    };
+    Checkpoint::create(&puzzle, settings)
+        .and_then(|c| c.save(&path))
+        .expect("created");
+    // Each run raises the cancel flag at its 50th solution, in the middle of some part.
+    let mut solutions = 0;
+    let mut stopped = 0;
+    let runs = run_to_the_end(&path, |event, options| {
+        if matches!(event, CheckpointEvent::Solution(_)) {
+            solutions += 1;
+            if solutions % 50 == 0 {
+                options.cancel.store(true, Ordering::Relaxed);
+                stopped += 1;
+            }
+        }
+        Flow::Continue
+    });
+    assert!(runs > 2 && stopped > 2, "{runs} runs");
+    assert!(
+        solutions > 720,
+        "the stopped parts' solutions are found again"
+    );
+    assert_eq!(Checkpoint::load(&path).expect("loads").committed(), 720);
+    let seen = listed(&out);
+    assert_eq!(seen.len(), 720);
+    assert!(seen.values().all(|&n| n == 1), "a solution listed twice");
+}
+
+#[test]
+fn a_colour_count_resumed_is_exact() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("ck.json");
+    let puzzle = AnyPuzzle::Color(colour_bands(2, 3));
+    let expected = enumerated(&puzzle).len() as u128;
+    assert_eq!(expected, 36);
+    Checkpoint::create(&puzzle, CheckpointSettings::default())
+        .and_then(|c| c.save(&path))
+        .expect("created");
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert!(text.contains(r#""puzzle_format":"g""#), "{text}");
+    let runs = run_to_the_end(&path, |event, _| match event {
+        CheckpointEvent::Committed { .. } => Flow::Stop,
+        _ => Flow::Continue,
+    });
+    let done = Checkpoint::load(&path).expect("loads");
+    assert_eq!(done.committed(), expected);
+    assert_eq!(runs, done.parts());
+}
+
+#[test]
+fn a_direct_solver_and_a_checkpoint_agree_on_a_count() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("ck.json");
+    let puzzle = permutations(5);
+    let direct = Solver::new(&puzzle, SolverOptions::default())
+        .count()
+        .expect("counts");
+    let mut checkpoint =
+        Checkpoint::create(&AnyPuzzle::Bw(puzzle), CheckpointSettings::default()).expect("ok");
+    let end = checkpoint
+        .run(&path, &options(), |_| Flow::Continue)
+        .expect("runs");
+    assert_eq!(end, CheckpointEnd::Complete);
+    assert_eq!(checkpoint.committed(), u128::from(direct.solutions));
+    assert_eq!(checkpoint.open_parts(), 0);
+    assert!(checkpoint.parts() > 1);
+}
+
+/// A finished count of the 4x4 permutations, as JSON.
+fn finished() -> serde_json::Value {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("ck.json");
+    let mut checkpoint = Checkpoint::create(
+        &AnyPuzzle::Bw(permutations(4)),
+        CheckpointSettings::default(),
+    )
+    .expect("created");
+    let _ = checkpoint
+        .run(&path, &options(), |_| Flow::Continue)
+        .expect("runs");
+    serde_json::from_str(&checkpoint.to_json()).expect("JSON")
+}
+
+#[test]
+fn altered_checkpoints_are_refused() {
+    let done = finished();
+    let u128_max = u128::MAX.to_string();
+    let cases: [(&str, serde_json::Value, &str); 6] = [
+        (
+            "open",
+            serde_json::json!([[[9, 0, 1]]]),
+            "lies outside the 4x4 grid",
+        ),
+        (
+            "open",
+            serde_json::json!([[[0, 0, 5]]]),
+            "a value no cell can have",
+        ),
+        ("parts", serde_json::json!(0), "before the search was split"),
+        ("committed", serde_json::json!("x"), "bad committed count"),
+        ("format", serde_json::json!("other/1"), "format `other/1`"),
+        (
+            "puzzle_text",
+            serde_json::json!("2 2\n1\n1\n1\n1\n"),
+            "checksums",
+        ),
+    ];
+    for (field, value, says) in cases {
+        let mut state = done.clone();
+        state[field] = value;
+        let err = Checkpoint::from_json(state.to_string().as_bytes()).expect_err(says);
+        assert!(err.to_string().contains(says), "{err}");
+        assert!(err.is_in_checkpoint());
+    }
+    let mut state = done;
+    state["open"] = serde_json::json!([[[0, 0, 1]]]);
+    state["committed"] = serde_json::json!(u128_max);
+    let mut checkpoint = Checkpoint::from_json(state.to_string().as_bytes()).expect("reads");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let err = checkpoint
+        .run(dir.path().join("ck.json"), &options(), |_| Flow::Continue)
+        .expect_err("overflows");
+    assert!(err.to_string().contains("too large"), "{err}");
+}
+
+/// Checkpoints as counts and listings write them, black and white and colour.
+fn seeds() -> Vec<Vec<u8>> {
+    let bw = serde_json::json!({
+        "format": CHECKPOINT_FORMAT, "command": "count", "label": "plus",
+        "puzzle_text": "3 3\n1\n3\n1\n1\n3\n1\n", "puzzle": "x", "givens": "y",
+        "probing": true, "adaptive": true, "output": null, "output_len": 0,
+        "committed": "0", "parts": 3, "open": [[[0, 0, 1]], [[0, 0, 0], [1, 1, 1]]],
+    });
+    let color = serde_json::json!({
+        "format": CHECKPOINT_FORMAT, "command": "list", "label": "flag",
+        "puzzle_text": include_str!("../../../puzzles/flag.g"), "puzzle_format": "g",
+        "puzzle": "x", "givens": "y", "probing": false, "ordered": true,
+        "output": "out.txt", "output_len": 12, "committed": "7", "parts": 2,
+        "open": [[[1, 2, 2]]],
+    });
+    [bw, color]
+        .iter()
+        .map(|v| v.to_string().into_bytes())
+        .collect()
+}
+
+/// One of `seeds` with a few random edits: inserted, deleted or replaced runs of bytes.
+fn edited_seed() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+    use proptest::prelude::*;
+    let byte = prop_oneof![
+        Just(b'0'),
+        Just(b'9'),
+        Just(b','),
+        Just(b'"'),
+        Just(b'-'),
+        any::<u8>()
+    ];
+    let edit = (
+        any::<usize>(),
+        0usize..4,
+        proptest::collection::vec(byte, 0..4),
+    );
+    let edits = proptest::collection::vec(edit, 1..5);
+    (proptest::sample::select(seeds()), edits).prop_map(|(mut bytes, edits)| {
+        for (at, delete, insert) in edits {
+            let at = at % (bytes.len() + 1);
+            let end = (at + delete).min(bytes.len());
+            let _ = bytes.splice(at..end, insert);
+        }
+        bytes
+    })
+}
+
+/// `NONOENUM_FUZZ_CASES` cases, or 300 (what the suite runs), as for the other readers.
+fn fuzz_cases() -> proptest::prelude::ProptestConfig {
+    let cases = std::env::var("NONOENUM_FUZZ_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(300);
+    proptest::prelude::ProptestConfig::with_cases(cases)
+}
+
+proptest::proptest! {
+    #![proptest_config(fuzz_cases())]
+
+    #[test]
+    fn edited_checkpoints_never_panic(bytes in edited_seed()) {
+        // The seeds' checksums are wrong: fix them, so that the progress is checked too.
+        let mut bytes = bytes;
+        if let Ok(mut state) = serde_json::from_slice::<State>(&bytes) {
+            let sums = match state.puzzle_format.as_deref() {
+                None => Puzzle::from_text(&state.puzzle_text).map(|p| p.checksums()),
+                Some(_) => ColorPuzzle::from_text(&state.puzzle_text).map(|p| p.checksums()),
+            };
+            if let Ok((clues, givens)) = sums {
+                (state.puzzle, state.givens) = (clues, givens);
+            }
+            bytes = serde_json::to_vec(&state).expect("JSON");
+        }
+        if let Ok(checkpoint) = Checkpoint::from_json(&bytes)
+            && let AnyPuzzle::Bw(p) = checkpoint.puzzle()
+        {
+            for decisions in &checkpoint.state.open {
+                let _ = engine::part_of(p, decisions);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_seeds_are_read_back() {
+    for seed in seeds() {
+        let state: State = serde_json::from_slice(&seed).expect("a checkpoint");
+        assert!(!state.open.is_empty());
+    }
+}
