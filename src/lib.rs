@@ -49,6 +49,7 @@ pub mod color;
 pub mod count;
 pub mod domain;
 mod fault;
+pub mod files;
 mod flow;
 pub mod format;
 pub mod grid;

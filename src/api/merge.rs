@@ -11,8 +11,9 @@ use super::listing::{ListingError, ListingItem, read_listing};
 use super::merge_error::{MergeError, PartError, PartProblem};
 use super::results::{JsonLine, RunResult, read_lines};
 use super::split_folder::{MANIFEST, MANIFEST_FORMATS, Manifest, ManifestPart};
-use super::split_folder::{RESULTS, SplitFolder, shown};
+use super::split_folder::{RESULTS, SplitFolder};
 use crate::count::BigUint;
+use crate::files::shown_path;
 use crate::format::MAX_INPUT_BYTES;
 use crate::format::compact::CompactHeader;
 
@@ -58,7 +59,7 @@ impl SplitFolder {
     pub fn open(dir: impl AsRef<Path>) -> Result<SplitFolder, MergeError> {
         let dir = dir.as_ref();
         let manifest_path = dir.join(MANIFEST);
-        let path = shown(&manifest_path);
+        let path = shown_path(&manifest_path);
         let bytes = read_capped(&manifest_path).map_err(|e| match e {
             Capped::Io(source) => MergeError::Read {
                 path: path.clone(),
@@ -101,7 +102,7 @@ impl SplitFolder {
         }
         if !problems.is_empty() {
             return Err(MergeError::Parts {
-                folder: shown(&self.dir),
+                folder: shown_path(&self.dir),
                 parts: self.manifest.parts.len(),
                 problems,
             });
@@ -333,7 +334,7 @@ fn for_each_line<E: From<PartError>>(
     path: &Path,
     mut f: impl FnMut(PartLine) -> Result<(), E>,
 ) -> Result<(), E> {
-    let name = shown(path);
+    let name = shown_path(path);
     let read = |source| PartError::Read {
         path: name.clone(),
         source,

@@ -10,8 +10,9 @@ use thiserror::Error;
 use super::ReadError;
 use super::counter::CountFailure;
 use super::results::{JsonLine, RunResult};
-use super::split_folder::{RESULTS, SplitFolder, shown, write_atomically};
+use super::split_folder::{RESULTS, SplitFolder};
 use crate::color::AnyPuzzle;
+use crate::files::{shown_path, write_atomically};
 use crate::format::{MAX_INPUT_BYTES, read_any_puzzles};
 use crate::split::{clue_checksum, givens_checksum};
 
@@ -115,7 +116,7 @@ impl SplitFolder {
 
 fn write_error(path: &Path, source: io::Error) -> PartRunError {
     PartRunError::Write {
-        path: shown(path),
+        path: shown_path(path),
         source,
     }
 }
@@ -131,7 +132,7 @@ pub(crate) fn checksums(puzzle: &AnyPuzzle) -> (String, String) {
 /// Every puzzle of the file at `path` (of at most [`MAX_INPUT_BYTES`]).
 fn read_all(path: &Path) -> Result<Vec<AnyPuzzle>, ReadError> {
     use std::io::Read;
-    let name = shown(path);
+    let name = shown_path(path);
     let io = |source| ReadError::Io {
         path: name.clone(),
         source,

@@ -8,16 +8,16 @@
 //! the parts have run, `results/part-NNN.json` (a run's JSON results, a `result` object per
 //! subtree, or a compact listing): see [`SplitFolder::merge`].
 
-use std::ffi::OsString;
 use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::color::AnyPuzzle;
+use crate::files::{shown_path, write_atomically};
 use crate::format::{ParseError, olsak, plain};
 use crate::search::{Searchable, SolveError};
 use crate::split::{Part, split as split_search, split_balanced};
@@ -204,11 +204,13 @@ impl SplitFolder {
             return Err(SplitError::NoParts);
         }
         if dir.join(MANIFEST).exists() {
-            return Err(SplitError::Used { folder: shown(dir) });
+            return Err(SplitError::Used {
+                folder: shown_path(dir),
+            });
         }
         let mut created = Created {
             folders: create_folders(dir).map_err(|source| SplitError::Create {
-                folder: shown(dir),
+                folder: shown_path(dir),
                 source,
             })?,
             files: Vec::new(),
@@ -313,7 +315,7 @@ fn write_split(
     let json = serde_json::to_string_pretty(&manifest).map_err(io::Error::from);
     json.and_then(|json| write_atomically(&path, (json + "\n").as_bytes()))
         .map_err(|source| SplitError::Write {
-            path: shown(&path),
+            path: shown_path(&path),
             source,
         })?;
     created.files.push(path);
@@ -355,7 +357,7 @@ fn write_parts<P: Stored>(
         };
         let path = job.dir.join(&file);
         write_atomically(&path, text.as_bytes()).map_err(|source| SplitError::Write {
-            path: shown(&path),
+            path: shown_path(&path),
             source,
         })?;
         created.files.push(path);
@@ -465,49 +467,4 @@ impl Stored for ColorPuzzle {
     fn set_title(&mut self, title: String) {
         self.title = Some(title);
     }
-}
-
-/// Numbers the temporary files of this process, so that two writes never share a name.
-static NEXT_TEMP: AtomicU64 = AtomicU64::new(0);
-
-/// Writes `bytes` as the whole of `target`, never seen half-written: to a fresh temporary file
-/// `.NAME.PID.N.tmp` beside it, synced, then renamed over it.
-pub(crate) fn write_atomically(target: &Path, bytes: &[u8]) -> io::Result<()> {
-    let (Some(name), Some(folder)) = (target.file_name(), target.parent()) else {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a file name",
-        ));
-    };
-    let mut temp_name = OsString::from(".");
-    temp_name.push(name);
-    // Relaxed: only that no two calls get the same number matters.
-    let n = NEXT_TEMP.fetch_add(1, Ordering::Relaxed);
-    temp_name.push(format!(".{}.{n}.tmp", std::process::id()));
-    let temp = folder.join(temp_name);
-    let mut file = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&temp)?;
-    let written = file
-        .write_all(bytes)
-        .and_then(|()| file.sync_all())
-        .and_then(|()| fs::rename(&temp, target));
-    if written.is_err() {
-        let _ = fs::remove_file(&temp);
-    }
-    written
-}
-
-/// A path as messages show it: control characters escaped, so that a name cannot end a line.
-pub(crate) fn shown(path: &Path) -> String {
-    let mut name = String::new();
-    for c in path.display().to_string().chars() {
-        if c.is_control() {
-            name.extend(c.escape_debug());
-        } else {
-            name.push(c);
-        }
-    }
-    name
 }

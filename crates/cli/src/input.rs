@@ -17,15 +17,7 @@ pub(crate) fn display_name(path: &Path) -> String {
     if path == Path::new("-") {
         return "<stdin>".to_string();
     }
-    let mut name = String::new();
-    for c in path.display().to_string().chars() {
-        if c.is_control() {
-            name.extend(c.escape_debug());
-        } else {
-            name.push(c);
-        }
-    }
-    name
+    nonoenum::files::shown_path(path)
 }
 
 /// The bytes of a file, or of standard input for `-`, at most [`MAX_INPUT_BYTES`].

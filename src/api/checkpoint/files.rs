@@ -1,37 +1,17 @@
 //! The files of a checkpointed run: the checkpoint itself, rewritten through a temporary file
 //! and a rename, and the output file of a `list`, appended to and cut back to its last commit.
 
-use std::ffi::OsString;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::CheckpointError;
-
-/// Numbers the temporary files of this process, so that two saves never share a name.
-static NEXT_TEMP: AtomicU64 = AtomicU64::new(0);
-
-/// How many temporary names are tried before giving up (each taken one is left alone).
-const NAME_TRIES: u64 = 100;
-
-/// A path as messages show it: control characters escaped.
-pub(super) fn shown(path: &Path) -> String {
-    let mut name = String::new();
-    for c in path.display().to_string().chars() {
-        if c.is_control() {
-            name.extend(c.escape_debug());
-        } else {
-            name.push(c);
-        }
-    }
-    name
-}
+use crate::files::shown_path;
 
 /// An I/O error, with what was being done to which file.
 pub(super) fn io_error(doing: &str, path: &Path, source: io::Error) -> CheckpointError {
     CheckpointError::Io {
-        what: format!("{doing} {}", shown(path)),
+        what: format!("{doing} {}", shown_path(path)),
         source,
     }
 }
@@ -54,58 +34,9 @@ pub(super) fn read_capped(path: &Path) -> Result<Vec<u8>, CheckpointError> {
     Ok(bytes)
 }
 
-/// Writes `bytes` as the whole of `target`: through a fresh temporary file beside it, synced
-/// and renamed over it, or directly where the target exists and is not a regular file (a FIFO,
-/// `/dev/null`), so that it stays what it is.
+/// Writes `bytes` as the whole of `target` (see [`crate::files::write_atomically`]).
 pub(super) fn write_atomically(target: &Path, bytes: &[u8]) -> Result<(), CheckpointError> {
-    let failed = |e| io_error("cannot write", target, e);
-    if std::fs::metadata(target).is_ok_and(|m| !m.is_file()) {
-        let mut file = OpenOptions::new()
-            .write(true)
-            .open(target)
-            .map_err(failed)?;
-        return file.write_all(bytes).map_err(failed);
-    }
-    let (mut file, temp) = create_temp(target).map_err(failed)?;
-    let placed = file
-        .write_all(bytes)
-        .and_then(|()| file.sync_all())
-        .and_then(|()| std::fs::rename(&temp, target));
-    if placed.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    placed.map_err(failed)
-}
-
-/// Creates `.NAME.PID.N.tmp` beside `target`, trying further numbers while a name is taken.
-fn create_temp(target: &Path) -> io::Result<(File, PathBuf)> {
-    let Some(file_name) = target.file_name() else {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a file name",
-        ));
-    };
-    let folder = match target.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    for _ in 0..NAME_TRIES {
-        // Relaxed: only that no two calls get the same number matters.
-        let n = NEXT_TEMP.fetch_add(1, Ordering::Relaxed);
-        let mut temp_name = OsString::from(".");
-        temp_name.push(file_name);
-        temp_name.push(format!(".{}.{n}.tmp", std::process::id()));
-        let temp = folder.join(temp_name);
-        match OpenOptions::new().write(true).create_new(true).open(&temp) {
-            Ok(file) => return Ok((file, temp)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Err(io::Error::new(
-        io::ErrorKind::AlreadyExists,
-        format!("{NAME_TRIES} temporary file names beside it are all taken"),
-    ))
+    crate::files::write_atomically(target, bytes).map_err(|e| io_error("cannot write", target, e))
 }
 
 /// The output file of a checkpointed `list`: appends solutions, separated by blank lines.
@@ -129,7 +60,7 @@ impl Output {
             .len();
         if actual < committed_len {
             return Err(CheckpointError::OutputShorter {
-                output: shown(path),
+                output: shown_path(path),
                 actual,
                 expected: committed_len,
             });

@@ -46,7 +46,7 @@ fn to_file(mode: Mode, settings: &Settings, output: &Path) -> anyhow::Result<Exi
         return ran;
     }
     let file = out.into_inner().map_err(|e| e.into_error())?;
-    file.commit()?;
+    atomic::commit(file, output)?;
     ran
 }
 

@@ -1,0 +1,193 @@
+//! Files that are never seen half-written, and paths as messages show them: checkpoints, split
+//! folders and the command's `-o FILE` are written to a fresh temporary file beside the target,
+//! then synced and renamed over it. A target that exists and is not a regular file (a FIFO, a
+//! device such as `/dev/null`) is written directly, so that it stays what it is.
+
+use std::ffi::OsString;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How many temporary names are tried before giving up (each taken one is left alone).
+const NAME_TRIES: u64 = 100;
+
+/// Numbers the temporary files of this process, so that two writes never share a name.
+static NEXT_TEMP: AtomicU64 = AtomicU64::new(0);
+
+/// A path as messages show it: control characters escaped, so that a name cannot end a line.
+pub fn shown_path(path: &Path) -> String {
+    let mut name = String::new();
+    for c in path.display().to_string().chars() {
+        if c.is_control() {
+            name.extend(c.escape_debug());
+        } else {
+            name.push(c);
+        }
+    }
+    name
+}
+
+/// A file being written for a target path; [`AtomicFile::commit`] puts it in place. Errors of
+/// its writes name the target (`cannot write NAME: …`, the kind kept, so that a closed pipe is
+/// still told apart), as they may surface far from here through a buffer; those of
+/// [`AtomicFile::create`] and [`AtomicFile::commit`] are the system's, for the caller to name.
+/// Dropped without a commit, it removes its temporary file.
+#[derive(Debug)]
+pub struct AtomicFile {
+    file: File,
+    target: PathBuf,
+    /// The temporary file, `None` when the target is written directly.
+    temp: Option<PathBuf>,
+}
+
+impl AtomicFile {
+    /// Starts writing `target`: directly when it exists and is not a regular file, else
+    /// through a temporary file `.NAME.PID.N.tmp` beside it that never replaces an existing
+    /// file.
+    pub fn create(target: &Path) -> io::Result<AtomicFile> {
+        if std::fs::metadata(target).is_ok_and(|m| !m.is_file()) {
+            let file = OpenOptions::new().write(true).open(target)?;
+            return Ok(AtomicFile {
+                file,
+                target: target.to_path_buf(),
+                temp: None,
+            });
+        }
+        let (file, temp) = create_temp(target)?;
+        Ok(AtomicFile {
+            file,
+            target: target.to_path_buf(),
+            temp: Some(temp),
+        })
+    }
+
+    /// Puts what was written in place: synced to disk and renamed over the target, or (a
+    /// target written directly) just flushed.
+    pub fn commit(mut self) -> io::Result<()> {
+        self.file.flush()?;
+        let Some(temp) = self.temp.take() else {
+            return Ok(());
+        };
+        let placed = self
+            .file
+            .sync_all()
+            .and_then(|()| std::fs::rename(&temp, &self.target));
+        if placed.is_err() {
+            // Not renamed: the temporary file goes, as when the write fails.
+            let _ = std::fs::remove_file(&temp);
+        }
+        placed
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.file.write(bytes).map_err(|e| named(&self.target, e))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush().map_err(|e| named(&self.target, e))
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if let Some(temp) = &self.temp {
+            let _ = std::fs::remove_file(temp);
+        }
+    }
+}
+
+/// Writes `bytes` as the whole of `target` (see [`AtomicFile::create`]); its errors are the
+/// system's, for the caller to name.
+pub fn write_atomically(target: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = AtomicFile::create(target)?;
+    file.file.write_all(bytes)?;
+    file.commit()
+}
+
+/// `e`, saying which file it was writing (the kind kept).
+fn named(target: &Path, e: io::Error) -> io::Error {
+    io::Error::new(
+        e.kind(),
+        format!("cannot write {}: {e}", shown_path(target)),
+    )
+}
+
+/// Creates `.NAME.PID.N.tmp` beside `target`, trying further numbers while a name is taken.
+fn create_temp(target: &Path) -> io::Result<(File, PathBuf)> {
+    let Some(file_name) = target.file_name() else {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a file name",
+        ));
+    };
+    let folder = match target.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    for _ in 0..NAME_TRIES {
+        // Relaxed: only that no two calls get the same number matters.
+        let n = NEXT_TEMP.fetch_add(1, Ordering::Relaxed);
+        let mut temp_name = OsString::from(".");
+        temp_name.push(file_name);
+        temp_name.push(format!(".{}.{n}.tmp", std::process::id()));
+        let temp = folder.join(temp_name);
+        match OpenOptions::new().write(true).create_new(true).open(&temp) {
+            Ok(file) => return Ok((file, temp)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        format!("{NAME_TRIES} temporary file names beside it are all taken"),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_through_a_fresh_temporary_file() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let target = dir.path().join("out.txt");
+        let taken = dir.path().join("out.txt.tmp");
+        std::fs::write(&taken, "someone else's").expect("write");
+        write_atomically(&target, b"first").expect("written");
+        write_atomically(&target, b"second").expect("written");
+        assert_eq!(std::fs::read(&target).expect("read"), b"second");
+        assert_eq!(std::fs::read(&taken).expect("read"), b"someone else's");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).expect("list").collect();
+        assert_eq!(left.len(), 2, "no temporary file is left: {left:?}");
+    }
+
+    #[test]
+    fn a_dropped_file_leaves_the_target_and_no_temporary_file() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let target = dir.path().join("out.txt");
+        std::fs::write(&target, "old").expect("write");
+        let mut file = AtomicFile::create(&target).expect("created");
+        file.write_all(b"half").expect("written");
+        drop(file);
+        assert_eq!(std::fs::read(&target).expect("read"), b"old");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).expect("list").collect();
+        assert_eq!(left.len(), 1, "{left:?}");
+    }
+
+    #[test]
+    fn a_special_target_is_written_in_place_and_names_are_shown_on_one_line() {
+        let mut null = AtomicFile::create(Path::new("/dev/null")).expect("opened");
+        null.write_all(b"gone").expect("written");
+        null.commit().expect("committed");
+        assert!(std::fs::metadata("/dev/null").is_ok_and(|m| !m.is_file()));
+        assert_eq!(shown_path(Path::new("a\nb")), "a\\nb");
+        assert_eq!(shown_path(Path::new("a\tb.txt")), "a\\tb.txt");
+        let error = write_atomically(Path::new("no-such-folder/.."), b"x").expect_err("no name");
+        assert_eq!(error.kind(), io::ErrorKind::InvalidInput);
+        let error = write_atomically(Path::new("/"), b"x").expect_err("a folder");
+        assert_eq!(error.kind(), io::ErrorKind::IsADirectory);
+    }
+}
