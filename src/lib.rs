@@ -54,6 +54,8 @@ pub mod format;
 pub mod grid;
 pub(crate) mod learn;
 pub mod line;
+#[cfg(test)]
+mod oracle;
 pub(crate) mod propagate;
 pub mod puzzle;
 mod rng;
