@@ -54,14 +54,14 @@ pub mod format;
 pub mod grid;
 pub(crate) mod learn;
 pub mod line;
-#[cfg(test)]
-mod oracle;
 pub(crate) mod propagate;
 pub mod puzzle;
 mod rng;
 pub mod search;
 pub mod split;
 mod stack;
+#[cfg(test)]
+mod test_enumeration;
 #[cfg(test)]
 mod test_strategies;
 

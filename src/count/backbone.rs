@@ -277,9 +277,9 @@ mod tests {
     use crate::puzzle::Puzzle;
     use crate::test_strategies::random_clues;
 
-    /// Every solution of `puzzle`, by the test oracle's enumeration.
+    /// Every solution of `puzzle`, by the test-only enumeration.
     fn solutions(puzzle: &Puzzle) -> Vec<Grid> {
-        crate::oracle::solutions(puzzle)
+        crate::test_enumeration::solutions(puzzle)
     }
 
     /// With conflicts enough, the cells fixed are exactly those equal in every solution, and

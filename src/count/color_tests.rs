@@ -34,9 +34,9 @@ fn by_components(puzzle: &ColorPuzzle) -> ExactCount {
     count_by_components_alone(puzzle, limits, &AtomicBool::new(false), &progress).expect("counts")
 }
 
-/// The number of solutions, by the test oracle's enumeration.
+/// The number of solutions, by the test-only enumeration.
 fn enumerated(puzzle: &ColorPuzzle) -> u64 {
-    crate::oracle::count(puzzle)
+    crate::test_enumeration::count(puzzle)
 }
 
 #[test]
@@ -152,7 +152,7 @@ fn per_colour_enumerated(puzzle: &ColorPuzzle) -> (BigUint, Vec<Vec<Vec<BigUint>
     let colours = puzzle.colors.len() - 1;
     let mut counts = vec![vec![vec![0u64; colours]; puzzle.width()]; puzzle.height()];
     let mut total = 0u64;
-    crate::oracle::each_solution(puzzle, |grid| {
+    crate::test_enumeration::each_solution(puzzle, |grid| {
         total += 1;
         for (row, cells) in counts.iter_mut().enumerate() {
             for (col, cell) in cells.iter_mut().enumerate() {

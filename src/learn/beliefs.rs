@@ -354,7 +354,7 @@ mod tests {
             let picture: Vec<bool> = (0..144).map(|_| rng.chance(1, 2)).collect();
             let puzzle = Puzzle::from_picture(12, 12, &picture).expect("a picture");
             let root = Grid::new(12, 12);
-            let (grids, exhausted) = crate::oracle::first_solutions(&puzzle, 2);
+            let (grids, exhausted) = crate::test_enumeration::first_solutions(&puzzle, 2);
             if !(grids.len() == 1 && exhausted) {
                 continue;
             }

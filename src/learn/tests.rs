@@ -1,7 +1,7 @@
-//! The learning search against the test oracle's enumeration (`crate::oracle`), over both
-//! domains: the same solutions, each once and each satisfying the clues, on random pictures
-//! (and random black-and-white clues); and stopping after a limit. Its race against the probing
-//! search is tested in `crate::search`.
+//! The learning search against the test-only enumeration (`crate::test_enumeration`), over
+//! both domains: the same solutions, each once and each satisfying the clues, on random
+//! pictures (and random black-and-white clues); and stopping after a limit. Its race against
+//! the probing search is tested in `crate::search`.
 
 use std::collections::BTreeSet;
 use std::fmt::Debug;
@@ -14,8 +14,8 @@ use crate::color::{Color, ColorGrid, ColorPuzzle};
 use crate::puzzle::Clue;
 use crate::test_strategies::random_clues;
 
-/// A domain whose solutions the learning search is checked against (by the test oracle's
-/// enumeration, see `crate::oracle`).
+/// A domain whose solutions the learning search is checked against (by the test-only
+/// enumeration, `crate::test_enumeration`).
 trait Probed: LearnDomain {
     /// A solution as compared.
     type Key: Ord + Clone + Debug;
@@ -23,7 +23,7 @@ trait Probed: LearnDomain {
     fn probed_root(&self) -> Option<Self::Grid>;
     /// A complete grid as compared, after checking that it satisfies the clues.
     fn key(&self, grid: &Self::Grid) -> Self::Key;
-    /// Every solution, by the test oracle.
+    /// Every solution, by the test-only enumeration.
     fn enumerated(&self) -> BTreeSet<Self::Key>;
 }
 
@@ -31,7 +31,7 @@ impl Probed for Puzzle {
     type Key = String;
 
     fn probed_root(&self) -> Option<Grid> {
-        crate::oracle::root(self).expect("valid")
+        crate::test_enumeration::root(self).expect("valid")
     }
 
     fn key(&self, grid: &Grid) -> String {
@@ -45,7 +45,7 @@ impl Probed for Puzzle {
     }
 
     fn enumerated(&self) -> BTreeSet<String> {
-        crate::oracle::solutions(self)
+        crate::test_enumeration::solutions(self)
             .iter()
             .map(Grid::render)
             .collect()
@@ -56,7 +56,7 @@ impl Probed for ColorPuzzle {
     type Key = Vec<u8>;
 
     fn probed_root(&self) -> Option<ColorGrid> {
-        crate::oracle::root(self).expect("valid")
+        crate::test_enumeration::root(self).expect("valid")
     }
 
     fn key(&self, grid: &ColorGrid) -> Vec<u8> {
@@ -70,7 +70,7 @@ impl Probed for ColorPuzzle {
     }
 
     fn enumerated(&self) -> BTreeSet<Vec<u8>> {
-        crate::oracle::solutions(self)
+        crate::test_enumeration::solutions(self)
             .iter()
             .map(ColorGrid::to_colors)
             .collect()
@@ -119,7 +119,7 @@ fn learned_seeded<D: Probed>(puzzle: &D, seed: Option<u64>) -> (Vec<D::Key>, boo
     (found, outcome.exhausted)
 }
 
-/// The learning search ends exhausted with the oracle's solutions, each once, in cell
+/// The learning search ends exhausted with the enumeration's solutions, each once, in cell
 /// order and in a seeded order alike; returns them.
 fn assert_same_solutions<D: Probed>(puzzle: &D) -> Result<BTreeSet<D::Key>, TestCaseError> {
     let enumerated = puzzle.enumerated();
@@ -198,8 +198,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
     /// On random colour pictures up to 8x8 with up to 4 colours besides the background, the
-    /// learning search reports every solution the oracle enumerates, each once, each valid,
-    /// the picture among them, and ends exhausted.
+    /// learning search reports every solution the test-only enumeration finds, each once, each
+    /// valid, the picture among them, and ends exhausted.
     #[test]
     fn learns_the_same_solutions_as_the_probing_search(
         (h, w, colors, cells) in (1usize..9, 1usize..9, 2u8..6)
@@ -556,7 +556,7 @@ mod completion {
             ),
         ) {
             let puzzle = Puzzle::from_picture(h, w, &cells).expect("valid");
-            let root = crate::oracle::root(&puzzle)
+            let root = crate::test_enumeration::root(&puzzle)
                 .expect("valid")
                 .expect("a picture has a solution");
             let mut checker = CompletionChecker::new(&puzzle, &root);
@@ -566,10 +566,10 @@ mod completion {
                     let (row, col) = ((at / w) % h, at % w);
                     constrained.givens.push(Given { row, col, filled });
                 }
-                let Ok(Some(grid)) = crate::oracle::root(&constrained) else {
+                let Ok(Some(grid)) = crate::test_enumeration::root(&constrained) else {
                     continue;
                 };
-                let solutions = crate::oracle::count(&constrained);
+                let solutions = crate::test_enumeration::count(&constrained);
                 let unknown = unknown_cells(&grid);
                 match checker.check(&grid, &unknown, u64::MAX, || false) {
                     Completion::Found(found) => {

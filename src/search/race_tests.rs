@@ -1,5 +1,5 @@
 //! Both searches racing (`Engine::Both`) on black-and-white puzzles: every solution listed
-//! once, the same set as the test oracle's enumeration, and uniqueness decided whatever the
+//! once, the same set as the test-only enumeration, and uniqueness decided whatever the
 //! threads and however the limit is told.
 
 use std::collections::BTreeSet;
@@ -10,9 +10,9 @@ use super::{Engine, Flow, Outcome, Solver, SolverOptions};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 
-/// Every solution, rendered, by the test oracle.
+/// Every solution, rendered, by the test-only enumeration.
 fn enumerated(puzzle: &Puzzle) -> BTreeSet<String> {
-    crate::oracle::solutions(puzzle)
+    crate::test_enumeration::solutions(puzzle)
         .iter()
         .map(Grid::render)
         .collect()
@@ -46,7 +46,7 @@ fn race(puzzle: &Puzzle, threads: usize, limit: u64, told: bool) -> (Vec<Grid>, 
 }
 
 /// Both searches racing, listing every solution: each is reported once, and the run ends
-/// exhausted with the same set as the test oracle's enumeration.
+/// exhausted with the same set as the test-only enumeration.
 fn assert_race_lists_every_solution_once(puzzle: &Puzzle) -> Result<(), TestCaseError> {
     let (grids, outcome) = race(puzzle, 2, u64::MAX, false);
     prop_assert!(outcome.exhausted);

@@ -264,7 +264,7 @@ mod tests {
         let (h, w) = (puzzle.height(), puzzle.width());
         let mut filled = vec![vec![0u64; w]; h];
         let mut total = 0u64;
-        crate::oracle::each_solution(puzzle, |grid| {
+        crate::test_enumeration::each_solution(puzzle, |grid| {
             total += 1;
             for (row, counts) in filled.iter_mut().enumerate() {
                 for (col, count) in counts.iter_mut().enumerate() {

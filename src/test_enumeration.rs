@@ -1,6 +1,6 @@
-//! Test oracle: every solution of a small puzzle, by propagation to a fixpoint and branching on
-//! the first undecided cell. It is built only on `domain` and `propagate`, so the tests of
-//! modules below the search (count, learn) can check against it without importing the search.
+//! Test-only enumeration: every solution of a small puzzle, by propagation to a fixpoint and
+//! branching on the first undecided cell. Built only on `domain` and `propagate`, it is the
+//! oracle of the tests below the search (count, learn), which then need not import the search.
 
 use crate::domain::{Domain, DomainGrid, each_value};
 use crate::propagate::Propagator;
