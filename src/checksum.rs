@@ -1,7 +1,9 @@
-//! Checksums that tie results back to a puzzle: its clues, and its givens in any order.
+//! Checksums that tie results back to a puzzle: its clues, and its givens in any order. Both
+//! kinds of puzzle: the module sits above `puzzle` and `color`, which do not import it.
 
 use std::fmt::Write as _;
 
+use crate::color::ColorPuzzle;
 use crate::puzzle::Puzzle;
 
 /// A checksum of the puzzle's clues (not its title, givens or metadata), as `fnv1a64:HEX`: the
@@ -24,6 +26,22 @@ pub fn givens_checksum(puzzle: &Puzzle) -> String {
             .map(|g| (g.row, g.col, u8::from(g.filled)))
             .collect(),
     )
+}
+
+impl ColorPuzzle {
+    /// Checksums of the clues (with the palette) and of the givens, as `fnv1a64:HEX`, like
+    /// [`clue_checksum`] for black and white.
+    pub fn checksums(&self) -> (String, String) {
+        let mut clues = format!("{} {}\n", self.height(), self.width());
+        for c in &self.colors {
+            clues.push_str(&format!("{} {}\n", c.name, c.hex()));
+        }
+        for clue in self.row_clues.iter().chain(&self.col_clues) {
+            clues.push_str(&format!("{clue}\n"));
+        }
+        let givens = self.givens.iter().map(|g| (g.row, g.col, g.color));
+        (fnv1a64(clues.as_bytes()), givens_fnv1a64(givens.collect()))
+    }
 }
 
 /// The checksum of givens `(row, col, value)` in any order, each counted once: the lines

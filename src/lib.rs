@@ -62,6 +62,8 @@ pub mod search;
 pub mod split;
 mod stack;
 #[cfg(test)]
+mod test_enumeration;
+#[cfg(test)]
 mod test_strategies;
 
 /// docs/library.md, whose Rust examples run as doc tests: a change that breaks one fails the

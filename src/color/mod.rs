@@ -74,6 +74,3 @@ impl AnyPuzzle {
         }
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -86,6 +86,22 @@ pub struct ColorGiven {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Colored {}
 
+impl PuzzleKind for Colored {
+    type Palette = Vec<Color>;
+    type Clue = ColorClue;
+    type Given = ColorGiven;
+    /// A palette index.
+    type Cell = u8;
+
+    fn clue_of(cells: &[u8]) -> ColorClue {
+        ColorClue(color_blocks_of(cells.iter().copied()))
+    }
+
+    fn check(puzzle: &ColorPuzzle) -> Result<(), PuzzleError> {
+        puzzle.check()
+    }
+}
+
 /// A colour nonogram. Its palette's index 0 is the background.
 pub type ColorPuzzle = Nonogram<Colored>;
 
@@ -215,23 +231,6 @@ impl ColorPuzzle {
         };
         let clue = |c: &ColorClue| Clue(c.blocks().iter().map(|b| b.len).collect());
         Some(self.convert((), clue, given, |c| c != 0))
-    }
-
-    /// Checksums of the clues (with the palette) and of the givens, as `fnv1a64:HEX`, like
-    /// [`crate::checksum::clue_checksum`] for black and white.
-    pub fn checksums(&self) -> (String, String) {
-        let mut clues = format!("{} {}\n", self.height(), self.width());
-        for c in &self.colors {
-            clues.push_str(&format!("{} {}\n", c.name, c.hex()));
-        }
-        for clue in self.row_clues.iter().chain(&self.col_clues) {
-            clues.push_str(&format!("{clue}\n"));
-        }
-        let givens = self.givens.iter().map(|g| (g.row, g.col, g.color));
-        (
-            crate::checksum::fnv1a64(clues.as_bytes()),
-            crate::checksum::givens_fnv1a64(givens.collect()),
-        )
     }
 
     /// A black-and-white puzzle as a colour puzzle with a white background and black blocks.

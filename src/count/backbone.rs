@@ -275,24 +275,11 @@ mod tests {
     use crate::count::probed_root;
     use crate::grid::{Cell, Grid};
     use crate::puzzle::Puzzle;
-    use crate::search::{Flow, Solver, SolverOptions};
     use crate::test_strategies::random_clues;
 
-    /// Every solution of `puzzle`, by the probing search.
+    /// Every solution of `puzzle`, by the test-only enumeration.
     fn solutions(puzzle: &Puzzle) -> Vec<Grid> {
-        let options = SolverOptions {
-            threads: 1,
-            ..SolverOptions::default()
-        };
-        let mut found = Vec::new();
-        let outcome = Solver::new(puzzle, options)
-            .run(|grid| {
-                found.push(grid.clone());
-                Flow::Continue
-            })
-            .expect("search runs");
-        assert!(outcome.exhausted);
-        found
+        crate::test_enumeration::solutions(puzzle)
     }
 
     /// With conflicts enough, the cells fixed are exactly those equal in every solution, and

@@ -8,7 +8,6 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::color::{Block, ColorClue, ColorPuzzle};
-use crate::search::{ColorSolver, SolverOptions};
 use crate::test_strategies::{colour_bands, palette};
 
 use super::tests::{profile_count, sweep_count};
@@ -35,12 +34,9 @@ fn by_components(puzzle: &ColorPuzzle) -> ExactCount {
     count_by_components_alone(puzzle, limits, &AtomicBool::new(false), &progress).expect("counts")
 }
 
+/// The number of solutions, by the test-only enumeration.
 fn enumerated(puzzle: &ColorPuzzle) -> u64 {
-    let outcome = ColorSolver::new(puzzle, SolverOptions::default())
-        .count()
-        .expect("valid");
-    assert!(outcome.exhausted);
-    outcome.solutions
+    crate::test_enumeration::count(puzzle)
 }
 
 #[test]
@@ -156,21 +152,18 @@ fn per_colour_enumerated(puzzle: &ColorPuzzle) -> (BigUint, Vec<Vec<Vec<BigUint>
     let colours = puzzle.colors.len() - 1;
     let mut counts = vec![vec![vec![0u64; colours]; puzzle.width()]; puzzle.height()];
     let mut total = 0u64;
-    let outcome = ColorSolver::new(puzzle, SolverOptions::default())
-        .run(|grid| {
-            total += 1;
-            for (row, cells) in counts.iter_mut().enumerate() {
-                for (col, cell) in cells.iter_mut().enumerate() {
-                    let value = grid.cell(row, col).trailing_zeros() as usize;
-                    if value > 0 {
-                        cell[value - 1] += 1;
-                    }
+    crate::test_enumeration::each_solution(puzzle, |grid| {
+        total += 1;
+        for (row, cells) in counts.iter_mut().enumerate() {
+            for (col, cell) in cells.iter_mut().enumerate() {
+                let value = grid.cell(row, col).trailing_zeros() as usize;
+                if value > 0 {
+                    cell[value - 1] += 1;
                 }
             }
-            crate::search::Flow::Continue
-        })
-        .expect("valid");
-    assert!(outcome.exhausted);
+        }
+        true
+    });
     let big = |cell: Vec<u64>| cell.into_iter().map(BigUint::from).collect();
     let rows = counts
         .into_iter()

@@ -10,7 +10,6 @@ use crate::test_strategies::{diagonal_squares, permutations, random_clues};
 use super::*;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
-use crate::search::{Solver, SolverOptions};
 
 /// Counts with only the methods whose limits are not 0, taking turns (no race).
 fn count_with<P: Countable>(puzzle: &P, max_profiles: usize, sweep_memory: usize) -> ExactCount {
@@ -141,14 +140,9 @@ fn completion_checks_prune_dead_subtrees_without_changing_counts() {
     );
 }
 
+/// The number of solutions, by the test-only enumeration.
 fn enumerated(puzzle: &Puzzle) -> BigUint {
-    let options = SolverOptions {
-        threads: 1,
-        ..SolverOptions::default()
-    };
-    let outcome = Solver::new(puzzle, options).count().expect("search runs");
-    assert!(outcome.exhausted);
-    BigUint::from(outcome.solutions)
+    BigUint::from(crate::test_enumeration::count(puzzle))
 }
 
 fn factorial(n: u32) -> BigUint {

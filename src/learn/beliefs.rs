@@ -354,14 +354,8 @@ mod tests {
             let picture: Vec<bool> = (0..144).map(|_| rng.chance(1, 2)).collect();
             let puzzle = Puzzle::from_picture(12, 12, &picture).expect("a picture");
             let root = Grid::new(12, 12);
-            let options = crate::search::SolverOptions {
-                threads: 1,
-                ..crate::search::SolverOptions::default()
-            };
-            let (grids, outcome) = crate::search::Solver::new(&puzzle, options)
-                .find(2)
-                .expect("search runs");
-            if !(grids.len() == 1 && outcome.exhausted) {
+            let (grids, exhausted) = crate::test_enumeration::first_solutions(&puzzle, 2);
+            if !(grids.len() == 1 && exhausted) {
                 continue;
             }
             unique += 1;

@@ -1,6 +1,7 @@
-//! The learning search against the probing search, over both domains: the same solutions,
-//! each once and each satisfying the clues, on random pictures (and random black-and-white
-//! clues); and stopping after a limit.
+//! The learning search against the test-only enumeration (`crate::test_enumeration`), over
+//! both domains: the same solutions, each once and each satisfying the clues, on random
+//! pictures (and random black-and-white clues); and stopping after a limit. Its race against
+//! the probing search is tested in `crate::search`.
 
 use std::collections::BTreeSet;
 use std::fmt::Debug;
@@ -11,36 +12,26 @@ use proptest::prelude::*;
 use super::*;
 use crate::color::{Color, ColorGrid, ColorPuzzle};
 use crate::puzzle::Clue;
-use crate::search::ColorSolver;
-use crate::search::{Solver, SolverOptions};
 use crate::test_strategies::random_clues;
 
-/// A domain whose probing search the learning search is checked against.
+/// A domain whose solutions the learning search is checked against (by the test-only
+/// enumeration, `crate::test_enumeration`).
 trait Probed: LearnDomain {
     /// A solution as compared.
     type Key: Ord + Clone + Debug;
-    /// The root the probing search propagates to, if the puzzle has one.
+    /// The root the searches propagate to, if the puzzle has one.
     fn probed_root(&self) -> Option<Self::Grid>;
     /// A complete grid as compared, after checking that it satisfies the clues.
     fn key(&self, grid: &Self::Grid) -> Self::Key;
-    /// Every solution of the probing search on one thread.
+    /// Every solution, by the test-only enumeration.
     fn enumerated(&self) -> BTreeSet<Self::Key>;
-}
-
-fn one_thread() -> SolverOptions {
-    SolverOptions {
-        threads: 1,
-        ..SolverOptions::default()
-    }
 }
 
 impl Probed for Puzzle {
     type Key = String;
 
     fn probed_root(&self) -> Option<Grid> {
-        Solver::new(self, SolverOptions::default())
-            .root()
-            .expect("valid")
+        crate::test_enumeration::root(self).expect("valid")
     }
 
     fn key(&self, grid: &Grid) -> String {
@@ -54,11 +45,10 @@ impl Probed for Puzzle {
     }
 
     fn enumerated(&self) -> BTreeSet<String> {
-        let (grids, outcome) = Solver::new(self, one_thread())
-            .find(u64::MAX)
-            .expect("search runs");
-        assert!(outcome.exhausted);
-        grids.iter().map(Grid::render).collect()
+        crate::test_enumeration::solutions(self)
+            .iter()
+            .map(Grid::render)
+            .collect()
     }
 }
 
@@ -66,9 +56,7 @@ impl Probed for ColorPuzzle {
     type Key = Vec<u8>;
 
     fn probed_root(&self) -> Option<ColorGrid> {
-        ColorSolver::new(self, SolverOptions::default())
-            .root()
-            .expect("valid")
+        crate::test_enumeration::root(self).expect("valid")
     }
 
     fn key(&self, grid: &ColorGrid) -> Vec<u8> {
@@ -82,11 +70,10 @@ impl Probed for ColorPuzzle {
     }
 
     fn enumerated(&self) -> BTreeSet<Vec<u8>> {
-        let (grids, outcome) = ColorSolver::new(self, one_thread())
-            .find(u64::MAX)
-            .expect("search runs");
-        assert!(outcome.exhausted);
-        grids.iter().map(ColorGrid::to_colors).collect()
+        crate::test_enumeration::solutions(self)
+            .iter()
+            .map(ColorGrid::to_colors)
+            .collect()
     }
 }
 
@@ -132,7 +119,7 @@ fn learned_seeded<D: Probed>(puzzle: &D, seed: Option<u64>) -> (Vec<D::Key>, boo
     (found, outcome.exhausted)
 }
 
-/// The learning search ends exhausted with the probing search's solutions, each once, in cell
+/// The learning search ends exhausted with the enumeration's solutions, each once, in cell
 /// order and in a seeded order alike; returns them.
 fn assert_same_solutions<D: Probed>(puzzle: &D) -> Result<BTreeSet<D::Key>, TestCaseError> {
     let enumerated = puzzle.enumerated();
@@ -170,68 +157,6 @@ fn assert_stops_when_told<D: LearnDomain>(puzzle: &D, root: &D::Grid) {
     assert!(!outcome.exhausted, "stopped before the end");
 }
 
-/// Up to `limit` solutions found by both searches racing on `threads` threads: by
-/// [`Solver::find`], or by [`Solver::run`] told the limit when `told`.
-fn race(
-    puzzle: &Puzzle,
-    threads: usize,
-    limit: u64,
-    told: bool,
-) -> (Vec<Grid>, crate::search::Outcome) {
-    let options = SolverOptions {
-        threads,
-        engine: crate::search::Engine::Both,
-        ..SolverOptions::default()
-    };
-    let solver = Solver::new(puzzle, options);
-    if !told {
-        return solver.find(limit).expect("search runs");
-    }
-    let mut grids = Vec::new();
-    let outcome = solver
-        .with_solution_limit(limit)
-        .run(|grid| {
-            grids.push(grid.clone());
-            if grids.len() as u64 == limit {
-                Flow::Stop
-            } else {
-                Flow::Continue
-            }
-        })
-        .expect("search runs");
-    (grids, outcome)
-}
-
-/// Both searches racing, listing every solution: each is reported once, and the run ends
-/// exhausted with the same set as the probing search alone.
-fn assert_race_lists_every_solution_once(puzzle: &Puzzle) -> Result<(), TestCaseError> {
-    let (grids, outcome) = race(puzzle, 2, u64::MAX, false);
-    prop_assert!(outcome.exhausted);
-    prop_assert_eq!(outcome.solutions, grids.len() as u64);
-    let rendered: BTreeSet<String> = grids.iter().map(Grid::render).collect();
-    prop_assert_eq!(rendered.len(), grids.len(), "a solution was reported twice");
-    prop_assert_eq!(rendered, puzzle.enumerated());
-    Ok(())
-}
-
-/// Both searches racing for the two solutions that decide uniqueness: learning searches on
-/// every thread but one (one to three of them here), and the probing search on the last,
-/// which hands it over to one more learning search (at once in tests). The solutions are
-/// distinct, among the puzzle's, two if it has two or more, and a unique puzzle's run ends
-/// exhausted.
-fn assert_race_decides_uniqueness(puzzle: &Puzzle) -> Result<(), TestCaseError> {
-    let all = puzzle.enumerated();
-    for (threads, told) in [(2, false), (2, true), (3, true), (4, false)] {
-        let (grids, outcome) = race(puzzle, threads, 2, told);
-        let rendered: BTreeSet<String> = grids.iter().map(Grid::render).collect();
-        prop_assert_eq!(rendered.len(), grids.len(), "a solution was reported twice");
-        prop_assert!(rendered.is_subset(&all));
-        prop_assert_eq!(grids.len(), all.len().min(2));
-        prop_assert_eq!(outcome.exhausted, all.len() < 2);
-    }
-    Ok(())
-}
-
 fn picture(max: usize) -> impl Strategy<Value = Puzzle> {
     (1..=max, 1..=max).prop_flat_map(|(h, w)| {
         proptest::collection::vec(proptest::bool::weighted(0.45), h * w)
@@ -267,20 +192,14 @@ proptest! {
     fn finds_every_solution_of_random_clues_once(puzzle in random_clues(7)) {
         assert_same_solutions(&puzzle)?;
     }
-
-    #[test]
-    fn racing_searches_report_each_solution_once_and_decide_uniqueness(puzzle in picture(10)) {
-        assert_race_lists_every_solution_once(&puzzle)?;
-        assert_race_decides_uniqueness(&puzzle)?;
-    }
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
     /// On random colour pictures up to 8x8 with up to 4 colours besides the background, the
-    /// learning search reports every solution of the probing search, each once, each valid,
-    /// the picture among them, and ends exhausted.
+    /// learning search reports every solution the test-only enumeration finds, each once, each
+    /// valid, the picture among them, and ends exhausted.
     #[test]
     fn learns_the_same_solutions_as_the_probing_search(
         (h, w, colors, cells) in (1usize..9, 1usize..9, 2u8..6)
@@ -599,7 +518,6 @@ mod completion {
     use crate::learn::{Completion, CompletionChecker};
     use crate::puzzle::Given;
     use crate::puzzle::Puzzle;
-    use crate::search::{Solver, SolverOptions};
 
     fn picture(max: usize) -> impl Strategy<Value = (usize, usize, Vec<bool>)> {
         (2..=max, 2..=max).prop_flat_map(|(h, w)| {
@@ -638,9 +556,7 @@ mod completion {
             ),
         ) {
             let puzzle = Puzzle::from_picture(h, w, &cells).expect("valid");
-            let options = SolverOptions { threads: 1, ..SolverOptions::default() };
-            let root = Solver::new(&puzzle, options.clone())
-                .root()
+            let root = crate::test_enumeration::root(&puzzle)
                 .expect("valid")
                 .expect("a picture has a solution");
             let mut checker = CompletionChecker::new(&puzzle, &root);
@@ -650,11 +566,10 @@ mod completion {
                     let (row, col) = ((at / w) % h, at % w);
                     constrained.givens.push(Given { row, col, filled });
                 }
-                let solver = Solver::new(&constrained, options.clone());
-                let Ok(Some(grid)) = solver.root() else {
+                let Ok(Some(grid)) = crate::test_enumeration::root(&constrained) else {
                     continue;
                 };
-                let solutions = solver.count().expect("search runs").solutions;
+                let solutions = crate::test_enumeration::count(&constrained);
                 let unknown = unknown_cells(&grid);
                 match checker.check(&grid, &unknown, u64::MAX, || false) {
                     Completion::Found(found) => {

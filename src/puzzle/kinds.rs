@@ -1,8 +1,7 @@
-//! The two kinds of puzzle side by side: what black and white and colour hold in their
-//! palette, clues, givens and solution cells.
+//! The black-and-white kind of puzzle: what it holds in its palette, clues, givens and
+//! solution cells (colour's kind is beside the colour types, in `crate::color::puzzle`).
 
 use super::{BlackWhite, Clue, Given, PuzzleError, PuzzleKind, blocks_of};
-use crate::color::{Color, ColorClue, ColorGiven, ColorPuzzle, Colored, color_blocks_of};
 use crate::puzzle::Puzzle;
 
 impl PuzzleKind for BlackWhite {
@@ -17,22 +16,6 @@ impl PuzzleKind for BlackWhite {
     }
 
     fn check(puzzle: &Puzzle) -> Result<(), PuzzleError> {
-        puzzle.check()
-    }
-}
-
-impl PuzzleKind for Colored {
-    type Palette = Vec<Color>;
-    type Clue = ColorClue;
-    type Given = ColorGiven;
-    /// A palette index.
-    type Cell = u8;
-
-    fn clue_of(cells: &[u8]) -> ColorClue {
-        ColorClue(color_blocks_of(cells.iter().copied()))
-    }
-
-    fn check(puzzle: &ColorPuzzle) -> Result<(), PuzzleError> {
         puzzle.check()
     }
 }

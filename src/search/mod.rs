@@ -10,6 +10,8 @@
 pub mod batch;
 #[cfg(test)]
 mod batch_tests;
+#[cfg(test)]
+mod color_tests;
 pub mod estimate;
 mod held;
 mod in_place;
@@ -17,6 +19,8 @@ mod ordered;
 mod product;
 #[cfg(test)]
 mod product_tests;
+#[cfg(test)]
+mod race_tests;
 mod restart;
 mod run;
 mod stats;

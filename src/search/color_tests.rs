@@ -1,10 +1,10 @@
-//! Colour engine tests: every solution found is a real one, counts equal brute force, and
-//! threads and probing do not change the answer.
+//! Colour search tests (`Engine::Probe`, `Learn` and `Both`): every solution found is a real
+//! one, counts equal brute force, and threads and probing do not change the answer.
 
 use proptest::prelude::*;
 
-use super::*;
-use crate::search::{ColorSolver, Engine, Flow, Probing, SolverOptions};
+use super::{ColorSolver, Engine, Flow, Probing, SolverOptions};
+use crate::color::{Color, ColorGiven, ColorPuzzle};
 
 fn palette(n: usize) -> Vec<Color> {
     let mut colors = vec![Color::new("white", [255; 3], '.')];
