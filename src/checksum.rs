@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::color::ColorPuzzle;
+use crate::color::{AnyPuzzle, ColorPuzzle};
 use crate::puzzle::Puzzle;
 
 /// A checksum of the puzzle's clues (not its title, givens or metadata), as `fnv1a64:HEX`: the
@@ -26,6 +26,18 @@ pub fn givens_checksum(puzzle: &Puzzle) -> String {
             .map(|g| (g.row, g.col, u8::from(g.filled)))
             .collect(),
     )
+}
+
+impl AnyPuzzle {
+    /// Checksums of the clues and of the givens, as `fnv1a64:HEX`, for either palette: the
+    /// `puzzle` and `givens` of a [`RunResult`](crate::RunResult). A split's parts share the
+    /// first and differ in the second.
+    pub fn checksums(&self) -> (String, String) {
+        match self {
+            AnyPuzzle::Bw(p) => (clue_checksum(p), givens_checksum(p)),
+            AnyPuzzle::Color(p) => p.checksums(),
+        }
+    }
 }
 
 impl ColorPuzzle {

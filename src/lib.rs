@@ -89,10 +89,19 @@ pub use api::{
     merge,
 };
 pub use api::{CountMethod, CountRefusal, default_sweep_memory};
-pub use color::{AnyPuzzle, ColorGrid, ColorPuzzle};
+pub use color::{AnyPuzzle, Color, ColorGrid, ColorPuzzle, MAX_COLORS, bw_palette};
+// What the command needs besides the above (issue 68): exact counts, their progress and limits,
+// the search's estimate.
+pub use count::{
+    BigUint, CountLimits, CountPhase, CountProgress, CountSnapshot, ExactCount, ExactMethod,
+    Orientation, PER_CELL_LAYERS,
+};
 pub use domain::{Domain, DomainGrid};
 pub use grid::{Cell, Grid};
-pub use puzzle::{BlackWhite, Clue, Given, LineId, Nonogram, Puzzle, PuzzleError, PuzzleKind};
+pub use puzzle::{
+    BlackWhite, Clue, Given, LineId, MAX_LINE_LEN, Nonogram, Puzzle, PuzzleError, PuzzleKind,
+};
+pub use search::estimate::{Outlook, Spread, TreeEstimate};
 pub use search::{
     ColorSolver, Engine, Flow, Outcome, Probing, SearchStats, Searchable, SolutionWriter,
     SolveError, Solver, SolverOptions, StatsSnapshot,

@@ -8,11 +8,8 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::AtomicBool;
 
-use nonoenum::count::{
-    BigUint, CountLimits, CountProgress, DEFAULT_MAX_PROFILES, DEFAULT_SWEEP_MEMORY, count_exact,
-};
+use nonoenum::{AnyPuzzle, BigUint, CountLimits, CountOptions, ExactOutcome};
 
 use nonoenum::format::read_puzzles;
 use nonoenum::{Probing, Solver, SolverOptions};
@@ -118,12 +115,15 @@ fn counts_agree_with_the_oracle_on_random_pictures() {
         // by the sweep racing components, and by the sweep from the grid with its backbone
         // fixed.
         let at_once = Some(std::time::Duration::ZERO);
+        let defaults = CountLimits::default();
+        let (max, memory) = (defaults.max_profiles, defaults.sweep_memory);
+        let puzzle = AnyPuzzle::Bw(puzzle.clone());
         let methods = [
-            (DEFAULT_MAX_PROFILES, 0, false, None),
-            (0, DEFAULT_SWEEP_MEMORY, false, None),
+            (max, 0, false, None),
+            (0, memory, false, None),
             (0, 0, false, None),
-            (0, DEFAULT_SWEEP_MEMORY, true, None),
-            (0, DEFAULT_SWEEP_MEMORY, false, at_once),
+            (0, memory, true, None),
+            (0, memory, false, at_once),
         ];
         for (max_profiles, sweep_memory, race, backbone_after) in methods {
             let limits = CountLimits {
@@ -134,13 +134,15 @@ fn counts_agree_with_the_oracle_on_random_pictures() {
                 backbone_after,
                 sweep_from: None,
             };
-            let counted = count_exact(
-                &puzzle,
+            let options = CountOptions {
+                threads: 1,
                 limits,
-                &AtomicBool::new(false),
-                &CountProgress::default(),
-            )
-            .expect("counts");
+                per_cell: false,
+            };
+            let outcome = puzzle.counter(options).run().expect("counts");
+            let ExactOutcome::Counted(counted) = outcome else {
+                panic!("counted: {outcome:?}");
+            };
             assert_eq!(
                 counted.count,
                 BigUint::from(expected),

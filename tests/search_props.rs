@@ -2,9 +2,23 @@
 
 use std::collections::HashSet;
 
-use nonoenum::puzzle::blocks_of;
 use nonoenum::{Flow, Grid, Probing, Puzzle, Solver, SolverOptions};
 use proptest::prelude::*;
+
+/// The block lengths of a line of cells (`true` = filled).
+fn blocks_of(cells: impl IntoIterator<Item = bool>) -> Vec<u32> {
+    let mut blocks = Vec::new();
+    let mut run = 0u32;
+    for filled in cells.into_iter().chain([false]) {
+        if filled {
+            run += 1;
+        } else if run > 0 {
+            blocks.push(run);
+            run = 0;
+        }
+    }
+    blocks
+}
 
 /// Every solution of a small puzzle, by brute force: each row takes one of the placements of
 /// its clue; a combination is kept when every column clue matches.

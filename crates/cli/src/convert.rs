@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
-use nonoenum::color::{AnyPuzzle, ColorPuzzle};
 use nonoenum::format::{self, Format};
+use nonoenum::{AnyPuzzle, ColorPuzzle};
 use nonoenum::{ColorSolver, Flow, Probing, SolverOptions};
 
 use crate::images::Picture;

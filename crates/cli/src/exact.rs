@@ -8,10 +8,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail};
-use nonoenum::count::{
-    BigUint, CountLimits, ExactCount, ExactMethod, Orientation, PER_CELL_LAYERS,
+use nonoenum::{
+    AnyPuzzle, BigUint, CountLimits, CountMethod as Method, CountOptions, EnumerationNeeded,
+    ExactCount, ExactMethod, ExactOutcome, Orientation, PER_CELL_LAYERS,
 };
-use nonoenum::{AnyPuzzle, CountMethod as Method, CountOptions, EnumerationNeeded, ExactOutcome};
 
 use crate::cli::{CountMethod, ProgressFormat, SweepSide};
 use crate::output::progress::{Progress, Show};

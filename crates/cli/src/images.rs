@@ -2,7 +2,7 @@
 //! drawing solutions as SVG or PNG (for `--to svg|png`).
 
 use anyhow::{Context, bail};
-use nonoenum::color::Color;
+use nonoenum::Color;
 
 /// A picture: a palette (index 0 the background) and row-major palette indices.
 pub(crate) struct Picture {
@@ -13,9 +13,9 @@ pub(crate) struct Picture {
 }
 
 /// The most colours a picture may have, the background included.
-const MAX_COLORS: usize = nonoenum::color::MAX_COLORS;
+const MAX_COLORS: usize = nonoenum::MAX_COLORS;
 /// The largest picture side accepted.
-const MAX_SIDE: usize = nonoenum::puzzle::MAX_LINE_LEN;
+const MAX_SIDE: usize = nonoenum::MAX_LINE_LEN;
 
 /// Reads a PBM (`P1` or `P4`), PNG or XPM image, told apart by its first bytes.
 pub(crate) fn read_image(bytes: &[u8], name: &str) -> anyhow::Result<Picture> {
@@ -96,7 +96,7 @@ fn read_pbm(bytes: &[u8]) -> anyhow::Result<Picture> {
     Ok(Picture {
         width,
         height,
-        colors: nonoenum::color::bw_palette(),
+        colors: nonoenum::bw_palette(),
         cells,
     })
 }

@@ -4,8 +4,7 @@
 
 use std::io::{self, Write};
 
-use nonoenum::count::BigUint;
-use nonoenum::{AnyPuzzle, CellCounts, ColorPuzzle};
+use nonoenum::{AnyPuzzle, BigUint, CellCounts, ColorPuzzle};
 
 use crate::output::json::ColorCells;
 

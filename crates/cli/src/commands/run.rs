@@ -3,10 +3,8 @@
 
 use std::io::Write;
 
-use nonoenum::count::BigUint;
 use nonoenum::format::compact::CompactHeader;
-use nonoenum::split::{clue_checksum, givens_checksum};
-use nonoenum::{AnyPuzzle, AnySolver, CellCounts, Engine, Flow, Outcome};
+use nonoenum::{AnyPuzzle, AnySolver, BigUint, CellCounts, Engine, Flow, Outcome};
 
 use crate::cli::{EngineChoice, Settings, SolutionFormat};
 use crate::output::batched::{self, ListWriter};
@@ -59,10 +57,7 @@ impl Run<'_> {
     ) -> anyhow::Result<()> {
         let stop = (!complete).then(|| self.cancel.reason().unwrap_or(Stop::Interrupted));
         if self.settings.json {
-            let checksums = match self.puzzle {
-                AnyPuzzle::Bw(p) => (clue_checksum(p), givens_checksum(p)),
-                AnyPuzzle::Color(p) => p.checksums(),
-            };
+            let checksums = self.puzzle.checksums();
             let result = RunResult {
                 command: self.mode.name().to_string(),
                 label: self.label.to_string(),
@@ -260,10 +255,7 @@ impl Run<'_> {
         let stop = self.stop(outcome);
         let tally = tally.map(Counts::enumerated);
         if self.settings.json {
-            let (puzzle, givens) = match self.puzzle {
-                AnyPuzzle::Bw(p) => (clue_checksum(p), givens_checksum(p)),
-                AnyPuzzle::Color(p) => p.checksums(),
-            };
+            let (puzzle, givens) = self.puzzle.checksums();
             let result = RunResult {
                 command: mode.name().to_string(),
                 label: self.label.to_string(),

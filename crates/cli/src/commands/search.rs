@@ -8,8 +8,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
-use nonoenum::count::BigUint;
-use nonoenum::{AnyPuzzle, Probing, SideCount, SolverOptions};
+use nonoenum::{AnyPuzzle, BigUint, Probing, SideCount, SolverOptions};
 
 use super::run::{Mode, Run, engine_for};
 use crate::cli::{Settings, SolutionFormat};

@@ -3,7 +3,7 @@
 //! standard error, one a second, terminal or not. It says, in the user's terms, how many
 //! solutions were found or counted so far, how fast, for how long, and for an enumeration how
 //! big the tree is and when the run may end, from the library's random probes
-//! ([`nonoenum::search::estimate`]), as an estimate with its range. `--progress=json` gives the
+//! ([`TreeEstimate`]), as an estimate with its range. `--progress=json` gives the
 //! same figures as one JSON object a line, for programs. A background thread reads the
 //! library's counters, so the search itself never waits for the display.
 
@@ -14,9 +14,9 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use nonoenum::count::{CountPhase, CountProgress, CountSnapshot};
-use nonoenum::search::estimate::TreeEstimate;
-use nonoenum::search::{SearchStats, StatsSnapshot};
+use nonoenum::{
+    CountPhase, CountProgress, CountSnapshot, SearchStats, StatsSnapshot, TreeEstimate,
+};
 use serde_json::json;
 
 use super::pace::{Pace, share_done};
@@ -572,7 +572,7 @@ fn duration(secs: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nonoenum::search::estimate::Spread;
+    use nonoenum::Spread;
 
     #[test]
     fn extreme_values_read_as_words() {

@@ -3,8 +3,7 @@
 
 use std::io::{self, Write};
 
-use nonoenum::ColorGrid;
-use nonoenum::color::Color;
+use nonoenum::{Color, ColorGrid};
 
 /// The escape that ends a run of colour.
 const RESET: &str = "\x1b[0m";

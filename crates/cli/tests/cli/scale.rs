@@ -13,10 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use nonoenum::color::Color;
-use nonoenum::count::BigUint;
 use nonoenum::format::Format;
-use nonoenum::{AnyPuzzle, ColorPuzzle, Puzzle};
+use nonoenum::{AnyPuzzle, BigUint, Color, ColorPuzzle, Puzzle};
 use tempfile::TempDir;
 
 use crate::common;
