@@ -8,7 +8,7 @@ use crate::puzzle::Puzzle;
 
 /// A checksum of the puzzle's clues (not its title, givens or metadata), as `fnv1a64:HEX`: the
 /// same for a puzzle and every part split from it.
-pub fn clue_checksum(puzzle: &Puzzle) -> String {
+pub(crate) fn clue_checksum(puzzle: &Puzzle) -> String {
     let mut text = format!("{} {}\n", puzzle.height(), puzzle.width());
     for clue in puzzle.row_clues.iter().chain(&puzzle.col_clues) {
         let _ = writeln!(text, "{clue}");
@@ -18,7 +18,7 @@ pub fn clue_checksum(puzzle: &Puzzle) -> String {
 
 /// A checksum of the puzzle's givens, in any order, as `fnv1a64:HEX`: it tells the parts of a
 /// split apart.
-pub fn givens_checksum(puzzle: &Puzzle) -> String {
+pub(crate) fn givens_checksum(puzzle: &Puzzle) -> String {
     givens_fnv1a64(
         puzzle
             .givens
@@ -42,7 +42,7 @@ impl AnyPuzzle {
 
 impl ColorPuzzle {
     /// Checksums of the clues (with the palette) and of the givens, as `fnv1a64:HEX`, like
-    /// [`clue_checksum`] for black and white.
+    /// `clue_checksum` for black and white.
     pub fn checksums(&self) -> (String, String) {
         let mut clues = format!("{} {}\n", self.height(), self.width());
         for c in &self.colors {

@@ -22,7 +22,7 @@ pub enum Cell {
 pub struct Conflict;
 
 /// Number of 64-bit words needed for a line of `len` cells.
-pub fn words_for(len: usize) -> usize {
+pub(crate) fn words_for(len: usize) -> usize {
     len.div_ceil(64)
 }
 

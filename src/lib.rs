@@ -2,7 +2,7 @@
 //!
 //! The pipeline: a [`Puzzle`] (read by [`format`](mod@format)) becomes a [`Grid`] of cells;
 //! propagation runs the exact [`line`](mod@line) solver on every line until nothing changes;
-//! [`search`] branches on a cell chosen by probing (see [`Probing`]), in parallel with rayon,
+//! the search branches on a cell chosen by probing (see [`Probing`]), in parallel with rayon,
 //! and every solution streams through a bounded channel to one collector. For runs that stop
 //! after a few solutions, a clause-learning search can race the probing search
 //! ([`Engine::Both`]).
@@ -26,7 +26,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Underneath, one engine is generic over the cell [`domain`]: [`Solver`] runs on a
+//! Underneath, one engine is generic over the cell [`Domain`]: [`Solver`] runs on a
 //! black-and-white [`Puzzle`] (bit planes, the bit-parallel line solver) or a [`ColorPuzzle`].
 //!
 //! ```
@@ -45,21 +45,21 @@
 mod api;
 mod checksum;
 pub(crate) mod choose;
-pub mod color;
-pub mod count;
-pub mod domain;
+pub(crate) mod color;
+pub(crate) mod count;
+pub(crate) mod domain;
 mod fault;
 pub mod files;
 mod flow;
 pub mod format;
-pub mod grid;
+pub(crate) mod grid;
 pub(crate) mod learn;
 pub mod line;
 pub(crate) mod propagate;
-pub mod puzzle;
+pub(crate) mod puzzle;
 mod rng;
-pub mod search;
-pub mod split;
+pub(crate) mod search;
+pub(crate) mod split;
 mod stack;
 #[cfg(test)]
 mod test_enumeration;
@@ -89,15 +89,23 @@ pub use api::{
     merge,
 };
 pub use api::{CountMethod, CountRefusal, default_sweep_memory};
-pub use color::{AnyPuzzle, Color, ColorGrid, ColorPuzzle, MAX_COLORS, bw_palette};
+pub use color::{
+    AnyPuzzle, Block, Color, ColorClue, ColorGiven, ColorGrid, ColorPuzzle, Colored, MAX_COLORS,
+    bw_palette,
+};
 // What the command needs besides the above (issue 68): exact counts, their progress and limits,
 // the search's estimate.
 pub use count::{
     BigUint, CountLimits, CountPhase, CountProgress, CountSnapshot, ExactCount, ExactMethod,
     Orientation, PER_CELL_LAYERS,
 };
+// Named by the public signatures above (issue 68): the engine's trait for counting, the count's
+// errors and each method's statistics.
+pub use count::{
+    BackboneStats, ComponentError, ComponentStats, CountError, Countable, Overflow, SweepStats,
+};
 pub use domain::{Domain, DomainGrid};
-pub use grid::{Cell, Grid};
+pub use grid::{Cell, Conflict, Grid};
 pub use puzzle::{
     BlackWhite, Clue, Given, LineId, MAX_LINE_LEN, Nonogram, Puzzle, PuzzleError, PuzzleKind,
 };

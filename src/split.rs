@@ -25,7 +25,7 @@ use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering as Memory};
 
-pub use crate::checksum::{clue_checksum, givens_checksum};
+pub(crate) use crate::checksum::{clue_checksum, givens_checksum};
 use crate::choose::{
     Choice, Interrupted, ProbeCounts, Probing, SealedMemo, choose_by, choose_probing,
 };
@@ -37,7 +37,7 @@ use crate::search::{Searchable, SolveError, propagated_root_until};
 
 /// One part of a split search of a puzzle of domain `P` (black and white by default).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Part<P: Domain = Puzzle> {
+pub(crate) struct Part<P: Domain = Puzzle> {
     /// The branching cells and values that select this part, from the root down.
     pub decisions: Vec<P::Given>,
     /// Cells still unknown at the part's node (`0` for a part that is one solution).
@@ -58,7 +58,7 @@ const TILT: f64 = 0.25;
 
 impl<P: Domain + Clone> Part<P> {
     /// The part as a puzzle: `puzzle` with the decisions added to its givens.
-    pub fn puzzle(&self, puzzle: &P) -> P {
+    pub(crate) fn puzzle(&self, puzzle: &P) -> P {
         puzzle.with_givens(&self.decisions)
     }
 }
@@ -264,7 +264,7 @@ impl<P: Domain> Splitter<'_, P> {
 /// Raising `cancel` (from another thread, a signal handler) ends the split within a
 /// propagation or two with [`SolveError::Cancelled`]; pass a flag that stays down for a split
 /// that runs to its end.
-pub fn split<P: Searchable>(
+pub(crate) fn split<P: Searchable>(
     puzzle: &P,
     parts: usize,
     cancel: &AtomicBool,
@@ -273,7 +273,7 @@ pub fn split<P: Searchable>(
 }
 
 /// Subtrees per part that [`split_balanced`] cuts before it packs them into parts.
-pub const SUBTREES_PER_PART: usize = 16;
+pub(crate) const SUBTREES_PER_PART: usize = 16;
 
 /// Splits the search of `puzzle` into `parts` parts of near-equal estimated size, each a run of
 /// consecutive subtrees in search order (a list of [`Part`]s, each one subtree).
@@ -285,7 +285,7 @@ pub const SUBTREES_PER_PART: usize = 16;
 /// keep the search order: the parts' subtrees, part after part, are [`split`]'s in its order.
 /// Fewer parts come back only when the tree has fewer subtrees than `parts`. `cancel` ends
 /// the split as in [`split`].
-pub fn split_balanced<P: Searchable>(
+pub(crate) fn split_balanced<P: Searchable>(
     puzzle: &P,
     parts: usize,
     per_part: usize,
@@ -309,7 +309,7 @@ pub fn split_balanced<P: Searchable>(
 /// Cuts `sizes` into `groups` consecutive runs (fewer only if there are fewer sizes) whose
 /// largest sum is the smallest possible (the linear partition problem): a bisection on that
 /// largest sum, each candidate tried by filling runs greedily from the left.
-pub fn pack(sizes: &[f64], groups: usize) -> Vec<Range<usize>> {
+pub(crate) fn pack(sizes: &[f64], groups: usize) -> Vec<Range<usize>> {
     let groups = groups.clamp(1, sizes.len().max(1));
     // Runs of sum at most `limit`, each closed early when only one size per run is left.
     let runs = |limit: f64| {
@@ -349,7 +349,7 @@ pub fn pack(sizes: &[f64], groups: usize) -> Vec<Range<usize>> {
 
 /// How [`split_by`] ranks open nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sizing {
+pub(crate) enum Sizing {
     /// By a short search of each node (see the module documentation): balanced parts, for
     /// running them side by side.
     Measured,
@@ -360,7 +360,7 @@ pub enum Sizing {
 
 /// [`split`], with the open nodes ranked as `sizing` says. `cancel` ends the split as in
 /// [`split`].
-pub fn split_by<P: Searchable>(
+pub(crate) fn split_by<P: Searchable>(
     puzzle: &P,
     parts: usize,
     sizing: Sizing,

@@ -5,7 +5,7 @@ use crate::domain::Domain;
 
 /// The stack a search or counting thread needs for `puzzle`: about 1 KiB a cell, between
 /// 64 MiB and 1 GiB (reserved address space, touched only as used).
-pub fn stack_size<P: Domain>(puzzle: &P) -> usize {
+pub(crate) fn stack_size<P: Domain>(puzzle: &P) -> usize {
     let (height, width) = puzzle.size();
     height
         .saturating_mul(width)

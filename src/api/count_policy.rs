@@ -70,8 +70,9 @@ impl CountMethod {
 }
 
 /// The sweep's memo limit to use when none is given: a quarter of the memory the system has
-/// available now (Linux's `MemAvailable`), and at least [`DEFAULT_SWEEP_MEMORY`], which is used
-/// where the system does not say. Lion (#2712) needs about 5 GiB.
+/// available now (Linux's `MemAvailable`), and at least 1 GiB (the default
+/// [`CountLimits::sweep_memory`](crate::CountLimits::sweep_memory)), which is used where the
+/// system does not say. Lion (#2712) needs about 5 GiB.
 pub fn default_sweep_memory() -> usize {
     let available = std::fs::read_to_string("/proc/meminfo")
         .ok()

@@ -119,7 +119,7 @@ impl AnyPuzzle {
     }
 
     /// The exact number of solutions, on every core, without visiting them (by
-    /// [`crate::count::count_exact`]: profiles, a sweep or components).
+    /// `count_exact`: profiles, a sweep or components).
     pub fn count(&self) -> Result<BigUint, CountFailure> {
         match self.counter(CountOptions::default()).run()? {
             ExactOutcome::Counted(exact) => Ok(exact.count),
@@ -152,7 +152,7 @@ impl Counter<'_> {
     }
 
     /// Counts, in a pool of [`CountOptions::threads`] with the stack the search needs, by
-    /// [`count_exact`] (profiles, then a sweep, then components, as the limits allow); per cell
+    /// `count_exact` (profiles, then a sweep, then components, as the limits allow); per cell
     /// by profiles, for either palette.
     pub fn run(&self) -> Result<ExactOutcome, CountFailure> {
         let (limits, cancel, progress) = (self.options.limits, &*self.cancel, &*self.progress);

@@ -27,9 +27,10 @@ pub struct RunResult {
     pub command: String,
     /// The puzzle's label (its title, or `puzzle N`).
     pub label: String,
-    /// [`crate::split::clue_checksum`] of the puzzle.
+    /// The checksum of the puzzle's clues (the first of [`AnyPuzzle::checksums`](crate::AnyPuzzle::checksums)).
     pub puzzle: String,
-    /// [`crate::split::givens_checksum`] of the puzzle with every given applied.
+    /// The checksum of the givens of the puzzle with every given applied (the second of
+    /// [`AnyPuzzle::checksums`](crate::AnyPuzzle::checksums)).
     pub givens: String,
     /// Solutions found (for `solve`, at most 2), written as a decimal string so that no JSON
     /// reader rounds a large count.

@@ -81,7 +81,7 @@ pub struct ManifestSubtree {
     /// Cells still unknown at the subtree's node.
     pub unknown: usize,
     /// The estimated work of the subtree's search: its nodes plus their line solves (see
-    /// [`Part::estimate`]).
+    /// `Part::estimate`).
     pub estimate: f64,
 }
 

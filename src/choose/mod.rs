@@ -33,8 +33,8 @@ mod policy;
 use std::sync::Arc;
 
 pub(crate) use memo::{ProbeMemo, SealedMemo};
+pub use policy::Probing;
 pub(crate) use policy::choose_by;
-pub use policy::{PLAIN_BELOW, Probing};
 
 use crate::domain::{Domain, DomainGrid, each_value};
 use crate::line::Contradiction;
@@ -149,6 +149,7 @@ fn most_constrained_cell<G: DomainGrid>(grid: &G) -> Option<(usize, usize)> {
 
 /// The root grid of `puzzle`, its givens applied, propagated and probed to a fixpoint (within
 /// [`PROBE_WORK`]), or `None` when that proves there is no solution.
+#[cfg(test)]
 pub(crate) fn probed_root<P: Domain>(puzzle: &P) -> Result<Option<P::Grid>, crate::PuzzleError> {
     Ok(probed_root_until(puzzle, &|| false)?.unwrap_or(None))
 }

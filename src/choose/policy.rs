@@ -20,12 +20,12 @@ use crate::propagate::Propagator;
 /// Under [`Probing::Adaptive`], nodes with at most this many undecided cells branch without
 /// probing. On the survey's hard puzzles the search is as fast as when probing every node (28
 /// webpbn puzzles, one thread); enumerations of millions of solutions run 5 to 10 times faster.
-pub const PLAIN_BELOW: usize = 64;
+pub(crate) const PLAIN_BELOW: usize = 64;
 
 /// When search nodes probe.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Probing {
-    /// Probe nodes with more than [`PLAIN_BELOW`] undecided cells (the default). Probing a
+    /// Probe nodes with more than 64 undecided cells (the default). Probing a
     /// node costs ten times a plain node or more, and near the bottom of the tree, where an
     /// enumeration spends nearly all its time, it cannot pay; the rule looks at the node
     /// alone, so the tree is the same on every run and for any number of threads.

@@ -14,7 +14,7 @@ use crate::line::Contradiction;
 
 /// The colour line solver. Keeps its buffers between calls: one per thread.
 #[derive(Debug, Default)]
-pub struct ColorLineSolver {
+pub(crate) struct ColorLineSolver {
     not_bg: Vec<u32>,
     fits: Vec<bool>,
     fwd: Vec<bool>,
@@ -34,13 +34,14 @@ pub struct ColorLineSolver {
 
 impl ColorLineSolver {
     /// A solver with empty buffers.
-    pub fn new() -> Self {
+    #[cfg(test)]
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// Narrows `cells` (possible colours of each cell of a line) to what `clue` allows, writing
     /// the result to `out` (same length). Fails if no placement agrees with `cells`.
-    pub fn solve(
+    pub(crate) fn solve(
         &mut self,
         clue: &[Block],
         cells: &[u64],
@@ -64,7 +65,7 @@ impl ColorLineSolver {
     /// block `j` between the two, so where the cells block `j` can cover end before those of
     /// block `j + 1` begin (with a cell between them when the two share a colour), the blocks
     /// on either side never interact. `out` is a buffer of the line's length.
-    pub fn block_starts(
+    pub(crate) fn block_starts(
         &mut self,
         clue: &[Block],
         cells: &[u64],
@@ -374,7 +375,8 @@ impl<'a> Ranges<'a> {
 
 /// The test oracle: enumerates every placement of the clue, keeps those that agree with
 /// `cells`, and returns the union of their colours per cell (`None` if none agrees).
-pub fn naive_solve(clue: &[Block], cells: &[u64]) -> Option<Vec<u64>> {
+#[cfg(test)]
+pub(crate) fn naive_solve(clue: &[Block], cells: &[u64]) -> Option<Vec<u64>> {
     fn place(
         clue: &[Block],
         cells: &[u64],

@@ -8,8 +8,7 @@
 //! engine instead ([`ColorPuzzle::to_bw`], [`AnyPuzzle::from_color`]).
 //!
 //! ```
-//! use nonoenum::color::{Color, ColorPuzzle};
-//! use nonoenum::{Solver, SolverOptions};
+//! use nonoenum::{Color, ColorPuzzle, Solver, SolverOptions};
 //!
 //! let palette = vec![
 //!     Color::new("white", [255, 255, 255], '.'),
@@ -29,16 +28,17 @@ mod line;
 mod puzzle;
 
 pub use grid::ColorGrid;
-pub use line::{ColorLineSolver, naive_solve};
+pub(crate) use line::ColorLineSolver;
+#[cfg(test)]
+pub(crate) use puzzle::color_blocks_of;
 pub use puzzle::{
     Block, Color, ColorClue, ColorGiven, ColorPuzzle, Colored, MAX_COLORS, bw_palette,
-    color_blocks_of,
 };
 
 use crate::puzzle::Puzzle;
 
 /// A cell was asked to lose its last colour (the one [`crate::grid::Conflict`]).
-pub use crate::grid::Conflict;
+pub(crate) use crate::grid::Conflict;
 
 /// A puzzle of either kind, as the readers return it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -255,7 +255,7 @@ pub fn bw_palette() -> Vec<Color> {
 }
 
 /// The coloured blocks of a line of palette indices (0 = background).
-pub fn color_blocks_of(cells: impl IntoIterator<Item = u8>) -> Vec<Block> {
+pub(crate) fn color_blocks_of(cells: impl IntoIterator<Item = u8>) -> Vec<Block> {
     let mut blocks: Vec<Block> = Vec::new();
     let mut previous = 0u8;
     for c in cells {

@@ -125,7 +125,7 @@ impl ComponentStats {
 /// When the component counter checks that a set of unknown cells can be completed before it
 /// counts them (see [`ComponentCounter::completion_checks`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CompletionChecks {
+pub(crate) struct CompletionChecks {
     /// The fewest unknown cells a set needs to be checked: smaller ones are counted at once.
     pub min_cells: usize,
     /// The conflicts one check may spend before it gives up (the subtree is then counted
@@ -168,7 +168,7 @@ impl<G> Clone for Liveness<'_, G> {
 impl<G> Copy for Liveness<'_, G> {}
 
 /// Counts the puzzles of domain `P` by components, sharing one cache between threads.
-pub struct ComponentCounter<'p, T, P: Countable = crate::Puzzle> {
+pub(crate) struct ComponentCounter<'p, T, P: Countable = crate::Puzzle> {
     puzzle: &'p P,
     cache: DashMap<u128, T, FxBuildHasher>,
     stop: Stop<'p>,
@@ -186,7 +186,7 @@ pub struct ComponentCounter<'p, T, P: Countable = crate::Puzzle> {
 impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
     /// A counter for `puzzle`, stopping when `stop` is raised (a cancel flag, or a [`Stop`]),
     /// keeping its counters in `stats`.
-    pub fn new(puzzle: &'p P, stop: impl Into<Stop<'p>>, stats: &'p ComponentStats) -> Self {
+    pub(crate) fn new(puzzle: &'p P, stop: impl Into<Stop<'p>>, stats: &'p ComponentStats) -> Self {
         ComponentCounter {
             puzzle,
             cache: DashMap::with_hasher(FxBuildHasher),
@@ -203,14 +203,14 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
     /// Most of the large residual problems the branching meets on random pictures have
     /// none; probing alone needs thousands of nodes to find that out, where a search that
     /// learns across checks needs a few dozen conflicts.
-    pub fn completion_checks(mut self, on: Option<CompletionChecks>) -> Self {
+    pub(crate) fn completion_checks(mut self, on: Option<CompletionChecks>) -> Self {
         self.checks = on;
         self
     }
 
     /// Counts the solutions that extend `grid`, a grid at a propagation fixpoint. If it is
     /// cancelled, the solutions it had counted are offered to the stats' lower bound.
-    pub fn count(&self, grid: &P::Grid) -> Result<T, ComponentError> {
+    pub(crate) fn count(&self, grid: &P::Grid) -> Result<T, ComponentError> {
         let unknown = unknown_cells(grid);
         self.checkers.set_root(grid);
         self.count_cells(grid, &unknown, None, Liveness::OutsideCompletes)

@@ -12,7 +12,7 @@ use crate::learn::{Completion, CompletionChecker};
 use crate::line::BitLineSolver;
 use crate::puzzle::{LineId, Puzzle};
 
-/// A domain whose puzzles [`ComponentCounter`](super::ComponentCounter), profiles and the
+/// A domain whose puzzles `ComponentCounter`, profiles and the
 /// sweep count.
 pub trait Countable: Domain {
     /// The successors of a class of a line automaton: one per cell value.

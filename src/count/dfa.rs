@@ -24,7 +24,7 @@ use rustc_hash::FxHashMap;
 use crate::grid::Cell;
 
 /// No class: the value leads nowhere.
-pub const DEAD: u16 = u16::MAX;
+pub(crate) const DEAD: u16 = u16::MAX;
 
 /// The successors of one class at one position, one per cell value: the class at the next
 /// position after a cell of that value, or [`DEAD`].

@@ -23,7 +23,7 @@ mod backbone;
 mod checkers;
 mod components;
 mod countable;
-pub mod dfa;
+pub(crate) mod dfa;
 mod key;
 mod profile;
 mod progress;
@@ -40,21 +40,25 @@ use std::time::Duration;
 pub use backbone::BackboneStats;
 use backbone::{Backbone, fix_backbone};
 pub(crate) use components::component_cells;
-pub use components::{CompletionChecks, ComponentCounter, ComponentError, ComponentStats};
+pub(crate) use components::{CompletionChecks, ComponentCounter};
+pub use components::{ComponentError, ComponentStats};
 pub use countable::Countable;
 pub use num_bigint::BigUint;
-pub use profile::{
-    CellCounts, LayerProgress, Orientation, ProfileError, ProfileProblem, count_by_profiles,
-    count_per_cell_by_profiles, count_per_colour_by_profiles,
+pub use profile::Orientation;
+pub(crate) use profile::{
+    LayerProgress, ProfileError, count_by_profiles, count_per_colour_by_profiles,
 };
+#[cfg(test)]
+pub(crate) use profile::{ProfileProblem, count_per_cell_by_profiles};
 pub use progress::{CountPhase, CountProgress, CountSnapshot};
-pub use segments::{ColorSegmentSolver, Segment};
-pub use stop::Stop;
+pub(crate) use stop::Stop;
 use sweep::MemoBudget;
 #[cfg(test)]
 use sweep::SweepCounter;
-pub use sweep::{SweepError, SweepStats};
-pub use tally::{Overflow, Tally};
+pub(crate) use sweep::SweepError;
+pub use sweep::SweepStats;
+pub use tally::Overflow;
+pub(crate) use tally::Tally;
 use turns::{SideSweeps, Sides};
 
 use crate::domain::{Domain, DomainGrid};
@@ -62,15 +66,15 @@ use crate::puzzle::PuzzleError;
 
 /// Default limit on the profiles of one layer (each costs a few dozen bytes plus its count)
 /// before the sweep takes over.
-pub const DEFAULT_MAX_PROFILES: usize = 1 << 18;
+pub(crate) const DEFAULT_MAX_PROFILES: usize = 1 << 18;
 
 /// How many times [`CountLimits::max_profiles`] the layers of per-cell counts by profiles may
-/// hold together (they are all kept, see [`count_per_cell_by_profiles`]): about 2 million
+/// hold together (they are all kept, see `count_per_cell_by_profiles`): about 2 million
 /// profiles by default, some 100 to 300 MB.
 pub const PER_CELL_LAYERS: usize = 8;
 
 /// Default limit on the sweep's memo, in bytes, before counting by components takes over.
-pub const DEFAULT_SWEEP_MEMORY: usize = 1 << 30;
+pub(crate) const DEFAULT_SWEEP_MEMORY: usize = 1 << 30;
 
 /// Default time the sweep's trials from each side of the probed root take in all before it
 /// stops to fix the backbone and starts again (see [`CountLimits::backbone_after`]): none, the
@@ -78,7 +82,7 @@ pub const DEFAULT_SWEEP_MEMORY: usize = 1 << 30;
 /// 20x20 or 25x25 picture counted was more than 0.5 s faster, and of the survey puzzles only
 /// *Center* (1.3 s against 2.7 s): a sweep quick enough to finish within the trials is about
 /// as quick after the backbone.
-pub const DEFAULT_BACKBONE_AFTER: Duration = Duration::ZERO;
+pub(crate) const DEFAULT_BACKBONE_AFTER: Duration = Duration::ZERO;
 
 /// The most conflicts the learning searches may spend on the backbone, per thread.
 const BACKBONE_CONFLICTS: u64 = 1_000_000;
@@ -86,7 +90,7 @@ const BACKBONE_CONFLICTS: u64 = 1_000_000;
 /// The shortest trial of the sweep from one side.
 const MIN_TRIAL: Duration = Duration::from_millis(500);
 
-/// How far each method of [`count_exact`] may grow before the next one takes over: profiles,
+/// How far each method of `count_exact` may grow before the next one takes over: profiles,
 /// then the sweep, then components (which have no limit). A limit of 0 skips its method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CountLimits {
@@ -98,7 +102,7 @@ pub struct CountLimits {
     /// turns (components when the sweep's memo is full).
     pub race: bool,
     /// Whether components check large residual problems for a completion before counting
-    /// them (see [`ComponentCounter::completion_checks`]).
+    /// them (see `ComponentCounter::completion_checks`).
     pub completion_checks: bool,
     /// How long the sweep's trials (a quarter of it from each side of the grid, at least
     /// half a second each) run before it stops, fixes the backbone (the cells equal in every
@@ -146,7 +150,8 @@ pub enum CountError {
 
 /// The root grid of `puzzle`, its givens applied, propagated and probed to a fixpoint, or
 /// `None` when that proves there is no solution.
-pub fn probed_root<P: Domain>(puzzle: &P) -> Result<Option<P::Grid>, PuzzleError> {
+#[cfg(test)]
+pub(crate) fn probed_root<P: Domain>(puzzle: &P) -> Result<Option<P::Grid>, PuzzleError> {
     crate::choose::probed_root(puzzle)
 }
 
@@ -234,7 +239,7 @@ fn open_root<P: Domain>(
 /// `limits.max_profiles`, else by a sweep while its memo fits `limits.sweep_memory`, else by
 /// components. `progress` is kept up to date for a display that reads it from another thread.
 /// (A domain without a completion checker, colour so far, fixes no backbone.)
-pub fn count_exact<P: Countable>(
+pub(crate) fn count_exact<P: Countable>(
     puzzle: &P,
     limits: CountLimits,
     cancel: &AtomicBool,
@@ -478,7 +483,8 @@ impl<P: Countable> WholeSweep<'_, P> {
 /// `u128` and again in big integers if that overflows. Only `limits.completion_checks`
 /// matters here. When cancelled, the solutions it had counted for certain are in `progress`
 /// ([`CountProgress::at_least`]).
-pub fn count_by_components_alone<P: Countable>(
+#[cfg(test)]
+pub(crate) fn count_by_components_alone<P: Countable>(
     puzzle: &P,
     limits: CountLimits,
     cancel: &AtomicBool,

@@ -21,14 +21,16 @@ use crate::domain::DomainGrid;
 use crate::puzzle::LineId;
 
 mod cells;
-pub use cells::{CellCounts, count_per_cell_by_profiles, count_per_colour_by_profiles};
+#[cfg(test)]
+pub(crate) use cells::count_per_cell_by_profiles;
+pub(crate) use cells::count_per_colour_by_profiles;
 
 /// One layer of the dynamic program: profile -> number of partial grids.
 type Layer<K, T> = DashMap<K, T, FxBuildHasher>;
 
 /// Why a profile count did not finish.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ProfileError {
+pub(crate) enum ProfileError {
     /// A layer grew past the limit of profiles.
     TooManyProfiles {
         /// The layer (rows fixed so far).
@@ -52,7 +54,7 @@ impl From<Overflow> for ProfileError {
 
 /// Progress after each layer.
 #[derive(Clone, Copy, Debug)]
-pub struct LayerProgress {
+pub(crate) struct LayerProgress {
     /// Lines fixed so far.
     pub done: usize,
     /// Lines to fix in all.
@@ -143,21 +145,19 @@ impl Orientation {
 /// The puzzle seen as lines fixed one per layer (`steps`) whose cells cross the `tracked`
 /// lines, each an automaton over its own cells with the grid's known cells folded in; its
 /// classes have successors of type `S`, one per cell value.
-pub struct ProfileProblem<S = Class> {
+pub(crate) struct ProfileProblem<S = Class> {
     /// The lines fixed one per layer, in order (the sweep's swept lines).
     pub(super) steps: Vec<LineDfa<S>>,
     /// The lines crossing them.
     pub(super) tracked: Vec<LineDfa<S>>,
     /// The values a cell may take (the background included).
     values: usize,
-    /// How the puzzle is walked.
-    pub orientation: Orientation,
 }
 
 impl<S: Successors> ProfileProblem<S> {
     /// Builds the problem for `grid` (a propagated grid of `puzzle`), walked as `orientation`
     /// says; [`ProfileError::Cancelled`] when `stopped` says so first.
-    pub fn new<P: Countable<Successors = S>>(
+    pub(crate) fn new<P: Countable<Successors = S>>(
         puzzle: &P,
         grid: &P::Grid,
         orientation: Orientation,
@@ -168,13 +168,12 @@ impl<S: Successors> ProfileProblem<S> {
             steps,
             tracked,
             values: puzzle.all_values().count_ones() as usize,
-            orientation,
         })
     }
 
     /// Counts the grids that satisfy every line, giving up when a layer holds more than
     /// `max_profiles` profiles.
-    pub fn count<T: Tally>(
+    pub(crate) fn count<T: Tally>(
         &self,
         max_profiles: usize,
         cancel: &AtomicBool,
@@ -392,7 +391,7 @@ impl<S: Successors> ProfileProblem<S> {
 /// Counts the completions of `root` (a probed grid of `puzzle`) by profiles walked as
 /// `orientation` says, with at most `max_profiles` per layer. Returns the count and the
 /// widest layer.
-pub fn count_by_profiles<P: Countable>(
+pub(crate) fn count_by_profiles<P: Countable>(
     puzzle: &P,
     root: &P::Grid,
     orientation: Orientation,

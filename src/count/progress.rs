@@ -23,7 +23,7 @@ pub enum CountPhase {
 }
 
 /// Where an exact count stands; share it with a display thread and pass it to
-/// [`super::count_exact`].
+/// `count_exact`.
 #[derive(Debug, Default)]
 pub struct CountProgress {
     phase: AtomicU8,

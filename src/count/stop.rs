@@ -2,11 +2,13 @@
 //! puzzle at the same time has finished first, or a method's own deadline has passed.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+#[cfg(test)]
+use std::time::Duration;
+use std::time::Instant;
 
 /// The flags a counter polls; raising either stops it.
 #[derive(Clone, Copy, Debug)]
-pub struct Stop<'a> {
+pub(crate) struct Stop<'a> {
     cancel: &'a AtomicBool,
     rival_done: Option<&'a AtomicBool>,
     deadline: Option<Instant>,
@@ -17,7 +19,7 @@ pub struct Stop<'a> {
 
 impl<'a> Stop<'a> {
     /// Stops when `cancel` is raised or, if given, when `rival_done` is.
-    pub fn new(cancel: &'a AtomicBool, rival_done: Option<&'a AtomicBool>) -> Self {
+    pub(crate) fn new(cancel: &'a AtomicBool, rival_done: Option<&'a AtomicBool>) -> Self {
         Stop {
             cancel,
             rival_done,
@@ -37,7 +39,7 @@ impl<'a> Stop<'a> {
 
     /// The same flags, and a deadline: it is raised from `deadline` on as well (or from its
     /// own deadline, if that is earlier).
-    pub fn with_deadline(self, deadline: Instant) -> Self {
+    pub(crate) fn with_deadline(self, deadline: Instant) -> Self {
         Stop {
             deadline: Some(self.deadline.map_or(deadline, |own| own.min(deadline))),
             ..self
@@ -45,13 +47,14 @@ impl<'a> Stop<'a> {
     }
 
     /// The time left until its deadline, if it has one.
-    pub fn time_left(&self) -> Option<Duration> {
+    #[cfg(test)]
+    pub(crate) fn time_left(&self) -> Option<Duration> {
         self.deadline
             .map(|at| at.saturating_duration_since(Instant::now()))
     }
 
     /// Whether the counter must stop now.
-    pub fn raised(&self) -> bool {
+    pub(crate) fn raised(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
             || self
                 .rival_done

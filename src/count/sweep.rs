@@ -28,7 +28,7 @@ use num_bigint::BigUint;
 
 /// Why a sweep count stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SweepError {
+pub(crate) enum SweepError {
     /// The cancel flag was raised.
     Cancelled,
     /// The count outgrew the number type.

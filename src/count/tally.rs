@@ -7,7 +7,7 @@ use num_bigint::BigUint;
 pub struct Overflow;
 
 /// A non-negative count that can be added to.
-pub trait Tally: Clone + Send + Sync + 'static {
+pub(crate) trait Tally: Clone + Send + Sync + 'static {
     /// The count of one.
     fn one() -> Self;
     /// The count of zero.

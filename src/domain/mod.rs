@@ -19,15 +19,15 @@ use std::fmt::Debug;
 use crate::line::Contradiction;
 use crate::puzzle::LineId;
 
-pub use crate::grid::Conflict;
+pub(crate) use crate::grid::Conflict;
 pub(crate) use delta::GridDelta;
 
 /// The possible values of a black-and-white cell that is still unknown: empty or filled.
-pub const BW_VALUES: u64 = 0b11;
+pub(crate) const BW_VALUES: u64 = 0b11;
 /// The value bit of a filled black-and-white cell.
-pub const FILLED: u64 = 0b10;
+pub(crate) const FILLED: u64 = 0b10;
 /// The value bit of an empty cell (the background).
-pub const EMPTY: u64 = 0b01;
+pub(crate) const EMPTY: u64 = 0b01;
 
 /// A partially known grid of one domain.
 pub trait DomainGrid: Clone + Debug + PartialEq + Eq + Send + Sync + 'static {
@@ -123,7 +123,7 @@ pub trait Domain: Debug + Sync + Sized + 'static {
     /// Lookups in the cache of `lines` so far, and how many it answered.
     fn cache_counts(lines: &Self::Lines) -> (u64, u64);
 
-    /// Solves `line` of `grid` (line number `index`, see [`line_index`]): narrows every cell
+    /// Solves `line` of `grid` (line number `index`, see `line_index`): narrows every cell
     /// to what the line's clue allows given the cells' values, and calls `changed(i)` for
     /// each cell `i` of the line (from the left, or the top) that it narrowed. Fails when no
     /// placement of the clue agrees with the line.
@@ -196,7 +196,7 @@ use same_in_every_domain;
 
 /// A line as one number: rows are `0..height`, columns follow.
 #[inline]
-pub fn line_index(height: usize, line: LineId) -> u32 {
+pub(crate) fn line_index(height: usize, line: LineId) -> u32 {
     match line {
         LineId::Row(r) => r as u32,
         LineId::Col(c) => (height + c) as u32,
@@ -206,7 +206,7 @@ pub fn line_index(height: usize, line: LineId) -> u32 {
 /// The values of `set` in the order domain `P` tries them (see [`Domain::HIGH_VALUE_FIRST`]),
 /// each as a one-bit set.
 #[inline]
-pub fn each_value<P: Domain>(mut set: u64) -> impl Iterator<Item = u64> {
+pub(crate) fn each_value<P: Domain>(mut set: u64) -> impl Iterator<Item = u64> {
     std::iter::from_fn(move || {
         (set != 0).then(|| {
             let bit = if P::HIGH_VALUE_FIRST {

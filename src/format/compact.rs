@@ -49,7 +49,7 @@ pub struct CompactHeader {
     pub palette: Vec<char>,
     /// The puzzle's label, if given.
     pub label: Option<String>,
-    /// The puzzle's clue checksum (see [`crate::split::clue_checksum`]), if given.
+    /// The puzzle's clue checksum (the first of [`AnyPuzzle::checksums`](crate::AnyPuzzle::checksums)), if given.
     pub puzzle: Option<String>,
     /// The puzzle's givens checksum, if given.
     pub givens: Option<String>,

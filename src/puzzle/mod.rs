@@ -402,7 +402,7 @@ where
 }
 
 /// Checks that a grid size is within the supported limits.
-pub fn check_size(rows: usize, cols: usize) -> Result<(), PuzzleError> {
+pub(crate) fn check_size(rows: usize, cols: usize) -> Result<(), PuzzleError> {
     if rows == 0 || cols == 0 {
         return Err(PuzzleError::EmptyGrid { rows, cols });
     }
@@ -413,7 +413,7 @@ pub fn check_size(rows: usize, cols: usize) -> Result<(), PuzzleError> {
 }
 
 /// Checks one clue against the length of its line.
-pub fn check_clue(clue: &Clue, len: usize, line: LineId) -> Result<(), PuzzleError> {
+pub(crate) fn check_clue(clue: &Clue, len: usize, line: LineId) -> Result<(), PuzzleError> {
     if clue.0.contains(&0) {
         return Err(PuzzleError::ZeroBlock { line });
     }
@@ -430,7 +430,7 @@ pub fn check_clue(clue: &Clue, len: usize, line: LineId) -> Result<(), PuzzleErr
 }
 
 /// The block lengths of a line of cells (`true` = filled).
-pub fn blocks_of(cells: impl IntoIterator<Item = bool>) -> Vec<u32> {
+pub(crate) fn blocks_of(cells: impl IntoIterator<Item = bool>) -> Vec<u32> {
     let mut blocks = Vec::new();
     let mut run = 0u32;
     for filled in cells {

@@ -56,11 +56,11 @@ impl<G, F: Fn(&G, &mut Vec<u8>) + Sync> SolutionWriter<G> for F {
 }
 
 /// A batch goes to the collector once it holds this many bytes.
-pub const BATCH_BYTES: usize = 64 << 10;
+pub(crate) const BATCH_BYTES: usize = 64 << 10;
 
 /// A batch goes to the collector once it holds this many solutions, however few bytes (a
 /// writer that writes nothing, to count).
-pub const BATCH_SOLUTIONS: usize = 4096;
+pub(crate) const BATCH_SOLUTIONS: usize = 4096;
 
 /// Solutions written by one thread, each after the separator, in the order written.
 #[derive(Debug, Default)]

@@ -24,7 +24,7 @@ use crate::propagate::Propagator;
 use crate::rng::SplitMix;
 
 /// Probes before an estimate is given: fewer say too little about the spread.
-pub const MIN_PROBES: u64 = 16;
+pub(crate) const MIN_PROBES: u64 = 16;
 /// How long the estimator probes without pause at the start of a search.
 const STEADY: Duration = Duration::from_secs(3);
 /// After [`STEADY`], the estimator sleeps this many times as long as it probed.

@@ -7,12 +7,12 @@
 //! search runs on a dedicated thread; with more, each node offers its second child to idle
 //! workers ([`rayon::join`]), so the tree is split near the top and wherever a thread is idle.
 
-pub mod batch;
+pub(crate) mod batch;
 #[cfg(test)]
 mod batch_tests;
 #[cfg(test)]
 mod color_tests;
-pub mod estimate;
+pub(crate) mod estimate;
 mod held;
 mod in_place;
 mod ordered;
@@ -34,10 +34,10 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 /// Kept here, where it was first public; it lives below search and count alike.
-pub use crate::stack::stack_size;
+pub(crate) use crate::stack::stack_size;
 use batch::Batcher;
 use batch::Collected;
-pub use batch::{BATCH_BYTES, SolutionWriter};
+pub use batch::SolutionWriter;
 pub use stats::{SearchStats, StatsSnapshot};
 use tree::Outlet;
 
@@ -188,7 +188,7 @@ impl Default for SolverOptions {
     }
 }
 
-pub use crate::choose::{PLAIN_BELOW, Probing};
+pub use crate::choose::Probing;
 pub use crate::flow::Flow;
 
 /// Why a search could not run.
@@ -210,7 +210,7 @@ pub enum SolveError {
     #[error("internal error: {0}")]
     Internal(String),
     /// The cancel flag stopped work that has no partial answer to give, such as a
-    /// [`split`](crate::split::split): nothing was returned. (A cancelled search returns what it
+    /// `split`: nothing was returned. (A cancelled search returns what it
     /// found instead, with [`Outcome::exhausted`] false.)
     #[error("cancelled")]
     Cancelled,
@@ -385,9 +385,9 @@ impl<'p, P: Searchable> Solver<'p, P> {
 
     /// Runs the search with every solution written as bytes by `writer` on the thread that
     /// found it, and hands `on_bytes` (on the calling thread) whole solutions in batches of
-    /// about [`BATCH_BYTES`]: their bytes, separated by [`SolutionWriter::separator`], and how
+    /// about 64 KiB: their bytes, separated by [`SolutionWriter::separator`], and how
     /// many solutions they hold. The collector then only writes and counts, so it keeps up
-    /// with every thread (see [`batch`]).
+    /// with every thread.
     ///
     /// Stops after exactly `limit` solutions when given (the last batch is cut), when the
     /// tree is exhausted, or when `on_bytes` returns [`Flow::Stop`]. With

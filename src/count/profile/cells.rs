@@ -14,12 +14,14 @@ use crate::count::countable::Countable;
 use crate::count::dfa::{DEAD, Successors};
 use crate::count::tally::Tally;
 use crate::count::{BigUint, CountError, orientations};
+#[cfg(test)]
 use crate::grid::Grid;
+#[cfg(test)]
 use crate::puzzle::Puzzle;
 
 /// The solutions of a grid, and in how many of them each cell is filled (holds each colour).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CellCounts<T> {
+pub(crate) struct CellCounts<T> {
     /// The number of solutions.
     pub total: T,
     /// For each step line, in the order the walk fixes them, each of its cells and each
@@ -32,7 +34,7 @@ impl<S: Successors> ProfileProblem<S> {
     /// In how many grids that satisfy every line each cell is filled, by step line (see
     /// [`CellCounts`]). Keeps every layer, so gives up when the layers together hold more than
     /// `max_profiles` profiles.
-    pub fn count_per_cell<T: Tally>(
+    pub(crate) fn count_per_cell<T: Tally>(
         &self,
         max_profiles: usize,
         cancel: &AtomicBool,
@@ -184,7 +186,8 @@ impl<S: Successors> ProfileProblem<S> {
 /// The completions of `root` (a probed grid of `puzzle`) and, row by row, in how many of them
 /// each cell is filled, by profiles (rows fixed one by one, or columns where there are fewer),
 /// keeping at most `max_profiles` in all layers together.
-pub fn count_per_cell_by_profiles(
+#[cfg(test)]
+pub(crate) fn count_per_cell_by_profiles(
     puzzle: &Puzzle,
     root: &Grid,
     max_profiles: usize,
@@ -206,7 +209,7 @@ pub fn count_per_cell_by_profiles(
     clippy::type_complexity,
     reason = "the count, then rows of cells of colours"
 )]
-pub fn count_per_colour_by_profiles<P: Countable>(
+pub(crate) fn count_per_colour_by_profiles<P: Countable>(
     puzzle: &P,
     root: &P::Grid,
     max_profiles: usize,
