@@ -1,15 +1,15 @@
 //! Benchmarks of whole solves through the library: read a puzzle file, then `find(2)` (what
 //! `nonoenum solve` does) or `count()`, with one thread and with one per core.
 //!
-//! The puzzles come from the shared corpus next to the crate (`../shared/puzzles`); when it is
-//! absent the bench prints a message and measures nothing. Before timing, each case is solved
-//! once and its answer checked: the number of solutions, whether the search ran to the end, and
-//! that every solution found satisfies every clue.
+//! By default the puzzles are the bundled ones (`puzzles/`, see puzzles/EXPECTED.md), so that a
+//! clone measures something. `NONOENUM_CORPUS=DIR` adds the cases of a larger corpus laid out
+//! as the shared one (`NONOENUM_CORPUS=../shared/puzzles`): survey puzzles, counted puzzles,
+//! and the `learn/` groups, which time the learning search alone (one thread) and racing the
+//! probing search (all cores) on puzzles that the probing search finds hard. Before timing,
+//! each case is solved once and its answer checked: the number of solutions, whether the
+//! search ran to the end, and that every solution found satisfies every clue.
 //!
-//! The `learn/` groups time the learning search alone (one thread) and racing the probing
-//! search (all cores) on puzzles that the probing search finds hard.
-//!
-//! Run with `cargo bench --bench solve` (add a filter such as `-- perm8` to run one case).
+//! Run with `cargo bench --bench solve` (add a filter such as `-- heart` to run one case).
 
 use std::hint::black_box;
 use std::path::Path;
@@ -19,8 +19,11 @@ use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_main};
 use nonoenum::format::read_puzzles;
 use nonoenum::{Cell, Engine, Grid, Outcome, Probing, Puzzle, Solver, SolverOptions};
 
-/// The shared puzzle corpus.
-const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/puzzles");
+/// The bundled puzzles.
+const BUNDLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");
+
+/// The environment variable that names a larger corpus, laid out as the shared one.
+const CORPUS_VAR: &str = "NONOENUM_CORPUS";
 
 /// What a case runs, and the answer it must give.
 #[derive(Clone, Copy, Debug)]
@@ -77,7 +80,21 @@ impl Task {
     }
 }
 
-/// The cases: a short name, the file (relative to [`PUZZLES`]) and the task.
+/// The cases of the bundled puzzles: a short name, the file (relative to [`BUNDLED`]) and the
+/// task; their answers are those of puzzles/EXPECTED.md.
+const BUNDLED_CASES: &[(&str, &str, Task)] = &[
+    ("heart", "heart.txt", Task::FindTwo { found: 1 }),
+    ("dancer", "dancer.non", Task::FindTwo { found: 1 }),
+    ("ambiguous", "ambiguous.txt", Task::Count { solutions: 11 }),
+    (
+        "random-100x100",
+        "large/random-100x100-d60-s1.txt",
+        Task::Count { solutions: 8 },
+    ),
+];
+
+/// The cases of the larger corpus: a short name, the file (relative to the corpus named by
+/// [`CORPUS_VAR`]) and the task.
 const CASES: &[(&str, &str, Task)] = &[
     (
         "webpbn-00001",
@@ -141,9 +158,9 @@ const LEARN_CASES: &[(&str, &str, Task)] = &[
     ),
 ];
 
-/// Reads the first puzzle of a corpus file.
-fn load(relative: &str) -> Puzzle {
-    let path = Path::new(PUZZLES).join(relative);
+/// Reads the first puzzle of the file `relative` to `root`.
+fn load(root: &Path, relative: &str) -> Puzzle {
+    let path = root.join(relative);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut puzzles = read_puzzles(&bytes, None, Some(&path))
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -165,11 +182,11 @@ fn thread_settings() -> Vec<(usize, String)> {
 fn bench_cases(
     c: &mut Criterion,
     prefix: &str,
-    cases: &[(&str, &str, Task)],
+    (root, cases): (&Path, &[(&str, &str, Task)]),
     settings: &[(String, SolverOptions)],
 ) {
     for &(name, file, task) in cases {
-        let puzzle = load(file);
+        let puzzle = load(root, file);
         let mut group = c.benchmark_group(format!("{prefix}/{name}"));
         group.sample_size(10);
         for (label, options) in settings {
@@ -190,7 +207,7 @@ fn bench_cases(
     }
 }
 
-fn solves(c: &mut Criterion) {
+fn solves(c: &mut Criterion, corpus: Option<&Path>) {
     let settings: Vec<(String, SolverOptions)> = thread_settings()
         .into_iter()
         .map(|(threads, label)| {
@@ -204,10 +221,13 @@ fn solves(c: &mut Criterion) {
             (label, options)
         })
         .collect();
-    bench_cases(c, "solve", CASES, &settings);
+    bench_cases(c, "solve", (Path::new(BUNDLED), BUNDLED_CASES), &settings);
+    if let Some(corpus) = corpus {
+        bench_cases(c, "solve", (corpus, CASES), &settings);
+    }
 }
 
-fn learns(c: &mut Criterion) {
+fn learns(c: &mut Criterion, corpus: &Path) {
     let with = |engine, threads| SolverOptions {
         threads,
         engine,
@@ -217,20 +237,27 @@ fn learns(c: &mut Criterion) {
         ("learn,threads=1".to_string(), with(Engine::Learn, 1)),
         ("both,threads=all".to_string(), with(Engine::Both, 0)),
     ];
-    bench_cases(c, "learn", LEARN_CASES, &settings);
+    bench_cases(c, "learn", (corpus, LEARN_CASES), &settings);
 }
 
-/// Runs every case, or nothing when the shared corpus is missing.
+/// Runs the bundled cases, and those of the corpus that [`CORPUS_VAR`] names if it does; a
+/// corpus named but missing is an error, not a silent skip.
 fn benches() {
-    if !Path::new(PUZZLES).is_dir() {
-        eprintln!("solve bench: no puzzle corpus at {PUZZLES}; skipping (nothing measured)");
-        return;
+    let corpus = std::env::var_os(CORPUS_VAR).map(std::path::PathBuf::from);
+    if let Some(corpus) = &corpus {
+        assert!(
+            corpus.is_dir(),
+            "{CORPUS_VAR}={}: not a folder",
+            corpus.display()
+        );
     }
     let mut c = Criterion::default()
         .warm_up_time(Duration::from_millis(500))
         .configure_from_args();
-    solves(&mut c);
-    learns(&mut c);
+    solves(&mut c, corpus.as_deref());
+    if let Some(corpus) = &corpus {
+        learns(&mut c, corpus);
+    }
 }
 
 criterion_main!(benches);
