@@ -157,6 +157,14 @@ mod tests {
         (counts, all)
     }
 
+    /// Options that count per cell, by profiles where they can.
+    fn per_cell_options() -> CountOptions {
+        CountOptions {
+            per_cell: true,
+            ..CountOptions::default()
+        }
+    }
+
     #[test]
     fn black_and_white_counts_are_the_sums_over_the_solutions_and_the_profiles_counts() {
         let puzzle = AnyPuzzle::Bw(permutations(4));
@@ -170,11 +178,7 @@ mod tests {
             }
         }
         assert_eq!(counts.per_colour(), None);
-        let options = CountOptions {
-            per_cell: true,
-            ..CountOptions::default()
-        };
-        let by_profiles = puzzle.counter(options).run().expect("counts");
+        let by_profiles = puzzle.counter(per_cell_options()).run().expect("counts");
         let ExactOutcome::CountedPerCell {
             per_cell: exact, ..
         } = by_profiles
@@ -188,12 +192,11 @@ mod tests {
     fn per_cell_counts_fall_back_to_an_enumeration_when_profiles_cannot() {
         let puzzle = AnyPuzzle::Bw(permutations(5));
         let tiny = CountOptions {
-            per_cell: true,
             limits: crate::count::CountLimits {
                 max_profiles: 1,
                 ..Default::default()
             },
-            ..CountOptions::default()
+            ..per_cell_options()
         };
         let counter = puzzle.counter(tiny);
         assert!(matches!(
@@ -201,11 +204,10 @@ mod tests {
             ExactOutcome::NeedsEnumeration(_)
         ));
         let by_enumeration = counter.run_or_enumerate().expect("enumerates");
-        let options = CountOptions {
-            per_cell: true,
-            ..CountOptions::default()
-        };
-        let by_profiles = puzzle.counter(options).run_or_enumerate().expect("counts");
+        let by_profiles = puzzle
+            .counter(per_cell_options())
+            .run_or_enumerate()
+            .expect("counts");
         assert!(matches!(by_profiles, ExactOutcome::CountedPerCell { .. }));
         assert_eq!(by_enumeration, by_profiles);
     }
@@ -227,11 +229,7 @@ mod tests {
                 }
             }
         }
-        let options = CountOptions {
-            per_cell: true,
-            ..CountOptions::default()
-        };
-        let by_profiles = puzzle.counter(options).run().expect("counts");
+        let by_profiles = puzzle.counter(per_cell_options()).run().expect("counts");
         let ExactOutcome::CountedPerColour {
             per_colour: exact, ..
         } = by_profiles

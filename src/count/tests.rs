@@ -483,11 +483,7 @@ proptest! {
 #[test]
 fn side_sweeps_go_on_where_they_stopped() {
     let (mut stopped, mut bounded) = (0, 0);
-    for seed in 2..=4 {
-        let puzzle = seeded_picture(16, 16, seed);
-        let Some(root) = probed_root(&puzzle).expect("valid") else {
-            continue;
-        };
+    for (seed, puzzle, root) in seeded_roots(2..=4) {
         let expected = sweep_count(&puzzle);
         let cancel = AtomicBool::new(false);
         let stats = SweepStats::default();
@@ -523,6 +519,16 @@ fn side_sweeps_go_on_where_they_stopped() {
     assert!(bounded > 0, "no stopped sweep had counted a solution");
 }
 
+/// The seeded 16x16 pictures of `seeds` whose probed root is open: each seed, its picture and
+/// its root.
+fn seeded_roots(seeds: std::ops::RangeInclusive<u64>) -> impl Iterator<Item = (u64, Puzzle, Grid)> {
+    seeds.filter_map(|seed| {
+        let puzzle = seeded_picture(16, 16, seed);
+        let root = probed_root(&puzzle).expect("valid")?;
+        Some((seed, puzzle, root))
+    })
+}
+
 /// Runs `work` in a pool of one thread, where a counter stopped after so many polls stops at
 /// the same place at every run.
 fn one_thread<R: Send>(work: impl FnOnce() -> R + Send) -> R {
@@ -538,11 +544,7 @@ fn one_thread<R: Send>(work: impl FnOnce() -> R + Send) -> R {
 #[test]
 fn cancelled_components_count_a_lower_bound() {
     let (mut cancelled, mut bounded) = (0, 0);
-    for seed in 2..=5 {
-        let puzzle = seeded_picture(16, 16, seed);
-        let Some(root) = probed_root(&puzzle).expect("valid") else {
-            continue;
-        };
+    for (seed, puzzle, root) in seeded_roots(2..=5) {
         let expected = component_count(&puzzle);
         let (c, b) =
             cancel_components_ever_later(&puzzle, &root, &expected, &format!("seed {seed}"));
