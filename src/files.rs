@@ -5,7 +5,7 @@
 
 use std::ffi::OsString;
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -14,6 +14,34 @@ const NAME_TRIES: u64 = 100;
 
 /// Numbers the temporary files of this process, so that two writes never share a name.
 static NEXT_TEMP: AtomicU64 = AtomicU64::new(0);
+
+/// Why a capped read failed.
+#[derive(Debug)]
+pub(crate) enum Capped {
+    /// What the system said.
+    Io(io::Error),
+    /// More than the cap.
+    TooLarge,
+}
+
+/// All of `reader`, refused once it passes `cap` bytes: one byte past it is read, never more,
+/// so that `/dev/zero` never fills the memory.
+pub(crate) fn read_capped(reader: impl Read, cap: u64) -> Result<Vec<u8>, Capped> {
+    let mut bytes = Vec::new();
+    reader
+        .take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(Capped::Io)?;
+    if bytes.len() as u64 > cap {
+        return Err(Capped::TooLarge);
+    }
+    Ok(bytes)
+}
+
+/// The file at `path`, refused once it passes `cap` bytes (see [`read_capped`]).
+pub(crate) fn read_file_capped(path: &Path, cap: u64) -> Result<Vec<u8>, Capped> {
+    read_capped(File::open(path).map_err(Capped::Io)?, cap)
+}
 
 /// A path as messages show it: control characters escaped, so that a name cannot end a line.
 pub fn shown_path(path: &Path) -> String {
@@ -175,6 +203,21 @@ mod tests {
         assert_eq!(std::fs::read(&target).expect("read"), b"old");
         let left: Vec<_> = std::fs::read_dir(dir.path()).expect("list").collect();
         assert_eq!(left.len(), 1, "{left:?}");
+    }
+
+    #[test]
+    fn capped_reads_stop_one_byte_past_the_cap() {
+        assert_eq!(read_capped(&b"abc"[..], 3).expect("fits"), b"abc");
+        assert!(matches!(
+            read_capped(&b"abcd"[..], 3),
+            Err(Capped::TooLarge)
+        ));
+        let zeros = io::repeat(0);
+        assert!(matches!(read_capped(zeros, 1 << 10), Err(Capped::TooLarge)));
+        assert!(matches!(
+            read_file_capped(Path::new("no-such-file"), 8),
+            Err(Capped::Io(_))
+        ));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use super::results::{JsonLine, RunResult, read_lines};
 use super::split_folder::{MANIFEST, MANIFEST_FORMATS, Manifest, ManifestPart};
 use super::split_folder::{RESULTS, SplitFolder};
 use crate::count::BigUint;
-use crate::files::shown_path;
+use crate::files::{Capped, read_capped, read_file_capped, shown_path};
 use crate::format::MAX_INPUT_BYTES;
 use crate::format::compact::CompactHeader;
 
@@ -60,7 +60,7 @@ impl SplitFolder {
         let dir = dir.as_ref();
         let manifest_path = dir.join(MANIFEST);
         let path = shown_path(&manifest_path);
-        let bytes = read_capped(&manifest_path).map_err(|e| match e {
+        let bytes = read_file_capped(&manifest_path, MAX_INPUT_BYTES).map_err(|e| match e {
             Capped::Io(source) => MergeError::Read {
                 path: path.clone(),
                 source,
@@ -302,32 +302,6 @@ enum PartLine {
     Solution(Vec<String>),
 }
 
-/// Why a file could not be read whole.
-enum Capped {
-    Io(io::Error),
-    /// Larger than [`MAX_INPUT_BYTES`].
-    TooLarge,
-}
-
-/// All of `reader`, refused after reading one byte past [`MAX_INPUT_BYTES`], so that
-/// `/dev/zero` never fills the memory.
-fn read_all_capped(reader: impl Read) -> Result<Vec<u8>, Capped> {
-    let mut bytes = Vec::new();
-    let _ = reader
-        .take(MAX_INPUT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(Capped::Io)?;
-    if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(Capped::TooLarge);
-    }
-    Ok(bytes)
-}
-
-/// The file at `path`, at most [`MAX_INPUT_BYTES`].
-fn read_capped(path: &Path) -> Result<Vec<u8>, Capped> {
-    read_all_capped(fs::File::open(path).map_err(Capped::Io)?)
-}
-
 /// Reads a result file, passing each line to `f`: the JSON lines of a run, its one array, or
 /// a compact listing (with its result line).
 fn for_each_line<E: From<PartError>>(
@@ -391,7 +365,7 @@ fn for_each_line<E: From<PartError>>(
 /// The objects of a result file that is one JSON array, read whole.
 fn read_document(reader: impl Read, name: &str) -> Result<Vec<JsonLine>, PartError> {
     let path = name.to_string();
-    let bytes = read_all_capped(reader).map_err(|e| match e {
+    let bytes = read_capped(reader, MAX_INPUT_BYTES).map_err(|e| match e {
         Capped::Io(source) => PartError::Read {
             path: path.clone(),
             source,

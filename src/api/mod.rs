@@ -110,24 +110,28 @@ pub enum ReadError {
     },
 }
 
+/// The bytes of the puzzle file `path`, named `name` in errors, of at most
+/// [`crate::format::MAX_INPUT_BYTES`].
+fn read_puzzle_file(path: &Path, name: &str) -> Result<Vec<u8>, ReadError> {
+    use crate::files::{Capped, read_file_capped};
+    read_file_capped(path, crate::format::MAX_INPUT_BYTES).map_err(|e| match e {
+        Capped::Io(source) => ReadError::Io {
+            path: name.to_string(),
+            source,
+        },
+        Capped::TooLarge => ReadError::TooLarge {
+            path: name.to_string(),
+        },
+    })
+}
+
 impl AnyPuzzle {
     /// Reads the one puzzle of a file, in any format the readers know (told by the file's
     /// name and content), of at most [`crate::format::MAX_INPUT_BYTES`].
     pub fn read(path: impl AsRef<Path>) -> Result<AnyPuzzle, ReadError> {
-        use std::io::Read;
         let path = path.as_ref();
         let name = path.display().to_string();
-        let io = |source| ReadError::Io {
-            path: name.clone(),
-            source,
-        };
-        let mut bytes = Vec::new();
-        let file = std::fs::File::open(path).map_err(io)?;
-        let limit = crate::format::MAX_INPUT_BYTES;
-        file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
-        if bytes.len() as u64 > limit {
-            return Err(ReadError::TooLarge { path: name });
-        }
+        let bytes = read_puzzle_file(path, &name)?;
         Self::one(read_any_puzzles(&bytes, None, Some(path)), name)
     }
 

@@ -13,7 +13,7 @@ use super::results::{JsonLine, RunResult};
 use super::split_folder::{RESULTS, SplitFolder};
 use crate::color::AnyPuzzle;
 use crate::files::{shown_path, write_atomically};
-use crate::format::{MAX_INPUT_BYTES, read_any_puzzles};
+use crate::format::read_any_puzzles;
 use crate::split::{clue_checksum, givens_checksum};
 
 /// Why a part could not be run.
@@ -129,22 +129,10 @@ pub(crate) fn checksums(puzzle: &AnyPuzzle) -> (String, String) {
     }
 }
 
-/// Every puzzle of the file at `path` (of at most [`MAX_INPUT_BYTES`]).
+/// Every puzzle of the file at `path` (of at most [`crate::format::MAX_INPUT_BYTES`]).
 fn read_all(path: &Path) -> Result<Vec<AnyPuzzle>, ReadError> {
-    use std::io::Read;
     let name = shown_path(path);
-    let io = |source| ReadError::Io {
-        path: name.clone(),
-        source,
-    };
-    let mut bytes = Vec::new();
-    let file = std::fs::File::open(path).map_err(io)?;
-    file.take(MAX_INPUT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
-    if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(ReadError::TooLarge { path: name });
-    }
+    let bytes = super::read_puzzle_file(path, &name)?;
     read_any_puzzles(&bytes, None, Some(path)).map_err(|source| ReadError::Parse {
         path: name.clone(),
         source,

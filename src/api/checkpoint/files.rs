@@ -6,7 +6,7 @@ use std::io::{self, BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
 
 use super::CheckpointError;
-use crate::files::shown_path;
+use crate::files::{Capped, shown_path};
 
 /// An I/O error, with what was being done to which file.
 pub(super) fn io_error(doing: &str, path: &Path, source: io::Error) -> CheckpointError {
@@ -18,20 +18,17 @@ pub(super) fn io_error(doing: &str, path: &Path, source: io::Error) -> Checkpoin
 
 /// The bytes of `path`, refused beyond [`crate::format::MAX_INPUT_BYTES`].
 pub(super) fn read_capped(path: &Path) -> Result<Vec<u8>, CheckpointError> {
-    use std::io::Read;
-    let failed = |e| io_error("cannot read", path, e);
     let limit = crate::format::MAX_INPUT_BYTES;
-    let mut bytes = Vec::new();
-    let file = File::open(path).map_err(failed)?;
-    let _ = file
-        .take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(failed)?;
-    if bytes.len() as u64 > limit {
-        let why = format!("larger than {} MiB", limit >> 20);
-        return Err(failed(io::Error::new(io::ErrorKind::InvalidData, why)));
-    }
-    Ok(bytes)
+    crate::files::read_file_capped(path, limit).map_err(|e| {
+        let source = match e {
+            Capped::Io(source) => source,
+            Capped::TooLarge => {
+                let why = format!("larger than {} MiB", limit >> 20);
+                io::Error::new(io::ErrorKind::InvalidData, why)
+            }
+        };
+        io_error("cannot read", path, source)
+    })
 }
 
 /// Writes `bytes` as the whole of `target` (see [`crate::files::write_atomically`]).
