@@ -10,14 +10,18 @@
 //!   error at the end). Trailing blank lines are ignored. The exit status is not checked
 //!   directly: `$?` in a command is the previous command's status, so `$ echo $?` shows and
 //!   checks it.
-//! - In expected output, a line `...` matches any number of lines (none included), and `[..]`
-//!   inside a line matches any text on that line: for timings, rates and other numbers that
-//!   vary from run to run.
+//! - Expected and actual output are compared by snapbox, whose wildcards the documents use: a
+//!   line `...` matches any number of lines (none included), up to the first line that matches
+//!   the expected line after it, and `[..]` inside a line matches any text on that line: for
+//!   timings, rates and other numbers that vary from run to run. A mismatch shows snapbox's
+//!   diff.
 //! - A fenced block marked ```` ```sh ```` whose every command starts with `nonoenum` is run
 //!   line by line, and each line must exit with status 0; its output is not checked. Other
 //!   ```` ```sh ```` blocks (cargo, scripts, installs) are not run.
-//! - Commands run with `sh -c` from the repository root, with the binary under test first on
-//!   `PATH` as `nonoenum`, standard input empty, and `LC_ALL=C`. Each document gets a scratch
+//! - Commands run from the repository root with standard input empty and `LC_ALL=C`: a plain
+//!   `nonoenum` command (words only, no quotes, pipes, redirections or `$`) runs the binary
+//!   under test directly, any other runs with `sh -c`, the binary first on `PATH` as
+//!   `nonoenum`. Each document gets a scratch
 //!   folder of its own that stands for `/tmp`: every `/tmp/` in a command is replaced by it,
 //!   and its path in the output is written back as `/tmp`, so examples may write files in
 //!   `/tmp` without touching the real one. The blocks of a document run in order, so a later
@@ -31,19 +35,17 @@
 //! - A block that calls `scripts/run-gnu-parallel.sh` is skipped when GNU parallel is not
 //!   installed, and so are the later blocks of its document, which may use its files.
 //!
-//! The test lists the blocks it ran and skipped (`cargo test --test doc_examples --
-//! --nocapture` shows them), and fails if it ran none.
+//! The test lists the blocks it ran and skipped (`cargo test -p nonoenum-cli --test cli
+//! doc_examples -- --nocapture` shows them), and fails if it ran none.
 
-use std::fmt::Write as _;
-use std::io::Read;
 use std::os::unix::fs::symlink;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// The binary under test.
-const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
+use crate::common::BIN;
 
 /// The repository root, where the commands run.
 fn repo_root() -> PathBuf {
@@ -182,74 +184,26 @@ fn trim_trailing_blank(lines: &mut Vec<String>) {
     }
 }
 
-/// Whether `actual` matches the expected line `pattern`, in which `[..]` matches any text.
-fn line_matches(pattern: &str, actual: &str) -> bool {
-    let parts: Vec<&str> = pattern.split("[..]").collect();
-    if parts.len() == 1 {
-        return pattern == actual;
-    }
-    let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if !actual.starts_with(first) || actual.len() < first.len() + last.len() {
-        return false;
-    }
-    let mut rest = &actual[first.len()..];
-    if !rest.ends_with(last) {
-        return false;
-    }
-    rest = &rest[..rest.len() - last.len()];
-    for middle in &parts[1..parts.len() - 1] {
-        match rest.find(middle) {
-            Some(at) => rest = &rest[at + middle.len()..],
-            None => return false,
-        }
-    }
-    true
+/// Checks the printed lines `actual` against the `expected` ones with snapbox, whose `[..]`
+/// and `...` are the wildcards; a mismatch gives snapbox's diff.
+fn compare(expected: &[String], actual: &[String]) -> Result<(), String> {
+    let text = |lines: &[String]| lines.iter().map(|l| format!("{l}\n")).collect::<String>();
+    snapbox::Assert::new()
+        .normalize_paths(false)
+        .try_eq(
+            None,
+            snapbox::Data::text(text(actual)),
+            snapbox::Data::text(text(expected)),
+        )
+        .map_err(|e| e.to_string())
 }
 
-/// Whether the `actual` lines match the `expected` ones, in which a line `...` matches any
-/// number of lines.
-fn lines_match(expected: &[String], actual: &[String]) -> bool {
-    match expected.split_first() {
-        None => actual.is_empty(),
-        Some((first, rest)) if first == "..." => {
-            (0..=actual.len()).any(|skip| lines_match(rest, &actual[skip..]))
-        }
-        Some((first, rest)) => actual
-            .split_first()
-            .is_some_and(|(a, more)| line_matches(first, a) && lines_match(rest, more)),
-    }
-}
-
-/// A line-by-line diff of `expected` and `actual`: `-` lines expected only, `+` lines printed
-/// only, and two spaces before the lines that match.
-fn diff(expected: &[String], actual: &[String]) -> String {
-    let (n, m) = (expected.len(), actual.len());
-    // lcs[i][j]: the longest common subsequence of expected[i..] and actual[j..].
-    let mut lcs = vec![vec![0usize; m + 1]; n + 1];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            lcs[i][j] = if line_matches(&expected[i], &actual[j]) {
-                lcs[i + 1][j + 1] + 1
-            } else {
-                lcs[i + 1][j].max(lcs[i][j + 1])
-            };
-        }
-    }
-    let mut out = String::new();
-    let (mut i, mut j) = (0, 0);
-    while i < n || j < m {
-        if i < n && j < m && line_matches(&expected[i], &actual[j]) {
-            let _ = writeln!(out, "  {}", actual[j]);
-            (i, j) = (i + 1, j + 1);
-        } else if i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]) {
-            let _ = writeln!(out, "- {}", expected[i]);
-            i += 1;
-        } else {
-            let _ = writeln!(out, "+ {}", actual[j]);
-            j += 1;
-        }
-    }
-    out
+/// The arguments of `command` when it is `nonoenum` followed by plain words, which runs
+/// without a shell.
+fn plain_nonoenum(command: &str) -> Option<Vec<&str>> {
+    let mut words = command.split_whitespace();
+    let plain = !command.contains(|c: char| "|&;<>()$`\\\"'*?[]{}#~".contains(c));
+    (plain && words.next() == Some("nonoenum")).then(|| words.collect())
 }
 
 /// Where the commands run: a `PATH` whose first folder holds `nonoenum`, and the scratch
@@ -276,28 +230,34 @@ impl Sandbox {
         }
     }
 
-    fn scratch(&self) -> String {
-        self.scratch.path().display().to_string()
-    }
-
-    /// Runs `command` after setting `$?` to `status`; returns its exit status (None: killed by
-    /// a signal) and the lines it printed, its scratch folder written back as `/tmp`: its
-    /// standard output then its standard error, or both as one stream when `interleaved`.
+    /// Runs `command` after setting `$?` to `status`: the binary itself when the command is a
+    /// plain `nonoenum` one, else `sh -c`. Returns its exit status (None: killed by a signal)
+    /// and the lines it printed, its scratch folder written back as `/tmp`: its standard
+    /// output then its standard error, or both as one stream when `interleaved`.
     fn run(
         &self,
         command: &str,
         status: i32,
         interleaved: bool,
     ) -> Result<(Option<i32>, Vec<String>), String> {
-        let scratch = self.scratch();
-        let script = format!(
-            "{}__doc_status() {{ return \"$1\"; }}; __doc_status {status}; {}",
-            if interleaved { "exec 2>&1; " } else { "" },
-            command.replace("/tmp/", &format!("{scratch}/"))
-        );
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(script)
+        let scratch = self.scratch.path().display().to_string();
+        let command = command.replace("/tmp/", &format!("{scratch}/"));
+        let mut process = match plain_nonoenum(&command) {
+            Some(args) if !interleaved => {
+                let mut process = Command::new(BIN);
+                process.args(args);
+                process
+            }
+            _ => {
+                let mut process = Command::new("sh");
+                let merge = if interleaved { "exec 2>&1; " } else { "" };
+                process.arg("-c").arg(format!(
+                    "{merge}__doc_status() {{ return \"$1\"; }}; __doc_status {status}; {command}"
+                ));
+                process
+            }
+        };
+        let child = process
             .current_dir(repo_root())
             .env("PATH", &self.path)
             .env("LC_ALL", "C")
@@ -305,56 +265,25 @@ impl Sandbox {
             .env_remove("NONOENUM")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(if interleaved {
-                Stdio::null()
-            } else {
-                Stdio::piped()
-            })
+            .stderr(Stdio::piped())
             .process_group(0)
             .spawn()
-            .map_err(|e| format!("cannot run sh: {e}"))?;
-        let readers: Vec<_> = [
-            child
-                .stdout
-                .take()
-                .map(|s| Box::new(s) as Box<dyn Read + Send>),
-            child
-                .stderr
-                .take()
-                .map(|s| Box::new(s) as Box<dyn Read + Send>),
-        ]
-        .into_iter()
-        .flatten()
-        .map(|mut stream| {
-            std::thread::spawn(move || {
-                let mut bytes = Vec::new();
-                let _ = stream.read_to_end(&mut bytes);
-                bytes
-            })
-        })
-        .collect();
-        let start = Instant::now();
-        let exit = loop {
-            if let Some(exit) = child.try_wait().map_err(|e| e.to_string())? {
-                break exit;
-            }
-            if start.elapsed() > COMMAND_TIMEOUT {
-                let _ = Command::new("kill")
-                    .args(["-KILL", "--", &format!("-{}", child.id())])
-                    .status();
-                let _ = child.wait();
-                return Err(format!("still running after {COMMAND_TIMEOUT:?}: killed"));
-            }
-            std::thread::sleep(Duration::from_millis(5));
+            .map_err(|e| format!("cannot run it: {e}"))?;
+        let group = format!("-{}", child.id());
+        let (sender, receiver) = mpsc::channel();
+        std::thread::spawn(move || sender.send(child.wait_with_output()));
+        let Ok(output) = receiver.recv_timeout(COMMAND_TIMEOUT) else {
+            let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+            return Err(format!("still running after {COMMAND_TIMEOUT:?}: killed"));
         };
+        let output = output.map_err(|e| e.to_string())?;
         let mut lines = Vec::new();
-        for reader in readers {
-            let bytes = reader.join().expect("a reader thread");
-            let text = String::from_utf8_lossy(&bytes).replace(&scratch, "/tmp");
+        for bytes in [&output.stdout, &output.stderr] {
+            let text = String::from_utf8_lossy(bytes).replace(&scratch, "/tmp");
             lines.extend(text.lines().map(str::to_string));
         }
         trim_trailing_blank(&mut lines);
-        Ok((exit.code(), lines))
+        Ok((output.status.code(), lines))
     }
 }
 
@@ -382,11 +311,10 @@ fn run_session(sandbox: &Sandbox, block: &Block) -> Vec<String> {
             Err(why) => failures.push(format!("{place}: {why}")),
             Ok((code, actual)) => {
                 status = code.unwrap_or(128);
-                if !lines_match(&step.expected, &actual) {
+                if let Err(diff) = compare(&step.expected, &actual) {
                     failures.push(format!(
-                        "{place} (block at line {}): the output differs (- expected, + actual):\n{}",
-                        block.line,
-                        diff(&step.expected, &actual)
+                        "{place} (block at line {}): the output differs:{diff}",
+                        block.line
                     ));
                 }
             }
@@ -485,17 +413,26 @@ fn every_command_block_of_the_docs_prints_what_it_shows() {
 
 #[test]
 fn patterns_match_as_documented() {
-    let lines = |s: &str| s.lines().map(str::to_string).collect::<Vec<_>>();
-    assert!(line_matches("a [..] s", "a 0.25 s"));
-    assert!(line_matches("[..]", ""));
-    assert!(line_matches("x[..]y[..]z", "x1y2y3z"));
-    assert!(!line_matches("a[..]a", "a"));
-    assert!(!line_matches("ab", "abc"));
-    assert!(lines_match(&lines("a\n...\nd"), &lines("a\nb\nc\nd")));
-    assert!(lines_match(&lines("a\n...\nd"), &lines("a\nd")));
-    assert!(lines_match(&lines("..."), &[]));
-    assert!(!lines_match(&lines("a\n...\nd"), &lines("a\nb")));
-    assert_eq!(diff(&lines("a\nb"), &lines("a\nc")), "  a\n- b\n+ c\n");
+    let matches = |expected: &str, actual: &str| {
+        let lines = |s: &str| s.lines().map(str::to_string).collect::<Vec<_>>();
+        compare(&lines(expected), &lines(actual)).is_ok()
+    };
+    assert!(matches("a [..] s", "a 0.25 s"));
+    assert!(matches("[..]\nb", "\nb"));
+    assert!(matches("x[..]y[..]z", "x1y2y3z"));
+    assert!(!matches("a[..]b", "a"));
+    assert!(!matches("ab", "abc"));
+    assert!(matches("a\n...\nd", "a\nb\nc\nd"));
+    assert!(matches("a\n...\nd", "a\nd"));
+    assert!(matches("...", ""));
+    assert!(!matches("a\n...\nd", "a\nb"));
+    assert!(matches("C:\\x", "C:\\x"));
+    assert_eq!(
+        plain_nonoenum("nonoenum count a.txt"),
+        Some(vec!["count", "a.txt"])
+    );
+    assert_eq!(plain_nonoenum("nonoenum count a.txt | head -1"), None);
+    assert_eq!(plain_nonoenum("echo $?"), None);
 }
 
 #[test]
