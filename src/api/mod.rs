@@ -34,7 +34,9 @@ mod counter;
 mod listing;
 mod merge;
 mod merge_error;
+mod pace;
 mod part_run;
+mod progress;
 mod results;
 mod side_count;
 mod solve;
@@ -58,6 +60,7 @@ pub use checkpoint::{
 pub use count_policy::{CountMethod, CountRefusal, default_sweep_memory};
 pub use counter::{CountFailure, CountOptions, Counter, EnumerationNeeded, ExactOutcome};
 pub use listing::{Listing, ListingError, ListingItem, read_listing};
+pub use progress::{ProgressKind, ProgressMeter, ProgressReport};
 pub use side_count::{SIDE_COUNT_START_AFTER, SIDE_COUNT_TIME_FLOOR, SideCount};
 pub use solve::{Solution, Solutions, Verdict};
 pub use solver::{AnyGrid, AnySolutionWriter, AnySolver};

@@ -3,7 +3,6 @@
 pub(crate) mod atomic;
 pub(crate) mod batched;
 pub(crate) mod json;
-pub(crate) mod pace;
 pub(crate) mod printer;
 pub(crate) mod progress;
 pub(crate) mod terminal;
