@@ -9,12 +9,6 @@ use std::io::{self, Write};
 /// The objects of `--to jsonl` output, defined once in the library, where `merge` reads them.
 pub(crate) use nonoenum::{ColorCells, JsonLine, RunResult};
 
-/// The rows of a grid as strings of `#` and `.`.
-/// The rows of a solution of either kind.
-pub(crate) fn picture_rows(picture: nonoenum::AnyGrid<'_>) -> Vec<String> {
-    super::picture_text_rows(picture)
-}
-
 /// Writes one JSON line.
 pub(crate) fn write_line(out: &mut (impl Write + ?Sized), line: &JsonLine) -> io::Result<()> {
     serde_json::to_writer(&mut *out, line)?;
