@@ -31,6 +31,7 @@ mod cell_counts;
 mod checkpoint;
 mod count_policy;
 mod counter;
+mod json_array;
 mod listing;
 mod merge;
 mod merge_error;
@@ -68,6 +69,7 @@ pub use solver::{AnyGrid, AnySolutionWriter, AnySolver};
 // Split folders: cut a search into part files, run them, merge their results.
 #[cfg(test)]
 mod split_folder_tests;
+pub use json_array::JsonArray;
 pub use merge::{MergeCommand, Merged, merge};
 pub use merge_error::{MergeError, PartError, PartProblem};
 pub use part_run::PartRunError;
