@@ -99,7 +99,8 @@ pub enum ProgressKind {
 }
 
 /// Where a running enumeration or count stands, in the figures a display shows. The total is
-/// never below the solutions found, and no time left is zero while the run goes on.
+/// never below the solutions found, and a time left from the estimate or a count's pace is
+/// never zero while the run goes on.
 #[derive(Clone, Copy, Debug)]
 pub struct ProgressReport {
     /// Time since the run began (since its [`ProgressMeter`] was made).
@@ -115,12 +116,13 @@ pub struct ProgressReport {
     /// least the solutions found, or the total three times once it is known; `None` before
     /// the probes say (and for a count).
     pub estimate: Option<Spread>,
-    /// Seconds left, above zero and finite: from the estimate, from the total at the rate so
-    /// far, or from a count's pace; `None` while unknown, and once an enumeration has done as
-    /// much work as estimated.
+    /// Seconds left, finite: from the estimate or a count's pace, above zero; from the exact
+    /// total, at the rate so far (0 once all are found, while the search ends its tree).
+    /// `None` while unknown, and once an enumeration has done as much work as estimated.
     pub seconds_left: Option<f64>,
-    /// The range of the seconds left, `0 <= low <= high` and `high > 0`; `None` where unknown,
-    /// once an enumeration is past the high end too, and for a count.
+    /// The range of the seconds left, `0 <= low <= high`, and `high > 0` but for an exact
+    /// total (both ends its time left); `None` where unknown, once an enumeration is past the
+    /// high end too, and for a count.
     pub seconds_left_range: Option<(f64, f64)>,
     /// The share done, from 0 to 1: of an enumeration's estimated work (where
     /// [`seconds_left`](Self::seconds_left) is known) or of its total; of a count's lines
@@ -375,6 +377,17 @@ mod tests {
             Some((1e3, 1e3, 1e3))
         );
         assert_eq!(report.explored, None);
+        // All found: no time left at that rate, while the search ends its tree.
+        let report = ProgressReport::enumeration(
+            &stats(1000, 900),
+            None,
+            Some(1000),
+            Duration::from_secs(5),
+        );
+        assert_eq!(
+            (report.seconds_left, report.fraction_done),
+            (Some(0.0), Some(1.0))
+        );
         // Nothing found yet: no rate, no time left; a total of nothing is all done.
         let report = ProgressReport::enumeration(&stats(0, 9), None, Some(7), Duration::ZERO);
         assert_eq!((report.rate, report.seconds_left), (0.0, None));
