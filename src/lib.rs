@@ -89,6 +89,10 @@ pub use api::{
     merge,
 };
 pub use api::{CountMethod, CountRefusal, default_sweep_memory};
+// Progress figures (issue 68): what a display shows of a running enumeration or count.
+pub use api::{ProgressKind, ProgressMeter, ProgressReport};
+// `--to json`: the results as one JSON array (issue 68).
+pub use api::JsonArray;
 pub use color::{
     AnyPuzzle, Block, Color, ColorClue, ColorGiven, ColorGrid, ColorPuzzle, Colored, MAX_COLORS,
     bw_palette,

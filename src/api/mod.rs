@@ -31,10 +31,13 @@ mod cell_counts;
 mod checkpoint;
 mod count_policy;
 mod counter;
+mod json_array;
 mod listing;
 mod merge;
 mod merge_error;
+mod pace;
 mod part_run;
+mod progress;
 mod results;
 mod side_count;
 mod solve;
@@ -58,6 +61,7 @@ pub use checkpoint::{
 pub use count_policy::{CountMethod, CountRefusal, default_sweep_memory};
 pub use counter::{CountFailure, CountOptions, Counter, EnumerationNeeded, ExactOutcome};
 pub use listing::{Listing, ListingError, ListingItem, read_listing};
+pub use progress::{ProgressKind, ProgressMeter, ProgressReport};
 pub use side_count::{SIDE_COUNT_START_AFTER, SIDE_COUNT_TIME_FLOOR, SideCount};
 pub use solve::{Solution, Solutions, Verdict};
 pub use solver::{AnyGrid, AnySolutionWriter, AnySolver};
@@ -65,6 +69,7 @@ pub use solver::{AnyGrid, AnySolutionWriter, AnySolver};
 // Split folders: cut a search into part files, run them, merge their results.
 #[cfg(test)]
 mod split_folder_tests;
+pub use json_array::JsonArray;
 pub use merge::{MergeCommand, Merged, merge};
 pub use merge_error::{MergeError, PartError, PartProblem};
 pub use part_run::PartRunError;

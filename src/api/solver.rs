@@ -45,6 +45,28 @@ impl AnyGrid<'_> {
             AnyGrid::Color(grid, _) => grid.height(),
         }
     }
+
+    /// Appends the solution as text, one row per line: `#` filled and `.` empty (see
+    /// [`Grid::write_text`]), or the palette's characters.
+    pub fn write_text(&self, out: &mut Vec<u8>) {
+        match self {
+            AnyGrid::Bw(grid) => grid.write_text(out),
+            AnyGrid::Color(grid, puzzle) => {
+                let chars: Vec<char> = puzzle.colors.iter().map(|c| c.ch).collect();
+                out.extend_from_slice(grid.render(&chars).as_bytes());
+            }
+        }
+    }
+
+    /// The rows as [`AnyGrid::write_text`] draws them.
+    pub fn rows(&self) -> Vec<String> {
+        let mut text = Vec::new();
+        self.write_text(&mut text);
+        String::from_utf8_lossy(&text)
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
 }
 
 /// Writes each solution of either palette as bytes, on the thread that found it, for

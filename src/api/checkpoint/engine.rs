@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::files::{Output, write_atomically};
-use super::stored::{Stored, decision, read_decision, write_rows};
+use super::stored::{Stored, decision, read_decision};
 use super::{CheckpointEnd, CheckpointError, CheckpointEvent, CheckpointOptions, State};
 use crate::domain::Domain;
 use crate::flow::Flow;
@@ -112,7 +112,7 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
         let outcome = solver.run(|grid| {
             if let Some(out) = output.as_deref_mut() {
                 rows.clear();
-                write_rows(puzzle.any_grid(grid), &mut rows);
+                puzzle.any_grid(grid).write_text(&mut rows);
                 if let Err(e) = out.append(&rows) {
                     write_error = Some(e);
                     return Flow::Stop;

@@ -1,11 +1,11 @@
 //! What a checkpoint needs of each palette: the text format it stores the puzzle in (the plain
 //! format for black and white, Olšák's `.g` for colour), a decision as three numbers, and a
-//! solution as text rows.
+//! solution as an [`AnyGrid`], which writes itself as text rows.
 
 use crate::api::AnyGrid;
 use crate::color::{AnyPuzzle, ColorGiven, ColorPuzzle};
 use crate::format::{ParseError, olsak, plain};
-use crate::grid::{Cell, Grid};
+use crate::grid::Grid;
 use crate::puzzle::{Given, Puzzle};
 use crate::search::Searchable;
 
@@ -116,25 +116,5 @@ pub(super) fn as_stored(puzzle: &AnyPuzzle) -> Result<AnyPuzzle, String> {
                 parse_error(&e)
             )
         }),
-    }
-}
-
-/// Appends a solution as text rows: `#` and `.`, or the palette's characters.
-pub(super) fn write_rows(grid: AnyGrid<'_>, out: &mut Vec<u8>) {
-    match grid {
-        AnyGrid::Bw(grid) => {
-            for r in 0..grid.height() {
-                out.extend((0..grid.width()).map(|c| match grid.cell(r, c) {
-                    Cell::Filled => b'#',
-                    Cell::Empty => b'.',
-                    Cell::Unknown => b'?',
-                }));
-                out.push(b'\n');
-            }
-        }
-        AnyGrid::Color(grid, puzzle) => {
-            let chars: Vec<char> = puzzle.colors.iter().map(|c| c.ch).collect();
-            out.extend_from_slice(grid.render(&chars).as_bytes());
-        }
     }
 }

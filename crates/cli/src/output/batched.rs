@@ -5,16 +5,15 @@
 use std::io::{self, Write};
 
 use nonoenum::format::compact::{CompactHeader, bits_for, encode_bw, encode_color};
-use nonoenum::{AnyGrid, AnyPuzzle, AnySolutionWriter, AnySolver, Flow, Grid, LineId, Outcome};
+use nonoenum::{AnyGrid, AnyPuzzle, AnySolutionWriter, AnySolver, Flow, Outcome};
 
-use super::json::{JsonLine, picture_rows};
+use super::json::JsonLine;
 use crate::cli::SolutionFormat;
 
 /// How each solution of a listing is written, on the worker that found it.
 pub(crate) enum ListWriter<'a> {
-    /// Rows of `#` and `.` (or the palette's characters, `chars`), a blank line between
-    /// solutions.
-    Text { chars: Vec<char> },
+    /// Rows of `#` and `.` (or the palette's characters), a blank line between solutions.
+    Text,
     /// A JSON `solution` line each (in `--to json`, the caller's `JsonArray` joins the lines
     /// into one array).
     Json,
@@ -46,12 +45,7 @@ impl<'a> ListWriter<'a> {
                 },
             },
             _ if json => ListWriter::Json,
-            SolutionFormat::Text => ListWriter::Text {
-                chars: match puzzle {
-                    AnyPuzzle::Bw(_) => Vec::new(),
-                    AnyPuzzle::Color(p) => p.colors.iter().map(|c| c.ch).collect(),
-                },
-            },
+            SolutionFormat::Text => ListWriter::Text,
             SolutionFormat::Non | SolutionFormat::Xml => {
                 // A colour puzzle has no `.non`: say so before the search, not at its first
                 // solution.
@@ -79,13 +73,10 @@ impl<'a> ListWriter<'a> {
 impl AnySolutionWriter for ListWriter<'_> {
     fn write(&self, grid: AnyGrid<'_>, out: &mut Vec<u8>) {
         match (self, grid) {
-            (ListWriter::Text { .. }, AnyGrid::Bw(grid)) => push_text(grid, out),
-            (ListWriter::Text { chars }, AnyGrid::Color(grid, _)) => {
-                out.extend_from_slice(grid.render(chars).as_bytes());
-            }
+            (ListWriter::Text, picture) => picture.write_text(out),
             (ListWriter::Json, picture) => {
                 let line = JsonLine::Solution {
-                    rows: picture_rows(picture),
+                    rows: picture.rows(),
                 };
                 // Writing into memory fails only on a bug in the serializer.
                 if serde_json::to_writer(&mut *out, &line).is_ok() {
@@ -113,51 +104,10 @@ impl AnySolutionWriter for ListWriter<'_> {
 
     fn separator(&self) -> &[u8] {
         match self {
-            ListWriter::Text { .. } => b"\n",
+            ListWriter::Text => b"\n",
             _ => b"",
         }
     }
-}
-
-/// A complete black-and-white grid as rows of `#` and `.`, eight cells at a time.
-fn push_text(grid: &Grid, out: &mut Vec<u8>) {
-    let width = grid.width();
-    out.reserve(grid.height() * (width + 1));
-    for r in 0..grid.height() {
-        let (filled, _) = grid.line(LineId::Row(r));
-        let whole = width / 8;
-        for byte in 0..whole {
-            let bits = filled[byte / 8] >> (byte % 8 * 8);
-            out.extend_from_slice(&GLYPHS[usize::from(bits as u8)]);
-        }
-        out.extend((whole * 8..width).map(|c| {
-            if filled[c / 64] >> (c % 64) & 1 == 1 {
-                b'#'
-            } else {
-                b'.'
-            }
-        }));
-        out.push(b'\n');
-    }
-}
-
-/// The text of eight cells, for each byte of their bits (the first cell in the lowest bit).
-static GLYPHS: [[u8; 8]; 256] = glyphs();
-
-const fn glyphs() -> [[u8; 8]; 256] {
-    let mut table = [[b'.'; 8]; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let mut cell = 0;
-        while cell < 8 {
-            if byte >> cell & 1 == 1 {
-                table[byte][cell] = b'#';
-            }
-            cell += 1;
-        }
-        byte += 1;
-    }
-    table
 }
 
 /// Lists the solutions of `solver` into `out` (after the compact header, for that format),
@@ -198,33 +148,4 @@ pub(crate) fn list(
 pub(crate) fn count(solver: &AnySolver<'_>, limit: Option<u64>) -> anyhow::Result<Outcome> {
     let nothing = |_: AnyGrid<'_>, _: &mut Vec<u8>| {};
     Ok(solver.run_batched(&nothing, limit, |_, _| Flow::Continue)?)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::push_text;
-    use nonoenum::Grid;
-
-    #[test]
-    fn text_eight_cells_at_a_time_is_the_grid_drawn_cell_by_cell() {
-        // Widths around the 8-cell and 64-cell boundaries, and a pattern that is not periodic.
-        for width in [1, 7, 8, 9, 15, 63, 64, 65, 71, 100, 130] {
-            let height = 3;
-            let mut grid = Grid::new(height, width);
-            for r in 0..height {
-                for c in 0..width {
-                    let filled = (r * 7 + c * c * 3 + c / 5) % 5 < 2;
-                    grid.set(r, c, filled)
-                        .expect("a blank grid takes any value");
-                }
-            }
-            let mut text = Vec::new();
-            push_text(&grid, &mut text);
-            assert_eq!(
-                String::from_utf8(text).expect("ASCII"),
-                grid.render(),
-                "width {width}"
-            );
-        }
-    }
 }

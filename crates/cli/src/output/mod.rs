@@ -3,14 +3,13 @@
 pub(crate) mod atomic;
 pub(crate) mod batched;
 pub(crate) mod json;
-pub(crate) mod pace;
 pub(crate) mod printer;
 pub(crate) mod progress;
 pub(crate) mod terminal;
 
 use std::io::{self, Write};
 
-use nonoenum::{AnyGrid, Cell, Grid, Outcome};
+use nonoenum::{AnyGrid, Outcome};
 
 /// Whether an error comes from writing to a closed pipe (`nonoenum list ... | head`), which
 /// ends the program quietly.
@@ -22,58 +21,14 @@ pub(crate) fn is_broken_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
-/// How a cell is printed: `#` filled, `.` empty, `?` unknown.
-pub(crate) fn cell_char(cell: Cell) -> char {
-    match cell {
-        Cell::Filled => '#',
-        Cell::Empty => '.',
-        Cell::Unknown => '?',
-    }
-}
-
-/// The rows of a solution as text: `#` and `.`, or each colour's character.
-pub(crate) fn picture_text_rows(picture: AnyGrid<'_>) -> Vec<String> {
-    match picture {
-        AnyGrid::Bw(grid) => (0..grid.height())
-            .map(|r| {
-                (0..grid.width())
-                    .map(|c| cell_char(grid.cell(r, c)))
-                    .collect()
-            })
-            .collect(),
-        AnyGrid::Color(grid, puzzle) => {
-            let chars: Vec<char> = puzzle.colors.iter().map(|c| c.ch).collect();
-            grid.render(&chars).lines().map(str::to_string).collect()
-        }
-    }
-}
-
-/// Writes a solution as text rows (see [`picture_text_rows`]).
+/// Writes a solution as text rows (see [`AnyGrid::write_text`]).
 pub(crate) fn write_picture(
     out: &mut (impl Write + ?Sized),
     picture: AnyGrid<'_>,
 ) -> io::Result<()> {
-    match picture {
-        AnyGrid::Bw(grid) => write_grid(out, grid),
-        AnyGrid::Color(..) => {
-            for row in picture_text_rows(picture) {
-                writeln!(out, "{row}")?;
-            }
-            Ok(())
-        }
-    }
-}
-
-/// Writes a solution as rows of `#` (filled) and `.` (empty).
-pub(crate) fn write_grid(out: &mut (impl Write + ?Sized), grid: &Grid) -> io::Result<()> {
-    let mut line = Vec::with_capacity(grid.width() + 1);
-    for r in 0..grid.height() {
-        line.clear();
-        line.extend((0..grid.width()).map(|c| cell_char(grid.cell(r, c)) as u8));
-        line.push(b'\n');
-        out.write_all(&line)?;
-    }
-    Ok(())
+    let mut text = Vec::new();
+    picture.write_text(&mut text);
+    out.write_all(&text)
 }
 
 /// Prints the search statistics of one puzzle to standard error.

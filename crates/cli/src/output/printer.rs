@@ -8,7 +8,7 @@ use std::path::Path;
 use nonoenum::format::compact::CompactHeader;
 use nonoenum::{AnyGrid, AnyPuzzle, Flow};
 
-use super::json::{JsonLine, picture_rows, write_line};
+use super::json::{JsonLine, write_line};
 use super::{terminal, write_picture};
 use crate::cli::SolutionFormat;
 
@@ -79,7 +79,7 @@ impl<W: Write> Printer<'_, W> {
 
     fn write(&mut self, picture: AnyGrid<'_>) -> io::Result<()> {
         if self.json {
-            let rows = picture_rows(picture);
+            let rows = picture.rows();
             write_line(self.out, &JsonLine::Solution { rows })?;
         } else if let Some(files) = &self.files {
             let path = files.path(self.printed + 1, 1, self.format.extension());

@@ -1,25 +1,24 @@
 //! The progress display (the only place that uses indicatif): in a terminal, a line redrawn
 //! every 100 ms under a spinner; with `count --progress`, the same words as plain lines on
-//! standard error, one a second, terminal or not. It says, in the user's terms, how many
-//! solutions were found or counted so far, how fast, for how long, and for an enumeration how
-//! big the tree is and when the run may end, from the library's random probes
-//! ([`TreeEstimate`]), as an estimate with its range. `--progress=json` gives the
-//! same figures as one JSON object a line, for programs. A background thread reads the
-//! library's counters, so the search itself never waits for the display.
+//! standard error, one a second, terminal or not. It says, in the user's terms, the figures
+//! of the library's [`ProgressReport`]: how many solutions were found or counted so far, how
+//! fast, for how long, and for an enumeration the total (estimated, with its range, or exact)
+//! and when the run may end. `--progress=json` gives the same figures as one JSON object a
+//! line ([`ProgressReport::to_json`]). A background thread reads the library's counters
+//! through a [`ProgressMeter`], so the search itself never waits for the display.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nonoenum::{
-    CountPhase, CountProgress, CountSnapshot, SearchStats, StatsSnapshot, TreeEstimate,
+    CountPhase, CountProgress, CountSnapshot, ProgressKind, ProgressMeter, ProgressReport,
+    SearchStats,
 };
-use serde_json::json;
 
-use super::pace::{Pace, share_done};
 use crate::cli::ProgressFormat;
 
 /// A progress display bound to one search; drop it (or call [`Progress::finish`]) at the end.
@@ -72,62 +71,28 @@ impl Progress {
         show: Show,
         total: Arc<OnceLock<u128>>,
     ) -> Progress {
-        let start = Instant::now();
-        let name = label.to_string();
-        Progress::start(label, show, false, move |json| {
-            let s = stats.snapshot();
-            let (estimate, elapsed) = (stats.estimate(), start.elapsed());
-            if let Some(&total) = total.get() {
-                debug_assert!(
-                    u128::from(s.solutions) <= total,
-                    "the enumeration found {} solutions of an exact total of {total}",
-                    s.solutions
-                );
-                return match json {
-                    false => known_total_line(s.solutions, total, elapsed),
-                    true => known_total_json(&name, s.solutions, total, elapsed),
-                };
-            }
-            match json {
-                false => search_line(s.solutions, s.nodes, estimate, elapsed),
-                true => search_json(&name, &s, estimate, elapsed),
-            }
-        })
+        Progress::start(label, show, false, ProgressMeter::enumeration(stats, total))
     }
 
     /// The display of a count made without enumerating; the lines end with one more when
     /// the count ends.
     pub(crate) fn count(label: &str, progress: Arc<CountProgress>, show: Show) -> Progress {
-        let start = Instant::now();
-        let name = label.to_string();
-        let mut pace = Pace::default();
-        Progress::start(label, show, true, move |json| {
-            let (snapshot, elapsed) = (progress.snapshot(), start.elapsed());
-            let share = share_done(&snapshot);
-            let left = share
-                .and_then(|share| pace.seconds_left(snapshot.phase, share, elapsed.as_secs_f64()));
-            match json {
-                false => {
-                    let eta = exact_eta(snapshot.phase, share, left);
-                    let shown = share.filter(|_| snapshot.phase != CountPhase::Profiles);
-                    format!("{}{eta}", exact_line(&snapshot, elapsed, shown))
-                }
-                true => exact_json(&name, &snapshot, elapsed, share, left),
-            }
-        })
+        Progress::start(label, show, true, ProgressMeter::count(progress))
     }
 
-    /// Shows `label: LINE` as `show` says, `line` giving the words each time (or, given
-    /// `true`, the JSON object that stands alone on its line).
-    fn start(
-        label: &str,
-        show: Show,
-        last_line: bool,
-        mut line: impl FnMut(bool) -> String + Send + 'static,
-    ) -> Progress {
+    /// Shows `label: LINE` as `show` says, the words of what `meter` reports each time (or
+    /// the JSON object that stands alone on its line).
+    fn start(label: &str, show: Show, last_line: bool, mut meter: ProgressMeter) -> Progress {
         let done = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&done);
-        let label = label.to_string();
+        let (name, prefix) = (label.to_string(), label.to_string());
+        let mut line = move |json: bool| {
+            let report = meter.report();
+            match json {
+                true => report.to_json(&name),
+                false => words(&report),
+            }
+        };
         let thread = match show {
             Show::Lines | Show::Json => Some(std::thread::spawn(move || {
                 loop {
@@ -138,7 +103,7 @@ impl Progress {
                     }
                     match show {
                         Show::Json => eprintln!("{}", line(true)),
-                        _ => eprintln!("{label}: {}", line(false)),
+                        _ => eprintln!("{prefix}: {}", line(false)),
                     }
                     if stopping {
                         break;
@@ -150,7 +115,7 @@ impl Progress {
                 let style = ProgressStyle::with_template("{spinner} {prefix}: {wide_msg}")
                     .unwrap_or_else(|_| ProgressStyle::default_spinner());
                 bar.set_style(style);
-                bar.set_prefix(label);
+                bar.set_prefix(prefix);
                 Some(std::thread::spawn(move || {
                     while !flag.load(Ordering::Relaxed) {
                         bar.set_message(line(false));
@@ -185,21 +150,30 @@ impl Drop for Progress {
     }
 }
 
+/// A report in words: an enumeration's ([`search_line`], or [`known_total_line`] once its
+/// total is known) or a count's ([`exact_line`] and [`exact_eta`]).
+fn words(report: &ProgressReport) -> String {
+    match report.kind {
+        ProgressKind::Count(snapshot) => {
+            let shown = report
+                .fraction_done
+                .filter(|_| snapshot.phase != CountPhase::Profiles);
+            let eta = exact_eta(snapshot.phase, report.fraction_done, report.seconds_left);
+            format!("{}{eta}", exact_line(&snapshot, report.elapsed, shown))
+        }
+        ProgressKind::Enumeration { found } => match report.total {
+            Some(total) => known_total_line(report, found, total),
+            None => search_line(report),
+        },
+    }
+}
+
 /// An enumeration's progress in words: solutions so far, rate, elapsed time, and what the
-/// random probes say of the total and of the time left, as an estimate and its range, made to
-/// agree with what was found ([`TreeEstimate::outlook`]): never a total below the solutions
-/// found, never `0 s` left while the search runs.
-pub(crate) fn search_line(
-    solutions: u64,
-    nodes: u64,
-    estimate: Option<TreeEstimate>,
-    elapsed: Duration,
-) -> String {
-    let secs = elapsed.as_secs_f64();
-    let rate = rate(solutions, secs);
-    let outlook = estimate.map(|e| e.outlook(nodes, solutions, secs));
-    let total = outlook.map_or(String::new(), |o| {
-        let s = o.solutions;
+/// random probes say of the total and of the time left, as an estimate and its range, as the
+/// report made them agree with what was found: never a total below the solutions found,
+/// never `0 s` left while the search runs.
+fn search_line(report: &ProgressReport) -> String {
+    let total = report.estimate.map_or(String::new(), |s| {
         if number(s.low) == number(s.high) {
             format!(" of ~{}", number(s.mean))
         } else {
@@ -211,7 +185,8 @@ pub(crate) fn search_line(
             )
         }
     });
-    let eta = match outlook.map(|o| (o.seconds_left, o.seconds_left_range)) {
+    let left = (report.seconds_left, report.seconds_left_range);
+    let eta = match report.estimate.map(|_| left) {
         None => "ETA unknown yet".to_string(),
         Some((_, None)) => "ETA unknown (past the estimate)".to_string(),
         Some((None, Some((_, high)))) => {
@@ -229,51 +204,27 @@ pub(crate) fn search_line(
     };
     format!(
         "{} solutions so far{total}, {}/s, {}, {eta}",
-        number(solutions as f64),
-        number(rate),
-        duration(secs)
+        number(report.found()),
+        number(report.rate),
+        duration(report.elapsed.as_secs_f64())
     )
 }
 
 /// An enumeration's progress once the side count knows the exact `total`: `N of TOTAL (P%)`,
 /// the rate, the elapsed time, and the time left at that rate.
-fn known_total_line(solutions: u64, total: u128, elapsed: Duration) -> String {
-    let secs = elapsed.as_secs_f64();
-    let (fraction, left) = against_total(solutions, total, secs);
-    let eta = match left {
+fn known_total_line(report: &ProgressReport, found: u64, total: u128) -> String {
+    let eta = match report.seconds_left {
         Some(left) => format!("ETA {}", about(left)),
         None => "ETA unknown yet".to_string(),
     };
     format!(
         "{} of {} solutions ({}), {}/s, {}, {eta}",
-        grouped(&solutions.to_string()),
+        grouped(&found.to_string()),
         grouped(&total.to_string()),
-        share(fraction),
-        number(rate(solutions, secs)),
-        duration(secs)
+        share(report.fraction_done.unwrap_or(0.0)),
+        number(report.rate),
+        duration(report.elapsed.as_secs_f64())
     )
-}
-
-/// The share of `total` found and the seconds left at the rate so far (unknown before any
-/// solution is found).
-fn against_total(solutions: u64, total: u128, secs: f64) -> (f64, Option<f64>) {
-    let fraction = if total == 0 {
-        1.0
-    } else {
-        solutions as f64 / total as f64
-    };
-    let rate = rate(solutions, secs);
-    let left = (rate > 0.0).then(|| total.saturating_sub(u128::from(solutions)) as f64 / rate);
-    (fraction, left)
-}
-
-/// Solutions a second.
-fn rate(solutions: u64, secs: f64) -> f64 {
-    if secs > 0.0 {
-        solutions as f64 / secs
-    } else {
-        0.0
-    }
 }
 
 /// Time left in words, as [`duration`] says it but `<1 s` below a second: a search that runs
@@ -292,137 +243,6 @@ fn about(secs: f64) -> String {
         "<1 s".to_string()
     } else {
         format!("~{}", duration(secs))
-    }
-}
-
-/// One `--progress=json` line (docs/commands.md): `null` where a figure is unknown, and a
-/// float that is not finite is written as `null` too.
-#[derive(Debug, Default, serde::Serialize)]
-struct JsonProgress<'a> {
-    r#type: &'static str,
-    label: &'a str,
-    elapsed_seconds: f64,
-    /// A count's phase; absent for an enumeration.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    phase: Option<&'static str>,
-    found: serde_json::Value,
-    /// The exact total, as a decimal string.
-    total: Option<String>,
-    estimate: Option<f64>,
-    estimate_low: Option<f64>,
-    estimate_high: Option<f64>,
-    eta_seconds: Option<f64>,
-    eta_low_seconds: Option<f64>,
-    eta_high_seconds: Option<f64>,
-    fraction_done: Option<f64>,
-    /// An enumeration's share of its search tree finished, each finished subtree weighing
-    /// `2^-depth`; absent for a count.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    explored: Option<f64>,
-}
-
-impl JsonProgress<'_> {
-    fn line(&self) -> String {
-        // Only strings, numbers and options: this cannot fail.
-        serde_json::to_string(self).unwrap_or_default()
-    }
-}
-
-/// An enumeration's progress as one JSON object (the figures of [`search_line`]); there is
-/// no exact total yet.
-fn search_json(
-    label: &str,
-    stats: &StatsSnapshot,
-    estimate: Option<TreeEstimate>,
-    elapsed: Duration,
-) -> String {
-    let (solutions, nodes) = (stats.solutions, stats.nodes);
-    let secs = elapsed.as_secs_f64();
-    let outlook = estimate.map(|e| e.outlook(nodes, solutions, secs));
-    let total = outlook.map(|o| o.solutions);
-    let range = outlook.and_then(|o| o.seconds_left_range);
-    JsonProgress {
-        r#type: "progress",
-        label,
-        elapsed_seconds: secs,
-        found: json!(solutions),
-        estimate: total.map(|t| t.mean),
-        estimate_low: total.map(|t| t.low),
-        estimate_high: total.map(|t| t.high),
-        eta_seconds: outlook.and_then(|o| o.seconds_left),
-        eta_low_seconds: range.map(|r| r.0),
-        eta_high_seconds: range.map(|r| r.1),
-        fraction_done: outlook.and_then(|o| o.fraction_done),
-        explored: Some(stats.explored),
-        ..JsonProgress::default()
-    }
-    .line()
-}
-
-/// An enumeration's progress as one JSON object once the exact `total` is known: the
-/// estimate and its range are the total, and the time left is at the rate so far.
-fn known_total_json(label: &str, solutions: u64, total: u128, elapsed: Duration) -> String {
-    let secs = elapsed.as_secs_f64();
-    let (fraction, left) = against_total(solutions, total, secs);
-    JsonProgress {
-        r#type: "progress",
-        label,
-        elapsed_seconds: secs,
-        found: json!(solutions),
-        total: Some(total.to_string()),
-        estimate: Some(total as f64),
-        estimate_low: Some(total as f64),
-        estimate_high: Some(total as f64),
-        eta_seconds: left,
-        eta_low_seconds: left,
-        eta_high_seconds: left,
-        fraction_done: Some(fraction),
-        ..JsonProgress::default()
-    }
-    .line()
-}
-
-/// What a count made without enumerating is doing, as one JSON object: its phase, the
-/// solutions it has counted for certain so far as `found`, and its `share` done and the
-/// seconds `left`, where known (see [`exact_eta`]).
-fn exact_json(
-    label: &str,
-    s: &CountSnapshot,
-    elapsed: Duration,
-    share: Option<f64>,
-    left: Option<f64>,
-) -> String {
-    JsonProgress {
-        r#type: "progress",
-        label,
-        elapsed_seconds: elapsed.as_secs_f64(),
-        phase: Some(phase_name(s.phase)),
-        found: whole(s.counted),
-        eta_seconds: left,
-        fraction_done: share,
-        ..JsonProgress::default()
-    }
-    .line()
-}
-
-/// A count kept as a float, as a JSON integer where it is one (up to 2^53), else as a number
-/// (`null` if not finite).
-fn whole(x: f64) -> serde_json::Value {
-    if x.fract() == 0.0 && (0.0..=9_007_199_254_740_992.0).contains(&x) {
-        json!(x as u64)
-    } else {
-        json!(x)
-    }
-}
-
-/// The name of a count's phase in the JSON form.
-fn phase_name(phase: CountPhase) -> &'static str {
-    match phase {
-        CountPhase::Root => "simplifying",
-        CountPhase::Profiles => "profiles",
-        CountPhase::Sweep => "sweep",
-        CountPhase::Components => "components",
-        CountPhase::Race => "race",
     }
 }
 
@@ -460,7 +280,7 @@ pub(crate) fn exact_line(s: &CountSnapshot, elapsed: Duration, share: Option<f64
 }
 
 /// The time left of a count made without enumerating, in words, for its live line: from the
-/// pace of its share done (`left`, see [`Pace`]), unknown until there is a pace, and never
+/// pace of its share done (`left`, see [`ProgressReport::seconds_left`]), unknown until there is a pace, and never
 /// known for components, which cannot tell how much is left. Nothing while simplifying, nor
 /// once the `share` done is whole (the count ends).
 fn exact_eta(phase: CountPhase, share: Option<f64>, left: Option<f64>) -> String {
@@ -572,7 +392,7 @@ fn duration(secs: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nonoenum::Spread;
+    use nonoenum::{Spread, StatsSnapshot, TreeEstimate};
 
     #[test]
     fn extreme_values_read_as_words() {
@@ -639,10 +459,29 @@ mod tests {
         assert_eq!(share(0.000_004), "0.00040%");
     }
 
+    /// The words of an enumeration that found `found` solutions in `nodes` nodes, in
+    /// `secs` seconds, with the probes' `estimate` and the exact `total` where known.
+    fn enumeration(
+        found: u64,
+        nodes: u64,
+        estimate: Option<TreeEstimate>,
+        total: Option<u128>,
+        secs: u64,
+    ) -> String {
+        let stats = StatsSnapshot {
+            solutions: found,
+            nodes,
+            ..StatsSnapshot::default()
+        };
+        let elapsed = Duration::from_secs(secs);
+        words(&ProgressReport::enumeration(
+            &stats, estimate, total, elapsed,
+        ))
+    }
+
     #[test]
     fn an_enumeration_line_gives_an_eta_with_its_range_or_says_it_is_unknown() {
-        let elapsed = Duration::from_secs(8);
-        let line = search_line(1_040_000, 2_000_000, None, elapsed);
+        let line = enumeration(1_040_000, 2_000_000, None, None, 8);
         assert_eq!(
             line,
             "1,040,000 solutions so far, 130,000/s, 8 s, ETA unknown yet"
@@ -657,13 +496,19 @@ mod tests {
             nodes: spread(2e11),
             solutions: spread(8.7e10),
         };
-        let line = search_line(1_040_000, 2_000_000, Some(estimate), elapsed);
+        let line = enumeration(1_040_000, 2_000_000, Some(estimate), None, 8);
         assert_eq!(
             line,
             "1,040,000 solutions so far of ~8.70e10 (4.35e10–1.74e11), 130,000/s, 8 s, \
              ETA ~8 days (4 days – 2 weeks)"
         );
         assert!(line.len() < 120, "{line}");
+        // Once the exact total is known.
+        let line = enumeration(1_040_000, 2_000_000, Some(estimate), Some(4_160_000), 8);
+        assert_eq!(
+            line,
+            "1,040,000 of 4,160,000 solutions (25%), 130,000/s, 8 s, ETA ~24 s"
+        );
     }
 
     #[test]
@@ -673,13 +518,13 @@ mod tests {
             nodes: Spread { mean, low, high },
             solutions: Spread { mean, low, high },
         };
-        let elapsed = Duration::from_secs(10);
         // As in issue 67: 1.47e7 found of an estimated 8,028,322.
-        let line = search_line(
+        let line = enumeration(
             14_700_000,
             30_000_000,
             Some(estimate(8e6, 1e5, 1.72e10)),
-            elapsed,
+            None,
+            10,
         );
         assert_eq!(
             line,
@@ -687,36 +532,18 @@ mod tests {
              (past the estimate, up to ~2 h)"
         );
         // Past the high end too.
-        let line = search_line(
-            14_700_000,
-            30_000_000,
-            Some(estimate(8e6, 1e5, 1e7)),
-            elapsed,
-        );
+        let past = Some(estimate(8e6, 1e5, 1e7));
+        let line = enumeration(14_700_000, 30_000_000, past, None, 10);
         assert!(line.contains(" of ~1.47e7, "), "{line}");
         assert!(line.ends_with("ETA unknown (past the estimate)"), "{line}");
         // Nearly done: under a second left reads `<1 s`, never `0 s`.
-        let line = search_line(
+        let line = enumeration(
             1_000,
             1_000,
             Some(estimate(1_001.0, 500.0, 1_002.0)),
-            elapsed,
+            None,
+            10,
         );
         assert!(line.ends_with("ETA <1 s"), "{line}");
-        // Just started, an estimate of nothing, and estimates that are not numbers.
-        for e in [
-            estimate(0.0, 0.0, 0.0),
-            estimate(f64::NAN, f64::NAN, f64::NAN),
-            estimate(f64::INFINITY, f64::INFINITY, f64::INFINITY),
-        ] {
-            for (found, nodes) in [(0, 0), (0, 5), (42, 100)] {
-                let line = search_line(found, nodes, Some(e), elapsed);
-                assert!(
-                    !line.contains("NaN") && !line.contains("ETA ~0 s") && !line.contains("(0 s"),
-                    "{line}"
-                );
-                assert!(!line.contains(" of ~0") || found == 0, "{line}");
-            }
-        }
     }
 }

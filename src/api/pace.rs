@@ -3,7 +3,7 @@
 //! The share done over the last few seconds of this run of the method gives the time the
 //! rest will take at the same pace.
 
-use nonoenum::{CountPhase, CountSnapshot};
+use crate::count::{CountPhase, CountSnapshot};
 
 /// The share of a count done, for the phases that know it: the profiles' lines fixed of all,
 /// or the sweep's finished share of its tree (also while it races components); `None` for

@@ -1,0 +1,449 @@
+//! What a running enumeration or count has done and what is left, as the figures a progress
+//! display shows: [`ProgressMeter`] reads the library's counters ([`SearchStats`] and its
+//! [`TreeEstimate`], or a [`CountProgress`]) and gives a [`ProgressReport`]: the solutions
+//! found, the total (exact, or an estimate with its range), the rate, the time left with its
+//! range and the share done, made to agree with what the run has done. The report also has
+//! the `--progress=json` form of the command ([`ProgressReport::to_json`]).
+
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use super::pace::{Pace, share_done};
+use crate::count::{CountPhase, CountProgress, CountSnapshot};
+use crate::search::estimate::{Spread, TreeEstimate};
+use crate::search::{SearchStats, StatsSnapshot};
+
+/// Reads the counters of one running enumeration or count, from a thread of its own, and
+/// reports its progress ([`ProgressMeter::report`]); its clock starts when it is made.
+#[derive(Debug)]
+pub struct ProgressMeter {
+    start: Instant,
+    source: Source,
+}
+
+/// The counters a meter reads.
+#[derive(Debug)]
+enum Source {
+    Enumeration {
+        stats: Arc<SearchStats>,
+        total: Arc<OnceLock<u128>>,
+    },
+    Count {
+        progress: Arc<CountProgress>,
+        pace: Pace,
+    },
+}
+
+impl ProgressMeter {
+    /// The meter of an enumeration whose counters are `stats` (the solver's `stats()`; its
+    /// estimate needs `with_estimate(true)`). `total` is where the exact total appears once
+    /// counted ([`SideCount::total`](super::SideCount::total)), or an empty `OnceLock`.
+    pub fn enumeration(stats: Arc<SearchStats>, total: Arc<OnceLock<u128>>) -> ProgressMeter {
+        ProgressMeter {
+            start: Instant::now(),
+            source: Source::Enumeration { stats, total },
+        }
+    }
+
+    /// The meter of a count made without enumerating, whose counters are `progress`
+    /// ([`Counter::progress`](super::Counter::progress)).
+    pub fn count(progress: Arc<CountProgress>) -> ProgressMeter {
+        ProgressMeter {
+            start: Instant::now(),
+            source: Source::Count {
+                progress,
+                pace: Pace::default(),
+            },
+        }
+    }
+
+    /// Where the run stands now. A count's time left is taken at the pace of the last few
+    /// reports, so call this at a steady interval (the command does, every second or 100 ms).
+    pub fn report(&mut self) -> ProgressReport {
+        let elapsed = self.start.elapsed();
+        match &mut self.source {
+            Source::Enumeration { stats, total } => {
+                let snapshot = stats.snapshot();
+                let total = total.get().copied();
+                debug_assert!(
+                    total.is_none_or(|total| u128::from(snapshot.solutions) <= total),
+                    "the enumeration found {} solutions of an exact total of {total:?}",
+                    snapshot.solutions
+                );
+                ProgressReport::enumeration(&snapshot, stats.estimate(), total, elapsed)
+            }
+            Source::Count { progress, pace } => {
+                let snapshot = progress.snapshot();
+                let share = share_done(&snapshot);
+                let secs = elapsed.as_secs_f64();
+                let left = share.and_then(|share| pace.seconds_left(snapshot.phase, share, secs));
+                ProgressReport::count(snapshot, elapsed, share, left)
+            }
+        }
+    }
+}
+
+/// What a [`ProgressReport`] is of, with the figures of its own.
+#[derive(Clone, Copy, Debug)]
+pub enum ProgressKind {
+    /// An enumeration (a listing, or a count by enumeration): its solutions found so far.
+    Enumeration {
+        /// Solutions found by the workers so far.
+        found: u64,
+    },
+    /// A count made without enumerating: its counters, among them the method at work and the
+    /// solutions counted for certain so far (`counted`, a lower bound that never decreases).
+    Count(CountSnapshot),
+}
+
+/// Where a running enumeration or count stands, in the figures a display shows. The total is
+/// never below the solutions found, and a time left from the estimate or a count's pace is
+/// never zero while the run goes on.
+#[derive(Clone, Copy, Debug)]
+pub struct ProgressReport {
+    /// Time since the run began (since its [`ProgressMeter`] was made).
+    pub elapsed: Duration,
+    /// An enumeration or a count, and its own figures.
+    pub kind: ProgressKind,
+    /// The exact number of solutions, for an enumeration once the count made alongside it
+    /// has ended; `None` so far, and always for a count.
+    pub total: Option<u128>,
+    /// Solutions found (or counted for certain) a second so far; 0 before any time passed.
+    pub rate: f64,
+    /// The number of solutions in all: the random probes' estimate and its range, each at
+    /// least the solutions found, or the total three times once it is known; `None` before
+    /// the probes say (and for a count).
+    pub estimate: Option<Spread>,
+    /// Seconds left, finite: from the estimate or a count's pace, above zero; from the exact
+    /// total, at the rate so far (0 once all are found, while the search ends its tree).
+    /// `None` while unknown, and once an enumeration has done as much work as estimated.
+    pub seconds_left: Option<f64>,
+    /// The range of the seconds left, `0 <= low <= high`, and `high > 0` but for an exact
+    /// total (both ends its time left); `None` where unknown, once an enumeration is past the
+    /// high end too, and for a count.
+    pub seconds_left_range: Option<(f64, f64)>,
+    /// The share done, from 0 to 1: of an enumeration's estimated work (where
+    /// [`seconds_left`](Self::seconds_left) is known) or of its total; of a count's lines
+    /// fixed by profiles or of its sweep's tree; `None` for components.
+    pub fraction_done: Option<f64>,
+    /// An enumeration's share of its search tree finished, each finished subtree weighing
+    /// `2^-depth`, until its total is known; `None` then, and for a count.
+    pub explored: Option<f64>,
+}
+
+impl ProgressReport {
+    /// The report of an enumeration whose counters read `stats` after `elapsed`, with the
+    /// random probes' `estimate` and the exact `total` where known: an estimate made to agree
+    /// with what was found ([`TreeEstimate::outlook`]), or, given the total, the time left at
+    /// the rate so far.
+    pub fn enumeration(
+        stats: &StatsSnapshot,
+        estimate: Option<TreeEstimate>,
+        total: Option<u128>,
+        elapsed: Duration,
+    ) -> ProgressReport {
+        let (found, secs) = (stats.solutions, elapsed.as_secs_f64());
+        let rate = rate(found as f64, secs);
+        let mut report = ProgressReport {
+            elapsed,
+            kind: ProgressKind::Enumeration { found },
+            total,
+            rate,
+            estimate: None,
+            seconds_left: None,
+            seconds_left_range: None,
+            fraction_done: None,
+            explored: None,
+        };
+        if let Some(total) = total {
+            let whole = total as f64;
+            let left = (rate > 0.0).then(|| total.saturating_sub(u128::from(found)) as f64 / rate);
+            report.estimate = Some(Spread {
+                mean: whole,
+                low: whole,
+                high: whole,
+            });
+            report.seconds_left = left;
+            report.seconds_left_range = left.map(|left| (left, left));
+            report.fraction_done = Some(if total == 0 {
+                1.0
+            } else {
+                found as f64 / whole
+            });
+        } else {
+            let outlook = estimate.map(|e| e.outlook(stats.nodes, found, secs));
+            report.estimate = outlook.map(|o| o.solutions);
+            report.seconds_left = outlook.and_then(|o| o.seconds_left);
+            report.seconds_left_range = outlook.and_then(|o| o.seconds_left_range);
+            report.fraction_done = outlook.and_then(|o| o.fraction_done);
+            report.explored = Some(stats.explored);
+        }
+        report
+    }
+
+    /// The report of a count whose counters read `snapshot` after `elapsed`, its `share`
+    /// done and the seconds `left` at its pace, where known.
+    fn count(
+        snapshot: CountSnapshot,
+        elapsed: Duration,
+        share: Option<f64>,
+        left: Option<f64>,
+    ) -> ProgressReport {
+        ProgressReport {
+            elapsed,
+            kind: ProgressKind::Count(snapshot),
+            total: None,
+            rate: rate(snapshot.counted, elapsed.as_secs_f64()),
+            estimate: None,
+            seconds_left: left,
+            seconds_left_range: None,
+            fraction_done: share,
+            explored: None,
+        }
+    }
+
+    /// The solutions found so far by an enumeration, or counted for certain by a count.
+    pub fn found(&self) -> f64 {
+        match self.kind {
+            ProgressKind::Enumeration { found } => found as f64,
+            ProgressKind::Count(snapshot) => snapshot.counted,
+        }
+    }
+
+    /// The report as the one-line JSON object of `nonoenum count --progress=json`, labelled
+    /// `label` (docs/commands.md): every figure, `null` where unknown (or not finite).
+    pub fn to_json(&self, label: &str) -> String {
+        let range = self.seconds_left_range;
+        let (phase, found) = match self.kind {
+            ProgressKind::Enumeration { found } => (None, json!(found)),
+            ProgressKind::Count(snapshot) => {
+                (Some(phase_name(snapshot.phase)), whole(snapshot.counted))
+            }
+        };
+        let line = JsonProgress {
+            r#type: "progress",
+            label,
+            elapsed_seconds: self.elapsed.as_secs_f64(),
+            phase,
+            found,
+            total: self.total.map(|total| total.to_string()),
+            estimate: self.estimate.map(|e| e.mean),
+            estimate_low: self.estimate.map(|e| e.low),
+            estimate_high: self.estimate.map(|e| e.high),
+            eta_seconds: self.seconds_left,
+            eta_low_seconds: range.map(|r| r.0),
+            eta_high_seconds: range.map(|r| r.1),
+            fraction_done: self.fraction_done,
+            explored: self.explored,
+        };
+        // Only strings, numbers and options: this cannot fail.
+        serde_json::to_string(&line).unwrap_or_default()
+    }
+}
+
+/// Solutions a second.
+fn rate(solutions: f64, secs: f64) -> f64 {
+    if secs > 0.0 { solutions / secs } else { 0.0 }
+}
+
+/// One `--progress=json` line: `null` where a figure is unknown, and a float that is not
+/// finite is written as `null` too.
+#[derive(serde::Serialize)]
+struct JsonProgress<'a> {
+    r#type: &'static str,
+    label: &'a str,
+    elapsed_seconds: f64,
+    /// A count's phase; absent for an enumeration.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    phase: Option<&'static str>,
+    found: serde_json::Value,
+    /// The exact total, as a decimal string.
+    total: Option<String>,
+    estimate: Option<f64>,
+    estimate_low: Option<f64>,
+    estimate_high: Option<f64>,
+    eta_seconds: Option<f64>,
+    eta_low_seconds: Option<f64>,
+    eta_high_seconds: Option<f64>,
+    fraction_done: Option<f64>,
+    /// Absent for a count, and once an enumeration's total is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explored: Option<f64>,
+}
+
+/// A count kept as a float, as a JSON integer where it is one (up to 2^53), else as a number
+/// (`null` if not finite).
+fn whole(x: f64) -> serde_json::Value {
+    if x.fract() == 0.0 && (0.0..=9_007_199_254_740_992.0).contains(&x) {
+        json!(x as u64)
+    } else {
+        json!(x)
+    }
+}
+
+/// The name of a count's phase in the JSON form.
+fn phase_name(phase: CountPhase) -> &'static str {
+    match phase {
+        CountPhase::Root => "simplifying",
+        CountPhase::Profiles => "profiles",
+        CountPhase::Sweep => "sweep",
+        CountPhase::Components => "components",
+        CountPhase::Race => "race",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::color::AnyPuzzle;
+    use crate::search::SolverOptions;
+
+    /// An enumeration's counters: `found` solutions in `nodes` nodes.
+    fn stats(found: u64, nodes: u64) -> StatsSnapshot {
+        StatsSnapshot {
+            solutions: found,
+            nodes,
+            ..StatsSnapshot::default()
+        }
+    }
+
+    /// An estimate of `mean` (`low` to `high`) nodes and solutions alike.
+    fn estimate(mean: f64, low: f64, high: f64) -> TreeEstimate {
+        let spread = Spread { mean, low, high };
+        TreeEstimate {
+            probes: 100,
+            nodes: spread,
+            solutions: spread,
+        }
+    }
+
+    #[test]
+    fn the_estimate_is_never_below_what_was_found_nor_the_time_left_zero() {
+        let ten = Duration::from_secs(10);
+        // As in issue 67: 1.47e7 found of an estimated 8,028,322; past the estimate.
+        let e = Some(estimate(8e6, 1e5, 1.72e10));
+        let report = ProgressReport::enumeration(&stats(14_700_000, 30_000_000), e, None, ten);
+        let total = report.estimate.expect("an estimate");
+        assert_eq!(
+            (total.mean, total.low, total.high),
+            (1.47e7, 1.47e7, 1.72e10)
+        );
+        assert_eq!(report.seconds_left, None);
+        assert_eq!(report.fraction_done, None);
+        let (low, high) = report.seconds_left_range.expect("up to the high end");
+        assert!(low == 0.0 && high > 7000.0, "{low} {high}");
+        // Past the high end too.
+        let e = Some(estimate(8e6, 1e5, 1e7));
+        let report = ProgressReport::enumeration(&stats(14_700_000, 30_000_000), e, None, ten);
+        assert_eq!(report.seconds_left_range, None);
+        // Nearly done: under a second left, but never none.
+        let e = Some(estimate(1_001.0, 500.0, 1_002.0));
+        let report = ProgressReport::enumeration(&stats(1_000, 1_000), e, None, ten);
+        let left = report.seconds_left.expect("time left");
+        assert!(left > 0.0 && left < 1.0, "{left}");
+        // An estimate of nothing, and estimates that are not numbers.
+        for e in [
+            (0.0, 0.0, 0.0),
+            (f64::NAN, f64::NAN, f64::NAN),
+            (f64::INFINITY, 0.0, f64::INFINITY),
+        ] {
+            for (found, nodes) in [(0, 0), (0, 5), (42, 100)] {
+                let e = Some(estimate(e.0, e.1, e.2));
+                let report = ProgressReport::enumeration(&stats(found, nodes), e, None, ten);
+                let total = report.estimate.expect("an estimate");
+                let found = found as f64;
+                assert!(found <= total.low && total.low <= total.mean, "{report:?}");
+                assert!(total.mean <= total.high, "{report:?}");
+                assert!(report.seconds_left.is_none_or(|s| s > 0.0 && s.is_finite()));
+                let range = report.seconds_left_range;
+                assert!(range.is_none_or(|(low, high)| 0.0 <= low && low <= high && high > 0.0));
+                assert_eq!(report.explored, Some(0.0));
+            }
+        }
+    }
+
+    #[test]
+    fn an_exact_total_gives_the_share_found_and_the_time_left_at_the_rate_so_far() {
+        let report =
+            ProgressReport::enumeration(&stats(250, 900), None, Some(1000), Duration::from_secs(5));
+        assert_eq!(report.fraction_done, Some(0.25));
+        assert_eq!(report.rate, 50.0);
+        assert_eq!(report.seconds_left, Some(15.0));
+        assert_eq!(report.seconds_left_range, Some((15.0, 15.0)));
+        assert_eq!(
+            report.estimate.map(|e| (e.low, e.mean, e.high)),
+            Some((1e3, 1e3, 1e3))
+        );
+        assert_eq!(report.explored, None);
+        // All found: no time left at that rate, while the search ends its tree.
+        let report = ProgressReport::enumeration(
+            &stats(1000, 900),
+            None,
+            Some(1000),
+            Duration::from_secs(5),
+        );
+        assert_eq!(
+            (report.seconds_left, report.fraction_done),
+            (Some(0.0), Some(1.0))
+        );
+        // Nothing found yet: no rate, no time left; a total of nothing is all done.
+        let report = ProgressReport::enumeration(&stats(0, 9), None, Some(7), Duration::ZERO);
+        assert_eq!((report.rate, report.seconds_left), (0.0, None));
+        let report = ProgressReport::enumeration(&stats(0, 9), None, Some(0), Duration::ZERO);
+        assert_eq!(report.fraction_done, Some(1.0));
+    }
+
+    #[test]
+    fn the_json_form_has_every_figure_and_null_where_unknown() {
+        let two = Duration::from_secs(2);
+        let report = ProgressReport::enumeration(&stats(10, 20), None, None, two);
+        assert_eq!(
+            report.to_json("puzzle 1"),
+            "{\"type\":\"progress\",\"label\":\"puzzle 1\",\"elapsed_seconds\":2.0,\"found\":10,\
+             \"total\":null,\"estimate\":null,\"estimate_low\":null,\"estimate_high\":null,\
+             \"eta_seconds\":null,\"eta_low_seconds\":null,\"eta_high_seconds\":null,\
+             \"fraction_done\":null,\"explored\":0.0}"
+        );
+        let report = ProgressReport::enumeration(&stats(10, 20), None, Some(40), two);
+        let json = report.to_json("p");
+        assert!(
+            json.contains("\"total\":\"40\",\"estimate\":40.0,"),
+            "{json}"
+        );
+        assert!(
+            json.ends_with("\"eta_high_seconds\":6.0,\"fraction_done\":0.25}"),
+            "{json}"
+        );
+        let mut snapshot = CountProgress::default().snapshot();
+        snapshot.phase = CountPhase::Sweep;
+        snapshot.counted = 12.0;
+        let json = ProgressReport::count(snapshot, two, Some(0.5), None).to_json("p");
+        assert!(json.contains("\"phase\":\"sweep\",\"found\":12,"), "{json}");
+        assert!(json.ends_with("\"fraction_done\":0.5}"), "{json}");
+        snapshot.counted = 1e300;
+        let json = ProgressReport::count(snapshot, two, None, None).to_json("p");
+        assert!(json.contains("\"found\":1e+300,"), "{json}");
+    }
+
+    #[test]
+    fn a_meter_reads_a_finished_enumeration_and_count() {
+        let puzzle = AnyPuzzle::parse("2 2\n1\n1\n1\n1\n").expect("a puzzle");
+        let solver = puzzle.solver(SolverOptions::default());
+        let mut meter = ProgressMeter::enumeration(solver.stats(), Arc::default());
+        solver.run(|_| crate::Flow::Continue).expect("a search");
+        let report = meter.report();
+        assert!(matches!(
+            report.kind,
+            ProgressKind::Enumeration { found: 2 }
+        ));
+        assert_eq!(report.found(), 2.0);
+        let counter = puzzle.counter(super::super::CountOptions::default());
+        let mut meter = ProgressMeter::count(counter.progress());
+        counter.run().expect("a count");
+        let report = meter.report();
+        assert!(matches!(report.kind, ProgressKind::Count(_)), "{report:?}");
+        assert_eq!((report.total, report.estimate), (None, None));
+    }
+}
