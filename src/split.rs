@@ -15,6 +15,10 @@
 //! times the mean. [`split_balanced`] cuts many more subtrees than parts and packs runs of
 //! consecutive subtrees into parts of near-equal estimated size ([`pack`]).
 //!
+//! The children of a node are sized side by side on rayon's threads, and so are the dives of
+//! each; every dive draws from a generator seeded by its place in the split, so the parts are
+//! the same for every number of threads.
+//!
 //! Every split takes a cancel flag, polled between nodes and between the probes of each node's
 //! choice and estimate (and every few lines of a propagation): once it is raised, the split
 //! returns [`SolveError::Cancelled`] within a propagation or two, and no parts.
@@ -25,6 +29,8 @@ use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering as Memory};
 
+use rayon::prelude::*;
+
 pub(crate) use crate::checksum::{clue_checksum, givens_checksum};
 use crate::choose::{
     Choice, Interrupted, ProbeCounts, Probing, SealedMemo, choose_by, choose_probing,
@@ -32,6 +38,7 @@ use crate::choose::{
 use crate::domain::{Domain, DomainGrid, each_value};
 use crate::propagate::Propagator;
 use crate::puzzle::Puzzle;
+use crate::rng::SplitMix;
 use crate::search::estimate::tilted_choice;
 use crate::search::{Searchable, SolveError, propagated_root_until};
 
@@ -111,7 +118,41 @@ fn raised(cancel: &AtomicBool) -> bool {
     cancel.load(Memory::Relaxed)
 }
 
-impl<P: Domain> Splitter<'_, P> {
+/// The sizes of `children`, the children of the node that was `order`th to open, estimated
+/// side by side; each child's dives draw from a generator seeded by `order` and its index.
+fn estimate_children<P: Domain>(
+    puzzle: &P,
+    cancel: &AtomicBool,
+    children: &[P::Grid],
+    memo: Option<&Arc<SealedMemo<P::Grid>>>,
+    order: u64,
+) -> Result<Vec<f64>, SolveError> {
+    children
+        .par_iter()
+        .enumerate()
+        .map(|(index, grid)| {
+            Splitter::new(puzzle, cancel, mixed_seed(order, index as u64)).estimate(grid, memo)
+        })
+        .collect::<Result<_, _>>()
+        .map_err(|Interrupted| SolveError::Cancelled)
+}
+
+/// A nonzero generator seed made from two numbers.
+fn mixed_seed(a: u64, b: u64) -> u64 {
+    SplitMix(a.wrapping_mul(0x0100_0000_01b3) ^ b).next() | 1
+}
+
+impl<'p, P: Domain> Splitter<'p, P> {
+    fn new(puzzle: &'p P, cancel: &'p AtomicBool, seed: u64) -> Self {
+        Splitter {
+            puzzle,
+            cancel,
+            prop: Propagator::new(),
+            counts: ProbeCounts::default(),
+            rng: seed,
+        }
+    }
+
     /// Chooses at a node as the search that probes everywhere does; [`Choice::Interrupted`]
     /// when the cancel flag is raised.
     fn choose(
@@ -202,11 +243,20 @@ impl<P: Domain> Splitter<'_, P> {
             return Ok(work);
         }
         let samples = (DIVES as usize).min(open);
-        let mut sampled = 0.0;
-        for k in 0..samples {
-            let (grid, memo) = &frontier[k * open / samples];
-            sampled += self.dive(grid.clone(), memo.clone())?;
-        }
+        let (puzzle, cancel, seed) = (self.puzzle, self.cancel, self.rng);
+        let sampled: Vec<f64> = (0..samples)
+            .into_par_iter()
+            .map_init(
+                || Splitter::new(puzzle, cancel, 1),
+                |diver, k| {
+                    diver.rng = mixed_seed(seed, k as u64);
+                    let (grid, memo) = &frontier[k * open / samples];
+                    diver.dive(grid.clone(), memo.clone())
+                },
+            )
+            .collect::<Result<_, _>>()?;
+        // Summed in order, so that the estimate does not depend on the threads.
+        let sampled: f64 = sampled.iter().sum();
         Ok(work + open as f64 * sampled / samples as f64)
     }
 
@@ -376,13 +426,7 @@ pub(crate) fn split_by<P: Searchable>(
             estimate: 1.0,
         }]);
     };
-    let mut splitter = Splitter {
-        puzzle,
-        cancel,
-        prop: Propagator::new(),
-        counts: ProbeCounts::default(),
-        rng: 0x9e37_79b9_7f4a_7c15,
-    };
+    let mut splitter = Splitter::new(puzzle, cancel, 1);
     let mut order = 0;
     let mut open = BinaryHeap::from([Open {
         grid: root,
@@ -409,16 +453,16 @@ pub(crate) fn split_by<P: Searchable>(
                 children,
                 memo,
             } => {
-                for grid in children {
+                let estimates = match sizing {
+                    Sizing::Measured => {
+                        estimate_children(puzzle, cancel, &children, memo.as_ref(), node.order)?
+                    }
+                    Sizing::UnknownCells => children.iter().map(|g| g.undecided() as f64).collect(),
+                };
+                for (grid, estimate) in children.into_iter().zip(estimates) {
                     let mut decisions = node.decisions.clone();
                     decisions.push(P::given(row, col, grid.values(row, col)));
                     order += 1;
-                    let estimate = match sizing {
-                        Sizing::Measured => splitter
-                            .estimate(&grid, memo.as_ref())
-                            .map_err(|Interrupted| SolveError::Cancelled)?,
-                        Sizing::UnknownCells => grid.undecided() as f64,
-                    };
                     open.push(Open {
                         grid,
                         decisions,
@@ -585,6 +629,25 @@ mod tests {
                 .collect();
             assert_eq!(listed, whole, "{wanted} parts of {per_part} subtrees");
         }
+    }
+
+    /// The parts are the same whichever threads size the nodes, and however many there are.
+    #[test]
+    fn parts_do_not_depend_on_the_threads() {
+        let mut rng = crate::rng::SplitMix(7);
+        let cells: Vec<bool> = (0..144).map(|_| rng.chance(35, 100)).collect();
+        let puzzle = Puzzle::from_picture(12, 12, &cells).expect("a picture");
+        let split_on = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a pool");
+            pool.install(|| split_balanced(&puzzle, 16, 4, &NOT_CANCELLED).expect("splits"))
+        };
+        let one = split_on(1);
+        assert!(one.iter().flatten().count() >= 16);
+        assert_eq!(split_on(3), one);
+        assert_eq!(split_on(8), one);
     }
 
     #[test]
