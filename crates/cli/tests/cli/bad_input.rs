@@ -3,11 +3,11 @@
 //! line. Rows that read `../shared` skip, saying so, when it is absent.
 
 use std::path::Path;
-use std::process::Command;
+
+use crate::common::nonoenum;
 
 /// The repository root (this crate is `crates/cli`), where the table's commands run.
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
 
 /// `(command, message)` for every row of the "Bad input" table of docs/formats.md.
 fn table_rows() -> Vec<(String, String)> {
@@ -49,8 +49,7 @@ fn every_bad_input_in_the_formats_page_gets_its_message() {
             eprintln!("skipping `{command}`: ../shared is absent");
             continue;
         }
-        let output = Command::new(BIN)
-            .args(&words[1..])
+        let output = nonoenum(&words[1..])
             .current_dir(ROOT)
             .output()
             .expect("runs");

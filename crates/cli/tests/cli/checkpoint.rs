@@ -4,32 +4,14 @@
 //! output files are refused. Colour puzzles survive the same way.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::Command;
 use std::time::Duration;
 
 use tempfile::TempDir;
 
 use crate::common;
-
-const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
-
-/// Every clue `1` on an `n` x `n` grid: `n!` solutions.
-fn write_perm(dir: &Path, n: usize) -> PathBuf {
-    let mut text = format!("{n} {n}\n");
-    for _ in 0..2 * n {
-        text.push_str("1\n");
-    }
-    let path = dir.join(format!("perm{n}.txt"));
-    std::fs::write(&path, text).expect("write puzzle");
-    path
-}
-
-fn nonoenum(args: &[&str]) -> Command {
-    let mut command = Command::new(BIN);
-    command.args(args);
-    command
-}
+use common::{Run, nonoenum, perm};
 
 /// A small deterministic generator of kill delays, in milliseconds.
 struct Delays(u64);
@@ -84,11 +66,7 @@ fn kill_and_resume(
     let mut command = first;
     let mut killed = 0;
     for _ in 0..kills {
-        let mut child = command
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("starts");
+        let mut child = command.spawn_piped();
         std::thread::sleep(Duration::from_millis(delays.next_ms()));
         if child.try_wait().expect("wait").is_none() {
             child.kill().expect("SIGKILL");
@@ -142,14 +120,14 @@ fn assert_every_permutation_once(listing: &str, n: usize, total: usize) {
 #[test]
 fn list_survives_repeated_kill_9_with_every_solution_once() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), KILLED_PERM);
+    let puzzle = perm(tmp.path(), KILLED_PERM);
     let (ck, out) = (tmp.path().join("ck.json"), tmp.path().join("out.txt"));
     let (ck, out, p) = (
         ck.to_str().expect("path"),
         out.to_str().expect("path"),
         puzzle.to_str().expect("path"),
     );
-    let first = nonoenum(&[
+    let first = nonoenum([
         "list",
         "-q",
         "--checkpoint",
@@ -162,7 +140,7 @@ fn list_survives_repeated_kill_9_with_every_solution_once() {
     ]);
     let (_, killed) = kill_and_resume(
         first,
-        || nonoenum(&["resume", "-q", "--checkpoint-every", "0.05", ck]),
+        || nonoenum(["resume", "-q", "--checkpoint-every", "0.05", ck]),
         12,
     );
     assert!(
@@ -176,10 +154,10 @@ fn list_survives_repeated_kill_9_with_every_solution_once() {
 #[test]
 fn count_survives_repeated_kill_9_exactly() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), COUNTED_PERM);
+    let puzzle = perm(tmp.path(), COUNTED_PERM);
     let ck = tmp.path().join("ck.json");
     let (ck, p) = (ck.to_str().expect("path"), puzzle.to_str().expect("path"));
-    let first = nonoenum(&[
+    let first = nonoenum([
         "count",
         "--method",
         "enumerate",
@@ -192,13 +170,13 @@ fn count_survives_repeated_kill_9_exactly() {
     ]);
     let (stdout, killed) = kill_and_resume(
         first,
-        || nonoenum(&["resume", "-q", "--checkpoint-every", "0.05", ck]),
+        || nonoenum(["resume", "-q", "--checkpoint-every", "0.05", ck]),
         12,
     );
     assert!(killed >= 3, "only {killed} runs were killed");
     assert_eq!(stdout, format!("{}\n", counted_total()));
     // Resuming a finished run prints its result again.
-    let again = nonoenum(&["resume", ck]).output().expect("runs");
+    let again = nonoenum(["resume", ck]).output().expect("runs");
     assert_eq!(
         String::from_utf8_lossy(&again.stdout),
         format!("{}\n", counted_total())
@@ -234,7 +212,7 @@ fn colour_list_and_count_survive_repeated_kill_9() {
     // resume: it starts again.
     let start_or_resume = |start: &[&str], ck: &str| {
         if Path::new(ck).exists() {
-            nonoenum(&["resume", "-q", every[0], every[1], ck])
+            nonoenum(["resume", "-q", every[0], every[1], ck])
         } else {
             nonoenum(start)
         }
@@ -250,7 +228,7 @@ fn colour_list_and_count_survive_repeated_kill_9() {
         out,
         p,
     ];
-    let (_, killed) = kill_and_resume(nonoenum(&list), || start_or_resume(&list, ck), 12);
+    let (_, killed) = kill_and_resume(nonoenum(list), || start_or_resume(&list, ck), 12);
     assert!(killed >= 3, "only {killed} list runs were killed");
     let listing = std::fs::read_to_string(out).expect("output file");
     let grids = distinct_grids(&listing, total);
@@ -270,7 +248,7 @@ fn colour_list_and_count_survive_repeated_kill_9() {
         p,
     ];
     let (stdout, killed) =
-        kill_and_resume(nonoenum(&count), || start_or_resume(&count, count_ck), 12);
+        kill_and_resume(nonoenum(count), || start_or_resume(&count, count_ck), 12);
     assert!(killed >= 3, "only {killed} count runs were killed");
     assert_eq!(stdout, format!("{total}\n"));
     let checkpoint = std::fs::read_to_string(count_ck).expect("checkpoint");
@@ -283,10 +261,10 @@ fn colour_list_and_count_survive_repeated_kill_9() {
 #[test]
 fn a_time_limit_saves_the_run_and_resume_finishes_it() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), COUNTED_PERM);
+    let puzzle = perm(tmp.path(), COUNTED_PERM);
     let ck = tmp.path().join("ck.json");
     let (ck, p) = (ck.to_str().expect("path"), puzzle.to_str().expect("path"));
-    let stopped = nonoenum(&[
+    let stopped = nonoenum([
         "count",
         "--method",
         "enumerate",
@@ -306,7 +284,7 @@ fn a_time_limit_saves_the_run_and_resume_finishes_it() {
     );
     let err = String::from_utf8_lossy(&stopped.stderr).to_string();
     assert!(err.contains("nonoenum resume"), "{err}");
-    let done = nonoenum(&["resume", ck]).output().expect("runs");
+    let done = nonoenum(["resume", ck]).output().expect("runs");
     assert!(done.status.success());
     assert_eq!(
         String::from_utf8_lossy(&done.stdout),
@@ -320,7 +298,7 @@ fn a_time_limit_saves_the_run_and_resume_finishes_it() {
 #[test]
 fn a_time_limit_during_the_split_stops_the_run_promptly() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 400);
+    let puzzle = perm(tmp.path(), 400);
     let ck = tmp.path().join("ck.json");
     let (ck, p) = (ck.to_str().expect("path"), puzzle.to_str().expect("path"));
     let args = ["--method", "enumerate", "--checkpoint", ck];
@@ -346,21 +324,21 @@ fn a_time_limit_during_the_split_stops_the_run_promptly() {
 #[test]
 fn damaged_checkpoints_and_outputs_are_refused() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 5);
+    let puzzle = perm(tmp.path(), 5);
     let (ck, out) = (tmp.path().join("ck.json"), tmp.path().join("out.txt"));
     let (ck_s, out_s, p) = (
         ck.to_str().expect("path"),
         out.to_str().expect("path"),
         puzzle.to_str().expect("path"),
     );
-    let ran = nonoenum(&["list", "-q", "--checkpoint", ck_s, "--output", out_s, p])
+    let ran = nonoenum(["list", "-q", "--checkpoint", ck_s, "--output", out_s, p])
         .output()
         .expect("runs");
     assert!(ran.status.success());
 
     // The output file lost its end: resuming cannot make it exact again.
     std::fs::write(&out, "#....\n").expect("write");
-    let err = nonoenum(&["resume", ck_s]).output().expect("runs");
+    let err = nonoenum(["resume", ck_s]).output().expect("runs");
     assert_eq!(err.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&err.stderr).contains("shorter"),
@@ -373,7 +351,7 @@ fn damaged_checkpoints_and_outputs_are_refused() {
     let mut state = finished_checkpoint(count_ck_s, p);
     state["puzzle_text"] = serde_json::Value::from("2 2\n1\n1\n1\n1\n");
     std::fs::write(&count_ck, state.to_string()).expect("write");
-    let err = nonoenum(&["resume", count_ck_s]).output().expect("runs");
+    let err = nonoenum(["resume", count_ck_s]).output().expect("runs");
     assert_eq!(err.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&err.stderr).contains("altered"),
@@ -381,7 +359,7 @@ fn damaged_checkpoints_and_outputs_are_refused() {
     );
 
     std::fs::write(&ck, "{}").expect("write");
-    let err = nonoenum(&["resume", ck_s]).output().expect("runs");
+    let err = nonoenum(["resume", ck_s]).output().expect("runs");
     assert!(
         String::from_utf8_lossy(&err.stderr).contains("not a nonoenum checkpoint"),
         "{err:?}"
@@ -399,7 +377,7 @@ fn finished_checkpoint(ck: &str, puzzle: &str) -> serde_json::Value {
         ck,
         puzzle,
     ];
-    let ran = nonoenum(&args).output().expect("runs");
+    let ran = nonoenum(args).output().expect("runs");
     assert!(ran.status.success(), "{ran:?}");
     let text = std::fs::read_to_string(ck).expect("read");
     serde_json::from_str(&text).expect("JSON")
@@ -408,7 +386,7 @@ fn finished_checkpoint(ck: &str, puzzle: &str) -> serde_json::Value {
 #[test]
 fn doctored_numbers_in_a_checkpoint_are_refused() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 4);
+    let puzzle = perm(tmp.path(), 4);
     let ck = tmp.path().join("ck.json");
     let (ck_s, p) = (ck.to_str().expect("path"), puzzle.to_str().expect("path"));
     let done = finished_checkpoint(ck_s, p);
@@ -462,7 +440,7 @@ fn doctored_numbers_in_a_checkpoint_are_refused() {
 #[test]
 fn checkpoint_usage_errors() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 4);
+    let puzzle = perm(tmp.path(), 4);
     let ck = tmp.path().join("ck.json");
     let (ck, p) = (ck.to_str().expect("path"), puzzle.to_str().expect("path"));
     let enumerate = |option: &'static str| {
@@ -505,9 +483,9 @@ fn checkpoint_usage_errors() {
 #[test]
 fn list_output_file_is_written_whole() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 6);
+    let puzzle = perm(tmp.path(), 6);
     let out = tmp.path().join("all.txt");
-    let ran = nonoenum(&[
+    let ran = nonoenum([
         "list",
         "--output",
         out.to_str().expect("path"),

@@ -5,9 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use nonoenum::format::read_any_puzzles;
 use nonoenum::{AnyPuzzle, ColorSolver, Probing, Solver, SolverOptions};
+
+use crate::common::{OutputAssertExt, nonoenum};
 
 /// The shared corpus beside the repository (`NONOENUM_CORPUS` overrides it, for worktrees
 /// elsewhere).
@@ -34,10 +35,6 @@ fn shared_dir(relative: &str) -> Option<PathBuf> {
 fn load(path: &Path) -> Vec<AnyPuzzle> {
     let bytes = std::fs::read(path).expect("readable");
     read_any_puzzles(&bytes, None, Some(path)).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn nonoenum() -> Command {
-    Command::cargo_bin("nonoenum").expect("binary")
 }
 
 /// Every `.g` of the survey reads; the colour ones are colour puzzles, the others black and
@@ -129,8 +126,7 @@ fn olsak_examples_read_and_solve() {
 
 #[test]
 fn solve_prints_colour_solution_and_verdict() {
-    nonoenum()
-        .args(["solve", "-q", FLAG])
+    nonoenum(["solve", "-q", FLAG])
         .assert()
         .success()
         .stdout("@@****\n@@****\n******\nunique\n");
@@ -141,8 +137,7 @@ fn colour_givens_file_and_errors() {
     let dir = tempfile::tempdir().expect("temp dir");
     let good = dir.path().join("g.txt");
     std::fs::write(&good, "1 1 blue\n3 6 red\n").expect("write");
-    nonoenum()
-        .args(["count", "-q", FLAG, "--givens"])
+    nonoenum(["count", "-q", FLAG, "--givens"])
         .arg(&good)
         .assert()
         .success()
@@ -150,16 +145,14 @@ fn colour_givens_file_and_errors() {
     let contrary = dir.path().join("c.txt");
     // No solution: counted as 0, with the no-solution exit code.
     std::fs::write(&contrary, "# blue where red must be\n3 1 blue\n").expect("write");
-    nonoenum()
-        .args(["count", "-q", FLAG, "--givens"])
+    nonoenum(["count", "-q", FLAG, "--givens"])
         .arg(&contrary)
         .assert()
         .code(1)
         .stdout("0\n");
     let bad = dir.path().join("b.txt");
     std::fs::write(&bad, "\n1 1 green\n").expect("write");
-    let out = nonoenum()
-        .args(["count", "-q", FLAG, "--givens"])
+    let out = nonoenum(["count", "-q", FLAG, "--givens"])
         .arg(&bad)
         .assert()
         .failure()
@@ -182,8 +175,7 @@ fn bad_g_file_names_file_and_line() {
         .expect("flag")
         .replace("2u 4r\n2u", "2u 4r\n2q");
     std::fs::write(&bad, text).expect("write");
-    let out = nonoenum()
-        .args(["solve", "-q"])
+    let out = nonoenum(["solve", "-q"])
         .arg(&bad)
         .assert()
         .code(2)
@@ -197,8 +189,7 @@ fn bad_g_file_names_file_and_line() {
 /// `list --json` prints colour solutions as rows of colour characters.
 #[test]
 fn json_and_list_work_on_colour() {
-    nonoenum()
-        .args(["list", "-q", "--to=jsonl", FLAG])
+    nonoenum(["list", "-q", "--to=jsonl", FLAG])
         .assert()
         .success()
         .stdout(predicates::str::contains("\"@@****\""));
@@ -248,20 +239,17 @@ fn other_formats_read_from_the_corpus() {
 fn checkpoint_and_split_take_colour() {
     let dir = tempfile::tempdir().expect("temp dir");
     let checkpoint = dir.path().join("c.json");
-    nonoenum()
-        .args(["count", "-q", "--method", "enumerate", FLAG, "--checkpoint"])
+    nonoenum(["count", "-q", "--method", "enumerate", FLAG, "--checkpoint"])
         .arg(&checkpoint)
         .assert()
         .success()
         .stdout("1\n");
     let parts = dir.path().join("parts");
-    nonoenum()
-        .args(["split", "-q", FLAG, "-o"])
+    nonoenum(["split", "-q", FLAG, "-o"])
         .arg(&parts)
         .assert()
         .success();
-    nonoenum()
-        .args(["count", "-q"])
+    nonoenum(["count", "-q"])
         .arg(parts.join("part-001.g"))
         .assert()
         .success()
@@ -282,16 +270,15 @@ fn colour_counts_agree_across_threads() {
     .expect("write");
     for args in [["-t", "1"], ["-t", "2"]] {
         for probe in [false, true] {
-            let mut cmd = nonoenum();
-            cmd.args(["count", "-q"]).args(args).arg(&path);
+            let mut cmd = nonoenum(["count", "-q"]);
+            cmd.args(args).arg(&path);
             if !probe {
                 cmd.arg("--strategy=plain");
             }
             cmd.assert().success().stdout("2\n");
         }
     }
-    nonoenum()
-        .args(["list", "-q", "--limit", "1"])
+    nonoenum(["list", "-q", "--limit", "1"])
         .arg(&path)
         .assert()
         .success()

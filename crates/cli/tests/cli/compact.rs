@@ -6,34 +6,21 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use nonoenum::{AnyPuzzle, ListingItem, read_listing};
 use tempfile::TempDir;
 
 use crate::common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-
-/// Every clue `1` on an `n` x `n` grid: its solutions are the `n!` permutation matrices.
-fn write_perm(dir: &Path, n: usize) -> PathBuf {
-    let path = dir.join(format!("perm{n}.txt"));
-    std::fs::write(&path, format!("{n} {n}\n{}", "1\n".repeat(2 * n))).expect("write puzzle");
-    path
-}
+use common::{nonoenum, perm};
 
 fn bundled(name: &str) -> PathBuf {
-    Path::new(ROOT).join("puzzles").join(name)
+    Path::new(common::BUNDLED).join(name)
 }
 
 /// Runs the command; returns its exit code, standard output and standard error.
 fn run(args: &[&str], puzzle: &Path) -> (i32, Vec<u8>, String) {
-    let output = Command::new(BIN)
-        .args(args)
-        .arg(puzzle)
-        .output()
-        .expect("runs");
+    let output = nonoenum(args).arg(puzzle).output().expect("runs");
     let err = String::from_utf8(output.stderr).expect("UTF-8");
     (output.status.code().unwrap_or(-1), output.stdout, err)
 }
@@ -105,7 +92,7 @@ fn checked(grids: &[Vec<String>], puzzle: &AnyPuzzle) -> HashSet<Vec<String>> {
 fn compact_listings_read_back_as_the_text_listings() {
     let tmp = TempDir::new().expect("temp dir");
     let puzzles = [
-        write_perm(tmp.path(), 6),
+        perm(tmp.path(), 6),
         bundled("heart.txt"),
         bundled("ambiguous.txt"),
         bundled("dancer.non"),
@@ -147,7 +134,7 @@ fn the_header_says_what_the_listing_holds() {
 #[test]
 fn compact_perm8_is_over_five_times_smaller_and_counts_agree() {
     let tmp = TempDir::new().expect("temp dir");
-    let path = write_perm(tmp.path(), 8);
+    let path = perm(tmp.path(), 8);
     let puzzle = AnyPuzzle::read(&path).expect("a puzzle");
     let mut sizes = Vec::new();
     for format in ["text", "compact"] {
@@ -181,7 +168,7 @@ fn compact_perm8_is_over_five_times_smaller_and_counts_agree() {
 #[test]
 fn a_limit_lists_exactly_that_many_whole_solutions() {
     let tmp = TempDir::new().expect("temp dir");
-    let path = write_perm(tmp.path(), 8);
+    let path = perm(tmp.path(), 8);
     let puzzle = AnyPuzzle::read(&path).expect("a puzzle");
     for threads in ["1", "2", "3"] {
         for limit in [1usize, 7, 1000, 4097, 40_319] {
@@ -223,7 +210,7 @@ fn a_limit_lists_exactly_that_many_whole_solutions() {
 #[test]
 fn ordered_listings_are_the_same_bytes_on_every_thread_count() {
     let tmp = TempDir::new().expect("temp dir");
-    let path = write_perm(tmp.path(), 7);
+    let path = perm(tmp.path(), 7);
     for format in ["text", "compact"] {
         let args = |t| ["list", "-q", "--ordered", "-t", t, "--to", format];
         let one = run_ok(&args("1"), &path);
@@ -239,7 +226,7 @@ fn ordered_listings_are_the_same_bytes_on_every_thread_count() {
 #[test]
 fn a_time_limit_keeps_every_compact_line_whole() {
     let tmp = TempDir::new().expect("temp dir");
-    let path = write_perm(tmp.path(), 14);
+    let path = perm(tmp.path(), 14);
     let puzzle = AnyPuzzle::read(&path).expect("a puzzle");
     let args = [
         "list",

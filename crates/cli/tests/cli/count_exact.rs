@@ -187,6 +187,11 @@ fn stats_and_progress_say_how_it_was_counted() {
         assert_eq!((code, out.trim_end()), (0, "720"), "{side}");
         assert!(err.contains(&format!("counted by a sweep {said}")), "{err}");
     }
+}
+
+#[test]
+fn progress_says_when_a_sweep_goes_cell_by_cell_or_races() {
+    let tmp = TempDir::new().expect("temp dir");
     // A sweep that fixes the backbone at once says it counts cell by cell.
     let (code, _, err) = run(
         &[
@@ -219,7 +224,12 @@ fn stats_and_progress_say_how_it_was_counted() {
         err.contains("counted by a sweep row by row") || err.contains("counted by components"),
         "{err}"
     );
-    // Separate squares fall apart into components: the sweep leaves them to components.
+}
+
+/// Separate squares fall apart into components: the sweep leaves them to components.
+#[test]
+fn separate_squares_are_counted_by_components() {
+    let tmp = TempDir::new().expect("temp dir");
     let (code, _, err) = run(
         &["count", "--stats", "--progress", "--max-profiles", "0"],
         &squares(tmp.path(), 1, 5),

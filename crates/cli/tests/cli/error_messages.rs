@@ -3,9 +3,7 @@
 
 use crate::common;
 
-use assert_cmd::Command;
-
-use common::{assert_bad_input, bundled, nonoenum, temp_file};
+use common::{OutputAssertExt, Run, assert_bad_input, bundled, nonoenum, temp_file};
 
 #[test]
 fn bad_puzzle_files_name_the_file_and_line() {
@@ -119,10 +117,10 @@ fn bad_givens_name_the_givens_file() {
     }
 }
 
-/// Runs `args` and checks the failure exactly: exit code 2, nothing on standard output and
-/// `error: {message}` as the only line of standard error.
-fn assert_error(cmd: &mut Command, message: &str) {
-    let _ = cmd
+/// Runs a command (or takes its output) and checks the failure exactly: exit code 2, nothing
+/// on standard output and `error: {message}` as the only line of standard error.
+fn assert_error(run: impl OutputAssertExt, message: &str) {
+    let _ = run
         .assert()
         .code(2)
         .stdout("")
@@ -159,9 +157,8 @@ fn files_of_only_comments_or_blanks_contain_no_puzzle() {
             }
         }
     }
-    let mut cmd = nonoenum(["count", "-q", "-"]);
-    let _ = cmd.write_stdin("# nothing here\n\n");
-    assert_error(&mut cmd, &format!("<stdin>: {NO_PUZZLE}"));
+    let output = nonoenum(["count", "-q", "-"]).with_stdin("# nothing here\n\n");
+    assert_error(output, &format!("<stdin>: {NO_PUZZLE}"));
 }
 
 #[test]

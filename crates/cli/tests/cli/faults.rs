@@ -2,25 +2,16 @@
 //! `NONOENUM_INJECT_FAULT`), every command ends at once with one line naming the puzzle and
 //! exit code 70, keeps what it had printed, and leaves its checkpoint usable.
 
-use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
 
 use crate::common;
-use common::{check_listing, nonoenum};
+use common::{Run, check_listing, nonoenum, perm};
 
 /// The exit code of an internal error.
 const EXIT_INTERNAL: i32 = 70;
-
-/// Every clue `1` on an `n` x `n` grid: `n!` solutions.
-fn write_perm(dir: &Path, n: usize) -> PathBuf {
-    let text = format!("{n} {n}\n{}", "1\n".repeat(2 * n));
-    let path = dir.join(format!("perm{n}.txt"));
-    std::fs::write(&path, text).expect("write the puzzle");
-    path
-}
 
 /// Runs `args` with a fault injected at `site`, checks the internal error (exit code 70, one
 /// line on standard error, no backtrace, within a few seconds) and returns the output.
@@ -29,9 +20,7 @@ fn run_with_fault(site: &str, args: &[&str]) -> Output {
     let output = nonoenum(args)
         .env("NONOENUM_INJECT_FAULT", site)
         .env_remove("RUST_BACKTRACE")
-        .timeout(Duration::from_secs(60))
-        .output()
-        .expect("the binary runs");
+        .within(Duration::from_secs(60));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(
         output.status.code(),
@@ -59,7 +48,7 @@ fn run_with_fault(site: &str, args: &[&str]) -> Output {
 #[test]
 fn a_fault_in_the_probing_search_keeps_the_solutions_listed() {
     let dir = TempDir::new().expect("a temporary folder");
-    let puzzle = write_perm(dir.path(), 8);
+    let puzzle = perm(dir.path(), 8);
     let p = puzzle.to_str().expect("a path");
     for threads in ["1", "2"] {
         let output = run_with_fault("search:2000", &["list", "-t", threads, p]);
@@ -74,7 +63,7 @@ fn a_fault_in_the_probing_search_keeps_the_solutions_listed() {
 #[test]
 fn a_fault_keeps_the_solutions_written_to_an_output_file() {
     let dir = TempDir::new().expect("a temporary folder");
-    let puzzle = write_perm(dir.path(), 8);
+    let puzzle = perm(dir.path(), 8);
     let out = dir.path().join("out.txt");
     let (p, o) = (
         puzzle.to_str().expect("a path"),
@@ -91,7 +80,7 @@ fn a_fault_keeps_the_solutions_written_to_an_output_file() {
 #[test]
 fn a_fault_in_a_learner_or_a_counter_ends_the_run() {
     let dir = TempDir::new().expect("a temporary folder");
-    let puzzle = write_perm(dir.path(), 6);
+    let puzzle = perm(dir.path(), 6);
     let p = puzzle.to_str().expect("a path");
     let _ = run_with_fault("learn", &["solve", "--strategy", "learn", p]);
     let _ = run_with_fault("learn", &["list", "--limit", "3", "--strategy", "both", p]);
@@ -106,7 +95,7 @@ fn a_fault_in_a_learner_or_a_counter_ends_the_run() {
 #[test]
 fn a_checkpoint_left_by_a_fault_resumes_to_the_exact_count() {
     let dir = TempDir::new().expect("a temporary folder");
-    let puzzle = write_perm(dir.path(), 8);
+    let puzzle = perm(dir.path(), 8);
     let ck = dir.path().join("ck.json");
     let (p, ck) = (
         puzzle.to_str().expect("a path"),

@@ -3,24 +3,12 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::str::contains;
 
-const BUNDLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../puzzles");
-
-fn nonoenum() -> Command {
-    Command::cargo_bin("nonoenum").expect("binary")
-}
+use crate::common::{BUNDLED, OutputAssertExt, nonoenum, stdout_of};
 
 fn stdout(args: &[&str]) -> String {
-    let out = nonoenum()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).expect("UTF-8")
+    stdout_of(&mut nonoenum(args))
 }
 
 /// A solution with each character replaced by the order of its first appearance.
@@ -71,8 +59,7 @@ fn convert_round_trips_through_every_format() {
         for format in formats {
             let path = dir.path().join(format!("p.{format}"));
             let path = path.to_str().expect("UTF-8 path");
-            nonoenum()
-                .args(["convert", source, "--to", format, path])
+            nonoenum(["convert", source, "--to", format, path])
                 .assert()
                 .success();
             // Titles, colour names and characters are not kept by every format: compare the
@@ -84,8 +71,7 @@ fn convert_round_trips_through_every_format() {
             assert_eq!(shape(&again), shape(&solved), "{source} via {format}");
         }
     }
-    nonoenum()
-        .args(["convert", &flag, "--to", "non", "-"])
+    nonoenum(["convert", &flag, "--to", "non", "-"])
         .assert()
         .code(2)
         .stderr(contains("non holds black-and-white puzzles only"));
@@ -102,8 +88,7 @@ fn every_output_format_writes_the_solution() {
     assert!(stdout(&["solve", "-q", "--to", "text", &flag]).starts_with("@@****\n"));
     for format in ["svg", "png"] {
         let out = dir.path().join(format);
-        nonoenum()
-            .args(["list", "-q", "--to", format, "--output-dir"])
+        nonoenum(["list", "-q", "--to", format, "--output-dir"])
             .arg(&out)
             .arg(&flag)
             .assert()
@@ -116,14 +101,12 @@ fn every_output_format_writes_the_solution() {
         }
     }
     // One solution may go to standard output as a picture; several need a file each.
-    let png = nonoenum()
-        .args(["solve", "-q", "--to", "png", &flag])
+    let png = nonoenum(["solve", "-q", "--to", "png", &flag])
         .output()
         .expect("runs");
     assert!(png.status.success() && png.stdout.starts_with(b"\x89PNG"));
     assert!(stdout(&["solve", "-q", "--to", "svg", &flag]).starts_with("<svg"));
-    nonoenum()
-        .args(["list", "-q", "--to", "svg", &flag])
+    nonoenum(["list", "-q", "--to", "svg", &flag])
         .assert()
         .code(2)
         .stderr(contains("--output-dir"));
@@ -138,8 +121,7 @@ fn make_reports_uniqueness_and_varying_cells() {
     std::fs::write(&diagonal, "P1\n2 2\n1 0\n0 1\n").expect("write");
     // Not unique is an answer, not a failure: exit code 0, the report on standard error (the
     // puzzle is on standard output).
-    let made = nonoenum()
-        .arg("make")
+    let made = nonoenum(["make"])
         .arg(&diagonal)
         .assert()
         .code(0)
@@ -155,8 +137,7 @@ fn make_reports_uniqueness_and_varying_cells() {
     let arrow = dir.path().join("a.pbm");
     std::fs::write(&arrow, "P1\n3 2\n1 1 1\n0 1 0\n").expect("write");
     let puzzle = dir.path().join("a.non");
-    let out = nonoenum()
-        .args(["make", "--to", "non", "-o"])
+    let out = nonoenum(["make", "--to", "non", "-o"])
         .arg(&puzzle)
         .arg(&arrow)
         .assert()
@@ -168,8 +149,7 @@ fn make_reports_uniqueness_and_varying_cells() {
     assert!(String::from_utf8_lossy(&out).contains("unique"));
     let solved = stdout(&["solve", "-q", puzzle.to_str().expect("UTF-8")]);
     assert_eq!(solved, "###\n.#.\nunique\n");
-    nonoenum()
-        .arg("make")
+    nonoenum(["make"])
         .arg(&puzzle)
         .assert()
         .code(2)
@@ -192,11 +172,7 @@ fn make_on_the_corpus_pictures() {
         ("moss-60x60-bw-2.pbm", true),
         ("moss-60x60-bw-1.pbm", false),
     ] {
-        let assert = nonoenum()
-            .arg("make")
-            .arg(raw.join(name))
-            .assert()
-            .success();
+        let assert = nonoenum(["make"]).arg(raw.join(name)).assert().success();
         let out = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
         assert_eq!(out.contains(": unique"), unique, "{name}: {out}");
     }
@@ -236,8 +212,7 @@ fn bad_files_name_their_line() {
     for (name, text, message) in cases {
         let path = dir.path().join(name);
         std::fs::write(&path, text).expect("write");
-        let out = nonoenum()
-            .args(["count", "-q"])
+        let out = nonoenum(["count", "-q"])
             .arg(&path)
             .assert()
             .code(2)

@@ -5,15 +5,13 @@ use crate::common;
 
 use std::collections::{BTreeSet, HashSet};
 use std::io::Read;
-use std::process::Stdio;
 
-use assert_cmd::Command;
 use nonoenum::Puzzle;
 use nonoenum::format::read_puzzles;
 use predicates::prelude::*;
 use predicates::str::contains;
 
-use common::{BIN, assert_bad_input, bundled, nonoenum, temp_file};
+use common::{OutputAssertExt, Run, assert_bad_input, bundled, nonoenum, stdout_of, temp_file};
 
 /// The solution of `puzzles/heart.txt`.
 const HEART: &str = "\
@@ -36,13 +34,6 @@ const NO_SOLUTION: &str = "2 2\n2\n0\n2\n0\n";
 /// An N x N puzzle with every clue `1`: its solutions are the N! permutation matrices.
 fn permutation_puzzle(n: usize) -> String {
     format!("{n} {n}\n{}", "1\n".repeat(2 * n))
-}
-
-/// Standard output of a successful run.
-fn stdout_of(cmd: &mut Command) -> String {
-    let output = cmd.output().expect("the binary runs");
-    assert!(output.status.success(), "{cmd:?} failed: {output:?}");
-    String::from_utf8(output.stdout).expect("UTF-8 output")
 }
 
 /// Splits `list` output into its grids (separated by one blank line) and checks each against
@@ -416,25 +407,25 @@ fn format_option_overrides_detection() {
 fn dash_reads_standard_input() {
     let heart = std::fs::read_to_string(bundled("heart.txt")).expect("the puzzle");
     let _ = nonoenum(["solve", "-q", "-"])
-        .write_stdin(heart)
+        .with_stdin(heart)
         .assert()
         .code(0)
         .stdout(format!("{HEART}unique\n"));
     // `.non` on standard input: no extension, detected by its keywords.
     let dancer = std::fs::read_to_string(bundled("dancer.non")).expect("the puzzle");
     let _ = nonoenum(["count", "-q", "-"])
-        .write_stdin(dancer)
+        .with_stdin(dancer)
         .assert()
         .code(0)
         .stdout("1\n");
     let mini = std::fs::read_to_string(bundled("mini-set.txt")).expect("the puzzles");
     let _ = nonoenum(["count", "-q", "-"])
-        .write_stdin(mini)
+        .with_stdin(mini)
         .assert()
         .code(0)
         .stdout("$1\n1\n$2\n2\n");
     let _ = nonoenum(["count", "-q", "-"])
-        .write_stdin("2 2\n1\nx\n1\n1\n")
+        .with_stdin("2 2\n1\nx\n1\n1\n")
         .assert()
         .code(2)
         .stdout("")
@@ -457,18 +448,18 @@ fn givens_file_fixes_cells() {
         .stdout("8\n");
     // Givens on standard input, or the puzzle, but not both.
     let _ = nonoenum(["count", "-q", "--givens", "-", &puzzle])
-        .write_stdin("4 4 .\n")
+        .with_stdin("4 4 .\n")
         .assert()
         .code(0)
         .stdout("8\n");
     let text = std::fs::read(&puzzle).expect("the puzzle");
     let _ = nonoenum(["count", "-q", "--givens", &one_empty, "-"])
-        .write_stdin(text.clone())
+        .with_stdin(text.clone())
         .assert()
         .code(0)
         .stdout("8\n");
     let _ = nonoenum(["count", "-q", "--givens", "-", "-"])
-        .write_stdin(text)
+        .with_stdin(text)
         .assert()
         .code(2)
         .stdout("")
@@ -520,13 +511,9 @@ fn stats_go_to_standard_error() {
 #[test]
 fn closed_pipe_ends_quietly() {
     let (_dir, path) = temp_file("perm8.txt", permutation_puzzle(8));
-    let mut child = std::process::Command::new(BIN)
-        .args(["list", "--strategy=plain", "-t", "2"])
+    let mut child = nonoenum(["list", "--strategy=plain", "-t", "2"])
         .arg(&path)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
+        .spawn_piped();
     let mut stdout = child.stdout.take().expect("piped standard output");
     // 40,320 grids are megabytes, far more than a pipe holds: read the first one, then close.
     let mut first = [0u8; 72];

@@ -4,11 +4,11 @@
 use std::fs::File;
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use crate::common;
 
-use common::{BIN, assert_bad_input, bundled, perm};
+use common::{OutputAssertExt, Run, assert_bad_input, bundled, nonoenum, perm};
 
 /// What every refusal says after the input's name.
 const TOO_LARGE: &str = "larger than 64 MiB";
@@ -60,8 +60,7 @@ fn an_endless_standard_input_is_refused() {
         return;
     }
     let zero = File::open("/dev/zero").expect("open /dev/zero");
-    let output = Command::new(BIN)
-        .args(["count", "-"])
+    let output = nonoenum(["count", "-"])
         .stdin(Stdio::from(zero))
         .output()
         .expect("runs");
@@ -70,13 +69,7 @@ fn an_endless_standard_input_is_refused() {
 
 #[test]
 fn an_endless_pipe_is_refused_and_closed() {
-    let mut child = Command::new(BIN)
-        .args(["count", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
+    let mut child = nonoenum(["count", "-"]).stdin(Stdio::piped()).spawn_piped();
     let mut pipe = child.stdin.take().expect("a pipe");
     // Writes clue lines until the reader closes the pipe: it must stop reading by itself.
     let writer = std::thread::spawn(move || {
@@ -108,10 +101,7 @@ fn a_file_just_over_the_limit_is_refused_and_one_under_is_read() {
     bytes.resize(64 << 20, b'\n');
     std::fs::write(&padded, &bytes).expect("write");
     let shown = padded.display().to_string();
-    let _ = common::nonoenum(["count", &shown])
-        .assert()
-        .success()
-        .stdout("6\n");
+    let _ = nonoenum(["count", &shown]).assert().success().stdout("6\n");
     bytes.push(b'\n');
     std::fs::write(&padded, &bytes).expect("write");
     assert_bad_input(&["count", &shown], &[&format!("{shown}: {TOO_LARGE}")]);

@@ -1,20 +1,13 @@
 //! Ending a run early: `--time-limit`, `--limit` and SIGTERM. Each ends promptly, keeps
 //! what was found (whole solutions only), marks the result as incomplete and says why.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
 
 use crate::common;
 
-use common::{BIN, run};
-
-/// Every clue `1` on an `n` x `n` grid: `n!` solutions, far too many to finish for n = 14.
-fn write_perm(dir: &Path, n: usize) -> PathBuf {
-    common::perm(dir, n)
-}
+use common::{nonoenum, perm, run, signalled};
 
 /// Checks that a listing of `n` x `n` permutation grids holds only whole, valid solutions,
 /// each once; returns how many.
@@ -43,7 +36,7 @@ fn check_perm_listing(listing: &str, n: usize) -> usize {
 #[test]
 fn time_limit_ends_count_promptly_with_a_marked_partial_count() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 14);
+    let puzzle = perm(tmp.path(), 14);
     let start = Instant::now();
     // Enumerating: counting by profiles would finish 14! at once.
     let (code, out, err) = run(
@@ -82,7 +75,7 @@ fn time_limit_ends_count_promptly_with_a_marked_partial_count() {
 #[test]
 fn time_limit_keeps_every_solution_listed_whole() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 14);
+    let puzzle = perm(tmp.path(), 14);
     let (code, out, _) = run(&["list", "-q", "--time-limit", "0.5"], &puzzle);
     assert_eq!(code, 3);
     assert!(check_perm_listing(&out, 14) > 0);
@@ -91,7 +84,7 @@ fn time_limit_keeps_every_solution_listed_whole() {
 #[test]
 fn a_run_that_ends_in_time_is_not_marked() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 5);
+    let puzzle = perm(tmp.path(), 5);
     let (code, out, err) = run(&["count", "--time-limit", "60"], &puzzle);
     assert_eq!((code, out.as_str(), err.as_str()), (0, "120\n", ""));
 }
@@ -99,7 +92,7 @@ fn a_run_that_ends_in_time_is_not_marked() {
 #[test]
 fn max_solutions_stops_count_and_list() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 14);
+    let puzzle = perm(tmp.path(), 14);
     let (code, out, _) = run(&["count", "--limit", "1000"], &puzzle);
     assert_eq!(code, 0);
     assert_eq!(out, "incomplete: at least 1000 (solution limit reached)\n");
@@ -110,7 +103,7 @@ fn max_solutions_stops_count_and_list() {
     let (_, out, _) = run(&["list", "--max-solutions", "2"], &puzzle);
     assert_eq!(check_perm_listing(&out, 14), 2);
     // A limit the puzzle does not reach leaves an exact count.
-    let small = write_perm(tmp.path(), 4);
+    let small = perm(tmp.path(), 4);
     let (code, out, _) = run(&["count", "--limit", "100"], &small);
     assert_eq!((code, out.as_str()), (0, "24\n"));
 }
@@ -118,7 +111,7 @@ fn max_solutions_stops_count_and_list() {
 #[test]
 fn bad_time_limits_are_usage_errors() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 3);
+    let puzzle = perm(tmp.path(), 3);
     for bad in ["0", "-1", "abc", "inf", "NaN"] {
         let (code, out, err) = run(&["count", &format!("--time-limit={bad}")], &puzzle);
         assert_eq!(code, 2, "--time-limit {bad}: {out}{err}");
@@ -132,23 +125,12 @@ fn bad_time_limits_are_usage_errors() {
 #[test]
 fn sigterm_flushes_whole_solutions_and_exits_130() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 14);
-    let child = Command::new(BIN)
-        .args(["list", "-t", "2"])
-        .arg(&puzzle)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("starts");
-    std::thread::sleep(Duration::from_millis(700));
-    let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
-    let start = Instant::now();
-    let output = child.wait_with_output().expect("ends");
-    assert!(start.elapsed() < Duration::from_secs(20), "not prompt");
+    let puzzle = perm(tmp.path(), 14);
+    let after = Duration::from_millis(700);
+    let list = ["list", "-t", "2"];
+    let (output, killed, took) = signalled(nonoenum(list).arg(&puzzle), "-TERM", after);
+    assert!(killed);
+    assert!(took < Duration::from_secs(20), "not prompt");
     assert_eq!(output.status.code(), Some(130));
     let listing = String::from_utf8(output.stdout).expect("UTF-8");
     assert!(check_perm_listing(&listing, 14) > 0);
@@ -164,7 +146,7 @@ fn sigterm_flushes_whole_solutions_and_exits_130() {
 #[test]
 fn restarts_list_every_solution_once_and_solve_the_same() {
     let dir = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(dir.path(), 5);
+    let puzzle = perm(dir.path(), 5);
     for threads in ["1", "2"] {
         let (code, stdout, stderr) = run(
             &["list", "-q", "--strategy=restarts", "-t", threads],
@@ -238,7 +220,7 @@ const STOPPED_COMMANDS: [&[&str]; 3] = [&["count"], &["list", "--limit", "1"], &
 /// builds, are measured by `scripts/latency`).
 fn time_limit_stops_huge_permutations(n: usize, margin: Duration) {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), n);
+    let puzzle = perm(tmp.path(), n);
     for args in STOPPED_COMMANDS {
         let start = Instant::now();
         let all = [args, &["--time-limit", "1"]].concat();
@@ -263,27 +245,14 @@ fn time_limit_stops_every_command_on_perm400_promptly() {
 fn sigterm_stops_every_command_on_perm400_promptly() {
     let tmp = TempDir::new().expect("temp dir");
     let n = 400;
-    let puzzle = write_perm(tmp.path(), n);
+    let puzzle = perm(tmp.path(), n);
     for args in STOPPED_COMMANDS {
-        let child = Command::new(BIN)
-            .args(args)
-            .arg(&puzzle)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("starts");
-        std::thread::sleep(Duration::from_millis(1500));
-        let killed = Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status()
-            .expect("kill runs");
-        let start = Instant::now();
-        let output = child.wait_with_output().expect("ends");
-        let took = start.elapsed();
+        let after = Duration::from_millis(1500);
+        let (output, killed, took) = signalled(nonoenum(args).arg(&puzzle), "-TERM", after);
         assert!(took < Duration::from_secs(30), "{args:?} took {took:?}");
         let code = output.status.code().unwrap_or(-1);
         // `kill` fails only when the process had ended by itself.
-        assert!(killed.success() || code == 0, "{args:?}: exit {code}");
+        assert!(killed || code == 0, "{args:?}: exit {code}");
         let out = String::from_utf8(output.stdout).expect("UTF-8");
         let err = String::from_utf8(output.stderr).expect("UTF-8");
         check_stopped_run(args[0], n, (code, &out, &err), (130, "interrupted"));

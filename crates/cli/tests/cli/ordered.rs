@@ -4,37 +4,16 @@
 //! checkpointed run, and a split whose parts are merged. Counts agree for every thread count.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use tempfile::TempDir;
 
-const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
-const BUNDLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../puzzles");
-const THREADS: [&str; 4] = ["1", "2", "3", "8"];
+use crate::common::{BUNDLED, nonoenum, perm as permutation, stdout_of};
 
-fn nonoenum(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+const THREADS: [&str; 4] = ["1", "2", "3", "8"];
 
 /// Standard output of a run that must succeed.
 fn stdout(args: &[&str]) -> String {
-    let output = nonoenum(args);
-    assert!(
-        output.status.success(),
-        "nonoenum {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).expect("UTF-8")
-}
-
-/// Every clue `1` on an `n` x `n` grid: `n!` solutions.
-fn permutation(dir: &Path, n: usize) -> PathBuf {
-    let path = dir.join(format!("perm{n}.txt"));
-    std::fs::write(&path, format!("{n} {n}\n{}", "1\n".repeat(2 * n))).expect("write");
-    path
+    stdout_of(&mut nonoenum(args))
 }
 
 /// `k` x `k` separate 2x2 squares, each holding one diagonal (clues `1 1 ... 1`, a blank line
@@ -218,7 +197,7 @@ fn a_listing_stopped_by_the_time_limit_is_a_prefix_of_the_full_one() {
     // 12! solutions: no run finishes within the limit.
     let perm = permutation(tmp.path(), 12);
     let perm = perm.to_str().expect("path");
-    let output = nonoenum(&[
+    let output = nonoenum([
         "list",
         "-q",
         "--ordered",
@@ -227,7 +206,9 @@ fn a_listing_stopped_by_the_time_limit_is_a_prefix_of_the_full_one() {
         "--time-limit",
         "0.5",
         perm,
-    ]);
+    ])
+    .output()
+    .expect("the binary runs");
     assert_eq!(output.status.code(), Some(3), "{output:?}");
     let listed = String::from_utf8(output.stdout).expect("UTF-8");
     let n = grids(&listed).len();
@@ -265,7 +246,7 @@ fn checkpointed_and_split_listings_keep_the_one_thread_order() {
     ]);
     let written = std::fs::read_to_string(&file).expect("the output file");
     assert!(written == all, "the checkpointed listing differs");
-    let refused = nonoenum(&[
+    let refused = nonoenum([
         "list",
         "-q",
         "--ordered",
@@ -275,14 +256,18 @@ fn checkpointed_and_split_listings_keep_the_one_thread_order() {
         "--output",
         file_arg,
         perm,
-    ]);
+    ])
+    .output()
+    .expect("the binary runs");
     assert_eq!(refused.status.code(), Some(2));
 
     // A split numbers its parts in search order: their one-thread listings, merged, are the
     // whole listing.
     let dir = tmp.path().join("split");
     let dir_arg = dir.to_str().expect("path");
-    let refused = nonoenum(&["split", "-q", "--ordered", "-o", dir_arg, perm]);
+    let refused = nonoenum(["split", "-q", "--ordered", "-o", dir_arg, perm])
+        .output()
+        .expect("the binary runs");
     assert_eq!(refused.status.code(), Some(2));
     let _ = stdout(&["split", "-q", "--parts", "12", "-o", dir_arg, perm]);
     std::fs::create_dir(dir.join("results")).expect("mkdir");

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use crate::common;
 
-use common::{assert_bad_input, bundled, nonoenum};
+use common::{OutputAssertExt, assert_bad_input, bundled, nonoenum};
 
 /// The one solution of `heart.txt`, as `list` prints it.
 fn heart_solution() -> String {

@@ -1,24 +1,13 @@
 //! Progress lines (`count --progress`): short, in the user's words, and a count so far that
 //! never goes down, also while sweeps from different sides take turns.
 
-use std::process::Command;
-
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
-
-/// The `n` x `n` puzzle whose clues are all `1`: `n!` solutions.
-fn perm(dir: &std::path::Path, n: usize) -> std::path::PathBuf {
-    let path = dir.join(format!("perm{n}.txt"));
-    let text = format!("{n} {n}\n{}", "1\n".repeat(2 * n));
-    std::fs::write(&path, text).expect("write the puzzle");
-    path
-}
+use crate::common::{nonoenum, perm};
 
 /// The progress lines of a `count` stopped after `seconds`.
 fn progress_lines(args: &[&str], puzzle: &std::path::Path, seconds: &str) -> Vec<String> {
-    let output = Command::new(BIN)
-        .args(args)
+    let output = nonoenum(args)
         .args(["--progress", "--time-limit", seconds])
         .arg(puzzle)
         .output()
@@ -95,8 +84,7 @@ fn an_enumeration_says_what_it_found_and_when_it_may_end() {
 /// The `--progress=json` lines of a `count` stopped after `seconds`, each parsed (every other
 /// line of standard error is the note that the time limit stopped it), and the count printed.
 fn json_lines(args: &[&str], puzzle: &std::path::Path, seconds: &str) -> (Vec<Value>, u64) {
-    let output = Command::new(BIN)
-        .args(args)
+    let output = nonoenum(args)
         .args(["--progress=json", "--time-limit", seconds])
         .arg(puzzle)
         .output()
@@ -186,8 +174,7 @@ fn json_progress_lines_give_an_enumeration_s_figures_consistently() {
 fn the_exact_total_alongside_can_be_turned_off() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let puzzle = perm(tmp.path(), 12);
-    let output = Command::new(BIN)
-        .args(["count", "--method", "enumerate", "--progress=json"])
+    let output = nonoenum(["count", "--method", "enumerate", "--progress=json"])
         .args(["--time-limit", "2.5"])
         .arg(&puzzle)
         .env("NONOENUM_EXACT_TOTAL", "off")
@@ -235,18 +222,17 @@ fn json_progress_lines_give_a_count_s_phase() {
 fn the_exact_total_counted_alongside_an_enumeration_is_its_final_count() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let puzzle = perm(tmp.path(), 9);
-    let output = Command::new(BIN)
-        .args([
-            "count",
-            "--method",
-            "enumerate",
-            "--progress=json",
-            "-t",
-            "2",
-        ])
-        .arg(&puzzle)
-        .output()
-        .expect("runs");
+    let output = nonoenum([
+        "count",
+        "--method",
+        "enumerate",
+        "--progress=json",
+        "-t",
+        "2",
+    ])
+    .arg(&puzzle)
+    .output()
+    .expect("runs");
     assert!(output.status.success(), "{output:?}");
     let count: u64 = String::from_utf8_lossy(&output.stdout)
         .trim()

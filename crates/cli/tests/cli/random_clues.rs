@@ -5,12 +5,10 @@
 //! solutions) must never say `unique` wrongly. Then puzzles that line propagation cannot refute
 //! but that have no solution: only the search can tell, and `solve` says `no solution`.
 
-use std::process::Command;
-
 use nonoenum::{Clue, Engine, Probing, Puzzle, Solver, SolverOptions};
 use proptest::prelude::*;
 
-const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
+use crate::common::nonoenum;
 
 /// The block lengths of a line.
 fn blocks(cells: impl IntoIterator<Item = bool>) -> Vec<u32> {
@@ -317,8 +315,7 @@ fn puzzles_only_the_search_refutes_have_no_solution() {
             &["-t", "2"],
             &["--strategy=plain", "-t", "2"],
         ] {
-            let output = Command::new(BIN)
-                .arg("solve")
+            let output = nonoenum(["solve"])
                 .args(args)
                 .arg(&file)
                 .output()

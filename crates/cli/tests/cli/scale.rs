@@ -10,7 +10,7 @@
 //! `NONOENUM_SCALE_SEED=N` other random grids (docs/development.md).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use nonoenum::format::Format;
@@ -18,7 +18,7 @@ use nonoenum::{AnyPuzzle, BigUint, Color, ColorPuzzle, Puzzle};
 use tempfile::TempDir;
 
 use crate::common;
-use common::BIN;
+use common::nonoenum;
 
 /// How much longer than its limit a run may take: the limit is honoured within this.
 const GRACE: Duration = Duration::from_secs(1);
@@ -149,9 +149,8 @@ fn write_case(dir: &Path, index: usize, case: &Case) -> PathBuf {
 /// Runs `args` with the suite's time limit and checks the exit code and the time taken.
 fn run_limited(case: &Case, args: &[&str]) -> Output {
     let seconds = limit();
-    let mut command = Command::new(BIN);
-    command
-        .args(args)
+    let mut command = nonoenum(args);
+    let _ = command
         .args(["--time-limit", &seconds.to_string()])
         .env_remove("RUST_BACKTRACE");
     let start = Instant::now();
@@ -360,23 +359,10 @@ fn colour_pictures() {
 /// Sends `signal` to a run of `args` after `after`; it must end within [`GRACE`], exit 130,
 /// and print only valid solutions.
 fn signalled(case: &Case, file: &Path, args: &[&str], signal: &str, after: Duration) {
-    let child = Command::new(BIN)
-        .args(args)
-        .arg(file)
-        .env_remove("RUST_BACKTRACE")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    std::thread::sleep(after);
-    let sent = Instant::now();
-    let killed = Command::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
-    let output = child.wait_with_output().expect("the run ends");
-    let took = sent.elapsed();
+    let mut run = nonoenum(args);
+    let _ = run.arg(file).env_remove("RUST_BACKTRACE");
+    let (output, killed, took) = common::signalled(&mut run, signal, after);
+    assert!(killed);
     assert_eq!(output.status.code(), Some(130), "{}: {args:?}", case.name);
     assert!(
         took <= GRACE,

@@ -13,32 +13,9 @@ use std::process::Command;
 use tempfile::TempDir;
 
 use crate::common;
+use common::{BIN, nonoenum, perm, stdout_of};
 
-/// The binary under test.
-const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
 const SCRIPTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts");
-
-/// Every clue `1` on an `n` x `n` grid: `n!` solutions.
-fn write_perm(dir: &Path, n: usize) -> PathBuf {
-    let mut text = format!("{n} {n}\n");
-    for _ in 0..2 * n {
-        text.push_str("1\n");
-    }
-    let path = dir.join(format!("perm{n}.txt"));
-    std::fs::write(&path, text).expect("write puzzle");
-    path
-}
-
-/// Runs a command, returns its stdout; panics with its stderr if it fails.
-fn run_ok(command: &mut Command) -> String {
-    let output = command.output().expect("runs");
-    assert!(
-        output.status.success(),
-        "{command:?} failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).expect("UTF-8")
-}
 
 /// Runs a command that must fail; returns its stderr.
 fn run_err(command: &mut Command) -> String {
@@ -47,16 +24,10 @@ fn run_err(command: &mut Command) -> String {
     String::from_utf8(output.stderr).expect("UTF-8")
 }
 
-fn nonoenum(args: &[&str]) -> Command {
-    let mut command = Command::new(BIN);
-    command.args(args);
-    command
-}
-
 fn split(puzzle: &Path, parts: usize, out: &Path) {
     let parts = parts.to_string();
     let (puzzle, out) = (puzzle.to_str().expect("path"), out.to_str().expect("path"));
-    let output = nonoenum(&["split", "--parts", &parts, "-o", out, puzzle])
+    let output = nonoenum(["split", "--parts", &parts, "-o", out, puzzle])
         .output()
         .expect("runs");
     let said = String::from_utf8_lossy(&output.stderr);
@@ -87,13 +58,13 @@ fn run_parts_with(dir: &Path, args: &[&str]) {
     std::fs::create_dir_all(&results).expect("results folder");
     for part in part_files(dir) {
         let stem = part.file_stem().expect("stem").to_str().expect("name");
-        let out = run_ok(nonoenum(args).args(["-q", part.to_str().expect("path")]));
+        let out = stdout_of(nonoenum(args).args(["-q", part.to_str().expect("path")]));
         std::fs::write(results.join(format!("{stem}.json")), out).expect("write result");
     }
 }
 
 fn merge(dir: &Path, list: bool) -> Command {
-    let mut command = nonoenum(&["merge", dir.to_str().expect("path")]);
+    let mut command = nonoenum(["merge", dir.to_str().expect("path")]);
     if list {
         command.arg("--list");
     }
@@ -112,7 +83,7 @@ fn solutions(listing: &str) -> Vec<String> {
 
 /// The solutions of the undivided puzzle, as a set, checking there are `expected`.
 fn undivided(puzzle: &Path, expected: usize) -> HashSet<String> {
-    let listing = run_ok(&mut nonoenum(&[
+    let listing = stdout_of(&mut nonoenum([
         "list",
         "-q",
         puzzle.to_str().expect("path"),
@@ -133,14 +104,14 @@ fn assert_same_solutions(merged: &str, all: &HashSet<String>) {
 #[test]
 fn split_run_merge_gives_the_undivided_count_and_solutions() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 7);
+    let puzzle = perm(tmp.path(), 7);
     let dir = tmp.path().join("split");
     split(&puzzle, 16, &dir);
     assert!(part_files(&dir).len() >= 16);
 
     run_parts(&dir, "count");
-    assert_eq!(run_ok(&mut merge(&dir, false)), "5040\n");
-    let json = run_ok(&mut nonoenum(&[
+    assert_eq!(stdout_of(&mut merge(&dir, false)), "5040\n");
+    let json = stdout_of(&mut nonoenum([
         "merge",
         "--to=jsonl",
         dir.to_str().expect("path"),
@@ -149,29 +120,32 @@ fn split_run_merge_gives_the_undivided_count_and_solutions() {
     assert!(json.contains(r#""complete":true"#), "{json}");
 
     run_parts(&dir, "list");
-    assert_same_solutions(&run_ok(&mut merge(&dir, true)), &undivided(&puzzle, 5040));
+    assert_same_solutions(
+        &stdout_of(&mut merge(&dir, true)),
+        &undivided(&puzzle, 5040),
+    );
     // Complete `list` results also merge into a count.
-    assert_eq!(run_ok(&mut merge(&dir, false)), "5040\n");
+    assert_eq!(stdout_of(&mut merge(&dir, false)), "5040\n");
 }
 
 #[test]
 fn compact_part_listings_merge_like_json_ones() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 6);
+    let puzzle = perm(tmp.path(), 6);
     let dir = tmp.path().join("split");
     split(&puzzle, 8, &dir);
     run_parts_with(&dir, &["list", "--to", "compact", "--json"]);
     let results = dir.join("results");
     let first = std::fs::read_to_string(results.join("part-001.json")).expect("result");
     assert!(first.starts_with(r#"{"type":"compact","#), "{first}");
-    assert_same_solutions(&run_ok(&mut merge(&dir, true)), &undivided(&puzzle, 720));
-    assert_eq!(run_ok(&mut merge(&dir, false)), "720\n");
-    let json = run_ok(merge(&dir, true).arg("--to=jsonl"));
+    assert_same_solutions(&stdout_of(&mut merge(&dir, true)), &undivided(&puzzle, 720));
+    assert_eq!(stdout_of(&mut merge(&dir, false)), "720\n");
+    let json = stdout_of(merge(&dir, true).arg("--to=jsonl"));
     assert_eq!(json.matches(r#"{"type":"solution""#).count(), 720);
 
     // Compact and JSON parts mix; a damaged line is named by file and line.
     let part = part_files(&dir).remove(1);
-    let out = run_ok(&mut nonoenum(&[
+    let out = stdout_of(&mut nonoenum([
         "list",
         "--to",
         "jsonl",
@@ -179,7 +153,7 @@ fn compact_part_listings_merge_like_json_ones() {
         part.to_str().expect("path"),
     ]));
     std::fs::write(results.join("part-002.json"), out).expect("write");
-    assert_eq!(run_ok(&mut merge(&dir, false)), "720\n");
+    assert_eq!(stdout_of(&mut merge(&dir, false)), "720\n");
     let mut lines: Vec<&str> = first.lines().collect();
     lines[1] = "not*base64";
     std::fs::write(results.join("part-001.json"), lines.join("\n")).expect("write");
@@ -190,8 +164,8 @@ fn compact_part_listings_merge_like_json_ones() {
         "{err}"
     );
     // The listing of another puzzle is refused by its header.
-    let other = write_perm(tmp.path(), 5);
-    let other = run_ok(&mut nonoenum(&[
+    let other = perm(tmp.path(), 5);
+    let other = stdout_of(&mut nonoenum([
         "list",
         "--json",
         "-q",
@@ -229,7 +203,7 @@ fn colour_split_run_merge_gives_the_undivided_count_and_solutions() {
     assert!(first.contains("\n: givens\n"), "{first}");
 
     run_parts(&dir, "count");
-    assert_eq!(run_ok(&mut merge(&dir, false)), format!("{total}\n"));
+    assert_eq!(stdout_of(&mut merge(&dir, false)), format!("{total}\n"));
     // Colour parts are one subtree each, so the manifest also reads as the older
     // `nonoenum-split/1`, each part's subtree fields beside its file name: that merges too.
     let path = dir.join("manifest.json");
@@ -250,15 +224,15 @@ fn colour_split_run_merge_gives_the_undivided_count_and_solutions() {
         "{old}"
     );
     std::fs::write(&path, old).expect("write manifest");
-    assert_eq!(run_ok(&mut merge(&dir, false)), format!("{total}\n"));
+    assert_eq!(stdout_of(&mut merge(&dir, false)), format!("{total}\n"));
     std::fs::write(&path, manifest).expect("write manifest");
-    let undivided_json = run_ok(&mut nonoenum(&[
+    let undivided_json = stdout_of(&mut nonoenum([
         "count",
         "--to=jsonl",
         "-q",
         puzzle.to_str().expect("path"),
     ]));
-    let merged_json = run_ok(merge(&dir, false).arg("--to=jsonl"));
+    let merged_json = stdout_of(merge(&dir, false).arg("--to=jsonl"));
     let result = |json: &str| -> serde_json::Value {
         serde_json::from_str(json.lines().last().expect("a result line")).expect("JSON")
     };
@@ -274,8 +248,8 @@ fn colour_split_run_merge_gives_the_undivided_count_and_solutions() {
     for grid in &all {
         common::assert_band_solution(grid, k, m);
     }
-    assert_same_solutions(&run_ok(&mut merge(&dir, true)), &all);
-    assert_eq!(run_ok(&mut merge(&dir, false)), format!("{total}\n"));
+    assert_same_solutions(&stdout_of(&mut merge(&dir, true)), &all);
+    assert_eq!(stdout_of(&mut merge(&dir, false)), format!("{total}\n"));
 
     // A part's result run on another part is refused.
     let results = dir.join("results");
@@ -287,7 +261,7 @@ fn colour_split_run_merge_gives_the_undivided_count_and_solutions() {
 #[test]
 fn merge_names_missing_foreign_and_unfinished_parts() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 5);
+    let puzzle = perm(tmp.path(), 5);
     let dir = tmp.path().join("split");
     split(&puzzle, 4, &dir);
     run_parts(&dir, "count");
@@ -304,8 +278,8 @@ fn merge_names_missing_foreign_and_unfinished_parts() {
     assert!(err.lines().count() == 1, "one line: {err}");
 
     // A result of another puzzle in its place.
-    let other = write_perm(tmp.path(), 4);
-    let out = run_ok(&mut nonoenum(&[
+    let other = perm(tmp.path(), 4);
+    let out = stdout_of(&mut nonoenum([
         "count",
         "--to=jsonl",
         "-q",
@@ -328,7 +302,7 @@ fn merge_names_missing_foreign_and_unfinished_parts() {
 
     // An unfinished run (stopped by a limit), and a truncated file.
     let part2 = parts[1].to_str().expect("path");
-    let out = run_ok(&mut nonoenum(&[
+    let out = stdout_of(&mut nonoenum([
         "list",
         "--to=jsonl",
         "-q",
@@ -344,15 +318,15 @@ fn merge_names_missing_foreign_and_unfinished_parts() {
     assert!(err.contains("not a nonoenum JSON line"), "{err}");
 
     // Repaired, the merge is exact again.
-    let out = run_ok(&mut nonoenum(&["count", "--to=jsonl", "-q", part2]));
+    let out = stdout_of(&mut nonoenum(["count", "--to=jsonl", "-q", part2]));
     std::fs::write(results.join("part-002.json"), out).expect("write");
-    assert_eq!(run_ok(&mut merge(&dir, false)), "120\n");
+    assert_eq!(stdout_of(&mut merge(&dir, false)), "120\n");
 }
 
 #[test]
 fn merge_refuses_endless_manifests_and_results() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 4);
+    let puzzle = perm(tmp.path(), 4);
     let dir = tmp.path().join("split");
     split(&puzzle, 2, &dir);
     run_parts(&dir, "list");
@@ -389,7 +363,7 @@ fn merge_refuses_endless_manifests_and_results() {
 #[test]
 fn merge_refuses_a_manifest_without_parts_with_one_twice_or_outside_its_folder() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 4);
+    let puzzle = perm(tmp.path(), 4);
     let dir = tmp.path().join("split");
     split(&puzzle, 2, &dir);
     run_parts(&dir, "count");
@@ -429,19 +403,19 @@ fn merge_refuses_a_manifest_without_parts_with_one_twice_or_outside_its_folder()
     }
 
     std::fs::write(&manifest_path, text).expect("write");
-    assert_eq!(run_ok(&mut merge(&dir, false)), "24\n");
+    assert_eq!(stdout_of(&mut merge(&dir, false)), "24\n");
 }
 
 #[test]
 fn split_refuses_a_used_folder_and_zero_parts() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 4);
+    let puzzle = perm(tmp.path(), 4);
     let dir = tmp.path().join("split");
     split(&puzzle, 2, &dir);
     let (p, d) = (puzzle.to_str().expect("path"), dir.to_str().expect("path"));
-    let err = run_err(&mut nonoenum(&["split", "-o", d, p]));
+    let err = run_err(&mut nonoenum(["split", "-o", d, p]));
     assert!(err.contains("already holds a split"), "{err}");
-    let err = run_err(&mut nonoenum(&["split", "--parts", "0", "-o", "x", p]));
+    let err = run_err(&mut nonoenum(["split", "--parts", "0", "-o", "x", p]));
     assert!(err.contains("--parts must be at least 1"), "{err}");
     let err = run_err(&mut merge(tmp.path(), false));
     assert!(err.contains("manifest.json"), "{err}");
@@ -473,7 +447,7 @@ fn gnu_parallel_runs_the_parts_and_resumes_a_killed_one() {
         return;
     }
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 8);
+    let puzzle = perm(tmp.path(), 8);
     let all = undivided(&puzzle, 40320);
 
     let counted = tmp.path().join("count");
@@ -521,21 +495,21 @@ fn gnu_parallel_runs_the_parts_and_resumes_a_killed_one() {
 #[test]
 fn slurm_array_tasks_run_every_part_then_merge() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 6);
+    let puzzle = perm(tmp.path(), 6);
     let dir = tmp.path().join("split");
     split(&puzzle, 8, &dir);
     let script = format!("{SCRIPTS}/slurm-array.sh");
     let parts = part_files(&dir).len();
     // What Slurm does: one `run` per array task, numbered from 1, then the merge job.
     for task in 1..=parts {
-        run_ok(
+        stdout_of(
             Command::new(&script)
                 .args(["run", dir.to_str().expect("path")])
                 .env("SLURM_ARRAY_TASK_ID", task.to_string())
                 .env("NONOENUM", BIN),
         );
     }
-    run_ok(
+    stdout_of(
         Command::new(&script)
             .args(["merge", dir.to_str().expect("path")])
             .env("NONOENUM", BIN),
@@ -557,7 +531,7 @@ fn slurm_array_tasks_run_every_part_then_merge() {
 #[test]
 fn parts_of_several_subtrees_add_up_for_several_part_counts() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 7);
+    let puzzle = perm(tmp.path(), 7);
     for parts in [1, 2, 5, 16, 64] {
         let dir = tmp.path().join(format!("split-{parts}"));
         split(&puzzle, parts, &dir);
@@ -575,7 +549,11 @@ fn parts_of_several_subtrees_add_up_for_several_part_counts() {
         assert!(sections > parts, "{parts} parts, {sections} subtrees");
         assert_eq!(manifest.matches(r#""givens": "#).count(), sections + 1);
         run_parts(&dir, "count");
-        assert_eq!(run_ok(&mut merge(&dir, false)), "5040\n", "{parts} parts");
+        assert_eq!(
+            stdout_of(&mut merge(&dir, false)),
+            "5040\n",
+            "{parts} parts"
+        );
     }
 }
 
@@ -583,7 +561,7 @@ fn parts_of_several_subtrees_add_up_for_several_part_counts() {
 #[test]
 fn merge_refuses_a_part_result_without_every_subtree() {
     let tmp = TempDir::new().expect("temp dir");
-    let puzzle = write_perm(tmp.path(), 6);
+    let puzzle = perm(tmp.path(), 6);
     let dir = tmp.path().join("split");
     split(&puzzle, 3, &dir);
     run_parts(&dir, "list");

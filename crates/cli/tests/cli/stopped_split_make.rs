@@ -4,14 +4,14 @@
 //! incomplete.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
 
 use crate::common;
 
-use common::BIN;
+use common::{nonoenum, signalled};
 
 /// How long past its time limit a debug build on a loaded machine may take to end (the stop
 /// itself takes milliseconds; starting the process and reading the puzzle take the rest).
@@ -43,33 +43,16 @@ fn write_blocks(dir: &Path) -> PathBuf {
 /// Runs `args` with `path` last, then the output and how long it took.
 fn timed(args: &[&str], path: &Path) -> (Output, Duration) {
     let start = Instant::now();
-    let output = Command::new(BIN)
-        .args(args)
-        .arg(path)
-        .output()
-        .expect("runs");
+    let output = nonoenum(args).arg(path).output().expect("runs");
     (output, start.elapsed())
 }
 
 /// Starts `args` with `path` last, sends SIGTERM after `after`, and returns the output and
 /// how long the process took to end after the signal.
 fn terminated(args: &[&str], path: &Path, after: Duration) -> (Output, Duration) {
-    let child = Command::new(BIN)
-        .args(args)
-        .arg(path)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("starts");
-    std::thread::sleep(after);
-    let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success(), "the process ended before the signal");
-    let start = Instant::now();
-    let output = child.wait_with_output().expect("ends");
-    (output, start.elapsed())
+    let (output, killed, took) = signalled(nonoenum(args).arg(path), "-TERM", after);
+    assert!(killed, "the process ended before the signal");
+    (output, took)
 }
 
 /// Checks the one line a stopped split says, `why` it stopped, and its exit code.

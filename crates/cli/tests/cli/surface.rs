@@ -5,32 +5,18 @@
 //! every command; completions and the manual page generate.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
-/// The binary under test.
-const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
-
-/// The `puzzles/` folder.
-const BUNDLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../puzzles");
-
-/// A bundled puzzle file.
-fn bundled(name: &str) -> String {
-    Path::new(BUNDLED).join(name).display().to_string()
-}
+use crate::common::{OutputAssertExt, bundled, nonoenum, stdout_of};
 
 /// Runs `nonoenum` with `args`.
 fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .expect("the binary runs")
+    nonoenum(args).output().expect("the binary runs")
 }
 
 /// Standard output of a run that must succeed.
 fn stdout(args: &[&str]) -> String {
-    let output = run(args);
-    assert!(output.status.success(), "{args:?}: {output:?}");
-    String::from_utf8(output.stdout).expect("UTF-8")
+    stdout_of(&mut nonoenum(args))
 }
 
 /// The commands and the options each shows in its help (besides `-h`).
@@ -228,7 +214,7 @@ fn every_help_fits_80_columns() {
             .collect();
         asks.push(std::iter::once("help").chain(command).collect());
         for args in asks {
-            let assert = assert_cmd::Command::new(BIN).args(&args).assert().success();
+            let assert = nonoenum(&args).assert().success();
             let help = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
             for line in help.lines() {
                 let columns = line.chars().count();

@@ -2,9 +2,14 @@
 //! a colour puzzle whose solutions are known by construction.
 #![allow(dead_code, reason = "each test binary uses only some of these")]
 
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
+/// `.assert()` on a [`Command`] or its [`Output`], for the tests that check with assert_cmd.
+pub(crate) use assert_cmd::prelude::OutputAssertExt;
 use tempfile::TempDir;
 
 /// The binary under test.
@@ -13,7 +18,9 @@ pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_nonoenum");
 /// The `puzzles/` folder.
 pub(crate) const BUNDLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../puzzles");
 
-/// `nonoenum` with arguments.
+/// `nonoenum` with arguments: the one way the tests run the binary. A plain
+/// [`std::process::Command`], so a test may set its environment and folder, spawn it or
+/// `.assert()` it; [`Run`] adds standard input and a time limit, [`signalled`] a signal.
 pub(crate) fn nonoenum<I, S>(args: I) -> Command
 where
     I: IntoIterator<Item = S>,
@@ -22,6 +29,92 @@ where
     let mut cmd = Command::new(BIN);
     let _ = cmd.args(args);
     cmd
+}
+
+/// Ways to run a command that [`Command`] lacks.
+pub(crate) trait Run {
+    /// Runs it with `input` on standard input; its output.
+    fn with_stdin(&mut self, input: impl Into<Vec<u8>>) -> Output;
+    /// Runs it, killed if it is still going after `limit`; its output.
+    fn within(&mut self, limit: Duration) -> Output;
+    /// Starts it with standard output and error piped (read by `wait_with_output`).
+    fn spawn_piped(&mut self) -> Child;
+}
+
+impl Run for Command {
+    fn with_stdin(&mut self, input: impl Into<Vec<u8>>) -> Output {
+        let mut child = self.stdin(Stdio::piped()).spawn_piped();
+        let mut stdin = child.stdin.take().expect("piped standard input");
+        let input = input.into();
+        // A thread writes, so that a run which stops reading early cannot block the test.
+        let writer = std::thread::spawn(move || stdin.write_all(&input));
+        let output = child.wait_with_output().expect("the binary ends");
+        let _ = writer.join().expect("the writer ends");
+        output
+    }
+
+    fn within(&mut self, limit: Duration) -> Output {
+        let mut child = self.spawn_piped();
+        // Threads drain the pipes meanwhile: a run that fills one must not stall until killed.
+        let stdout = read_all(child.stdout.take().expect("piped standard output"));
+        let stderr = read_all(child.stderr.take().expect("piped standard error"));
+        let deadline = Instant::now() + limit;
+        while child.try_wait().expect("wait").is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = child.kill();
+        Output {
+            status: child.wait().expect("the binary ends"),
+            stdout: stdout.join().expect("the reader ends"),
+            stderr: stderr.join().expect("the reader ends"),
+        }
+    }
+
+    fn spawn_piped(&mut self) -> Child {
+        self.stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts")
+    }
+}
+
+/// Reads `pipe` to its end on a thread of its own.
+fn read_all(mut pipe: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = pipe.read_to_end(&mut bytes);
+        bytes
+    })
+}
+
+/// Starts `cmd`, sends it `signal` (`-INT`, `-TERM`) with `kill` after `after`, and waits for
+/// it: its output, whether the signal was sent (not when the run had already ended) and how
+/// long the run took to end after it.
+pub(crate) fn signalled(
+    cmd: &mut Command,
+    signal: &str,
+    after: Duration,
+) -> (Output, bool, Duration) {
+    let child = cmd.spawn_piped();
+    std::thread::sleep(after);
+    let sent = Instant::now();
+    let killed = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    let output = child.wait_with_output().expect("the binary ends");
+    (output, killed.success(), sent.elapsed())
+}
+
+/// Standard output of a run that must succeed (its standard error in the panic if not).
+pub(crate) fn stdout_of(cmd: &mut Command) -> String {
+    let output = cmd.output().expect("the binary runs");
+    assert!(
+        output.status.success(),
+        "{cmd:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("UTF-8 output")
 }
 
 /// Runs `args` and checks the failure: exit code 2, nothing on standard output and one line on
@@ -119,11 +212,7 @@ pub(crate) fn assert_band_solution(grid: &str, k: usize, m: usize) {
 
 /// Runs the binary with `args` then `puzzle`: exit code, standard output and error.
 pub(crate) fn run(args: &[&str], puzzle: &Path) -> (i32, String, String) {
-    let output = std::process::Command::new(BIN)
-        .args(args)
-        .arg(puzzle)
-        .output()
-        .expect("runs");
+    let output = nonoenum(args).arg(puzzle).output().expect("runs");
     (
         output.status.code().unwrap_or(-1),
         String::from_utf8(output.stdout).expect("UTF-8"),
