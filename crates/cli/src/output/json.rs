@@ -7,7 +7,7 @@
 use std::io::{self, Write};
 
 /// The objects of `--to jsonl` output, defined once in the library, where `merge` reads them.
-pub(crate) use nonoenum::{ColorCells, JsonLine, RunResult};
+pub(crate) use nonoenum::{JsonLine, RunResult};
 
 /// The rows of a grid as strings of `#` and `.`.
 /// The rows of a solution of either kind.
