@@ -44,7 +44,7 @@ pub enum InputError {
         count: usize,
     },
     /// The text is not a puzzle, or the givens do not fit it: `NAME:LINE: problem`, with a
-    /// hint when the file's name chose the format (see [`located`]).
+    /// hint when the file's name chose the format (see [`ParseError::located`]).
     #[error("{message}")]
     Parse {
         /// The whole message.
@@ -92,43 +92,59 @@ fn at(name: &str, err: &ParseError) -> String {
     }
 }
 
-/// A parse error of the file `name` (at `path`, holding `bytes`), located as
-/// `NAME:LINE: problem`. When the file's name chose its format (`given` is `None`) and its
-/// content does not look like that format, the message says so and how to name the format.
-pub fn located(
-    name: &str,
-    err: &ParseError,
-    given: Option<Format>,
-    path: Option<&Path>,
-    bytes: &[u8],
-) -> String {
-    let mut message = at(name, err);
-    if matches!(err.kind, ParseErrorKind::UnknownFormat) {
-        message.push_str(" with --format FMT");
+impl ParseError {
+    /// This error of the file `name` (at `path`, holding `bytes`), located as
+    /// `NAME:LINE: problem`. When the file's name chose its format (`given` is `None`) and
+    /// its content does not look like that format, the message says so and how to name the
+    /// format.
+    ///
+    /// ```
+    /// use std::path::Path;
+    ///
+    /// use nonoenum::format::read_any_puzzles;
+    ///
+    /// let (path, text) = (Path::new("x.g"), "2 2\n1\n1\n1\n1\n"); // plain, named .g
+    /// let err = read_any_puzzles(text.as_bytes(), None, Some(path)).unwrap_err();
+    /// let message = err.located("x.g", None, Some(path), text.as_bytes());
+    /// let hint = "its content looks like plain: try --format plain";
+    /// assert!(message.ends_with(&format!("(read as g because of the file name; {hint})")));
+    /// ```
+    pub fn located(
+        &self,
+        name: &str,
+        given: Option<Format>,
+        path: Option<&Path>,
+        bytes: &[u8],
+    ) -> String {
+        let mut message = at(name, self);
+        if matches!(self.kind, ParseErrorKind::UnknownFormat) {
+            message.push_str(" with --format FMT");
+        }
+        let (None, Some(path)) = (given, path) else {
+            return message;
+        };
+        if matches!(self.kind, ParseErrorKind::Empty) {
+            return message;
+        }
+        let text = String::from_utf8_lossy(bytes);
+        let (Some(named), content) = (
+            Format::detect(Some(path), &text),
+            Format::detect(None, &text),
+        ) else {
+            return message;
+        };
+        // Content alone cannot tell .mk, .nin and .pzl files: they look like plain ones, or
+        // nothing.
+        let unsure = matches!(named, Format::Mk | Format::Nin | Format::Pzl)
+            && matches!(content, None | Some(Format::Plain));
+        let hint = match content {
+            _ if content == Some(named) || unsure => return message,
+            Some(other) => format!("its content looks like {0}: try --format {0}", other.name()),
+            None => "give its format with --format FMT".to_string(),
+        };
+        let named = named.name();
+        format!("{message} (read as {named} because of the file name; {hint})")
     }
-    let (None, Some(path)) = (given, path) else {
-        return message;
-    };
-    if matches!(err.kind, ParseErrorKind::Empty) {
-        return message;
-    }
-    let text = String::from_utf8_lossy(bytes);
-    let (Some(named), content) = (
-        Format::detect(Some(path), &text),
-        Format::detect(None, &text),
-    ) else {
-        return message;
-    };
-    // Content alone cannot tell .mk, .nin and .pzl files: they look like plain ones, or nothing.
-    let unsure = matches!(named, Format::Mk | Format::Nin | Format::Pzl)
-        && matches!(content, None | Some(Format::Plain));
-    let hint = match content {
-        _ if content == Some(named) || unsure => return message,
-        Some(other) => format!("its content looks like {0}: try --format {0}", other.name()),
-        None => "give its format with --format FMT".to_string(),
-    };
-    let named = named.name();
-    format!("{message} (read as {named} because of the file name; {hint})")
 }
 
 /// Which puzzles of an input to read, and how ([`read_labelled`]).
@@ -169,7 +185,7 @@ pub fn read_labelled(
     let bytes = read_input(path)?;
     let file = (path != Path::new("-")).then_some(path);
     let puzzles = read_any_puzzles(&bytes, format, file).map_err(|error| InputError::Parse {
-        message: located(&name, &error, format, file, &bytes),
+        message: error.located(&name, format, file, &bytes),
         error,
     })?;
     let count = puzzles.len();
@@ -226,14 +242,14 @@ mod tests {
         let text = "2 2\n1\n1\n1\n";
         let err = read_any_puzzles(text.as_bytes(), None, Some(Path::new("x.g")))
             .expect_err("not an Olšák file");
-        let message = located("x.g", &err, None, Some(Path::new("x.g")), text.as_bytes());
+        let message = err.located("x.g", None, Some(Path::new("x.g")), text.as_bytes());
         assert!(message.starts_with("x.g:"), "{message}");
         assert!(
             message.contains("(read as g because of the file name; "),
             "{message}"
         );
         // With the format given, or without a path, no hint.
-        let given = located("x.g", &err, Some(Format::Olsak), None, text.as_bytes());
+        let given = err.located("x.g", Some(Format::Olsak), None, text.as_bytes());
         assert_eq!(given, at("x.g", &err));
     }
 
@@ -241,11 +257,14 @@ mod tests {
     fn whole_file_errors_have_no_line() {
         let err = ParseError::new(0, ParseErrorKind::Empty);
         assert_eq!(
-            located("f", &err, None, None, b""),
+            err.located("f", None, None, b""),
             format!("f: {}", ParseErrorKind::Empty)
         );
         let err = ParseError::new(0, ParseErrorKind::UnknownFormat);
-        assert!(located("f", &err, None, None, b"?").ends_with(" with --format FMT"));
+        assert!(
+            err.located("f", None, None, b"?")
+                .ends_with(" with --format FMT")
+        );
     }
 
     #[test]

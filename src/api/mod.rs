@@ -74,7 +74,7 @@ pub use merge_error::{MergeError, PartError, PartProblem};
 pub use part_run::PartRunError;
 // Pictures and puzzles, and how much a puzzle's clues leave open (issue 68).
 pub use count_run::MethodError;
-pub use input::{InputError, ReadOptions, input_name, located, read_input, read_labelled};
+pub use input::{InputError, ReadOptions, input_name, read_input, read_labelled};
 pub use per_cell::{PerCell, write_count_rows};
 pub use picture::{CELL_PIXELS, Picture, PictureError, Uniqueness, svg_image};
 pub use results::{ColorCells, JsonLine, RunResult};

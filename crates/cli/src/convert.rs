@@ -66,7 +66,7 @@ pub(crate) fn convert(
     let bytes = crate::input::read_bytes(input)?;
     let path = (input != Path::new("-")).then_some(input);
     let mut puzzles = format::read_any_puzzles(&bytes, from, path)
-        .map_err(|e| anyhow::anyhow!(nonoenum::located(&name, &e, from, path, &bytes)))?;
+        .map_err(|e| anyhow::anyhow!(e.located(&name, from, path, &bytes)))?;
     let chosen = match (puzzle, puzzles.len()) {
         (Some(0), _) => bail!("--puzzle counts from 1"),
         (Some(n), count) if n > count => {
