@@ -459,6 +459,8 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::test_strategies::fuzz_cases(500))]
+
         #[test]
         fn random_pictures_never_panic(
             magic in proptest::sample::select(vec![&b"P1"[..], b"P4", b"/* XPM */"]),
