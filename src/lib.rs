@@ -93,6 +93,12 @@ pub use api::{CountMethod, CountRefusal, default_sweep_memory};
 pub use api::{ProgressKind, ProgressMeter, ProgressReport};
 // `--to json`: the results as one JSON array (issue 68).
 pub use api::JsonArray;
+// Pictures and puzzles (issue 68).
+pub use api::{CELL_PIXELS, Picture, PictureError, Uniqueness, svg_image};
+// Counts by a method, and per-cell counts as results (issue 68).
+pub use api::{MethodError, PerCell, write_count_rows};
+// Inputs as the command reads them, and the runs `--strategy auto` races (issue 68).
+pub use api::{InputError, RACE_LIMIT, ReadOptions, input_name, read_input, read_labelled};
 pub use color::{
     AnyPuzzle, Block, Color, ColorClue, ColorGiven, ColorGrid, ColorPuzzle, Colored, MAX_COLORS,
     bw_palette,

@@ -5,6 +5,12 @@ use proptest::prelude::*;
 use crate::color::{Block, Color, ColorClue, ColorPuzzle};
 use crate::puzzle::{Clue, Given, Puzzle};
 
+/// Cases a fuzzing target runs: `NONOENUM_FUZZ_CASES`, or `default` (what the suite runs).
+pub(crate) fn fuzz_cases(default: u32) -> ProptestConfig {
+    let cases = std::env::var("NONOENUM_FUZZ_CASES").ok();
+    ProptestConfig::with_cases(cases.and_then(|n| n.parse().ok()).unwrap_or(default))
+}
+
 /// Random clues (most of them contradictory) for a grid of 2 to `max` rows and columns: each
 /// line gets blocks of 1 to 3 cells that fit it, whatever the crossing lines say.
 pub(crate) fn random_clues(max: usize) -> impl Strategy<Value = Puzzle> {

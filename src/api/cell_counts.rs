@@ -8,11 +8,11 @@ use std::sync::Arc;
 
 use num_bigint::BigUint;
 
-use super::solver::AnyGrid;
+use super::solver::{AnyGrid, AnySolver};
 use super::{CountFailure, Counter, ExactOutcome};
 use crate::color::AnyPuzzle;
 use crate::flow::Flow;
-use crate::search::SolverOptions;
+use crate::search::{Outcome, SolveError, SolverOptions};
 
 /// Per-cell counts over the solutions added, for either palette.
 ///
@@ -67,6 +67,26 @@ impl CellCounts {
         self.solutions += 1;
     }
 
+    /// Runs `solver`, a search of `puzzle`, adding each solution it finds, until it has
+    /// found them all, `limit` of them (if given), or its cancel flag is raised.
+    pub fn enumerate(
+        puzzle: &AnyPuzzle,
+        solver: &AnySolver<'_>,
+        limit: Option<u64>,
+    ) -> Result<(Outcome, CellCounts), SolveError> {
+        let mut counts = CellCounts::new(puzzle);
+        let max = limit.unwrap_or(u64::MAX);
+        let outcome = solver.run(|grid| {
+            counts.add(grid);
+            if counts.solutions >= max {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            }
+        })?;
+        Ok((outcome, counts))
+    }
+
     /// The solutions added.
     pub fn solutions(&self) -> u64 {
         self.solutions
@@ -106,19 +126,15 @@ impl Counter<'_> {
 
     /// The count and the per-cell counts, by enumerating the solutions.
     fn enumerate(&self) -> Result<ExactOutcome, CountFailure> {
-        let mut counts = CellCounts::new(self.puzzle);
         let options = SolverOptions {
             threads: self.options.threads,
             ..SolverOptions::default()
         };
-        let outcome = self
+        let solver = self
             .puzzle
             .solver(options)
-            .with_cancel_flag(Arc::clone(&self.cancel))
-            .run(|grid| {
-                counts.add(grid);
-                Flow::Continue
-            })?;
+            .with_cancel_flag(Arc::clone(&self.cancel));
+        let (outcome, counts) = CellCounts::enumerate(self.puzzle, &solver, None)?;
         let count = BigUint::from(outcome.solutions);
         if !outcome.exhausted {
             return Ok(ExactOutcome::Cancelled { at_least: count });
@@ -186,6 +202,21 @@ mod tests {
             panic!("counted per cell by profiles: {by_profiles:?}");
         };
         assert_eq!(per_cell, exact);
+    }
+
+    #[test]
+    fn an_enumeration_with_a_limit_tallies_that_many_solutions() {
+        let puzzle = AnyPuzzle::Bw(permutations(4));
+        let solver = puzzle.solver(SolverOptions::default());
+        let (outcome, counts) = CellCounts::enumerate(&puzzle, &solver, Some(5)).expect("runs");
+        assert_eq!((outcome.solutions, counts.solutions()), (5, 5));
+        assert!(!outcome.exhausted);
+        let filled: BigUint = counts.per_cell().expect("black and white")[0].iter().sum();
+        assert_eq!(
+            filled,
+            BigUint::from(5u32),
+            "one filled cell a row in each solution"
+        );
     }
 
     #[test]

@@ -30,13 +30,17 @@
 mod cell_counts;
 mod checkpoint;
 mod count_policy;
+mod count_run;
 mod counter;
+mod input;
 mod json_array;
 mod listing;
 mod merge;
 mod merge_error;
 mod pace;
 mod part_run;
+mod per_cell;
+mod picture;
 mod progress;
 mod results;
 mod side_count;
@@ -64,7 +68,7 @@ pub use listing::{Listing, ListingError, ListingItem, read_listing};
 pub use progress::{ProgressKind, ProgressMeter, ProgressReport};
 pub use side_count::{SIDE_COUNT_START_AFTER, SIDE_COUNT_TIME_FLOOR, SideCount};
 pub use solve::{Solution, Solutions, Verdict};
-pub use solver::{AnyGrid, AnySolutionWriter, AnySolver};
+pub use solver::{AnyGrid, AnySolutionWriter, AnySolver, RACE_LIMIT};
 
 // Split folders: cut a search into part files, run them, merge their results.
 #[cfg(test)]
@@ -73,6 +77,11 @@ pub use json_array::JsonArray;
 pub use merge::{MergeCommand, Merged, merge};
 pub use merge_error::{MergeError, PartError, PartProblem};
 pub use part_run::PartRunError;
+// Pictures and puzzles, and how much a puzzle's clues leave open (issue 68).
+pub use count_run::MethodError;
+pub use input::{InputError, ReadOptions, input_name, read_input, read_labelled};
+pub use per_cell::{PerCell, write_count_rows};
+pub use picture::{CELL_PIXELS, Picture, PictureError, Uniqueness, svg_image};
 pub use results::{ColorCells, JsonLine, RunResult};
 pub use split_folder::{
     Manifest, ManifestPart, ManifestSubtree, SplitError, SplitFolder, SplitOptions,

@@ -7,7 +7,7 @@ use crate::color::{AnyPuzzle, ColorGrid, ColorPuzzle};
 use crate::flow::Flow;
 use crate::grid::Grid;
 use crate::search::{
-    ColorSolver, Outcome, SearchStats, SolutionWriter, SolveError, Solver, SolverOptions,
+    ColorSolver, Engine, Outcome, SearchStats, SolutionWriter, SolveError, Solver, SolverOptions,
 };
 
 /// A solution of either palette, as [`AnySolver::run`] reports it: a colour grid comes with
@@ -139,6 +139,37 @@ impl AnyPuzzle {
             AnyPuzzle::Color(p) => Search::Color(Solver::new(p, options), p),
         };
         AnySolver { search }
+    }
+}
+
+/// The most solutions a run may stop after for [`Engine::for_run`] to race both searches:
+/// their collector keeps every solution reported, to report each once.
+pub const RACE_LIMIT: u64 = 10_000;
+
+impl Engine {
+    /// The search for a run on `threads` threads (`0`: one per core) that stops after
+    /// `solution_limit` solutions (`None`: it explores the whole tree), as `--strategy auto`
+    /// chooses it: [`Engine::Both`] when the run stops after at most [`RACE_LIMIT`]
+    /// solutions, has two threads or more and is not `ordered`; else [`Engine::Probe`].
+    ///
+    /// ```
+    /// use nonoenum::Engine;
+    ///
+    /// assert_eq!(Engine::for_run(2, Some(2), false), Engine::Both); // solve
+    /// assert_eq!(Engine::for_run(1, Some(2), false), Engine::Probe); // one thread
+    /// assert_eq!(Engine::for_run(8, None, false), Engine::Probe); // a count
+    /// ```
+    pub fn for_run(threads: usize, solution_limit: Option<u64>, ordered: bool) -> Engine {
+        let threads = match threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
+        let bounded = solution_limit.is_some_and(|n| n <= RACE_LIMIT);
+        if bounded && threads >= 2 && !ordered {
+            Engine::Both
+        } else {
+            Engine::Probe
+        }
     }
 }
 

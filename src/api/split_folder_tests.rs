@@ -254,12 +254,6 @@ fn the_seeds_are_read_back() {
     }
 }
 
-/// `NONOENUM_FUZZ_CASES` cases, or 300 (what the suite runs), as the other fuzzing does.
-fn fuzz_cases() -> ProptestConfig {
-    let cases = std::env::var("NONOENUM_FUZZ_CASES").ok();
-    ProptestConfig::with_cases(cases.and_then(|n| n.parse().ok()).unwrap_or(300))
-}
-
 /// A byte to put into a manifest: often one that JSON gives a meaning to.
 fn manifest_byte() -> impl Strategy<Value = u8> {
     prop_oneof![
@@ -270,7 +264,7 @@ fn manifest_byte() -> impl Strategy<Value = u8> {
 }
 
 proptest! {
-    #![proptest_config(fuzz_cases())]
+    #![proptest_config(crate::test_strategies::fuzz_cases(300))]
 
     #[test]
     fn edited_manifests_never_panic(

@@ -40,6 +40,55 @@ pub fn with_goal(puzzle: &AnyPuzzle, cells: &[u8]) -> AnyPuzzle {
     }
 }
 
+/// What of `puzzle` its conversion `text` in `format` (by [`write_puzzle`]) lost, in words:
+/// the title, the goal, the givens, the colour names or characters, the other metadata
+/// fields (`the fields KEY, ...`); a title or field the text keeps as a comment is not lost.
+pub fn lost(puzzle: &AnyPuzzle, text: &str, format: Format) -> Vec<String> {
+    let Ok(mut back) = super::read_any_puzzles(text.as_bytes(), Some(format), None) else {
+        return Vec::new();
+    };
+    if back.len() != 1 {
+        return Vec::new();
+    }
+    let (before, after) = (puzzle.to_color(), back.swap_remove(0).to_color());
+    let mut lost: Vec<&str> = Vec::new();
+    // A format without a title field may keep it as a comment, which is not lost.
+    if let Some(title) = &before.title
+        && after.title.as_ref() != Some(title)
+        && !text.contains(title.as_str())
+    {
+        lost.push("the title");
+    }
+    if before.goal.is_some() && after.goal.is_none() {
+        lost.push("the goal");
+    }
+    if !before.givens.is_empty() && after.givens.is_empty() {
+        lost.push("the givens");
+    }
+    let colour = before.colors.len() > 2;
+    let names = |p: &ColorPuzzle| p.colors.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
+    let chars = |p: &ColorPuzzle| p.colors.iter().map(|c| c.ch).collect::<Vec<_>>();
+    if colour && names(&before) != names(&after) {
+        lost.push("the colour names");
+    }
+    if colour && chars(&before) != chars(&after) {
+        lost.push("the colour characters");
+    }
+    let keys: Vec<&str> = before
+        .metadata
+        .iter()
+        .filter(|(key, value)| {
+            !after.metadata.iter().any(|(k, _)| k == key) && !text.contains(value.as_str())
+        })
+        .map(|(key, _)| key.as_str())
+        .collect();
+    let mut lost: Vec<String> = lost.into_iter().map(String::from).collect();
+    if !keys.is_empty() {
+        lost.push(format!("the fields {}", keys.join(", ")));
+    }
+    lost
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,5 +130,19 @@ mod tests {
                 assert_eq!(clues(&back[0]), clues(puzzle), "{format}");
             }
         }
+    }
+
+    #[test]
+    fn a_conversion_says_what_the_format_has_no_place_for() {
+        let text = include_str!("../../puzzles/dancer.non");
+        let puzzle = &read_any_puzzles(text.as_bytes(), Some(Format::Non), None).unwrap()[0];
+        let nin = write_puzzle(puzzle, Format::Nin).unwrap();
+        let fields = "the fields catalogue, by, copyright";
+        assert_eq!(
+            lost(puzzle, &nin, Format::Nin),
+            ["the title", "the goal", fields]
+        );
+        let non = write_puzzle(puzzle, Format::Non).unwrap();
+        assert!(lost(puzzle, &non, Format::Non).is_empty(), "{non}");
     }
 }

@@ -8,10 +8,8 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use nonoenum::format::{self, Format};
-use nonoenum::{AnyPuzzle, ColorPuzzle};
-use nonoenum::{ColorSolver, Flow, Probing, SolverOptions};
+use nonoenum::{AnyPuzzle, Picture, Uniqueness};
 
-use crate::images::Picture;
 use crate::input::display_name;
 use crate::stop::{Cancel, Stop};
 
@@ -68,7 +66,7 @@ pub(crate) fn convert(
     let bytes = crate::input::read_bytes(input)?;
     let path = (input != Path::new("-")).then_some(input);
     let mut puzzles = format::read_any_puzzles(&bytes, from, path)
-        .map_err(|e| crate::input::located(&name, &e, from, path, &bytes))?;
+        .map_err(|e| anyhow::anyhow!(e.located(&name, from, path, &bytes)))?;
     let chosen = match (puzzle, puzzles.len()) {
         (Some(0), _) => bail!("--puzzle counts from 1"),
         (Some(n), count) if n > count => {
@@ -81,7 +79,7 @@ pub(crate) fn convert(
     let text = format::write::write_puzzle(&chosen, to).map_err(|e| anyhow::anyhow!("{e}"))?;
     write_out(output, text.as_bytes())?;
     if !options.quiet {
-        let dropped = dropped(&chosen, &text, to);
+        let dropped = format::write::lost(&chosen, &text, to);
         if !dropped.is_empty() {
             let to = to.name();
             eprintln!(
@@ -91,54 +89,6 @@ pub(crate) fn convert(
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// What of `puzzle` its conversion `text` in `format` lost: the title, the goal, the givens,
-/// the colour names or characters, the other metadata.
-fn dropped(puzzle: &AnyPuzzle, text: &str, format: Format) -> Vec<String> {
-    let Ok(mut back) = format::read_any_puzzles(text.as_bytes(), Some(format), None) else {
-        return Vec::new();
-    };
-    if back.len() != 1 {
-        return Vec::new();
-    }
-    let (before, after) = (puzzle.to_color(), back.swap_remove(0).to_color());
-    let mut lost: Vec<&str> = Vec::new();
-    // A format without a title field may keep it as a comment, which is not lost.
-    if let Some(title) = &before.title
-        && after.title.as_ref() != Some(title)
-        && !text.contains(title.as_str())
-    {
-        lost.push("the title");
-    }
-    if before.goal.is_some() && after.goal.is_none() {
-        lost.push("the goal");
-    }
-    if !before.givens.is_empty() && after.givens.is_empty() {
-        lost.push("the givens");
-    }
-    let colour = before.colors.len() > 2;
-    let names = |p: &ColorPuzzle| p.colors.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
-    let chars = |p: &ColorPuzzle| p.colors.iter().map(|c| c.ch).collect::<Vec<_>>();
-    if colour && names(&before) != names(&after) {
-        lost.push("the colour names");
-    }
-    if colour && chars(&before) != chars(&after) {
-        lost.push("the colour characters");
-    }
-    let keys: Vec<&str> = before
-        .metadata
-        .iter()
-        .filter(|(key, value)| {
-            !after.metadata.iter().any(|(k, _)| k == key) && !text.contains(value.as_str())
-        })
-        .map(|(key, _)| key.as_str())
-        .collect();
-    let mut lost: Vec<String> = lost.into_iter().map(String::from).collect();
-    if !keys.is_empty() {
-        lost.push(format!("the fields {}", keys.join(", ")));
-    }
-    lost
 }
 
 /// The options of `make`.
@@ -157,18 +107,6 @@ pub(crate) struct MakeOptions<'a> {
     pub(crate) cancel: &'a Cancel,
 }
 
-/// What the uniqueness check of `make` found.
-struct Check {
-    /// Solutions compared.
-    found: u64,
-    /// Whether they are every solution.
-    exhausted: bool,
-    /// Whether each cell differs between solutions.
-    varying: Vec<bool>,
-    /// Why the check stopped before its answer, if it did.
-    stop: Option<Stop>,
-}
-
 /// `nonoenum make IMAGE`: derives the clues of the picture, writes the puzzle, and reports on
 /// standard error whether the clues have a unique solution; if not, which cells vary among
 /// the solutions. A check that the time limit or a signal stops says so, exit code 3 or 130;
@@ -178,74 +116,29 @@ pub(crate) fn make(image: &Path, options: &MakeOptions<'_>) -> anyhow::Result<Ex
     let name = display_name(image);
     let bytes = crate::input::read_bytes(image)?;
     let picture = crate::images::read_image(&bytes, &name)?;
-    let puzzle = ColorPuzzle::from_picture(
-        picture.colors.clone(),
-        picture.height,
-        picture.width,
-        &picture.cells,
-    )
-    .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let puzzle = picture
+        .puzzle()
+        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let mut with_goal = puzzle.clone();
     with_goal.goal = Some(picture.cells.clone());
     let any = AnyPuzzle::from_color(with_goal);
     let text = format::write::write_puzzle(&any, to).map_err(|e| anyhow::anyhow!("{e}"))?;
     write_out(options.output, text.as_bytes())?;
-    let check = check_uniqueness(&puzzle, options)?;
-    if check.found == 0 && check.stop.is_none() {
+    let cancel = Arc::clone(&options.cancel.any);
+    let check =
+        AnyPuzzle::Color(puzzle).uniqueness(options.threads, options.max_solutions, cancel)?;
+    let stop = check
+        .cancelled
+        .then(|| options.cancel.reason().unwrap_or(Stop::Interrupted));
+    if check.found == 0 && stop.is_none() {
         bail!("{name}: the picture's own clues found no solution (a bug)");
     }
-    let code = check.stop.map_or(0, Stop::exit_code);
+    let code = stop.map_or(0, Stop::exit_code);
     if !options.quiet {
         // The report goes to standard error: standard output may be the puzzle file.
-        report(&mut std::io::stderr().lock(), &name, &picture, &check)?;
+        report(&mut std::io::stderr().lock(), &name, &picture, &check, stop)?;
     }
     Ok(ExitCode::from(code))
-}
-
-/// Runs the search of `puzzle`'s solutions until it has compared `--limit` of them, found them
-/// all, or was stopped.
-fn check_uniqueness(puzzle: &ColorPuzzle, options: &MakeOptions<'_>) -> anyhow::Result<Check> {
-    let search = SolverOptions {
-        threads: options.threads,
-        probing: Probing::Adaptive,
-        ordered: false,
-        restarts: false,
-        engine: Default::default(),
-    };
-    let mut varying = Vec::new();
-    let mut first: Option<Vec<u8>> = None;
-    let mut found = 0u64;
-    let max_solutions = options.max_solutions;
-    let outcome = ColorSolver::new(puzzle, search)
-        .with_cancel_flag(Arc::clone(&options.cancel.any))
-        .run(|grid| {
-            let cells = grid.to_colors();
-            match &first {
-                None => {
-                    varying = vec![false; cells.len()];
-                    first = Some(cells);
-                }
-                Some(f) => {
-                    for (v, (a, b)) in varying.iter_mut().zip(f.iter().zip(&cells)) {
-                        *v |= a != b;
-                    }
-                }
-            }
-            found += 1;
-            if found >= max_solutions {
-                Flow::Stop
-            } else {
-                Flow::Continue
-            }
-        })?;
-    // Short of `--limit` and of every solution, only the cancel flag stops the search.
-    let stopped = !outcome.exhausted && found < max_solutions;
-    Ok(Check {
-        found,
-        exhausted: outcome.exhausted,
-        varying,
-        stop: stopped.then(|| options.cancel.reason().unwrap_or(Stop::Interrupted)),
-    })
 }
 
 /// Writes the report of `check` on `picture`'s clues: unique, or not and which cells vary, or
@@ -254,13 +147,14 @@ fn report(
     out: &mut impl Write,
     name: &str,
     picture: &Picture,
-    check: &Check,
+    check: &Uniqueness,
+    stop: Option<Stop>,
 ) -> anyhow::Result<()> {
     let (w, h) = (picture.width, picture.height);
     let n = picture.colors.len() - 1;
     let noun = if n == 1 { "colour" } else { "colours" };
     let size = format!("{w}x{h}, {n} {noun} besides the background");
-    match (check.found, check.stop) {
+    match (check.found, stop) {
         (0 | 1, Some(stop)) => writeln!(
             out,
             "{name}: {size}: incomplete: search {}",
@@ -278,18 +172,7 @@ fn report(
                 out,
                 "{name}: {size}: not unique ({bound}); {count} cells vary (marked `?`):"
             )?;
-            let chars: Vec<char> = picture.colors.iter().map(|c| c.ch).collect();
-            for r in 0..h {
-                let row: String = (0..w)
-                    .map(|c| {
-                        let i = r * w + c;
-                        if check.varying[i] {
-                            '?'
-                        } else {
-                            chars[usize::from(picture.cells[i])]
-                        }
-                    })
-                    .collect();
+            for row in picture.marked_rows(&check.varying) {
                 writeln!(out, "{row}")?;
             }
         }

@@ -7,15 +7,14 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use anyhow::{anyhow, bail};
+use anyhow::bail;
 use nonoenum::{
-    AnyPuzzle, BigUint, CountLimits, CountMethod as Method, CountOptions, EnumerationNeeded,
-    ExactCount, ExactMethod, ExactOutcome, Orientation, PER_CELL_LAYERS,
+    AnyPuzzle, BigUint, CountLimits, CountMethod as Method, CountOptions, CountRefusal,
+    EnumerationNeeded, ExactOutcome, MethodError, Orientation, PER_CELL_LAYERS, PerCell,
 };
 
 use crate::cli::{CountMethod, ProgressFormat, SweepSide};
 use crate::output::progress::{Progress, Show};
-use crate::per_cell::Counts;
 
 /// The limits given on the command line for counting without enumerating.
 #[derive(Clone, Copy, Debug, Default)]
@@ -183,7 +182,7 @@ pub(crate) enum Counted {
     /// The exact count, and the per-cell counts when they were asked for.
     Done {
         count: BigUint,
-        per_cell: Option<Counts>,
+        per_cell: Option<PerCell>,
         elapsed: Duration,
     },
     /// Stopped by Ctrl-C or the time limit before the count was known, with how many
@@ -198,7 +197,8 @@ pub(crate) enum Counted {
 
 /// Counts `job` as `settings` say, or says to enumerate.
 pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Result<Counted> {
-    match method(settings.method).counts_exactly(job.max_solutions) {
+    let method = method(settings.method);
+    match method.counts_exactly(job.max_solutions) {
         Ok(true) => {}
         Ok(false) => return Ok(Counted::Enumerate),
         Err(_) => bail!("--limit stops an enumeration: it does not go with --method decompose"),
@@ -220,7 +220,7 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
         Show::new(job.quiet, settings.progress)
     };
     let display = Progress::count(job.label, counter.progress(), show);
-    let result = counter.run();
+    let result = counter.run_by(method, job.max_solutions);
     display.finish();
     let elapsed = start.elapsed();
     let stats = job.stats && !job.quiet;
@@ -233,32 +233,42 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
             );
         }
     };
-    match result.map_err(|e| anyhow!("{}: {e}", job.label))? {
+    let outcome = match result {
+        Ok(Some(outcome)) => outcome,
+        Ok(None) => return Ok(Counted::Enumerate),
+        Err(MethodError::Refused(CountRefusal::NeedsEnumeration(
+            EnumerationNeeded::TooManyProfiles { limit },
+        ))) => bail!(
+            "{}: per-cell counts by profiles need more than {limit} profiles in all (they may \
+             hold {PER_CELL_LAYERS} times --max-profiles: raise it, or drop --method decompose \
+             to enumerate)",
+            job.label
+        ),
+        Err(e) => bail!("{}: {e}", job.label),
+    };
+    let per_cell = PerCell::of_outcome(&outcome);
+    match outcome {
         ExactOutcome::Counted(counted) => {
-            if stats {
-                print_stats(job.label, &counted, elapsed);
-            }
+            say(&format!(
+                "{} solutions, counted by {}; {} unknown cells after probing at the root",
+                counted.count, counted.method, counted.unknown_cells
+            ));
             Ok(Counted::Done {
                 count: counted.count,
                 per_cell: None,
                 elapsed,
             })
         }
-        ExactOutcome::CountedPerCell { count, per_cell } => {
-            say(&format!("{count} solutions, per cell by profiles"));
+        ExactOutcome::CountedPerCell { count, .. }
+        | ExactOutcome::CountedPerColour { count, .. } => {
+            let what = match per_cell {
+                Some(PerCell::Color(_)) => "per cell and colour",
+                _ => "per cell",
+            };
+            say(&format!("{count} solutions, {what} by profiles"));
             Ok(Counted::Done {
                 count,
-                per_cell: Some(Counts::Bw(per_cell)),
-                elapsed,
-            })
-        }
-        ExactOutcome::CountedPerColour { count, per_colour } => {
-            say(&format!(
-                "{count} solutions, per cell and colour by profiles"
-            ));
-            Ok(Counted::Done {
-                count,
-                per_cell: Some(Counts::color(per_colour)),
+                per_cell,
                 elapsed,
             })
         }
@@ -276,36 +286,14 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
             }
             Ok(Counted::Cancelled { at_least, elapsed })
         }
-        ExactOutcome::NeedsEnumeration(why) => {
-            enumeration_needed(why, settings.method, job.label, say)
-        }
-    }
-}
-
-/// What `count` does when the library needs an enumeration to answer: `auto` enumerates,
-/// `decompose` refuses with what to change (the library's [`CountMethod`](Method) policy).
-fn enumeration_needed(
-    why: EnumerationNeeded,
-    method_asked: CountMethod,
-    label: &str,
-    say: impl Fn(&str),
-) -> anyhow::Result<Counted> {
-    let refused = method(method_asked).on_enumeration_needed(why).is_err();
-    match why {
-        EnumerationNeeded::TooManyProfiles { limit } if refused => bail!(
-            "{label}: per-cell counts by profiles need more than {limit} profiles in all (they \
-             may hold {PER_CELL_LAYERS} times --max-profiles: raise it, or drop --method \
-             decompose to enumerate)"
-        ),
-        EnumerationNeeded::TooManyProfiles { limit } => {
+        ExactOutcome::NeedsEnumeration(EnumerationNeeded::TooManyProfiles { limit }) => {
             say(&format!(
                 "per-cell counts by profiles need more than {limit} profiles: enumerating"
             ));
             Ok(Counted::Enumerate)
         }
-        _ if refused => bail!("{label}: {why}"),
         // Whatever the library may one day need an enumeration for.
-        _ => Ok(Counted::Enumerate),
+        ExactOutcome::NeedsEnumeration(_) => Ok(Counted::Enumerate),
     }
 }
 
@@ -316,61 +304,4 @@ fn method(asked: CountMethod) -> Method {
         CountMethod::Decompose => Method::Decompose,
         CountMethod::Enumerate => Method::Enumerate,
     }
-}
-
-fn print_stats(label: &str, counted: &ExactCount, elapsed: Duration) {
-    let how = match counted.method {
-        ExactMethod::Propagation => "propagation and probing".to_string(),
-        ExactMethod::Profiles {
-            orientation,
-            widest,
-        } => format!(
-            "profiles, {} fixed one by one, widest layer {widest} profiles",
-            if orientation.transposed {
-                "columns"
-            } else {
-                "rows"
-            }
-        ),
-        ExactMethod::Sweep {
-            orientation,
-            branched,
-            memo_hits,
-            backbone,
-            backbone_millis,
-        } => format!(
-            "a sweep {}, {branched} nodes branched, {memo_hits} from the memo{}",
-            match (orientation.transposed, orientation.reversed) {
-                (false, false) => "row by row",
-                (false, true) => "row by row from the bottom",
-                (true, false) => "column by column",
-                (true, true) => "column by column from the right",
-            },
-            if backbone > 0 {
-                format!(
-                    ", after fixing {backbone} backbone cells in {:.3} s",
-                    backbone_millis as f64 / 1000.0
-                )
-            } else {
-                String::new()
-            }
-        ),
-        ExactMethod::Components {
-            branched,
-            cache_hits,
-            probes,
-            checks: [completed, impossible, undecided],
-        } => format!(
-            "components, {branched} counted by branching, {cache_hits} from the cache, \
-             {probes} probes, completion checks: {completed} completed, {impossible} \
-             impossible, {undecided} undecided"
-        ),
-    };
-    eprintln!(
-        "stats {label}: {:.3} s, {} solutions, counted by {how}; {} unknown cells after probing \
-         at the root",
-        elapsed.as_secs_f64(),
-        counted.count,
-        counted.unknown_cells,
-    );
 }

@@ -12,7 +12,6 @@ mod images;
 mod input;
 mod output;
 mod parts;
-mod per_cell;
 mod stop;
 
 use std::process::ExitCode;

@@ -289,17 +289,8 @@ fn edited_seed() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
     })
 }
 
-/// `NONOENUM_FUZZ_CASES` cases, or 300 (what the suite runs), as for the other readers.
-fn fuzz_cases() -> proptest::prelude::ProptestConfig {
-    let cases = std::env::var("NONOENUM_FUZZ_CASES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(300);
-    proptest::prelude::ProptestConfig::with_cases(cases)
-}
-
 proptest::proptest! {
-    #![proptest_config(fuzz_cases())]
+    #![proptest_config(crate::test_strategies::fuzz_cases(300))]
 
     #[test]
     fn edited_checkpoints_never_panic(bytes in edited_seed()) {

@@ -4,13 +4,12 @@
 use std::io::Write;
 
 use nonoenum::format::compact::CompactHeader;
-use nonoenum::{AnyPuzzle, AnySolver, BigUint, CellCounts, Engine, Flow, Outcome};
+use nonoenum::{AnyPuzzle, AnySolver, BigUint, CellCounts, Engine, Flow, Outcome, PerCell};
 
 use crate::cli::{EngineChoice, Settings, SolutionFormat};
 use crate::output::batched::{self, ListWriter};
 use crate::output::json::{JsonLine, RunResult, write_line};
 use crate::output::printer::{FileNames, Printer};
-use crate::per_cell::Counts;
 use crate::stop::{Cancel, Stop};
 
 /// What one command does with each puzzle.
@@ -22,6 +21,16 @@ pub(crate) enum Mode {
 }
 
 impl Mode {
+    /// The solutions the search stops after: `solve` at the second, `list --limit N` at the
+    /// Nth; a count explores the whole tree.
+    pub(crate) fn solution_limit(self) -> Option<u64> {
+        match self {
+            Mode::Solve => Some(2),
+            Mode::List { limit } => limit,
+            Mode::Count(_) => None,
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             Mode::Solve => "solve",
@@ -52,24 +61,21 @@ impl Run<'_> {
         out: &mut impl Write,
         count: BigUint,
         complete: bool,
-        per_cell: Option<Counts>,
+        per_cell: Option<PerCell>,
         elapsed: std::time::Duration,
     ) -> anyhow::Result<()> {
         let stop = (!complete).then(|| self.cancel.reason().unwrap_or(Stop::Interrupted));
         if self.settings.json {
-            let checksums = self.puzzle.checksums();
-            let result = RunResult {
-                command: self.mode.name().to_string(),
-                label: self.label.to_string(),
-                puzzle: checksums.0,
-                givens: checksums.1,
-                complete,
+            let (stopped, seconds) = (stop.map(Stop::describe), elapsed.as_secs_f64());
+            let result = RunResult::new(
+                self.mode.name(),
+                self.label,
+                self.puzzle,
                 count,
-                stopped: stop.map(|s| s.describe().to_string()),
-                seconds: elapsed.as_secs_f64(),
-                per_cell: per_cell.as_ref().and_then(Counts::per_cell),
-                per_color: per_cell.as_ref().and_then(|c| c.per_color(self.puzzle)),
-            };
+                stopped,
+                seconds,
+            )
+            .with_per_cell(per_cell.as_ref(), self.puzzle);
             write_line(out, &JsonLine::Result(result))?;
         } else {
             if let Some(counts) = &per_cell {
@@ -179,19 +185,10 @@ impl Run<'_> {
                 batched::count(solver, self.settings.max_solutions)?
             }
             Mode::Count(_) => {
-                let max = self.settings.max_solutions.unwrap_or(u64::MAX);
-                let mut seen = 0;
-                solver.run(|picture| {
-                    seen += 1;
-                    if let Some(tally) = tally.as_mut() {
-                        tally.add(picture);
-                    }
-                    if seen >= max {
-                        Flow::Stop
-                    } else {
-                        Flow::Continue
-                    }
-                })?
+                let limit = self.settings.max_solutions;
+                let (outcome, counts) = CellCounts::enumerate(self.puzzle, solver, limit)?;
+                *tally = Some(counts);
+                outcome
             }
             Mode::List { limit } if self.batched() => {
                 let writer = ListWriter::new(self.settings.solution_format, json, self.puzzle)?;
@@ -253,21 +250,19 @@ impl Run<'_> {
         let mode = self.mode;
         let n = outcome.solutions;
         let stop = self.stop(outcome);
-        let tally = tally.map(Counts::enumerated);
+        let tally = tally.map(PerCell::enumerated);
         if self.settings.json {
-            let (puzzle, givens) = self.puzzle.checksums();
-            let result = RunResult {
-                command: mode.name().to_string(),
-                label: self.label.to_string(),
-                puzzle,
-                givens,
-                count: BigUint::from(n),
-                complete: outcome.exhausted,
-                stopped: stop.map(|s| s.describe().to_string()),
-                seconds: outcome.elapsed.as_secs_f64(),
-                per_cell: tally.as_ref().and_then(Counts::per_cell),
-                per_color: tally.as_ref().and_then(|t| t.per_color(self.puzzle)),
-            };
+            let (count, stopped) = (BigUint::from(n), stop.map(Stop::describe));
+            let seconds = outcome.elapsed.as_secs_f64();
+            let result = RunResult::new(
+                mode.name(),
+                self.label,
+                self.puzzle,
+                count,
+                stopped,
+                seconds,
+            )
+            .with_per_cell(tally.as_ref(), self.puzzle);
             write_line(out, &JsonLine::Result(result))?;
         } else {
             if let Some(tally) = &tally {
@@ -306,33 +301,15 @@ impl Run<'_> {
     }
 }
 
-/// The search `--strategy` asks for: `auto` races both searches when the run stops after a few
-/// solutions (`solve`, `list` with a limit of at most [`RACE_LIMIT`]) and two threads or more
-/// are available; a count, a long list or one thread runs the probing search.
+/// The search `--strategy` asks for: `auto` as the library's [`Engine::for_run`] chooses it
+/// (both searches race in `solve` and short lists on two threads or more).
 pub(crate) fn engine_for(settings: &Settings, mode: Mode) -> Engine {
     match settings.engine {
         EngineChoice::Probe => Engine::Probe,
         EngineChoice::Learn => Engine::Learn,
         EngineChoice::Both => Engine::Both,
         EngineChoice::Auto => {
-            let threads = match settings.threads {
-                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-                n => n,
-            };
-            let bounded = match mode {
-                Mode::Solve => true,
-                Mode::List { limit } => limit.is_some_and(|n| n <= RACE_LIMIT),
-                Mode::Count(_) => false,
-            };
-            if bounded && threads >= 2 && !settings.ordered {
-                Engine::Both
-            } else {
-                Engine::Probe
-            }
+            Engine::for_run(settings.threads, mode.solution_limit(), settings.ordered)
         }
     }
 }
-
-/// The most solutions `list --limit` may ask for with `--strategy auto` to race both searches
-/// (their collector keeps every solution reported, to report each once).
-const RACE_LIMIT: u64 = 10_000;

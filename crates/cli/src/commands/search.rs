@@ -244,13 +244,7 @@ fn solver_for<'p>(
         .solver(solver_options(settings, mode))
         .with_cancel_flag(Arc::clone(&cancel.any))
         .with_estimate(estimate);
-    // `solve` stops at the second solution, `list --limit N` at the Nth.
-    let limit = match mode {
-        Mode::Solve => Some(2),
-        Mode::List { limit } => limit,
-        Mode::Count(_) => None,
-    };
-    match limit {
+    match mode.solution_limit() {
         Some(limit) => solver.with_solution_limit(limit),
         None => solver,
     }

@@ -7,7 +7,7 @@
 use std::io::{self, Write};
 
 /// The objects of `--to jsonl` output, defined once in the library, where `merge` reads them.
-pub(crate) use nonoenum::{ColorCells, JsonArray, JsonLine, RunResult};
+pub(crate) use nonoenum::{JsonArray, JsonLine, RunResult};
 
 /// Writes one JSON line.
 pub(crate) fn write_line(out: &mut (impl Write + ?Sized), line: &JsonLine) -> io::Result<()> {
