@@ -247,12 +247,10 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
         Err(e) => bail!("{}: {e}", job.label),
     };
     let per_cell = PerCell::of_outcome(&outcome);
+    let summary = outcome.to_string();
     match outcome {
         ExactOutcome::Counted(counted) => {
-            say(&format!(
-                "{} solutions, counted by {}; {} unknown cells after probing at the root",
-                counted.count, counted.method, counted.unknown_cells
-            ));
+            say(&summary);
             Ok(Counted::Done {
                 count: counted.count,
                 per_cell: None,
@@ -261,11 +259,7 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
         }
         ExactOutcome::CountedPerCell { count, .. }
         | ExactOutcome::CountedPerColour { count, .. } => {
-            let what = match per_cell {
-                Some(PerCell::Color(_)) => "per cell and colour",
-                _ => "per cell",
-            };
-            say(&format!("{count} solutions, {what} by profiles"));
+            say(&summary);
             Ok(Counted::Done {
                 count,
                 per_cell,
@@ -275,25 +269,15 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
         ExactOutcome::Cancelled { at_least } => {
             if !settings.per_cell {
                 // Say how far it got, as the last progress line would.
-                let snapshot = counter.progress().snapshot();
-                let how_far = crate::output::progress::how_far(&snapshot);
-                say(&format!(
-                    "stopped before the count was known, at least {at_least} solutions \
-                     counted; {}{}{how_far}",
-                    crate::output::progress::exact_line(&snapshot, elapsed, None),
-                    if how_far.is_empty() { "" } else { "; " },
-                ));
+                let how_far = counter.progress().snapshot().how_far(elapsed);
+                say(&format!("{summary}; {how_far}"));
             }
             Ok(Counted::Cancelled { at_least, elapsed })
         }
-        ExactOutcome::NeedsEnumeration(EnumerationNeeded::TooManyProfiles { limit }) => {
-            say(&format!(
-                "per-cell counts by profiles need more than {limit} profiles: enumerating"
-            ));
+        ExactOutcome::NeedsEnumeration(_) => {
+            say(&format!("{summary}: enumerating"));
             Ok(Counted::Enumerate)
         }
-        // Whatever the library may one day need an enumeration for.
-        ExactOutcome::NeedsEnumeration(_) => Ok(Counted::Enumerate),
     }
 }
 
