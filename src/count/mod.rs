@@ -78,10 +78,8 @@ pub(crate) const DEFAULT_SWEEP_MEMORY: usize = 1 << 30;
 
 /// Default time the sweep's trials from each side of the probed root take in all before it
 /// stops to fix the backbone and starts again (see [`CountLimits::backbone_after`]): none, the
-/// backbone comes first. With 5 s of trials first (the default until 2026-11-24) no random
-/// 20x20 or 25x25 picture counted was more than 0.5 s faster, and of the survey puzzles only
-/// *Center* (1.3 s against 2.7 s): a sweep quick enough to finish within the trials is about
-/// as quick after the backbone.
+/// backbone comes first: a sweep quick enough to finish within trials is about as quick after
+/// the backbone (docs/tuning.md, "Constants").
 pub(crate) const DEFAULT_BACKBONE_AFTER: Duration = Duration::ZERO;
 
 /// The most conflicts the learning searches may spend on the backbone, per thread.

@@ -38,10 +38,7 @@ pub(super) struct Order {
 /// Restarts between two returns to the first guess's order (see [`Order::restarted`]).
 const REVISIT_RESTARTS: u64 = 4;
 /// The same on grids of at least [`LARGE_GRID`] variables, whose dives are long and whose
-/// best trail is worth more: random 100x100 pictures at density 0.5, `solve -t 2`, 60 to 120 s
-/// each, 2026-11-28: seed 2 decided in 6.5 s (in none of 600 s every fourth restart), seeds 3,
-/// 4, 7, 9 in 1.5, 1.6, 2.7, 5.8 s against 1.7, 1.6, 4.9, 19.9 s; Meow 0.3 -> 0.5 s. On the
-/// 25x25 tournament sets every second restart was slower (taai2011 12.0 -> 15.5 s).
+/// best trail is worth more (docs/tuning.md, "Constants").
 const LARGE_GRID_REVISIT_RESTARTS: u64 = 2;
 /// The fewest variables of a large grid: 50x50 cells in black and white.
 const LARGE_GRID: usize = 2500;

@@ -8,10 +8,7 @@
 //! breaks one, that cell takes its other value (the lines force it). When both values fail,
 //! the cells fixed so far were wrong somewhere and decimation gives up: it has no search of
 //! its own, which is the learning search's job. So it is kept only when it reaches a grid
-//! that satisfies every clue. On random 100x100 pictures at density 0.5 (seeds 1 to 16 of the
-//! oracle's generator) it reached one of seed 14, which no learning search had decided in
-//! 300 s, and gave up on seeds 2, 5, 7, 9 and 16; the other seeds were decided before it was
-//! done.
+//! that satisfies every clue; what it decides is measured in docs/tuning.md ("Constants").
 
 use super::{Beliefs, FirstGuess, WORK_LIMIT};
 use crate::grid::{Cell, Grid};
