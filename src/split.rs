@@ -17,7 +17,8 @@
 //!
 //! The children of a node are sized side by side on rayon's threads, and so are the dives of
 //! each; every dive draws from a generator seeded by its place in the split, so the parts are
-//! the same for every number of threads.
+//! the same for every number of threads. Grids of more than [`SIDE_BY_SIDE_CELLS`] cells are
+//! sized on one thread, to bound memory.
 //!
 //! Every split takes a cancel flag, polled between nodes and between the probes of each node's
 //! choice and estimate (and every few lines of a propagation): once it is raised, the split
@@ -121,21 +122,22 @@ fn raised(cancel: &AtomicBool) -> bool {
 /// The sizes of `children`, the children of the node that was `order`th to open, estimated
 /// side by side; each child's dives draw from a generator seeded by `order` and its index.
 fn estimate_children<P: Domain>(
-    puzzle: &P,
-    cancel: &AtomicBool,
+    splitter: &mut Splitter<'_, P>,
     children: &[P::Grid],
     memo: Option<&Arc<SealedMemo<P::Grid>>>,
     order: u64,
 ) -> Result<Vec<f64>, SolveError> {
-    children
-        .par_iter()
-        .enumerate()
-        .map(|(index, grid)| {
-            Splitter::new(puzzle, cancel, mixed_seed(order, index as u64)).estimate(grid, memo)
+    splitter
+        .each(children.len(), |sizer, index| {
+            sizer.rng = mixed_seed(order, index as u64);
+            sizer.estimate(&children[index], memo)
         })
-        .collect::<Result<_, _>>()
         .map_err(|Interrupted| SolveError::Cancelled)
 }
+
+/// The most cells of a grid whose split sizes nodes side by side: each thread's propagator
+/// and grids take memory in proportion to the cells (docs/tuning.md, "Constants").
+const SIDE_BY_SIDE_CELLS: usize = 1 << 18;
 
 /// A nonzero generator seed made from two numbers.
 fn mixed_seed(a: u64, b: u64) -> u64 {
@@ -151,6 +153,28 @@ impl<'p, P: Domain> Splitter<'p, P> {
             counts: ProbeCounts::default(),
             rng: seed,
         }
+    }
+
+    /// `work(splitter, i)` for each `i` in `0..n`, in order of `i`: side by side on rayon's
+    /// threads, each with a splitter of its own, on grids of at most [`SIDE_BY_SIDE_CELLS`]
+    /// cells; one after the other with this splitter on larger grids. Both give the same.
+    fn each<T: Send>(
+        &mut self,
+        n: usize,
+        work: impl Fn(&mut Splitter<'p, P>, usize) -> Result<T, Interrupted> + Sync + Send,
+    ) -> Result<Vec<T>, Interrupted> {
+        let (rows, cols) = self.puzzle.size();
+        if rows.saturating_mul(cols) > SIDE_BY_SIDE_CELLS {
+            return (0..n).map(|i| work(self, i)).collect();
+        }
+        let (puzzle, cancel) = (self.puzzle, self.cancel);
+        (0..n)
+            .into_par_iter()
+            .map_init(
+                || Splitter::new(puzzle, cancel, 1),
+                |sizer, i| work(sizer, i),
+            )
+            .collect()
     }
 
     /// Chooses at a node as the search that probes everywhere does; [`Choice::Interrupted`]
@@ -243,18 +267,12 @@ impl<'p, P: Domain> Splitter<'p, P> {
             return Ok(work);
         }
         let samples = (DIVES as usize).min(open);
-        let (puzzle, cancel, seed) = (self.puzzle, self.cancel, self.rng);
-        let sampled: Vec<f64> = (0..samples)
-            .into_par_iter()
-            .map_init(
-                || Splitter::new(puzzle, cancel, 1),
-                |diver, k| {
-                    diver.rng = mixed_seed(seed, k as u64);
-                    let (grid, memo) = &frontier[k * open / samples];
-                    diver.dive(grid.clone(), memo.clone())
-                },
-            )
-            .collect::<Result<_, _>>()?;
+        let seed = self.rng;
+        let sampled = self.each(samples, |diver, k| {
+            diver.rng = mixed_seed(seed, k as u64);
+            let (grid, memo) = &frontier[k * open / samples];
+            diver.dive(grid.clone(), memo.clone())
+        })?;
         // Summed in order, so that the estimate does not depend on the threads.
         let sampled: f64 = sampled.iter().sum();
         Ok(work + open as f64 * sampled / samples as f64)
@@ -455,7 +473,7 @@ pub(crate) fn split_by<P: Searchable>(
             } => {
                 let estimates = match sizing {
                     Sizing::Measured => {
-                        estimate_children(puzzle, cancel, &children, memo.as_ref(), node.order)?
+                        estimate_children(&mut splitter, &children, memo.as_ref(), node.order)?
                     }
                     Sizing::UnknownCells => children.iter().map(|g| g.undecided() as f64).collect(),
                 };
