@@ -16,6 +16,7 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use super::finished::Finished;
 use super::product::{Product, Split};
 use crate::choose::{Choice, ProbeCounts, Probing, choose_by};
 use crate::count::Countable;
@@ -235,13 +236,15 @@ pub(crate) fn tilted_choice<G: DomainGrid>(children: &[G], tilt: f64, random: u6
 }
 
 /// Walks one random path from `root` (at a propagation fixpoint), choosing cells as the search
-/// does; `None` if `stopped` said stop first.
+/// does, and never into a subtree that `finished` holds: the estimate is of the tree still
+/// open. `None` if `stopped` said stop first.
 pub(crate) fn probe<P: Countable>(
     puzzle: &P,
     root: &P::Grid,
     probing: Probing,
     prop: &mut Propagator<P>,
     rng: &mut SplitMix,
+    finished: Option<&Finished>,
     stopped: &dyn Fn() -> bool,
 ) -> Option<Probe> {
     let mut grid = root.clone();
@@ -290,6 +293,9 @@ pub(crate) fn probe<P: Countable>(
                 });
             }
             Choice::Branch { mut children, .. } => {
+                if let Some(finished) = finished {
+                    children.retain(|child| !finished.holds(child));
+                }
                 if children.is_empty() {
                     return Some(Probe {
                         nodes,
@@ -305,12 +311,15 @@ pub(crate) fn probe<P: Countable>(
 }
 
 /// Probes the tree below `root` until `stopped`, adding each probe to `samples`: without pause
-/// for the first seconds, then a tenth of the time.
+/// for the first seconds, then a tenth of the time. Each probe sizes the tree still open (not
+/// in `finished`, which the search must be recording) and adds the nodes and solutions the
+/// search has done (`done`), half way through the probe.
 pub(crate) fn run_probes<P: Countable>(
     puzzle: &P,
     root: &P::Grid,
     probing: Probing,
-    samples: &Mutex<Samples>,
+    (samples, finished): (&Mutex<Samples>, &Finished),
+    done: &dyn Fn() -> (u64, u64),
     stopped: &dyn Fn() -> bool,
 ) {
     let mut prop = Propagator::<P>::with_line_cache();
@@ -318,8 +327,18 @@ pub(crate) fn run_probes<P: Countable>(
     let start = Instant::now();
     while !stopped() {
         let began = Instant::now();
-        let Some(sample) = probe(puzzle, root, probing, &mut prop, &mut rng, stopped) else {
+        let before = done();
+        let finished = Some(finished);
+        let Some(open) = probe(
+            puzzle, root, probing, &mut prop, &mut rng, finished, stopped,
+        ) else {
             return;
+        };
+        let after = done();
+        let middle = |a: u64, b: u64| (a as f64 + b as f64) / 2.0;
+        let sample = Probe {
+            nodes: open.nodes + middle(before.0, after.0),
+            solutions: open.solutions + middle(before.1, after.1),
         };
         samples
             .lock()
@@ -359,7 +378,7 @@ mod tests {
         let mut rng = SplitMix(7);
         let mut samples = Samples::default();
         for _ in 0..probes {
-            let p = probe(puzzle, &root, probing, &mut prop, &mut rng, &|| false);
+            let p = probe(puzzle, &root, probing, &mut prop, &mut rng, None, &|| false);
             samples.add(p.expect("not stopped"));
         }
         samples.estimate().expect("enough probes")
@@ -410,6 +429,37 @@ mod tests {
             );
             assert!(low <= mean && mean <= high, "{e:?}");
             assert!(e.nodes.mean >= e.solutions.mean, "{e:?}");
+        }
+    }
+
+    #[test]
+    fn probes_of_a_finished_search_size_nothing_but_its_root() {
+        let puzzle = permutation(6);
+        let solver = Solver::new(&puzzle, SolverOptions::default()).with_estimate(true);
+        let outcome = solver.count().expect("counted");
+        assert_eq!(outcome.solutions, 720);
+        let stats = solver.stats();
+        assert!(stats.finished.len() > 1, "{}", stats.finished.len());
+        let root = solver.root().expect("valid").expect("consistent");
+        let mut prop = Propagator::<Puzzle>::with_line_cache();
+        let mut rng = SplitMix(7);
+        let finished = Some(&stats.finished);
+        for probing in [Probing::Always, Probing::Adaptive] {
+            let open = probe(
+                &puzzle,
+                &root,
+                probing,
+                &mut prop,
+                &mut rng,
+                finished,
+                &|| false,
+            );
+            // Every child of the root is finished: only the root is left to count.
+            let nothing = Probe {
+                nodes: 1.0,
+                solutions: 0.0,
+            };
+            assert_eq!(open, Some(nothing), "{probing:?}");
         }
     }
 

@@ -44,6 +44,7 @@ impl<P: Countable> SearchCx<'_, P> {
     /// `grid` as it found it.
     fn explore_in_place(&self, grid: &mut P::Grid, depth: u32, memo: Option<&MemoSlot<P::Grid>>) {
         crate::fault::inject("search");
+        let key = self.stats.finished.key_at(&*grid, depth);
         let parent = memo.and_then(MemoSlot::get);
         let step = self.expand(grid.clone(), depth, parent.as_deref());
         drop(parent);
@@ -73,6 +74,9 @@ impl<P: Countable> SearchCx<'_, P> {
                 let all = product.solutions(0);
                 self.walk_in_place(&mut base, &product, 0, all, depth);
             }
+        }
+        if let Some(key) = key.filter(|_| !self.stopped()) {
+            self.stats.finished.finish(key);
         }
     }
 

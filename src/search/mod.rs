@@ -13,6 +13,7 @@ mod batch_tests;
 #[cfg(test)]
 mod color_tests;
 pub(crate) mod estimate;
+mod finished;
 mod held;
 mod in_place;
 mod ordered;

@@ -290,7 +290,9 @@ impl<P: Searchable> Solver<'_, P> {
         searched: &'w AtomicBool,
         stop: &'w AtomicBool,
     ) -> Box<dyn FnOnce() + Send + 'w> {
-        let samples = &self.stats.samples;
+        let stats = &*self.stats;
+        // Before the search starts, so that the probes see every subtree it finishes.
+        stats.finished.record();
         let stopped = move || {
             searched.load(Ordering::Relaxed)
                 || stop.load(Ordering::Relaxed)
@@ -298,7 +300,9 @@ impl<P: Searchable> Solver<'_, P> {
         };
         Box::new(move || {
             let probing = self.options.probing;
-            estimate::run_probes(self.puzzle, &root, probing, samples, &stopped);
+            let done = || stats.done();
+            let record = (&stats.samples, &stats.finished);
+            estimate::run_probes(self.puzzle, &root, probing, record, &done, &stopped);
         })
     }
 }

@@ -14,6 +14,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::estimate::{Samples, TreeEstimate};
+use super::finished::Finished;
 
 /// One unit of the explored-fraction counter is `2^-EXPLORED_BITS` of the search tree.
 const EXPLORED_BITS: u32 = 62;
@@ -50,6 +51,8 @@ pub struct SearchStats {
     root_nanos: AtomicU64,
     /// The random probes of the tree's size, when the solver makes them.
     pub(super) samples: Mutex<Samples>,
+    /// The subtrees near the root already finished, for the probes.
+    pub(super) finished: Finished,
 }
 
 impl Default for SearchStats {
@@ -64,6 +67,7 @@ impl Default for SearchStats {
             deepest: AtomicU64::default(),
             root_nanos: AtomicU64::default(),
             samples: Mutex::default(),
+            finished: Finished::default(),
         }
     }
 }
@@ -196,6 +200,7 @@ impl SearchStats {
         for lane in &self.lanes {
             lane.explored.store(0, Relaxed);
         }
+        self.finished.forget();
     }
 
     /// Records that a subtree rooted at `depth` is finished.
@@ -215,6 +220,11 @@ impl SearchStats {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .estimate()
+    }
+
+    /// Nodes visited and solutions found so far.
+    pub(crate) fn done(&self) -> (u64, u64) {
+        (self.total(|l| &l.nodes), self.total(|l| &l.solutions))
     }
 
     /// Reads all counters.

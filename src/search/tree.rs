@@ -177,6 +177,7 @@ impl<P: Countable> SearchCx<'_, P> {
         memo: Option<&MemoSlot<P::Grid>>,
     ) {
         crate::fault::inject("search");
+        let key = self.stats.finished.key_at(&grid, depth);
         let parent = memo.and_then(MemoSlot::get);
         let step = self.expand(grid, depth, parent.as_deref());
         drop(parent);
@@ -208,6 +209,9 @@ impl<P: Countable> SearchCx<'_, P> {
                 let all = product.solutions(0);
                 self.walk::<J>(grid, &product, 0, all, depth);
             }
+        }
+        if let Some(key) = key.filter(|_| !self.stopped()) {
+            self.stats.finished.finish(key);
         }
     }
 
