@@ -8,28 +8,18 @@
 //! (`search/product.rs`) ends the walk: its solutions are known exactly (the product of the
 //! components' counts) and the search visits no node below it.
 //!
-//! An enumeration runs `run_probes` on one thread of its own when asked to
-//! ([`super::Solver::with_estimate`]): steadily for its first seconds, then a tenth of the
-//! time, so that a progress display can say how big the tree is, with a range, and when the
-//! run may end ([`TreeEstimate::seconds_left`]).
+//! This module holds what the probes add up to ([`Samples`], [`TreeEstimate`]) and how a probe
+//! draws a child ([`tilted_choice`]); the probes themselves walk the tree in `probe.rs`, on
+//! one thread of their own when an enumeration is asked to estimate
+//! ([`super::Solver::with_estimate`]), so that a progress display can say how big the tree is,
+//! with a range, and when the run may end ([`TreeEstimate::seconds_left`]).
 
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
-
-use super::finished::Finished;
-use super::product::{Product, Split};
-use crate::choose::{Choice, ProbeCounts, Probing, choose_by};
-use crate::count::Countable;
 use crate::domain::DomainGrid;
-use crate::propagate::Propagator;
-use crate::rng::SplitMix;
 
-/// Probes before an estimate is given: fewer say too little about the spread.
-pub(crate) const MIN_PROBES: u64 = 16;
-/// How long the estimator probes without pause at the start of a search.
-const STEADY: Duration = Duration::from_secs(3);
-/// After [`STEADY`], the estimator sleeps this many times as long as it probed.
-const PAUSE_FACTOR: u32 = 9;
+/// Probes before an estimate is given: fewer say too little about the spread. Each of the
+/// estimator's probes is a wide one, of 16 dives (see `probe.rs`), so on a deep tree the first
+/// estimate waits for 64 dives.
+pub(crate) const MIN_PROBES: u64 = 4;
 
 /// One estimated quantity: the mean of the probes, and a range around it. The low end is two
 /// standard errors of the mean below it (never below zero); the high end two above it, or the
@@ -213,7 +203,7 @@ pub(crate) struct Probe {
 
 /// How much likelier a probe is to enter a child with one more unknown cell than its sibling
 /// (see [`tilted_choice`]).
-const PROBE_TILT: f64 = 0.25;
+pub(crate) const PROBE_TILT: f64 = 0.25;
 
 /// A child of `children` drawn with probability proportional to `2^(tilt * unknown cells)`,
 /// from the random bits `random`, and that probability: a branching cell often splits a node
@@ -235,154 +225,10 @@ pub(crate) fn tilted_choice<G: DomainGrid>(children: &[G], tilt: f64, random: u6
     (child, weights[child] / total)
 }
 
-/// Walks one random path from `root` (at a propagation fixpoint), choosing cells as the search
-/// does, and never into a subtree that `finished` holds: the estimate is of the tree still
-/// open. `None` if `stopped` said stop first.
-pub(crate) fn probe<P: Countable>(
-    puzzle: &P,
-    root: &P::Grid,
-    probing: Probing,
-    prop: &mut Propagator<P>,
-    rng: &mut SplitMix,
-    finished: Option<&Finished>,
-    stopped: &dyn Fn() -> bool,
-) -> Option<Probe> {
-    let mut grid = root.clone();
-    let mut weight = 1.0f64;
-    let mut nodes = 0.0f64;
-    loop {
-        nodes += weight;
-        if grid.complete() {
-            return Some(Probe {
-                nodes,
-                solutions: weight,
-            });
-        }
-        if probing.lists_products(grid.undecided()) {
-            match Product::of(puzzle, &grid, prop, stopped) {
-                Split::No => {}
-                Split::Product(product) => {
-                    return Some(Probe {
-                        nodes,
-                        solutions: weight * product.combinations(),
-                    });
-                }
-                Split::Dead => {
-                    return Some(Probe {
-                        nodes,
-                        solutions: 0.0,
-                    });
-                }
-                Split::Stopped => return None,
-            }
-        }
-        let mut counts = ProbeCounts::default();
-        let choice = choose_by(probing, puzzle, &mut grid, prop, &mut counts, None, stopped);
-        match choice {
-            Choice::Interrupted => return None,
-            Choice::Solved => {
-                return Some(Probe {
-                    nodes,
-                    solutions: weight,
-                });
-            }
-            Choice::Dead => {
-                return Some(Probe {
-                    nodes,
-                    solutions: 0.0,
-                });
-            }
-            Choice::Branch { mut children, .. } => {
-                if let Some(finished) = finished {
-                    children.retain(|child| !finished.holds(child));
-                }
-                if children.is_empty() {
-                    return Some(Probe {
-                        nodes,
-                        solutions: 0.0,
-                    });
-                }
-                let (child, chance) = tilted_choice(&children, PROBE_TILT, rng.next());
-                weight /= chance;
-                grid = children.swap_remove(child);
-            }
-        }
-    }
-}
-
-/// Probes the tree below `root` until `stopped`, adding each probe to `samples`: without pause
-/// for the first seconds, then a tenth of the time. Each probe sizes the tree still open (not
-/// in `finished`, which the search must be recording) and adds the nodes and solutions the
-/// search has done (`done`), half way through the probe.
-pub(crate) fn run_probes<P: Countable>(
-    puzzle: &P,
-    root: &P::Grid,
-    probing: Probing,
-    (samples, finished): (&Mutex<Samples>, &Finished),
-    done: &dyn Fn() -> (u64, u64),
-    stopped: &dyn Fn() -> bool,
-) {
-    let mut prop = Propagator::<P>::with_line_cache();
-    let mut rng = SplitMix(0x6E6F_6E6F_656E_756D);
-    let start = Instant::now();
-    while !stopped() {
-        let began = Instant::now();
-        let before = done();
-        let finished = Some(finished);
-        let Some(open) = probe(
-            puzzle, root, probing, &mut prop, &mut rng, finished, stopped,
-        ) else {
-            return;
-        };
-        let after = done();
-        let middle = |a: u64, b: u64| (a as f64 + b as f64) / 2.0;
-        let sample = Probe {
-            nodes: open.nodes + middle(before.0, after.0),
-            solutions: open.solutions + middle(before.1, after.1),
-        };
-        samples
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .add(sample);
-        if start.elapsed() > STEADY {
-            let pause = began.elapsed() * PAUSE_FACTOR;
-            let until = Instant::now() + pause;
-            // Wake up often enough to end soon after the search does.
-            while !stopped() && Instant::now() < until {
-                std::thread::sleep(pause.min(Duration::from_millis(50)));
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::Puzzle;
-    use crate::search::{Solver, SolverOptions};
-
-    /// The `n` x `n` puzzle whose clues are all `1`: its solutions are the `n!` permutations.
-    fn permutation(n: usize) -> Puzzle {
-        let text = format!("{n} {n}\n{}", "1\n".repeat(2 * n));
-        crate::format::read_puzzles(text.as_bytes(), None, None)
-            .expect("a puzzle")
-            .remove(0)
-    }
-
-    fn estimate(puzzle: &Puzzle, probing: Probing, probes: usize) -> TreeEstimate {
-        let root = Solver::new(puzzle, SolverOptions::default())
-            .root()
-            .expect("valid")
-            .expect("consistent");
-        let mut prop = Propagator::<Puzzle>::with_line_cache();
-        let mut rng = SplitMix(7);
-        let mut samples = Samples::default();
-        for _ in 0..probes {
-            let p = probe(puzzle, &root, probing, &mut prop, &mut rng, None, &|| false);
-            samples.add(p.expect("not stopped"));
-        }
-        samples.estimate().expect("enough probes")
-    }
+    use crate::rng::SplitMix;
 
     #[test]
     fn a_spread_is_a_range_at_every_count_and_size() {
@@ -418,52 +264,6 @@ mod tests {
     }
 
     #[test]
-    fn probes_estimate_the_solutions_of_a_permutation_puzzle() {
-        let puzzle = permutation(6);
-        for probing in [Probing::Always, Probing::Never, Probing::Adaptive] {
-            let e = estimate(&puzzle, probing, 200);
-            let (mean, low, high) = (e.solutions.mean, e.solutions.low, e.solutions.high);
-            assert!(
-                (360.0..=1440.0).contains(&mean),
-                "probing {probing:?}: {mean} is not within a factor of 2 of 720"
-            );
-            assert!(low <= mean && mean <= high, "{e:?}");
-            assert!(e.nodes.mean >= e.solutions.mean, "{e:?}");
-        }
-    }
-
-    #[test]
-    fn probes_of_a_finished_search_size_nothing_but_its_root() {
-        let puzzle = permutation(6);
-        let solver = Solver::new(&puzzle, SolverOptions::default()).with_estimate(true);
-        let outcome = solver.count().expect("counted");
-        assert_eq!(outcome.solutions, 720);
-        let stats = solver.stats();
-        assert!(stats.finished.len() > 1, "{}", stats.finished.len());
-        let root = solver.root().expect("valid").expect("consistent");
-        let mut prop = Propagator::<Puzzle>::with_line_cache();
-        let mut rng = SplitMix(7);
-        let finished = Some(&stats.finished);
-        for probing in [Probing::Always, Probing::Adaptive] {
-            let open = probe(
-                &puzzle,
-                &root,
-                probing,
-                &mut prop,
-                &mut rng,
-                finished,
-                &|| false,
-            );
-            // Every child of the root is finished: only the root is left to count.
-            let nothing = Probe {
-                nodes: 1.0,
-                solutions: 0.0,
-            };
-            assert_eq!(open, Some(nothing), "{probing:?}");
-        }
-    }
-
-    #[test]
     fn a_tilted_choice_favours_larger_children_and_says_how_much() {
         let small = crate::grid::Grid::new(2, 2);
         let large = crate::grid::Grid::new(2, 6);
@@ -482,41 +282,6 @@ mod tests {
         assert_eq!(tilted_choice(&children[..1], PROBE_TILT, 99), (0, 1.0));
         let even = [children[0].clone(), children[0].clone()];
         assert_eq!(tilted_choice(&even, PROBE_TILT, 0).1, 0.5);
-    }
-
-    #[test]
-    fn a_unique_puzzle_is_estimated_exactly() {
-        let puzzle = permutation(1);
-        let e = estimate(&puzzle, Probing::Always, 20);
-        assert_eq!(
-            e.solutions,
-            Spread {
-                mean: 1.0,
-                low: 1.0,
-                high: 1.0
-            }
-        );
-    }
-
-    #[test]
-    fn a_product_at_the_root_is_estimated_exactly() {
-        // 2 cycles and 40 squares: 168 unknown cells in 42 components, 2^42 solutions.
-        let puzzle = super::super::product_tests::cycles_and_squares(&[3, 4], 40);
-        let e = estimate(&puzzle, Probing::Adaptive, 20);
-        let exact = 2f64.powi(42);
-        assert_eq!(
-            e.solutions,
-            Spread {
-                mean: exact,
-                low: exact,
-                high: exact
-            }
-        );
-        // The search visits the root only, and walks its product.
-        assert_eq!(e.nodes.mean, 1.0, "{e:?}");
-        // Without products the dives branch down to the solutions.
-        let plain = estimate(&puzzle, Probing::Always, 20);
-        assert!(plain.nodes.mean > 42.0, "{plain:?}");
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod finished;
 mod held;
 mod in_place;
 mod ordered;
+mod probe;
 mod product;
 #[cfg(test)]
 mod product_tests;

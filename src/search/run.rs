@@ -12,7 +12,7 @@ use super::batch::Collected;
 use super::ordered::{self, Ordered, Route};
 use super::restart::Attempt;
 use super::tree::{Outlet, Parallel, SearchCx, Sequential};
-use super::{Engine, Flow, Outcome, Searchable, SolveError, Solver, estimate, stack_size};
+use super::{Engine, Flow, Outcome, Searchable, SolveError, Solver, stack_size};
 use crate::count::Countable;
 use crate::domain::DomainGrid;
 use crate::fault::Fault;
@@ -302,7 +302,7 @@ impl<P: Searchable> Solver<'_, P> {
             let probing = self.options.probing;
             let done = || stats.done();
             let record = (&stats.samples, &stats.finished);
-            estimate::run_probes(self.puzzle, &root, probing, record, &done, &stopped);
+            super::probe::run_probes(self.puzzle, &root, probing, record, &done, &stopped);
         })
     }
 }

@@ -1,0 +1,382 @@
+//! The random probes that size a search tree while an enumeration runs: Knuth's dive from the
+//! root, and the wide probe that the estimator makes, a short breadth-first search whose open
+//! nodes are each sized by dives (the strata of Chen's stratified sampling).
+//!
+//! A probe chooses each branching cell as the search does (propagation and probing included)
+//! and never enters a subtree the search has finished (see `finished.rs`): it sizes the tree
+//! still open. A node the search would walk as a product of independent components
+//! (`search/product.rs`) ends a walk: its solutions are the product of the components' counts,
+//! and the search visits no node below it.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::estimate::{PROBE_TILT, Probe, Samples, tilted_choice};
+use super::finished::Finished;
+use super::product::{Product, Split};
+use crate::choose::{Choice, ProbeCounts, Probing, choose_by};
+use crate::count::Countable;
+use crate::domain::DomainGrid;
+use crate::propagate::Propagator;
+use crate::rng::SplitMix;
+
+/// How long the estimator probes without pause at the start of a search.
+const STEADY: Duration = Duration::from_secs(3);
+/// After [`STEADY`], the estimator sleeps this many times as long as it probed.
+const PAUSE_FACTOR: u32 = 9;
+/// Nodes of a wide probe's breadth-first search.
+const BREADTH: usize = 64;
+/// Dives of a wide probe from the open nodes its breadth-first search leaves.
+const DIVES: usize = 16;
+
+/// What one node of the tree holds, as a probe sees it.
+enum Visit<G> {
+    /// No open child: the node's solutions (1 for a solution, the product's combinations,
+    /// 0 for a dead node or one whose children are all finished).
+    Leaf(f64),
+    /// The node's open children.
+    Open(Vec<G>),
+}
+
+/// The tree a probe walks: the puzzle's, branching as the search with `probing` does, without
+/// the subtrees in `finished`, until `stopped` says stop.
+pub(crate) struct Walk<'a, P> {
+    pub(crate) puzzle: &'a P,
+    pub(crate) probing: Probing,
+    pub(crate) finished: Option<&'a Finished>,
+    pub(crate) stopped: &'a dyn Fn() -> bool,
+}
+
+impl<P: Countable> Walk<'_, P> {
+    /// What the search would do at `grid`, its children finished by the search left out; `None`
+    /// if `stopped` said stop first.
+    fn visit(&self, mut grid: P::Grid, prop: &mut Propagator<P>) -> Option<Visit<P::Grid>> {
+        let Walk {
+            puzzle,
+            probing,
+            finished,
+            stopped,
+        } = *self;
+        if grid.complete() {
+            return Some(Visit::Leaf(1.0));
+        }
+        if probing.lists_products(grid.undecided()) {
+            match Product::of(puzzle, &grid, prop, stopped) {
+                Split::No => {}
+                Split::Product(product) => return Some(Visit::Leaf(product.combinations())),
+                Split::Dead => return Some(Visit::Leaf(0.0)),
+                Split::Stopped => return None,
+            }
+        }
+        let mut counts = ProbeCounts::default();
+        match choose_by(probing, puzzle, &mut grid, prop, &mut counts, None, stopped) {
+            Choice::Interrupted => None,
+            Choice::Solved => Some(Visit::Leaf(1.0)),
+            Choice::Dead => Some(Visit::Leaf(0.0)),
+            Choice::Branch { mut children, .. } => {
+                if let Some(finished) = finished {
+                    children.retain(|child| !finished.holds(child));
+                }
+                Some(if children.is_empty() {
+                    Visit::Leaf(0.0)
+                } else {
+                    Visit::Open(children)
+                })
+            }
+        }
+    }
+
+    /// Walks one random path from `root` (at a propagation fixpoint), choosing cells as the search
+    /// does, and never into a subtree that `finished` holds: Knuth's estimate of the tree still
+    /// open, the sum over the path of one over the chances of the children taken. `None` if
+    /// `stopped` said stop first.
+    pub(crate) fn dive(
+        &self,
+        root: &P::Grid,
+        prop: &mut Propagator<P>,
+        rng: &mut SplitMix,
+    ) -> Option<Probe> {
+        let mut grid = root.clone();
+        let mut weight = 1.0f64;
+        let mut nodes = 0.0f64;
+        loop {
+            nodes += weight;
+            match self.visit(grid, prop)? {
+                Visit::Leaf(solutions) => {
+                    return Some(Probe {
+                        nodes,
+                        solutions: weight * solutions,
+                    });
+                }
+                Visit::Open(mut children) => {
+                    let (child, chance) = tilted_choice(&children, PROBE_TILT, rng.next());
+                    weight /= chance;
+                    grid = children.swap_remove(child);
+                }
+            }
+        }
+    }
+
+    /// A wide probe of the tree still open below `root`: a breadth-first search of up to
+    /// `breadth` nodes, counted exactly, then `dives` dives ([`Walk::dive`]) from the open nodes it
+    /// leaves, drawn evenly from a random start (systematic sampling, so every open node is as
+    /// likely to be drawn), each sizing its node for all of them. Unbiased as a dive is, with
+    /// far less spread: the chances taken near the root, where one dive's estimate swings most,
+    /// are replaced by the open nodes themselves. `None` if `stopped` said stop first.
+    pub(crate) fn wide(
+        &self,
+        root: &P::Grid,
+        prop: &mut Propagator<P>,
+        rng: &mut SplitMix,
+        (breadth, dives): (usize, usize),
+    ) -> Option<Probe> {
+        let mut frontier = VecDeque::from([root.clone()]);
+        let mut exact = Probe {
+            nodes: 0.0,
+            solutions: 0.0,
+        };
+        for _ in 0..breadth {
+            let Some(grid) = frontier.pop_front() else {
+                return Some(exact);
+            };
+            exact.nodes += 1.0;
+            match self.visit(grid, prop)? {
+                Visit::Leaf(solutions) => exact.solutions += solutions,
+                Visit::Open(children) => frontier.extend(children),
+            }
+        }
+        let open = frontier.len();
+        let samples = dives.clamp(1, open.max(1));
+        if open == 0 {
+            return Some(exact);
+        }
+        // 53 random bits: the start of the evenly spaced draws, in [0, 1).
+        let start = (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
+        let mut sampled = exact;
+        let scale = open as f64 / samples as f64;
+        for k in 0..samples {
+            let at = (((k as f64 + start) * scale) as usize).min(open - 1);
+            let dive = self.dive(&frontier[at], prop, rng)?;
+            sampled.nodes += scale * dive.nodes;
+            sampled.solutions += scale * dive.solutions;
+        }
+        Some(sampled)
+    }
+}
+
+/// Probes the tree below `root` until `stopped`, adding each probe to `samples`: without pause
+/// for the first seconds, then a tenth of the time. Each probe is a wide one
+/// ([`Walk::wide`]) of the tree still open (not in `finished`, which the search must be
+/// recording), to which it adds the nodes and solutions the search has done (`done`), half
+/// way through the probe.
+pub(crate) fn run_probes<P: Countable>(
+    puzzle: &P,
+    root: &P::Grid,
+    probing: Probing,
+    (samples, finished): (&Mutex<Samples>, &Finished),
+    done: &dyn Fn() -> (u64, u64),
+    stopped: &dyn Fn() -> bool,
+) {
+    let mut prop = Propagator::<P>::with_line_cache();
+    let mut rng = SplitMix(0x6E6F_6E6F_656E_756D);
+    let start = Instant::now();
+    let size = (BREADTH, DIVES);
+    while !stopped() {
+        let began = Instant::now();
+        let before = done();
+        let walk = Walk {
+            puzzle,
+            probing,
+            finished: Some(finished),
+            stopped,
+        };
+        let Some(open) = walk.wide(root, &mut prop, &mut rng, size) else {
+            return;
+        };
+        let after = done();
+        let middle = |a: u64, b: u64| (a as f64 + b as f64) / 2.0;
+        let sample = Probe {
+            nodes: open.nodes + middle(before.0, after.0),
+            solutions: open.solutions + middle(before.1, after.1),
+        };
+        samples
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .add(sample);
+        if start.elapsed() > STEADY {
+            let pause = began.elapsed() * PAUSE_FACTOR;
+            let until = Instant::now() + pause;
+            // Wake up often enough to end soon after the search does.
+            while !stopped() && Instant::now() < until {
+                std::thread::sleep(pause.min(Duration::from_millis(50)));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::Puzzle;
+    use crate::search::estimate::{Spread, TreeEstimate};
+    use crate::search::{Solver, SolverOptions};
+
+    /// The `n` x `n` puzzle whose clues are all `1`: its solutions are the `n!` permutations.
+    fn permutation(n: usize) -> Puzzle {
+        let text = format!("{n} {n}\n{}", "1\n".repeat(2 * n));
+        crate::format::read_puzzles(text.as_bytes(), None, None)
+            .expect("a puzzle")
+            .remove(0)
+    }
+
+    fn estimate(puzzle: &Puzzle, probing: Probing, probes: usize) -> TreeEstimate {
+        let root = Solver::new(puzzle, SolverOptions::default())
+            .root()
+            .expect("valid")
+            .expect("consistent");
+        let mut prop = Propagator::<Puzzle>::with_line_cache();
+        let mut rng = SplitMix(7);
+        let mut samples = Samples::default();
+        for _ in 0..probes {
+            let walk = Walk {
+                puzzle,
+                probing,
+                finished: None,
+                stopped: &|| false,
+            };
+            let p = walk.dive(&root, &mut prop, &mut rng);
+            samples.add(p.expect("not stopped"));
+        }
+        samples.estimate().expect("enough probes")
+    }
+
+    #[test]
+    fn probes_estimate_the_solutions_of_a_permutation_puzzle() {
+        let puzzle = permutation(6);
+        for probing in [Probing::Always, Probing::Never, Probing::Adaptive] {
+            let e = estimate(&puzzle, probing, 200);
+            let (mean, low, high) = (e.solutions.mean, e.solutions.low, e.solutions.high);
+            assert!(
+                (360.0..=1440.0).contains(&mean),
+                "probing {probing:?}: {mean} is not within a factor of 2 of 720"
+            );
+            assert!(low <= mean && mean <= high, "{e:?}");
+            assert!(e.nodes.mean >= e.solutions.mean, "{e:?}");
+        }
+    }
+
+    #[test]
+    fn probes_of_a_finished_search_size_nothing_but_its_root() {
+        let puzzle = permutation(6);
+        let solver = Solver::new(&puzzle, SolverOptions::default()).with_estimate(true);
+        let outcome = solver.count().expect("counted");
+        assert_eq!(outcome.solutions, 720);
+        let stats = solver.stats();
+        assert!(stats.finished.len() > 1, "{}", stats.finished.len());
+        let root = solver.root().expect("valid").expect("consistent");
+        let mut prop = Propagator::<Puzzle>::with_line_cache();
+        let mut rng = SplitMix(7);
+        let finished = Some(&stats.finished);
+        for probing in [Probing::Always, Probing::Adaptive] {
+            let walk = Walk {
+                puzzle: &puzzle,
+                probing,
+                finished,
+                stopped: &|| false,
+            };
+            let open = walk.dive(&root, &mut prop, &mut rng);
+            // Every child of the root is finished: only the root is left to count.
+            let nothing = Probe {
+                nodes: 1.0,
+                solutions: 0.0,
+            };
+            assert_eq!(open, Some(nothing), "{probing:?}");
+        }
+    }
+
+    #[test]
+    fn a_unique_puzzle_is_estimated_exactly() {
+        let puzzle = permutation(1);
+        let e = estimate(&puzzle, Probing::Always, 20);
+        assert_eq!(
+            e.solutions,
+            Spread {
+                mean: 1.0,
+                low: 1.0,
+                high: 1.0
+            }
+        );
+    }
+
+    #[test]
+    fn a_product_at_the_root_is_estimated_exactly() {
+        // 2 cycles and 40 squares: 168 unknown cells in 42 components, 2^42 solutions.
+        let puzzle = super::super::product_tests::cycles_and_squares(&[3, 4], 40);
+        let e = estimate(&puzzle, Probing::Adaptive, 20);
+        let exact = 2f64.powi(42);
+        assert_eq!(
+            e.solutions,
+            Spread {
+                mean: exact,
+                low: exact,
+                high: exact
+            }
+        );
+        // The search visits the root only, and walks its product.
+        assert_eq!(e.nodes.mean, 1.0, "{e:?}");
+        // Without products the dives branch down to the solutions.
+        let plain = estimate(&puzzle, Probing::Always, 20);
+        assert!(plain.nodes.mean > 42.0, "{plain:?}");
+    }
+
+    #[test]
+    fn a_wide_probe_counts_a_small_tree_exactly_and_estimates_a_large_one() {
+        let root_of = |puzzle: &Puzzle| {
+            Solver::new(puzzle, SolverOptions::default())
+                .root()
+                .expect("valid")
+                .expect("consistent")
+        };
+        let mut prop = Propagator::<Puzzle>::with_line_cache();
+        let mut rng = SplitMix(11);
+        // 3! solutions in a tree of fewer than 64 nodes: the breadth-first search sees it all.
+        let small = permutation(3);
+        let walk = |puzzle| Walk {
+            puzzle,
+            probing: Probing::Always,
+            finished: None,
+            stopped: &|| false,
+        };
+        let exact = walk(&small).wide(&root_of(&small), &mut prop, &mut rng, (64, 16));
+        assert_eq!(exact.map(|p| p.solutions), Some(6.0));
+        // 8! = 40,320: the mean of 20 wide probes is within 20% (single dives: a factor of 2).
+        let large = permutation(8);
+        let root = root_of(&large);
+        let mut samples = Samples::default();
+        for _ in 0..20 {
+            let p = walk(&large).wide(&root, &mut prop, &mut rng, (64, 16));
+            samples.add(p.expect("not stopped"));
+        }
+        let mean = samples.estimate().expect("enough probes").solutions.mean;
+        assert!((32_256.0..=48_384.0).contains(&mean), "{mean}");
+    }
+
+    #[test]
+    fn a_raised_flag_stops_a_wide_probe() {
+        let puzzle = permutation(6);
+        let root = Solver::new(&puzzle, SolverOptions::default())
+            .root()
+            .expect("valid")
+            .expect("consistent");
+        let mut prop = Propagator::<Puzzle>::with_line_cache();
+        let walk = Walk {
+            puzzle: &puzzle,
+            probing: Probing::Always,
+            finished: None,
+            stopped: &|| true,
+        };
+        let probe = walk.wide(&root, &mut prop, &mut SplitMix(3), (64, 16));
+        assert_eq!(probe, None);
+    }
+}
