@@ -256,3 +256,29 @@ fn the_exact_total_counted_alongside_an_enumeration_is_its_final_count() {
     }
     assert!(known, "the total was never shown: {stderr}");
 }
+
+#[test]
+fn progress_lines_come_as_often_as_asked() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let puzzle = perm(tmp.path(), 12);
+    let lines = |every: Option<&str>| {
+        let mut run = nonoenum(["count", "--method", "enumerate"]);
+        if let Some(ms) = every {
+            run.env("NONOENUM_PROGRESS_EVERY_MS", ms);
+        }
+        let output = run
+            .args(["--progress=json", "--time-limit", "1.5"])
+            .arg(&puzzle)
+            .output()
+            .expect("runs");
+        assert_eq!(output.status.code(), Some(3), "{output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        stderr.lines().filter(|l| l.starts_with('{')).count()
+    };
+    // Every second by default: one line in 1.5 s (and the last); every 100 ms: many more.
+    let (default, fine) = (lines(None), lines(Some("100")));
+    assert!(default <= 3, "{default} lines a second");
+    assert!(fine >= 6, "{fine} lines every 100 ms in 1.5 s");
+    // Not a number: the default.
+    assert!(lines(Some("often")) <= 3);
+}
