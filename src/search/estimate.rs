@@ -1,12 +1,8 @@
-//! Knuth's random-probe estimate of the size of a search tree: from the root, walk down one
-//! random path, choosing uniformly among the children of each node with the search's own
-//! choice function (propagation and probing included), and multiply the branching factors met
-//! on the way. The product is an unbiased estimate of the number of nodes at that depth (and of
-//! solutions, when the path ends in one); the mean over many probes estimates the whole tree.
-//!
-//! A node the search would walk as a product of independent components
-//! (`search/product.rs`) ends the walk: its solutions are known exactly (the product of the
-//! components' counts) and the search visits no node below it.
+//! Estimates of the size of a search tree from random probes (Knuth's method): a probe walks
+//! down a random path, choosing each branching cell as the search does and each child with a
+//! known chance, and one over the product of the chances taken at a node is an unbiased
+//! estimate of the nodes at that depth (and of solutions, for the leaf it ends at); the mean
+//! over many probes estimates the whole tree.
 //!
 //! This module holds what the probes add up to ([`Samples`], [`TreeEstimate`]) and how a probe
 //! draws a child ([`tilted_choice`]); the probes themselves walk the tree in `probe.rs`, on
