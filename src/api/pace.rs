@@ -72,34 +72,29 @@ mod tests {
     #[test]
     fn the_time_left_follows_the_pace_of_the_share_done() {
         let mut pace = Pace::default();
+        // The time left by the sweep at `share` after `seconds`, once there is a pace.
+        let mut left =
+            |share: f64, seconds: f64| pace.seconds_left(CountPhase::Sweep, share, seconds);
+        let near = |left: Option<f64>, expected: f64| {
+            let left = left.expect("a pace");
+            assert!((left - expected).abs() < 1e-9, "{left} against {expected}");
+        };
         // First seen at 5% after 0.5 s, then at 10% after 1 s: no pace yet (the first sighting
         // is left out).
-        assert_eq!(pace.seconds_left(CountPhase::Sweep, 0.05, 0.5), None);
-        assert_eq!(pace.seconds_left(CountPhase::Sweep, 0.1, 1.0), None);
+        assert_eq!(left(0.05, 0.5), None);
+        assert_eq!(left(0.1, 1.0), None);
         // 20% more in 2 s: the remaining 70% in 7 s.
-        let left = pace
-            .seconds_left(CountPhase::Sweep, 0.3, 3.0)
-            .expect("a pace");
-        assert!((left - 7.0).abs() < 1e-9, "{left}");
+        near(left(0.3, 3.0), 7.0);
         // No progress since: the pace of the last few sightings stands, slower.
-        let slower = pace
-            .seconds_left(CountPhase::Sweep, 0.3, 5.0)
-            .expect("a pace");
-        assert!((slower - 14.0).abs() < 1e-9, "{slower}");
+        near(left(0.3, 5.0), 14.0);
         // Only the last few sightings count: 0.3 -> 0.4 in 4 s, 60% left.
-        pace.seconds_left(CountPhase::Sweep, 0.3, 6.0);
-        let recent = pace
-            .seconds_left(CountPhase::Sweep, 0.4, 7.0)
-            .expect("a pace");
-        assert!((recent - 24.0).abs() < 1e-9, "{recent}");
+        left(0.3, 6.0);
+        near(left(0.4, 7.0), 24.0);
         // Another side's turn starts from 0 again: a new run, no pace yet; its first second,
         // through the memo, is left out.
-        assert_eq!(pace.seconds_left(CountPhase::Sweep, 0.0, 8.0), None);
-        assert_eq!(pace.seconds_left(CountPhase::Sweep, 0.5, 9.0), None);
-        let left = pace
-            .seconds_left(CountPhase::Sweep, 0.6, 10.0)
-            .expect("a pace");
-        assert!((left - 4.0).abs() < 1e-9, "{left}");
+        assert_eq!(left(0.0, 8.0), None);
+        assert_eq!(left(0.5, 9.0), None);
+        near(left(0.6, 10.0), 4.0);
         // A new phase starts a new run too.
         assert_eq!(pace.seconds_left(CountPhase::Profiles, 0.6, 11.0), None);
     }

@@ -59,6 +59,17 @@ impl ProgressMeter {
         }
     }
 
+    /// How often a progress line is wanted, by the setting `every_ms` (the command's
+    /// `NONOENUM_PROGRESS_EVERY_MS`): that many milliseconds, at least 10, or a second when
+    /// it is missing or not a number.
+    pub fn line_interval(every_ms: Option<&str>) -> Duration {
+        every_ms
+            .and_then(|ms| ms.trim().parse::<u64>().ok())
+            .map_or(Duration::from_secs(1), |ms| {
+                Duration::from_millis(ms.max(10))
+            })
+    }
+
     /// Where the run stands now. A count's time left is taken at the pace of the last few
     /// reports, so call this at a steady interval (the command does, every second or 100 ms).
     pub fn report(&mut self) -> ProgressReport {
@@ -299,6 +310,15 @@ mod tests {
     use super::*;
     use crate::color::AnyPuzzle;
     use crate::search::SolverOptions;
+
+    #[test]
+    fn a_line_interval_is_a_second_unless_set() {
+        let interval = ProgressMeter::line_interval;
+        assert_eq!(interval(None), Duration::from_secs(1));
+        assert_eq!(interval(Some("often")), Duration::from_secs(1));
+        assert_eq!(interval(Some(" 250 ")), Duration::from_millis(250));
+        assert_eq!(interval(Some("0")), Duration::from_millis(10));
+    }
 
     /// An enumeration's counters: `found` solutions in `nodes` nodes.
     fn stats(found: u64, nodes: u64) -> StatsSnapshot {

@@ -147,10 +147,10 @@ impl<P: Countable> Walk<'_, P> {
             }
         }
         let open = frontier.len();
-        let samples = dives.clamp(1, open.max(1));
         if open == 0 {
             return Some(exact);
         }
+        let samples = dives.clamp(1, open);
         // 53 random bits: the start of the evenly spaced draws, in [0, 1).
         let start = (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
         let mut sampled = exact;

@@ -1,9 +1,10 @@
 //! The progress display (the only place that uses indicatif): in a terminal, a line redrawn
 //! every 100 ms under a spinner; with `count --progress`, the same words as plain lines on
-//! standard error, one a second (or every `NONOENUM_PROGRESS_EVERY_MS`), terminal or not. The words are the library's
-//! [`ProgressReport`](nonoenum::ProgressReport) as it displays itself, and `--progress=json`
-//! gives the same figures as one JSON object a line. A background thread reads the library's
-//! counters through a [`ProgressMeter`], so the search itself never waits for the display.
+//! standard error, one a second (or every `NONOENUM_PROGRESS_EVERY_MS`), terminal or not. The
+//! words are the library's [`ProgressReport`](nonoenum::ProgressReport) as it displays itself,
+//! and `--progress=json` gives the same figures as one JSON object a line. A background thread
+//! reads the library's counters through a [`ProgressMeter`], so the search itself never waits
+//! for the display.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -90,7 +91,8 @@ impl Progress {
         };
         let thread = match show {
             Show::Lines | Show::Json => Some(std::thread::spawn(move || {
-                let every = line_interval();
+                let setting = std::env::var("NONOENUM_PROGRESS_EVERY_MS").ok();
+                let every = ProgressMeter::line_interval(setting.as_deref());
                 loop {
                     std::thread::park_timeout(every);
                     let stopping = flag.load(Ordering::Relaxed);
@@ -144,15 +146,4 @@ impl Drop for Progress {
     fn drop(&mut self) {
         self.stop();
     }
-}
-
-/// How often `--progress` prints a line: every second, or every `NONOENUM_PROGRESS_EVERY_MS`
-/// milliseconds (at least 10), for programs that sample a run finely (`scripts/bench-eta`).
-fn line_interval() -> Duration {
-    std::env::var("NONOENUM_PROGRESS_EVERY_MS")
-        .ok()
-        .and_then(|ms| ms.trim().parse::<u64>().ok())
-        .map_or(Duration::from_secs(1), |ms| {
-            Duration::from_millis(ms.max(10))
-        })
 }
