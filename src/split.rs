@@ -15,6 +15,9 @@
 //! times the mean. [`split_balanced`] cuts many more subtrees than parts and packs runs of
 //! consecutive subtrees into parts of near-equal estimated size ([`pack`]).
 //!
+//! Sizing meets the same nodes again and again (each open node lies in subtrees sized before
+//! it), so the costly ones are kept while the split runs ([`measured`]).
+//!
 //! The children of a node are sized side by side on rayon's threads, and so are the dives of
 //! each; every dive draws from a generator seeded by its place in the split, so the parts are
 //! the same for every number of threads. Grids of more than [`SIDE_BY_SIDE_CELLS`] cells are
@@ -23,6 +26,8 @@
 //! Every split takes a cancel flag, polled between nodes and between the probes of each node's
 //! choice and estimate (and every few lines of a propagation): once it is raised, the split
 //! returns [`SolveError::Cancelled`] within a propagation or two, and no parts.
+
+mod measured;
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
@@ -42,6 +47,7 @@ use crate::puzzle::Puzzle;
 use crate::rng::SplitMix;
 use crate::search::estimate::tilted_choice;
 use crate::search::{Searchable, SolveError, propagated_root_until};
+use measured::{Measure, Measured};
 
 /// One part of a split search of a puzzle of domain `P` (black and white by default).
 #[derive(Clone, Debug, PartialEq)]
@@ -108,6 +114,8 @@ struct Splitter<'p, P: Domain> {
     puzzle: &'p P,
     /// The caller's cancel flag.
     cancel: &'p AtomicBool,
+    /// The nodes measured so far, shared by the threads.
+    measured: &'p Measured<P::Grid>,
     prop: Propagator<P>,
     counts: ProbeCounts,
     rng: u64,
@@ -145,10 +153,16 @@ fn mixed_seed(a: u64, b: u64) -> u64 {
 }
 
 impl<'p, P: Domain> Splitter<'p, P> {
-    fn new(puzzle: &'p P, cancel: &'p AtomicBool, seed: u64) -> Self {
+    fn new(
+        puzzle: &'p P,
+        cancel: &'p AtomicBool,
+        measured: &'p Measured<P::Grid>,
+        seed: u64,
+    ) -> Self {
         Splitter {
             puzzle,
             cancel,
+            measured,
             prop: Propagator::new(),
             counts: ProbeCounts::default(),
             rng: seed,
@@ -167,11 +181,11 @@ impl<'p, P: Domain> Splitter<'p, P> {
         if rows.saturating_mul(cols) > SIDE_BY_SIDE_CELLS {
             return (0..n).map(|i| work(self, i)).collect();
         }
-        let (puzzle, cancel) = (self.puzzle, self.cancel);
+        let (puzzle, cancel, measured) = (self.puzzle, self.cancel, self.measured);
         (0..n)
             .into_par_iter()
             .map_init(
-                || Splitter::new(puzzle, cancel, 1),
+                || Splitter::new(puzzle, cancel, measured, 1),
                 |sizer, i| work(sizer, i),
             )
             .collect()
@@ -198,18 +212,25 @@ impl<'p, P: Domain> Splitter<'p, P> {
 
     /// Chooses at a node as the search that runs a part does (probing only above
     /// [`PLAIN_BELOW`](crate::choose::PLAIN_BELOW) unknown cells), and returns the node's
-    /// cost: one, plus its line solves. `Err` when the cancel flag is raised.
+    /// cost: one, plus its line solves. A node that probes is looked up in, or kept in, the
+    /// split's [`Measured`] nodes. `Err` when the cancel flag is raised.
     fn measure(
         &mut self,
-        grid: &mut P::Grid,
+        mut grid: P::Grid,
         memo: Option<&SealedMemo<P::Grid>>,
-    ) -> Result<(Choice<P::Grid>, f64), Interrupted> {
+    ) -> Result<Measure<P::Grid>, Interrupted> {
+        let key = Probing::Adaptive
+            .probes(grid.undecided())
+            .then(|| Measured::key(&grid, memo));
+        if let Some(kept) = key.and_then(|key| self.measured.get(key)) {
+            return Ok(kept);
+        }
         let before = self.prop.line_solves;
         let cancel = self.cancel;
         let choice = choose_by(
             Probing::Adaptive,
             self.puzzle,
-            grid,
+            &mut grid,
             &mut self.prop,
             &mut self.counts,
             memo,
@@ -218,7 +239,11 @@ impl<'p, P: Domain> Splitter<'p, P> {
         if matches!(choice, Choice::Interrupted) {
             return Err(Interrupted);
         }
-        Ok((choice, 1.0 + (self.prop.line_solves - before) as f64))
+        let measure = (choice, 1.0 + (self.prop.line_solves - before) as f64);
+        if let Some(key) = key {
+            self.measured.keep(key, &measure);
+        }
+        Ok(measure)
     }
 
     /// The work of the search of the subtree under `grid`: its nodes, each counted as one plus
@@ -247,11 +272,11 @@ impl<'p, P: Domain> Splitter<'p, P> {
         let mut frontier = VecDeque::from([(grid.clone(), memo.cloned())]);
         let (mut nodes, mut work) = (0u32, 0.0);
         while nodes < BUDGET {
-            let Some((mut grid, memo)) = frontier.pop_front() else {
+            let Some((grid, memo)) = frontier.pop_front() else {
                 return Ok(work);
             };
             nodes += 1;
-            let (choice, cost) = self.measure(&mut grid, memo.as_deref())?;
+            let (choice, cost) = self.measure(grid, memo.as_deref())?;
             work += cost;
             if let Choice::Branch {
                 children,
@@ -287,7 +312,7 @@ impl<'p, P: Domain> Splitter<'p, P> {
     ) -> Result<f64, Interrupted> {
         let (mut nodes, mut width) = (0.0, 1.0);
         loop {
-            let (choice, cost) = self.measure(&mut grid, memo.as_deref())?;
+            let (choice, cost) = self.measure(grid, memo.as_deref())?;
             nodes += width * cost;
             let Choice::Branch {
                 mut children,
@@ -444,7 +469,8 @@ pub(crate) fn split_by<P: Searchable>(
             estimate: 1.0,
         }]);
     };
-    let mut splitter = Splitter::new(puzzle, cancel, 1);
+    let measured = Measured::new();
+    let mut splitter = Splitter::new(puzzle, cancel, &measured, 1);
     let mut order = 0;
     let mut open = BinaryHeap::from([Open {
         grid: root,

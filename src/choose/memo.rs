@@ -187,6 +187,11 @@ impl<G: DomainGrid> ProbeMemo<G> {
 }
 
 impl<G: DomainGrid> SealedMemo<G> {
+    /// The final grid of the node that sealed the memo.
+    pub(crate) fn base(&self) -> &G {
+        &self.base
+    }
+
     /// The bytes the memo holds on the heap, its base grid included.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.base.heap_bytes()

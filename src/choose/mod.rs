@@ -42,7 +42,7 @@ use crate::propagate::Propagator;
 use crate::puzzle::LineId;
 
 /// What to do at a search node, whose grid is at a propagation fixpoint.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) enum Choice<G = crate::grid::Grid> {
     /// No undecided cell is left: the grid is a solution.
     Solved,

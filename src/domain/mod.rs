@@ -29,6 +29,20 @@ pub(crate) const FILLED: u64 = 0b10;
 /// The value bit of an empty cell (the background).
 pub(crate) const EMPTY: u64 = 0b01;
 
+/// A 64-bit fingerprint of the cells of `grid`: each word mixed in by multiplication and
+/// rotation, then the whole finished as SplitMix64 does.
+pub(crate) fn fingerprint<G: DomainGrid>(grid: &G) -> u64 {
+    let mut hash = grid.storage().len() as u64;
+    for &word in grid.storage() {
+        hash = (hash ^ word)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+    }
+    hash = (hash ^ (hash >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    hash = (hash ^ (hash >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    hash ^ (hash >> 31)
+}
+
 /// A partially known grid of one domain.
 pub trait DomainGrid: Clone + Debug + PartialEq + Eq + Send + Sync + 'static {
     /// Number of rows and of columns.

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 
 use dashmap::DashSet;
 
-use crate::domain::DomainGrid;
+use crate::domain::{DomainGrid, fingerprint};
 
 /// The deepest level whose finished subtrees are recorded: a level of the tree near its root
 /// holds few nodes, and what lies below an unrecorded level is sampled instead.
@@ -66,20 +66,6 @@ impl Finished {
     pub(crate) fn len(&self) -> usize {
         self.kept.load(Relaxed)
     }
-}
-
-/// A 64-bit fingerprint of the cells of `grid`: each word mixed in by multiplication and
-/// rotation, then the whole finished as SplitMix64 does.
-fn fingerprint<G: DomainGrid>(grid: &G) -> u64 {
-    let mut hash = grid.storage().len() as u64;
-    for &word in grid.storage() {
-        hash = (hash ^ word)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(29);
-    }
-    hash = (hash ^ (hash >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    hash = (hash ^ (hash >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    hash ^ (hash >> 31)
 }
 
 #[cfg(test)]
