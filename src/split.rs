@@ -7,8 +7,9 @@
 //! is in two parts; dead nodes are dropped, as they hold no solution, so every solution is in
 //! one part. The open node with the largest subtree is split first. Each new node is sized, in
 //! search work (nodes and their line solves), by a short breadth-first search (exact when it
-//! finishes) and random dives from the nodes it leaves open (see `Splitter::estimate`). (Knuth's random-dive estimate alone was tried first: on the
-//! irregular trees that probing leaves, it was off by two orders of magnitude.)
+//! finishes) and stratified sampling below the nodes it leaves open (see `Splitter::estimate`).
+//! (Knuth's random-dive estimate alone was tried first: on the irregular trees that probing
+//! leaves, it was off by two orders of magnitude.)
 //!
 //! One subtree per part cannot be balanced: a branching cell often cuts a node into a child
 //! nine times the size of its sibling, so however the tree is cut, the largest subtree is a few
@@ -18,9 +19,9 @@
 //! Sizing meets the same nodes again and again (each open node lies in subtrees sized before
 //! it), so the costly ones are kept while the split runs ([`measured`]).
 //!
-//! The children of a node are sized side by side on rayon's threads, and so are the dives of
-//! each; every dive draws from a generator seeded by its place in the split, so the parts are
-//! the same for every number of threads. Grids of more than [`SIDE_BY_SIDE_CELLS`] cells are
+//! The children of a node are sized side by side on rayon's threads, and so are the nodes of
+//! each level of their sampling; each child's draws come from a generator seeded by its place
+//! in the split, so the parts are the same for every number of threads. Grids of more than [`SIDE_BY_SIDE_CELLS`] cells are
 //! sized on one thread, to bound memory.
 //!
 //! Every split takes a cancel flag, polled between nodes and between the probes of each node's
@@ -30,7 +31,7 @@
 mod measured;
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering as Memory};
@@ -45,7 +46,6 @@ use crate::domain::{Domain, DomainGrid, each_value};
 use crate::propagate::Propagator;
 use crate::puzzle::Puzzle;
 use crate::rng::SplitMix;
-use crate::search::estimate::tilted_choice;
 use crate::search::{Searchable, SolveError, propagated_root_until};
 use measured::{Measure, Measured};
 
@@ -64,11 +64,9 @@ pub(crate) struct Part<P: Domain = Puzzle> {
 
 /// Search nodes of the breadth-first part of measuring one open node's subtree.
 const BUDGET: u32 = 64;
-/// Random dives from the open nodes that breadth-first search leaves.
-const DIVES: u32 = 64;
-/// How much likelier a dive is to enter a child with one more unknown cell than its sibling:
-/// the child is drawn with probability proportional to `2^(TILT * unknown cells)`.
-const TILT: f64 = 0.25;
+/// The width of a stratum of [`Splitter::stratified`]: nodes of one level whose unknown cells,
+/// divided by it, are equal share a stratum.
+const STRATUM_CELLS: usize = 4;
 
 impl<P: Domain + Clone> Part<P> {
     /// The part as a puzzle: `puzzle` with the decisions added to its givens.
@@ -108,6 +106,10 @@ impl<P: Domain> Ord for Open<P> {
             .then(other.order.cmp(&self.order))
     }
 }
+
+/// Nodes of one level of [`Splitter::stratified`]: each grid, the memo its parent handed down,
+/// and its weight.
+type Level<G> = Vec<(G, Option<Arc<SealedMemo<G>>>, f64)>;
 
 /// What a split needs at hand while it expands nodes.
 struct Splitter<'p, P: Domain> {
@@ -252,18 +254,9 @@ impl<'p, P: Domain> Splitter<'p, P> {
     /// near the bottom. (Counting nodes of a tree that probes everywhere misjudged the parts'
     /// seconds: a random 14x14 picture's largest of 64 parts took 2.2 times the mean time at
     /// 1.8 times the mean nodes.) A breadth-first search of up to [`BUDGET`] nodes is exact
-    /// when it finishes. Otherwise the nodes it left open are sampled:
-    /// from [`DIVES`] of them, spread evenly, a dive takes a random live child at each branch
-    /// down to a leaf, and Knuth's estimator (the sum over the levels of the product of one over
-    /// the probabilities of the children taken) sizes that node's subtree. The dive favours
-    /// the child with more unknown cells (see [`TILT`]): a branching cell often splits a node
-    /// into a small and a large child (filled, a whole row and column decided; empty, one cell),
-    /// and with even odds most dives stayed in small children and underestimated the rest tenfold
-    /// or more (a random 14x14 picture's subtrees, by 0.55 on average in the natural log, with
-    /// outliers 80 times too small). The estimate is the nodes visited plus the
-    /// open nodes times their mean sampled size. Breadth first sees how wide the subtree is,
-    /// the dives how deep: either alone misjudged the irregular trees that probing leaves.
-    /// `Err` when the cancel flag is raised.
+    /// when it finishes; otherwise the subtrees of the nodes it left open are sized by
+    /// [`Splitter::stratified`]. Breadth first sees how wide the subtree is, the sampling how
+    /// deep. `Err` when the cancel flag is raised.
     fn estimate(
         &mut self,
         grid: &P::Grid,
@@ -287,61 +280,62 @@ impl<'p, P: Domain> Splitter<'p, P> {
                 frontier.extend(children.into_iter().map(|g| (g, next.clone())));
             }
         }
-        let open = frontier.len();
-        if open == 0 {
-            return Ok(work);
-        }
-        let samples = (DIVES as usize).min(open);
-        let seed = self.rng;
-        let sampled = self.each(samples, |diver, k| {
-            diver.rng = mixed_seed(seed, k as u64);
-            let (grid, memo) = &frontier[k * open / samples];
-            diver.dive(grid.clone(), memo.clone())
-        })?;
-        // Summed in order, so that the estimate does not depend on the threads.
-        let sampled: f64 = sampled.iter().sum();
-        Ok(work + open as f64 * sampled / samples as f64)
+        let level = frontier.into_iter().map(|(g, m)| (g, m, 1.0)).collect();
+        Ok(work + self.stratified(level)?)
     }
 
-    /// One random dive from `grid` to a leaf: Knuth's estimate of its subtree's node count.
-    /// `Err` when the cancel flag is raised.
-    fn dive(
-        &mut self,
-        mut grid: P::Grid,
-        mut memo: Option<Arc<SealedMemo<P::Grid>>>,
-    ) -> Result<f64, Interrupted> {
-        let (mut nodes, mut width) = (0.0, 1.0);
-        loop {
-            let (choice, cost) = self.measure(grid, memo.as_deref())?;
-            nodes += width * cost;
-            let Choice::Branch {
-                mut children,
-                memo: next,
-                ..
-            } = choice
-            else {
-                return Ok(nodes);
+    /// Chen's stratified sampling of the subtrees under `level`'s nodes, each given with its
+    /// weight (how many nodes of the tree it stands for): every node of the level is measured,
+    /// its work counted times its weight, and its children fall into strata by their unknown
+    /// cells (see [`STRATUM_CELLS`]). Each stratum keeps one child, drawn in proportion to
+    /// the weights, that stands for the weight of all, and the kept children are the next
+    /// level. Every choice is fair, so the estimate is unbiased. Random dives (Knuth's
+    /// estimator, with the child with more unknown cells favoured) were used before: on a
+    /// random 16x16 picture, the largest of 64 parts had 2.2 to 7.8 times the mean work over
+    /// four draws, against 1.7 to 2.3 with strata (docs/benchmarks.md, "Stratified sizing").
+    /// The strata are filled in order, so the estimate does not depend on the threads.
+    fn stratified(&mut self, mut level: Level<P::Grid>) -> Result<f64, Interrupted> {
+        let mut work = 0.0;
+        while !level.is_empty() {
+            let measures = {
+                let nodes = &level;
+                self.each(nodes.len(), |sizer, i| {
+                    sizer.measure(nodes[i].0.clone(), nodes[i].1.as_deref())
+                })?
             };
-            grid = match children.len() {
-                0 => return Ok(nodes),
-                1 => children.swap_remove(0),
-                _ => {
-                    let (child, probability) = self.pick(&children);
-                    width /= probability;
-                    children.swap_remove(child)
+            let mut next: Level<P::Grid> = Vec::new();
+            let mut strata = HashMap::new();
+            for ((_, _, weight), (choice, cost)) in level.iter().zip(measures) {
+                work += weight * cost;
+                let Choice::Branch { children, memo, .. } = choice else {
+                    continue;
+                };
+                for child in children {
+                    let stratum = child.undecided() / STRATUM_CELLS;
+                    let Some(&kept) = strata.get(&stratum) else {
+                        strata.insert(stratum, next.len());
+                        next.push((child, memo.clone(), *weight));
+                        continue;
+                    };
+                    let draw = self.uniform();
+                    let (grid, kept_memo, total) = &mut next[kept];
+                    *total += weight;
+                    if draw * *total < *weight {
+                        (*grid, *kept_memo) = (child, memo.clone());
+                    }
                 }
-            };
-            memo = next;
+            }
+            level = next;
         }
+        Ok(work)
     }
 
-    /// A random child, the likelier the more unknown cells it has (see [`TILT`]), and the
-    /// probability it was drawn with.
-    fn pick(&mut self, children: &[P::Grid]) -> (usize, f64) {
+    /// A random number in `[0, 1)` from the splitter's generator.
+    fn uniform(&mut self) -> f64 {
         self.rng ^= self.rng << 13;
         self.rng ^= self.rng >> 7;
         self.rng ^= self.rng << 17;
-        tilted_choice(children, TILT, self.rng)
+        (self.rng >> 11) as f64 / (1u64 << 53) as f64
     }
 }
 
@@ -544,229 +538,4 @@ fn in_search_order<P: Domain>(mut nodes: Vec<Open<P>>) -> Vec<Part<P>> {
 }
 
 #[cfg(test)]
-mod tests {
-    use std::time::{Duration, Instant};
-
-    use super::*;
-    use crate::puzzle::Clue;
-    use crate::search::{Solver, SolverOptions};
-
-    /// The cancel flag of splits that run to their end.
-    static NOT_CANCELLED: AtomicBool = AtomicBool::new(false);
-
-    /// Every clue `1` on an `n` x `n` grid: the `n!` permutation matrices.
-    fn perm(n: usize) -> Puzzle {
-        let clues = || vec![Clue(vec![1]); n];
-        Puzzle::new(clues(), clues()).expect("valid")
-    }
-
-    fn count(puzzle: &Puzzle) -> u64 {
-        let outcome = Solver::new(puzzle, SolverOptions::default())
-            .count()
-            .expect("runs");
-        assert!(outcome.exhausted);
-        outcome.solutions
-    }
-
-    #[test]
-    fn parts_cover_every_solution_once() {
-        let puzzle = perm(6);
-        for wanted in [1, 2, 5, 16, 40] {
-            let parts = split(&puzzle, wanted, &NOT_CANCELLED).expect("splits");
-            assert!(parts.len() >= wanted.min(720), "{wanted}: {}", parts.len());
-            let mut seen = std::collections::HashSet::new();
-            let mut total = 0;
-            for part in &parts {
-                let part_puzzle = part.puzzle(&puzzle);
-                let (solutions, outcome) = Solver::new(&part_puzzle, SolverOptions::default())
-                    .find(u64::MAX)
-                    .expect("runs");
-                assert!(outcome.exhausted);
-                total += solutions.len();
-                for grid in solutions {
-                    assert!(seen.insert(grid.render()), "a solution is in two parts");
-                }
-            }
-            assert_eq!(total, 720, "{wanted} parts");
-        }
-    }
-
-    /// Colour parts cover every solution once too, in the order of the one-thread search.
-    #[test]
-    fn colour_parts_cover_every_solution_once_in_search_order() {
-        let puzzle = crate::test_strategies::colour_bands(2, 3);
-        let one_thread = SolverOptions {
-            threads: 1,
-            ..SolverOptions::default()
-        };
-        let (whole, _) = Solver::new(&puzzle, one_thread.clone())
-            .find(u64::MAX)
-            .expect("runs");
-        assert_eq!(whole.len(), 36);
-        for wanted in [1, 3, 8, 20] {
-            let parts = split(&puzzle, wanted, &NOT_CANCELLED).expect("splits");
-            assert!(parts.len() >= wanted, "{wanted}: {}", parts.len());
-            let mut listed = Vec::new();
-            for part in &parts {
-                let (solutions, outcome) = Solver::new(&part.puzzle(&puzzle), one_thread.clone())
-                    .find(u64::MAX)
-                    .expect("runs");
-                assert!(outcome.exhausted);
-                listed.extend(solutions);
-            }
-            assert_eq!(listed, whole, "{wanted} parts");
-        }
-    }
-
-    #[test]
-    fn pack_makes_the_largest_run_as_small_as_runs_allow() {
-        let sum = |sizes: &[f64], runs: &[Range<usize>]| {
-            runs.iter()
-                .map(|r| sizes[r.clone()].iter().sum::<f64>())
-                .fold(0.0, f64::max)
-        };
-        let sizes = [9.0, 1.0, 1.0, 1.0, 1.0, 1.0, 5.0, 4.0, 1.0, 3.0];
-        let runs = pack(&sizes, 3);
-        assert_eq!(runs, [0..2, 2..7, 7..10]);
-        assert_eq!(sum(&sizes, &runs), 10.0);
-        // Exactly as many runs as asked, covering every size in order, also when a run of
-        // one is forced at the end.
-        for groups in 1..=12 {
-            let runs = pack(&sizes, groups);
-            assert_eq!(runs.len(), groups.min(sizes.len()));
-            assert_eq!(runs.first().map(|r| r.start), Some(0));
-            assert_eq!(runs.last().map(|r| r.end), Some(sizes.len()));
-            assert!(
-                runs.windows(2)
-                    .all(|w| w[0].end == w[1].start && !w[1].is_empty())
-            );
-        }
-        assert_eq!(pack(&[1.0; 4], 4), [0..1, 1..2, 2..3, 3..4]);
-        assert_eq!(pack(&[], 4), [] as [Range<usize>; 0]);
-    }
-
-    /// Balanced parts hold every solution once, in the order of the one-thread search that
-    /// probes at every node (whose branching the split follows).
-    #[test]
-    fn balanced_parts_cover_every_solution_once_in_search_order() {
-        let puzzle = perm(6);
-        let one_thread = SolverOptions {
-            threads: 1,
-            probing: crate::search::Probing::Always,
-            ..SolverOptions::default()
-        };
-        let list = |puzzle: &Puzzle| {
-            let (solutions, outcome) = Solver::new(puzzle, one_thread.clone())
-                .find(u64::MAX)
-                .expect("runs");
-            assert!(outcome.exhausted);
-            solutions
-        };
-        let whole = list(&puzzle);
-        for (wanted, per_part) in [(1, 8), (3, 8), (10, 4), (40, 8), (1000, 2)] {
-            let parts = split_balanced(&puzzle, wanted, per_part, &NOT_CANCELLED).expect("splits");
-            assert_eq!(parts.len(), wanted.min(720), "{wanted} parts");
-            let listed: Vec<_> = parts
-                .iter()
-                .flatten()
-                .flat_map(|subtree| list(&subtree.puzzle(&puzzle)))
-                .collect();
-            assert_eq!(listed, whole, "{wanted} parts of {per_part} subtrees");
-        }
-    }
-
-    /// The parts are the same whichever threads size the nodes, and however many there are.
-    #[test]
-    fn parts_do_not_depend_on_the_threads() {
-        let mut rng = crate::rng::SplitMix(7);
-        let cells: Vec<bool> = (0..144).map(|_| rng.chance(35, 100)).collect();
-        let puzzle = Puzzle::from_picture(12, 12, &cells).expect("a picture");
-        let split_on = |threads: usize| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .expect("a pool");
-            pool.install(|| split_balanced(&puzzle, 16, 4, &NOT_CANCELLED).expect("splits"))
-        };
-        let one = split_on(1);
-        assert!(one.iter().flatten().count() >= 16);
-        assert_eq!(split_on(3), one);
-        assert_eq!(split_on(8), one);
-    }
-
-    #[test]
-    fn a_contradicting_root_is_one_part() {
-        // 2x2 with row clues 2, 0 and column clues 2, 0: the totals agree, no grid fits.
-        let puzzle = Puzzle::new(
-            vec![Clue(vec![2]), Clue(vec![])],
-            vec![Clue(vec![2]), Clue(vec![])],
-        )
-        .expect("well formed");
-        let parts = split(&puzzle, 8, &NOT_CANCELLED).expect("splits");
-        assert_eq!(parts.len(), 1);
-        assert_eq!(count(&parts[0].puzzle(&puzzle)), 0);
-    }
-
-    #[test]
-    fn checksums_tell_clues_and_givens_apart() {
-        let puzzle = perm(4);
-        let parts = split(&puzzle, 4, &NOT_CANCELLED).expect("splits");
-        let first = parts[0].puzzle(&puzzle);
-        assert_eq!(clue_checksum(&first), clue_checksum(&puzzle));
-        assert_ne!(givens_checksum(&first), givens_checksum(&puzzle));
-        assert_ne!(clue_checksum(&perm(5)), clue_checksum(&puzzle));
-        let mut reversed = first.clone();
-        reversed.givens.reverse();
-        assert_eq!(givens_checksum(&reversed), givens_checksum(&first));
-    }
-
-    /// A flag raised before the split starts stops it in the root's propagation, even on a
-    /// 100x100 grid, whichever way the nodes are sized.
-    #[test]
-    fn a_raised_flag_cancels_at_once() {
-        let puzzle = perm(100);
-        let cancel = AtomicBool::new(true);
-        let start = Instant::now();
-        assert!(matches!(
-            split(&puzzle, 64, &cancel),
-            Err(SolveError::Cancelled)
-        ));
-        assert!(matches!(
-            split_balanced(&puzzle, 16, SUBTREES_PER_PART, &cancel),
-            Err(SolveError::Cancelled)
-        ));
-        assert!(matches!(
-            split_by(&puzzle, 64, Sizing::UnknownCells, &cancel),
-            Err(SolveError::Cancelled)
-        ));
-        assert!(
-            start.elapsed() < Duration::from_secs(1),
-            "{:?}",
-            start.elapsed()
-        );
-    }
-
-    /// A flag raised from another thread while nodes are split and sized ends the split
-    /// within a second (a 16x16 permutation puzzle takes 40 s to split into 16 parts).
-    #[test]
-    fn a_flag_raised_midway_cancels_within_a_second() {
-        let puzzle = perm(16);
-        let cancel = AtomicBool::new(false);
-        let late = std::thread::scope(|scope| {
-            let splitting = scope.spawn(|| {
-                let result = split_balanced(&puzzle, 64, SUBTREES_PER_PART, &cancel);
-                (result, Instant::now())
-            });
-            std::thread::sleep(Duration::from_millis(200));
-            cancel.store(true, Memory::Relaxed);
-            let raised_at = Instant::now();
-            let (result, ended_at) = splitting.join().expect("no panic");
-            assert!(matches!(result, Err(SolveError::Cancelled)), "{result:?}");
-            ended_at.saturating_duration_since(raised_at)
-        });
-        assert!(
-            late < Duration::from_secs(1),
-            "ended {late:?} after the flag"
-        );
-    }
-}
+mod tests;

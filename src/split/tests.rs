@@ -1,0 +1,279 @@
+//! Tests of splitting: parts that cover every solution once, in search order, whatever the
+//! threads; packing; sizing; checksums; cancelling.
+
+use std::time::{Duration, Instant};
+
+use super::*;
+use crate::grid::Grid;
+use crate::puzzle::Clue;
+use crate::search::{Solver, SolverOptions};
+
+/// The cancel flag of splits that run to their end.
+static NOT_CANCELLED: AtomicBool = AtomicBool::new(false);
+
+/// Every clue `1` on an `n` x `n` grid: the `n!` permutation matrices.
+fn perm(n: usize) -> Puzzle {
+    let clues = || vec![Clue(vec![1]); n];
+    Puzzle::new(clues(), clues()).expect("valid")
+}
+
+fn count(puzzle: &Puzzle) -> u64 {
+    let outcome = Solver::new(puzzle, SolverOptions::default())
+        .count()
+        .expect("runs");
+    assert!(outcome.exhausted);
+    outcome.solutions
+}
+
+#[test]
+fn parts_cover_every_solution_once() {
+    let puzzle = perm(6);
+    for wanted in [1, 2, 5, 16, 40] {
+        let parts = split(&puzzle, wanted, &NOT_CANCELLED).expect("splits");
+        assert!(parts.len() >= wanted.min(720), "{wanted}: {}", parts.len());
+        let mut seen = std::collections::HashSet::new();
+        let mut total = 0;
+        for part in &parts {
+            let part_puzzle = part.puzzle(&puzzle);
+            let (solutions, outcome) = Solver::new(&part_puzzle, SolverOptions::default())
+                .find(u64::MAX)
+                .expect("runs");
+            assert!(outcome.exhausted);
+            total += solutions.len();
+            for grid in solutions {
+                assert!(seen.insert(grid.render()), "a solution is in two parts");
+            }
+        }
+        assert_eq!(total, 720, "{wanted} parts");
+    }
+}
+
+/// Colour parts cover every solution once too, in the order of the one-thread search.
+#[test]
+fn colour_parts_cover_every_solution_once_in_search_order() {
+    let puzzle = crate::test_strategies::colour_bands(2, 3);
+    let one_thread = SolverOptions {
+        threads: 1,
+        ..SolverOptions::default()
+    };
+    let (whole, _) = Solver::new(&puzzle, one_thread.clone())
+        .find(u64::MAX)
+        .expect("runs");
+    assert_eq!(whole.len(), 36);
+    for wanted in [1, 3, 8, 20] {
+        let parts = split(&puzzle, wanted, &NOT_CANCELLED).expect("splits");
+        assert!(parts.len() >= wanted, "{wanted}: {}", parts.len());
+        let mut listed = Vec::new();
+        for part in &parts {
+            let (solutions, outcome) = Solver::new(&part.puzzle(&puzzle), one_thread.clone())
+                .find(u64::MAX)
+                .expect("runs");
+            assert!(outcome.exhausted);
+            listed.extend(solutions);
+        }
+        assert_eq!(listed, whole, "{wanted} parts");
+    }
+}
+
+#[test]
+fn pack_makes_the_largest_run_as_small_as_runs_allow() {
+    let sum = |sizes: &[f64], runs: &[Range<usize>]| {
+        runs.iter()
+            .map(|r| sizes[r.clone()].iter().sum::<f64>())
+            .fold(0.0, f64::max)
+    };
+    let sizes = [9.0, 1.0, 1.0, 1.0, 1.0, 1.0, 5.0, 4.0, 1.0, 3.0];
+    let runs = pack(&sizes, 3);
+    assert_eq!(runs, [0..2, 2..7, 7..10]);
+    assert_eq!(sum(&sizes, &runs), 10.0);
+    // Exactly as many runs as asked, covering every size in order, also when a run of
+    // one is forced at the end.
+    for groups in 1..=12 {
+        let runs = pack(&sizes, groups);
+        assert_eq!(runs.len(), groups.min(sizes.len()));
+        assert_eq!(runs.first().map(|r| r.start), Some(0));
+        assert_eq!(runs.last().map(|r| r.end), Some(sizes.len()));
+        assert!(
+            runs.windows(2)
+                .all(|w| w[0].end == w[1].start && !w[1].is_empty())
+        );
+    }
+    assert_eq!(pack(&[1.0; 4], 4), [0..1, 1..2, 2..3, 3..4]);
+    assert_eq!(pack(&[], 4), [] as [Range<usize>; 0]);
+}
+
+/// Balanced parts hold every solution once, in the order of the one-thread search that
+/// probes at every node (whose branching the split follows).
+#[test]
+fn balanced_parts_cover_every_solution_once_in_search_order() {
+    let puzzle = perm(6);
+    let one_thread = SolverOptions {
+        threads: 1,
+        probing: crate::search::Probing::Always,
+        ..SolverOptions::default()
+    };
+    let list = |puzzle: &Puzzle| {
+        let (solutions, outcome) = Solver::new(puzzle, one_thread.clone())
+            .find(u64::MAX)
+            .expect("runs");
+        assert!(outcome.exhausted);
+        solutions
+    };
+    let whole = list(&puzzle);
+    for (wanted, per_part) in [(1, 8), (3, 8), (10, 4), (40, 8), (1000, 2)] {
+        let parts = split_balanced(&puzzle, wanted, per_part, &NOT_CANCELLED).expect("splits");
+        assert_eq!(parts.len(), wanted.min(720), "{wanted} parts");
+        let listed: Vec<_> = parts
+            .iter()
+            .flatten()
+            .flat_map(|subtree| list(&subtree.puzzle(&puzzle)))
+            .collect();
+        assert_eq!(listed, whole, "{wanted} parts of {per_part} subtrees");
+    }
+}
+
+/// The parts are the same whichever threads size the nodes, and however many there are.
+#[test]
+fn parts_do_not_depend_on_the_threads() {
+    let mut rng = crate::rng::SplitMix(7);
+    let cells: Vec<bool> = (0..144).map(|_| rng.chance(35, 100)).collect();
+    let puzzle = Puzzle::from_picture(12, 12, &cells).expect("a picture");
+    let split_on = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a pool");
+        pool.install(|| split_balanced(&puzzle, 16, 4, &NOT_CANCELLED).expect("splits"))
+    };
+    let one = split_on(1);
+    assert!(one.iter().flatten().count() >= 16);
+    assert_eq!(split_on(3), one);
+    assert_eq!(split_on(8), one);
+}
+
+#[test]
+fn a_contradicting_root_is_one_part() {
+    // 2x2 with row clues 2, 0 and column clues 2, 0: the totals agree, no grid fits.
+    let puzzle = Puzzle::new(
+        vec![Clue(vec![2]), Clue(vec![])],
+        vec![Clue(vec![2]), Clue(vec![])],
+    )
+    .expect("well formed");
+    let parts = split(&puzzle, 8, &NOT_CANCELLED).expect("splits");
+    assert_eq!(parts.len(), 1);
+    assert_eq!(count(&parts[0].puzzle(&puzzle)), 0);
+}
+
+#[test]
+fn checksums_tell_clues_and_givens_apart() {
+    let puzzle = perm(4);
+    let parts = split(&puzzle, 4, &NOT_CANCELLED).expect("splits");
+    let first = parts[0].puzzle(&puzzle);
+    assert_eq!(clue_checksum(&first), clue_checksum(&puzzle));
+    assert_ne!(givens_checksum(&first), givens_checksum(&puzzle));
+    assert_ne!(clue_checksum(&perm(5)), clue_checksum(&puzzle));
+    let mut reversed = first.clone();
+    reversed.givens.reverse();
+    assert_eq!(givens_checksum(&reversed), givens_checksum(&first));
+}
+
+/// A flag raised before the split starts stops it in the root's propagation, even on a
+/// 100x100 grid, whichever way the nodes are sized.
+#[test]
+fn a_raised_flag_cancels_at_once() {
+    let puzzle = perm(100);
+    let cancel = AtomicBool::new(true);
+    let start = Instant::now();
+    assert!(matches!(
+        split(&puzzle, 64, &cancel),
+        Err(SolveError::Cancelled)
+    ));
+    assert!(matches!(
+        split_balanced(&puzzle, 16, SUBTREES_PER_PART, &cancel),
+        Err(SolveError::Cancelled)
+    ));
+    assert!(matches!(
+        split_by(&puzzle, 64, Sizing::UnknownCells, &cancel),
+        Err(SolveError::Cancelled)
+    ));
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+/// A flag raised from another thread while nodes are split and sized ends the split
+/// within a second (a 16x16 permutation puzzle takes 40 s to split into 16 parts).
+#[test]
+fn a_flag_raised_midway_cancels_within_a_second() {
+    let puzzle = perm(16);
+    let cancel = AtomicBool::new(false);
+    let late = std::thread::scope(|scope| {
+        let splitting = scope.spawn(|| {
+            let result = split_balanced(&puzzle, 64, SUBTREES_PER_PART, &cancel);
+            (result, Instant::now())
+        });
+        std::thread::sleep(Duration::from_millis(200));
+        cancel.store(true, Memory::Relaxed);
+        let raised_at = Instant::now();
+        let (result, ended_at) = splitting.join().expect("no panic");
+        assert!(matches!(result, Err(SolveError::Cancelled)), "{result:?}");
+        ended_at.saturating_duration_since(raised_at)
+    });
+    assert!(
+        late < Duration::from_secs(1),
+        "ended {late:?} after the flag"
+    );
+}
+
+/// The work of the whole subtree under `grid`, measured node by node.
+fn exact_work(
+    splitter: &mut Splitter<'_, Puzzle>,
+    grid: Grid,
+    memo: Option<&SealedMemo<Grid>>,
+) -> f64 {
+    let (choice, cost) = splitter.measure(grid, memo).expect("not cancelled");
+    match choice {
+        Choice::Branch {
+            children,
+            memo: next,
+            ..
+        } => {
+            cost + children
+                .into_iter()
+                .map(|child| exact_work(splitter, child, next.as_deref()))
+                .sum::<f64>()
+        }
+        _ => cost,
+    }
+}
+
+#[test]
+fn stratified_sizes_are_unbiased() {
+    let puzzle = perm(7);
+    let root = propagated_root_until(&puzzle, &|| false)
+        .expect("runs")
+        .expect("not stopped")
+        .expect("consistent");
+    let measured = Measured::new();
+    let mut splitter = Splitter::new(&puzzle, &NOT_CANCELLED, &measured, 1);
+    let exact = exact_work(&mut splitter, root.clone(), None);
+    assert!(
+        exact > 100.0 * f64::from(BUDGET),
+        "the breadth-first search would finish"
+    );
+    let draws = 40u32;
+    let estimates: Vec<f64> = (0..draws)
+        .map(|seed| {
+            splitter.rng = mixed_seed(u64::from(seed), 0);
+            splitter.estimate(&root, None).expect("not cancelled")
+        })
+        .collect();
+    let mean = estimates.iter().sum::<f64>() / f64::from(draws);
+    assert!((mean / exact - 1.0).abs() < 0.1, "{mean} against {exact}");
+    assert!(
+        estimates.iter().any(|&e| e != estimates[0]),
+        "the draws do not differ"
+    );
+}
