@@ -67,6 +67,9 @@ const BUDGET: u32 = 64;
 /// The width of a stratum of [`Splitter::stratified`]: nodes of one level whose unknown cells,
 /// divided by it, are equal share a stratum.
 const STRATUM_CELLS: usize = 4;
+/// The most nodes a level of [`Splitter::stratified`] keeps: on a large grid, where unknown
+/// cells vary widely, neighbouring strata are merged down to this many.
+const MOST_STRATA: usize = 64;
 
 impl<P: Domain + Clone> Part<P> {
     /// The part as a puzzle: `puzzle` with the decisions added to its givens.
@@ -325,9 +328,35 @@ impl<'p, P: Domain> Splitter<'p, P> {
                     }
                 }
             }
-            level = next;
+            level = self.thinned(next);
         }
         Ok(work)
+    }
+
+    /// `level` with at most [`MOST_STRATA`] nodes: ordered by unknown cells, neighbours are
+    /// merged in pairs (one kept, drawn in proportion to the weights, standing for both) until
+    /// few enough are left.
+    fn thinned(&mut self, mut level: Level<P::Grid>) -> Level<P::Grid> {
+        while level.len() > MOST_STRATA {
+            level.sort_by_key(|(grid, _, _)| grid.undecided());
+            let mut pairs = Vec::with_capacity(level.len().div_ceil(2));
+            let mut nodes = level.into_iter();
+            while let Some(first) = nodes.next() {
+                let Some(second) = nodes.next() else {
+                    pairs.push(first);
+                    break;
+                };
+                let total = first.2 + second.2;
+                let (grid, memo, _) = if self.uniform() * total < first.2 {
+                    first
+                } else {
+                    second
+                };
+                pairs.push((grid, memo, total));
+            }
+            level = pairs;
+        }
+        level
     }
 
     /// A random number in `[0, 1)` from the splitter's generator.
