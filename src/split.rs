@@ -31,7 +31,7 @@
 mod measured;
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{BinaryHeap, VecDeque};
 use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering as Memory};
@@ -46,6 +46,7 @@ use crate::domain::{Domain, DomainGrid, each_value};
 use crate::propagate::Propagator;
 use crate::puzzle::Puzzle;
 use crate::rng::SplitMix;
+use crate::search::strata::{MOST_STRATA, STRATUM_CELLS, Strata};
 use crate::search::{Searchable, SolveError, propagated_root_until};
 use measured::{Measure, Measured};
 
@@ -64,12 +65,6 @@ pub(crate) struct Part<P: Domain = Puzzle> {
 
 /// Search nodes of the breadth-first part of measuring one open node's subtree.
 const BUDGET: u32 = 64;
-/// The width of a stratum of [`Splitter::stratified`]: nodes of one level whose unknown cells,
-/// divided by it, are equal share a stratum.
-const STRATUM_CELLS: usize = 4;
-/// The most nodes a level of [`Splitter::stratified`] keeps: on a large grid, where unknown
-/// cells vary widely, neighbouring strata are merged down to this many.
-const MOST_STRATA: usize = 64;
 
 impl<P: Domain + Clone> Part<P> {
     /// The part as a puzzle: `puzzle` with the decisions added to its givens.
@@ -306,8 +301,8 @@ impl<'p, P: Domain> Splitter<'p, P> {
                     sizer.measure(nodes[i].0.clone(), nodes[i].1.as_deref())
                 })?
             };
-            let mut next: Level<P::Grid> = Vec::new();
-            let mut strata = HashMap::new();
+            let mut strata = Strata::new();
+            let mut draw = || self.uniform();
             for ((_, _, weight), (choice, cost)) in level.iter().zip(measures) {
                 work += weight * cost;
                 let Choice::Branch { children, memo, .. } = choice else {
@@ -315,48 +310,16 @@ impl<'p, P: Domain> Splitter<'p, P> {
                 };
                 for child in children {
                     let stratum = child.undecided() / STRATUM_CELLS;
-                    let Some(&kept) = strata.get(&stratum) else {
-                        strata.insert(stratum, next.len());
-                        next.push((child, memo.clone(), *weight));
-                        continue;
-                    };
-                    let draw = self.uniform();
-                    let (grid, kept_memo, total) = &mut next[kept];
-                    *total += weight;
-                    if draw * *total < *weight {
-                        (*grid, *kept_memo) = (child, memo.clone());
-                    }
+                    strata.add(stratum, (child, memo.clone()), *weight, &mut draw);
                 }
             }
-            level = self.thinned(next);
+            level = strata
+                .level(MOST_STRATA, |(grid, _)| grid.undecided(), &mut draw)
+                .into_iter()
+                .map(|((grid, memo), weight)| (grid, memo, weight))
+                .collect();
         }
         Ok(work)
-    }
-
-    /// `level` with at most [`MOST_STRATA`] nodes: ordered by unknown cells, neighbours are
-    /// merged in pairs (one kept, drawn in proportion to the weights, standing for both) until
-    /// few enough are left.
-    fn thinned(&mut self, mut level: Level<P::Grid>) -> Level<P::Grid> {
-        while level.len() > MOST_STRATA {
-            level.sort_by_key(|(grid, _, _)| grid.undecided());
-            let mut pairs = Vec::with_capacity(level.len().div_ceil(2));
-            let mut nodes = level.into_iter();
-            while let Some(first) = nodes.next() {
-                let Some(second) = nodes.next() else {
-                    pairs.push(first);
-                    break;
-                };
-                let total = first.2 + second.2;
-                let (grid, memo, _) = if self.uniform() * total < first.2 {
-                    first
-                } else {
-                    second
-                };
-                pairs.push((grid, memo, total));
-            }
-            level = pairs;
-        }
-        level
     }
 
     /// A random number in `[0, 1)` from the splitter's generator.

@@ -1,21 +1,17 @@
-//! Estimates of the size of a search tree from random probes (Knuth's method): a probe walks
-//! down a random path, choosing each branching cell as the search does and each child with a
-//! known chance, and one over the product of the chances taken at a node is an unbiased
-//! estimate of the nodes at that depth (and of solutions, for the leaf it ends at); the mean
-//! over many probes estimates the whole tree.
+//! Estimates of the size of a search tree from random probes (Knuth's method, and Chen's
+//! stratified sampling): each probe is an unbiased estimate of the tree's nodes and solutions,
+//! and the mean over many probes estimates the whole tree.
 //!
-//! This module holds what the probes add up to ([`Samples`], [`TreeEstimate`]) and how a probe
-//! draws a child ([`tilted_choice`]); the probes themselves walk the tree in `probe.rs`, on
+//! This module holds what the probes add up to ([`Samples`], [`TreeEstimate`]); the probes
+//! themselves walk the tree in `probe.rs`, on
 //! one thread of their own when an enumeration is asked to estimate
 //! ([`super::Solver::with_estimate`]), so that a progress display can say how big the tree is,
 //! with a range, and when the run may end ([`TreeEstimate::seconds_left`]).
 
-use crate::domain::DomainGrid;
-
 /// Probes before an estimate is given: fewer say too little about the spread. Each of the
-/// estimator's probes is a wide one, of 16 dives (see `probe.rs`), so on a deep tree the first
-/// estimate waits for 64 dives.
-pub(crate) const MIN_PROBES: u64 = 4;
+/// estimator's probes is a wide one, a breadth-first search and stratified sampling below it
+/// (see `probe.rs`).
+pub(crate) const MIN_PROBES: u64 = 2;
 
 /// One estimated quantity: the mean of the probes, and a range around it. The low end is two
 /// standard errors of the mean below it (never below zero); the high end two above it, or the
@@ -197,30 +193,6 @@ pub(crate) struct Probe {
     pub(crate) solutions: f64,
 }
 
-/// How much likelier a probe is to enter a child with one more unknown cell than its sibling
-/// (see [`tilted_choice`]).
-pub(crate) const PROBE_TILT: f64 = 0.25;
-
-/// A child of `children` drawn with probability proportional to `2^(tilt * unknown cells)`,
-/// from the random bits `random`, and that probability: a branching cell often splits a node
-/// into a small child and a large one, and drawing evenly would mostly walk the small ones.
-pub(crate) fn tilted_choice<G: DomainGrid>(children: &[G], tilt: f64, random: u64) -> (usize, f64) {
-    let most = children.iter().map(|g| g.undecided()).max().unwrap_or(0);
-    let weights: Vec<f64> = children
-        .iter()
-        .map(|g| (tilt * -((most - g.undecided()) as f64)).exp2())
-        .collect();
-    let total: f64 = weights.iter().sum();
-    // 53 random bits, as a number in [0, total).
-    let mut at = (random >> 11) as f64 / (1u64 << 53) as f64 * total;
-    let mut child = 0;
-    while child + 1 < weights.len() && at >= weights[child] {
-        at -= weights[child];
-        child += 1;
-    }
-    (child, weights[child] / total)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,27 +229,6 @@ mod tests {
         // Equal probes: no spread.
         let equal = moments(&[3.0, 3.0, 3.0]);
         assert_eq!((equal.low, equal.high), (3.0, 3.0));
-    }
-
-    #[test]
-    fn a_tilted_choice_favours_larger_children_and_says_how_much() {
-        let small = crate::grid::Grid::new(2, 2);
-        let large = crate::grid::Grid::new(2, 6);
-        let children = [small, large];
-        let mut rng = SplitMix(7);
-        let mut drawn = [0u32; 2];
-        for _ in 0..4000 {
-            let (child, chance) = tilted_choice(&children, PROBE_TILT, rng.next());
-            drawn[child] += 1;
-            // 8 cells more: 2^(0.25 * 8) = 4 times likelier.
-            let expected = [0.2, 0.8][child];
-            assert!((chance - expected).abs() < 1e-12, "{child}: {chance}");
-        }
-        assert!((700..=900).contains(&drawn[0]), "{drawn:?}");
-        // One child, or children alike: every draw is certain, or even.
-        assert_eq!(tilted_choice(&children[..1], PROBE_TILT, 99), (0, 1.0));
-        let even = [children[0].clone(), children[0].clone()];
-        assert_eq!(tilted_choice(&even, PROBE_TILT, 0).1, 0.5);
     }
 
     #[test]

@@ -26,6 +26,7 @@ mod race_tests;
 mod restart;
 mod run;
 mod stats;
+pub(crate) mod strata;
 mod tree;
 
 use std::collections::HashSet;

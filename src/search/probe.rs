@@ -12,9 +12,10 @@ use std::collections::VecDeque;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::estimate::{PROBE_TILT, Probe, Samples, tilted_choice};
+use super::estimate::{Probe, Samples};
 use super::finished::Finished;
 use super::product::{Product, Split};
+use super::strata::{MOST_STRATA, STRATUM_CELLS, Strata};
 use crate::choose::{Choice, ProbeCounts, Probing, choose_by};
 use crate::count::Countable;
 use crate::domain::DomainGrid;
@@ -27,8 +28,6 @@ const STEADY: Duration = Duration::from_secs(3);
 const PAUSE_FACTOR: u32 = 9;
 /// Nodes of a wide probe's breadth-first search.
 const BREADTH: usize = 64;
-/// Dives of a wide probe from the open nodes its breadth-first search leaves.
-const DIVES: usize = 16;
 
 /// What one node of the tree holds, as a probe sees it.
 enum Visit<G> {
@@ -87,49 +86,31 @@ impl<P: Countable> Walk<'_, P> {
         }
     }
 
-    /// Walks one random path from `root` (at a propagation fixpoint), choosing cells as the search
-    /// does, and never into a subtree that `finished` holds: Knuth's estimate of the tree still
-    /// open, the sum over the path of one over the chances of the children taken. `None` if
-    /// `stopped` said stop first.
-    pub(crate) fn dive(
+    /// A probe of the tree still open below `root` (at a propagation fixpoint), choosing cells
+    /// as the search does and never entering a subtree that `finished` holds: stratified
+    /// sampling from the root alone ([`Walk::stratified`]). `None` if `stopped` said stop
+    /// first.
+    #[cfg(test)]
+    pub(crate) fn narrow(
         &self,
         root: &P::Grid,
         prop: &mut Propagator<P>,
         rng: &mut SplitMix,
     ) -> Option<Probe> {
-        let mut grid = root.clone();
-        let mut weight = 1.0f64;
-        let mut nodes = 0.0f64;
-        loop {
-            nodes += weight;
-            match self.visit(grid, prop)? {
-                Visit::Leaf(solutions) => {
-                    return Some(Probe {
-                        nodes,
-                        solutions: weight * solutions,
-                    });
-                }
-                Visit::Open(mut children) => {
-                    let (child, chance) = tilted_choice(&children, PROBE_TILT, rng.next());
-                    weight /= chance;
-                    grid = children.swap_remove(child);
-                }
-            }
-        }
+        self.stratified(vec![(root.clone(), 1.0)], prop, rng)
     }
 
     /// A wide probe of the tree still open below `root`: a breadth-first search of up to
-    /// `breadth` nodes, counted exactly, then `dives` dives ([`Walk::dive`]) from the open nodes it
-    /// leaves, drawn evenly from a random start (systematic sampling, so every open node is as
-    /// likely to be drawn), each sizing its node for all of them. Unbiased as a dive is, with
-    /// far less spread: the chances taken near the root, where one dive's estimate swings most,
-    /// are replaced by the open nodes themselves. `None` if `stopped` said stop first.
+    /// `breadth` nodes, counted exactly, then stratified sampling below the open nodes it
+    /// leaves ([`Walk::stratified`]). Unbiased, with far less spread than random dives: on a
+    /// lopsided tree a few large dives decided the estimate (docs/benchmarks.md, "Stratified
+    /// probes"). `None` if `stopped` said stop first.
     pub(crate) fn wide(
         &self,
         root: &P::Grid,
         prop: &mut Propagator<P>,
         rng: &mut SplitMix,
-        (breadth, dives): (usize, usize),
+        breadth: usize,
     ) -> Option<Probe> {
         let mut frontier = VecDeque::from([root.clone()]);
         let mut exact = Probe {
@@ -146,20 +127,45 @@ impl<P: Countable> Walk<'_, P> {
                 Visit::Open(children) => frontier.extend(children),
             }
         }
-        let open = frontier.len();
-        if open == 0 {
-            return Some(exact);
-        }
-        let samples = dives.clamp(1, open);
-        // 53 random bits: the start of the evenly spaced draws, in [0, 1).
-        let start = (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
-        let mut sampled = exact;
-        let scale = open as f64 / samples as f64;
-        for k in 0..samples {
-            let at = (((k as f64 + start) * scale) as usize).min(open - 1);
-            let dive = self.dive(&frontier[at], prop, rng)?;
-            sampled.nodes += scale * dive.nodes;
-            sampled.solutions += scale * dive.solutions;
+        let level = frontier.into_iter().map(|grid| (grid, 1.0)).collect();
+        let below = self.stratified(level, prop, rng)?;
+        Some(Probe {
+            nodes: exact.nodes + below.nodes,
+            solutions: exact.solutions + below.solutions,
+        })
+    }
+
+    /// Chen's stratified sampling of the tree still open below the nodes of `level`, each
+    /// with its weight: every node of a level is visited and counted times its weight, and its
+    /// open children fall into strata by their unknown cells, one kept per stratum for the
+    /// weight of all ([`Strata`]). Unbiased; `None` if `stopped` said stop first.
+    fn stratified(
+        &self,
+        mut level: Vec<(P::Grid, f64)>,
+        prop: &mut Propagator<P>,
+        rng: &mut SplitMix,
+    ) -> Option<Probe> {
+        let mut sampled = Probe {
+            nodes: 0.0,
+            solutions: 0.0,
+        };
+        // 53 random bits, as a number in [0, 1).
+        let mut draw = || (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
+        while !level.is_empty() {
+            let mut strata = Strata::new();
+            for (grid, weight) in level {
+                sampled.nodes += weight;
+                match self.visit(grid, prop)? {
+                    Visit::Leaf(solutions) => sampled.solutions += weight * solutions,
+                    Visit::Open(children) => {
+                        for child in children {
+                            let stratum = child.undecided() / STRATUM_CELLS;
+                            strata.add(stratum, child, weight, &mut draw);
+                        }
+                    }
+                }
+            }
+            level = strata.level(MOST_STRATA, |grid| grid.undecided(), &mut draw);
         }
         Some(sampled)
     }
@@ -181,7 +187,6 @@ pub(crate) fn run_probes<P: Countable>(
     let mut prop = Propagator::<P>::with_line_cache();
     let mut rng = SplitMix(0x6E6F_6E6F_656E_756D);
     let start = Instant::now();
-    let size = (BREADTH, DIVES);
     while !stopped() {
         let began = Instant::now();
         let before = done();
@@ -191,7 +196,7 @@ pub(crate) fn run_probes<P: Countable>(
             finished: Some(finished),
             stopped,
         };
-        let Some(open) = walk.wide(root, &mut prop, &mut rng, size) else {
+        let Some(open) = walk.wide(root, &mut prop, &mut rng, BREADTH) else {
             return;
         };
         let after = done();
@@ -245,7 +250,7 @@ mod tests {
                 finished: None,
                 stopped: &|| false,
             };
-            let p = walk.dive(&root, &mut prop, &mut rng);
+            let p = walk.narrow(&root, &mut prop, &mut rng);
             samples.add(p.expect("not stopped"));
         }
         samples.estimate().expect("enough probes")
@@ -285,7 +290,7 @@ mod tests {
                 finished,
                 stopped: &|| false,
             };
-            let open = walk.dive(&root, &mut prop, &mut rng);
+            let open = walk.narrow(&root, &mut prop, &mut rng);
             // Every child of the root is finished: only the root is left to count.
             let nothing = Probe {
                 nodes: 1.0,
@@ -348,14 +353,14 @@ mod tests {
             finished: None,
             stopped: &|| false,
         };
-        let exact = walk(&small).wide(&root_of(&small), &mut prop, &mut rng, (64, 16));
+        let exact = walk(&small).wide(&root_of(&small), &mut prop, &mut rng, 64);
         assert_eq!(exact.map(|p| p.solutions), Some(6.0));
         // 8! = 40,320: the mean of 20 wide probes is within 20% (single dives: a factor of 2).
         let large = permutation(8);
         let root = root_of(&large);
         let mut samples = Samples::default();
         for _ in 0..20 {
-            let p = walk(&large).wide(&root, &mut prop, &mut rng, (64, 16));
+            let p = walk(&large).wide(&root, &mut prop, &mut rng, 64);
             samples.add(p.expect("not stopped"));
         }
         let mean = samples.estimate().expect("enough probes").solutions.mean;
@@ -376,7 +381,7 @@ mod tests {
             finished: None,
             stopped: &|| true,
         };
-        let probe = walk.wide(&root, &mut prop, &mut SplitMix(3), (64, 16));
+        let probe = walk.wide(&root, &mut prop, &mut SplitMix(3), 64);
         assert_eq!(probe, None);
     }
 }

@@ -277,20 +277,3 @@ fn stratified_sizes_are_unbiased() {
         "the draws do not differ"
     );
 }
-
-#[test]
-fn thinning_a_level_keeps_its_weight() {
-    let puzzle = perm(9);
-    let root = puzzle.given_grid().expect("consistent givens");
-    let measured = Measured::new();
-    let mut splitter = Splitter::new(&puzzle, &NOT_CANCELLED, &measured, 7);
-    let level: Level<Grid> = (0..200)
-        .map(|i| (root.clone(), None, 1.0 + f64::from(i % 3)))
-        .collect();
-    let weight: f64 = level.iter().map(|node| node.2).sum();
-    let thinned = splitter.thinned(level);
-    assert!(thinned.len() <= MOST_STRATA, "{}", thinned.len());
-    assert!(thinned.len() >= MOST_STRATA / 2, "{}", thinned.len());
-    let kept: f64 = thinned.iter().map(|node| node.2).sum();
-    assert_eq!(kept, weight);
-}
