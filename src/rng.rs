@@ -1,5 +1,5 @@
 //! A small, fast, deterministic pseudo-random generator (SplitMix64), for the tree estimator's
-//! random dives and the tests' random lines: nothing here needs more.
+//! sampling and the tests' random lines: nothing here needs more.
 
 /// SplitMix64, seeded by its one word of state.
 pub(crate) struct SplitMix(pub(crate) u64);
@@ -12,6 +12,11 @@ impl SplitMix {
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
+    }
+
+    /// A number in `[0, 1)`, uniformly: 53 random bits.
+    pub(crate) fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// A number below `n` (`n > 0`), about uniformly.

@@ -105,9 +105,9 @@ impl<P: Domain> Ord for Open<P> {
     }
 }
 
-/// Nodes of one level of [`Splitter::stratified`]: each grid, the memo its parent handed down,
-/// and its weight.
-type Level<G> = Vec<(G, Option<Arc<SealedMemo<G>>>, f64)>;
+/// Nodes of one level of [`Splitter::stratified`]: each grid with the memo its parent handed
+/// down, and its weight.
+type Level<G> = Vec<((G, Option<Arc<SealedMemo<G>>>), f64)>;
 
 /// What a split needs at hand while it expands nodes.
 struct Splitter<'p, P: Domain> {
@@ -278,7 +278,7 @@ impl<'p, P: Domain> Splitter<'p, P> {
                 frontier.extend(children.into_iter().map(|g| (g, next.clone())));
             }
         }
-        let level = frontier.into_iter().map(|(g, m)| (g, m, 1.0)).collect();
+        let level = frontier.into_iter().map(|node| (node, 1.0)).collect();
         Ok(work + self.stratified(level)?)
     }
 
@@ -298,12 +298,13 @@ impl<'p, P: Domain> Splitter<'p, P> {
             let measures = {
                 let nodes = &level;
                 self.each(nodes.len(), |sizer, i| {
-                    sizer.measure(nodes[i].0.clone(), nodes[i].1.as_deref())
+                    let ((grid, memo), _) = &nodes[i];
+                    sizer.measure(grid.clone(), memo.as_deref())
                 })?
             };
             let mut strata = Strata::new();
             let mut draw = || self.uniform();
-            for ((_, _, weight), (choice, cost)) in level.iter().zip(measures) {
+            for ((_, weight), (choice, cost)) in level.iter().zip(measures) {
                 work += weight * cost;
                 let Choice::Branch { children, memo, .. } = choice else {
                     continue;
@@ -313,11 +314,7 @@ impl<'p, P: Domain> Splitter<'p, P> {
                     strata.add(stratum, (child, memo.clone()), *weight, &mut draw);
                 }
             }
-            level = strata
-                .level(MOST_STRATA, |(grid, _)| grid.undecided(), &mut draw)
-                .into_iter()
-                .map(|((grid, memo), weight)| (grid, memo, weight))
-                .collect();
+            level = strata.level(MOST_STRATA, |(grid, _)| grid.undecided(), &mut draw);
         }
         Ok(work)
     }

@@ -149,8 +149,7 @@ impl<P: Countable> Walk<'_, P> {
             nodes: 0.0,
             solutions: 0.0,
         };
-        // 53 random bits, as a number in [0, 1).
-        let mut draw = || (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
+        let mut draw = || rng.unit();
         while !level.is_empty() {
             let mut strata = Strata::new();
             for (grid, weight) in level {

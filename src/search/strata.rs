@@ -107,13 +107,8 @@ mod tests {
         for i in 0..200usize {
             strata.add(i, i, 1.0 + (i % 3) as f64, &mut never);
         }
-        let mut seed = 0u64;
-        let mut draw = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rng = crate::rng::SplitMix(5);
+        let mut draw = || rng.unit();
         let level = strata.level(64, |&i| i, &mut draw);
         assert!((32..=64).contains(&level.len()), "{}", level.len());
         let weight: f64 = level.iter().map(|(_, w)| w).sum();
