@@ -14,11 +14,6 @@ impl SplitMix {
         z ^ (z >> 31)
     }
 
-    /// A number in `[0, 1)`, uniformly: 53 random bits.
-    pub(crate) fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
     /// A number below `n` (`n > 0`), about uniformly.
     #[cfg(test)]
     pub(crate) fn below(&mut self, n: usize) -> usize {

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use super::estimate::{Probe, Samples};
 use super::finished::Finished;
 use super::product::{Product, Split};
-use super::strata::{MOST_STRATA, STRATUM_CELLS, Strata};
+use super::strata::{MOST_STRATA, STRATUM_CELLS, Strata, exponential};
 use crate::choose::{Choice, ProbeCounts, Probing, choose_by};
 use crate::count::Countable;
 use crate::domain::DomainGrid;
@@ -149,7 +149,6 @@ impl<P: Countable> Walk<'_, P> {
             nodes: 0.0,
             solutions: 0.0,
         };
-        let mut draw = || rng.unit();
         while !level.is_empty() {
             let mut strata = Strata::new();
             for (grid, weight) in level {
@@ -159,12 +158,12 @@ impl<P: Countable> Walk<'_, P> {
                     Visit::Open(children) => {
                         for child in children {
                             let stratum = child.undecided() / STRATUM_CELLS;
-                            strata.add(stratum, child, weight, &mut draw);
+                            strata.add(stratum, child, weight, exponential(rng.next()));
                         }
                     }
                 }
             }
-            level = strata.level(MOST_STRATA, |grid| grid.undecided(), &mut draw);
+            level = strata.level(MOST_STRATA, |grid| grid.undecided());
         }
         Some(sampled)
     }

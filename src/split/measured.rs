@@ -1,6 +1,6 @@
 //! The nodes a split has measured, kept so that measuring them again costs a lookup.
 //!
-//! A split sizes each new open node by a breadth-first search and dives below it, and the
+//! A split sizes each new open node by a breadth-first search and samples below it, and the
 //! open nodes lie inside the subtrees sized before them: on a random 16x16 picture, 72% of the
 //! line solves of sizing went to nodes already measured, nearly all of them nodes that probe.
 //! So the nodes that probe (the costly ones) are kept, with their choice and cost. A node's
@@ -21,8 +21,10 @@ use dashmap::DashMap;
 use crate::choose::{Choice, SealedMemo};
 use crate::domain::{DomainGrid, fingerprint};
 
-/// The most bytes the kept nodes take (their children's grids and the memos they hand down).
-const BUDGET_BYTES: usize = 64 << 20;
+/// The most bytes the kept nodes take (their children's grids and the memos they hand down):
+/// a random 16x16 picture split into 1,024 subtrees keeps 36,000 nodes of 4.5 KB, all of them
+/// within this budget; at 64 MiB, 41% of its measures of nodes that probe were repeats.
+const BUDGET_BYTES: usize = 256 << 20;
 
 /// One node's choice and its cost (one, plus its line solves).
 pub(super) type Measure<G> = (Choice<G>, f64);

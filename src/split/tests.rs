@@ -266,7 +266,7 @@ fn stratified_sizes_are_unbiased() {
     let draws = 40u32;
     let estimates: Vec<f64> = (0..draws)
         .map(|seed| {
-            splitter.rng = mixed_seed(u64::from(seed), 0);
+            splitter.seed = SplitMix(u64::from(seed)).next();
             splitter.estimate(&root, None).expect("not cancelled")
         })
         .collect();
