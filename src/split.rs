@@ -37,8 +37,8 @@ mod measured;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 use std::ops::Range;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering as Memory};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
@@ -120,6 +120,9 @@ struct Splitter<'p, P: Domain> {
     cancel: &'p AtomicBool,
     /// The nodes measured so far, shared by the threads.
     measured: &'p Measured<P::Grid>,
+    /// Propagators of splitters that have finished, whose line caches are warm.
+    spare: &'p Mutex<Vec<Propagator<P>>>,
+    /// This splitter's propagator, from `spare` or new; it goes back there on drop.
     prop: Propagator<P>,
     counts: ProbeCounts,
     /// The seed of the nodes' keys in the strata: one for the whole split, so that the
@@ -150,18 +153,28 @@ fn estimate_children<P: Domain>(
 /// and grids take memory in proportion to the cells (docs/tuning.md, "Constants").
 const SIDE_BY_SIDE_CELLS: usize = 1 << 18;
 
+impl<P: Domain> Drop for Splitter<'_, P> {
+    fn drop(&mut self) {
+        if let Ok(mut spare) = self.spare.lock() {
+            spare.push(std::mem::take(&mut self.prop));
+        }
+    }
+}
+
 impl<'p, P: Domain> Splitter<'p, P> {
     fn new(
         puzzle: &'p P,
         cancel: &'p AtomicBool,
-        measured: &'p Measured<P::Grid>,
+        (measured, spare): (&'p Measured<P::Grid>, &'p Mutex<Vec<Propagator<P>>>),
         seed: u64,
     ) -> Self {
+        let prop = spare.lock().ok().and_then(|mut spare| spare.pop());
         Splitter {
             puzzle,
             cancel,
             measured,
-            prop: Propagator::new(),
+            spare,
+            prop: prop.unwrap_or_else(Propagator::with_line_cache),
             counts: ProbeCounts::default(),
             seed,
         }
@@ -179,11 +192,12 @@ impl<'p, P: Domain> Splitter<'p, P> {
         if rows.saturating_mul(cols) > SIDE_BY_SIDE_CELLS {
             return (0..n).map(|i| work(self, i)).collect();
         }
-        let (puzzle, cancel, measured, seed) = (self.puzzle, self.cancel, self.measured, self.seed);
+        let (puzzle, cancel, seed) = (self.puzzle, self.cancel, self.seed);
+        let kept = (self.measured, self.spare);
         (0..n)
             .into_par_iter()
             .map_init(
-                || Splitter::new(puzzle, cancel, measured, seed),
+                || Splitter::new(puzzle, cancel, kept, seed),
                 |sizer, i| work(sizer, i),
             )
             .collect()
@@ -442,8 +456,8 @@ pub(crate) fn split_by<P: Searchable>(
             estimate: 1.0,
         }]);
     };
-    let measured = Measured::new();
-    let mut splitter = Splitter::new(puzzle, cancel, &measured, 1);
+    let (measured, spare) = (Measured::new(), Mutex::new(Vec::new()));
+    let mut splitter = Splitter::new(puzzle, cancel, (&measured, &spare), 1);
     let mut order = 0;
     let mut open = BinaryHeap::from([Open {
         grid: root,

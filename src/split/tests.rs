@@ -256,8 +256,8 @@ fn stratified_sizes_are_unbiased() {
         .expect("runs")
         .expect("not stopped")
         .expect("consistent");
-    let measured = Measured::new();
-    let mut splitter = Splitter::new(&puzzle, &NOT_CANCELLED, &measured, 1);
+    let (measured, spare) = (Measured::new(), Mutex::new(Vec::new()));
+    let mut splitter = Splitter::new(&puzzle, &NOT_CANCELLED, (&measured, &spare), 1);
     let exact = exact_work(&mut splitter, root.clone(), None);
     assert!(
         exact > 100.0 * f64::from(BUDGET),
