@@ -5,7 +5,7 @@
 //! the root of the search tree to one open node. The branching is the search's own (probing,
 //! then the best-scored cell), so sibling parts differ in the value of one cell and no solution
 //! is in two parts; dead nodes are dropped, as they hold no solution, so every solution is in
-//! one part. The open node with the largest subtree is split first. Each new node is sized, in
+//! one part. The open nodes with the largest subtrees are split first, a few at once. Each new node is sized, in
 //! search work (nodes and their line solves), by a short breadth-first search (exact when it
 //! finishes) and stratified sampling below the nodes it leaves open (see `Splitter::estimate`).
 //! (Knuth's random-dive estimate alone was tried first: on the irregular trees that probing
@@ -66,6 +66,11 @@ pub(crate) struct Part<P: Domain = Puzzle> {
     /// estimated.
     pub estimate: f64,
 }
+
+/// Open nodes that a split expands at once, the largest first, so that their children are
+/// sized side by side (a node's two children are of unequal size, and keep two threads busy
+/// half of the time).
+const EXPAND_AT_ONCE: usize = 4;
 
 /// Search nodes of the breadth-first part of measuring one open node's subtree.
 const BUDGET: u32 = 64;
@@ -134,19 +139,6 @@ struct Splitter<'p, P: Domain> {
 /// reaches the polling thread promptly on every target.
 fn raised(cancel: &AtomicBool) -> bool {
     cancel.load(Memory::Relaxed)
-}
-
-/// The sizes of `children`, estimated side by side.
-fn estimate_children<P: Domain>(
-    splitter: &mut Splitter<'_, P>,
-    children: &[P::Grid],
-    memo: Option<&Arc<SealedMemo<P::Grid>>>,
-) -> Result<Vec<f64>, SolveError> {
-    splitter
-        .each(children.len(), |sizer, index| {
-            sizer.estimate(&children[index], memo)
-        })
-        .map_err(|Interrupted| SolveError::Cancelled)
 }
 
 /// The most cells of a grid whose split sizes nodes side by side: each thread's propagator
@@ -471,35 +463,51 @@ pub(crate) fn split_by<P: Searchable>(
         if raised(cancel) {
             return Err(SolveError::Cancelled);
         }
-        let Some(mut node) = open.pop() else { break };
-        match splitter.choose(&mut node.grid, node.memo.as_deref()) {
-            Choice::Interrupted => return Err(SolveError::Cancelled),
-            Choice::Dead => {}
-            Choice::Solved => done.push(Open {
-                estimate: 1.0,
-                ..node
-            }),
-            Choice::Branch {
-                cell: (row, col),
-                children,
-                memo,
-            } => {
-                let estimates = match sizing {
-                    Sizing::Measured => estimate_children(&mut splitter, &children, memo.as_ref())?,
-                    Sizing::UnknownCells => children.iter().map(|g| g.undecided() as f64).collect(),
-                };
-                for (grid, estimate) in children.into_iter().zip(estimates) {
-                    let mut decisions = node.decisions.clone();
-                    decisions.push(P::given(row, col, grid.values(row, col)));
-                    order += 1;
-                    open.push(Open {
-                        grid,
-                        decisions,
-                        memo: memo.clone(),
-                        estimate,
-                        order,
-                    });
-                }
+        let wanted = (parts.max(1) - open.len() - done.len()).min(EXPAND_AT_ONCE);
+        let mut branching = Vec::with_capacity(wanted);
+        while branching.len() < wanted {
+            let Some(mut node) = open.pop() else { break };
+            match splitter.choose(&mut node.grid, node.memo.as_deref()) {
+                Choice::Interrupted => return Err(SolveError::Cancelled),
+                Choice::Dead => {}
+                Choice::Solved => done.push(Open {
+                    estimate: 1.0,
+                    ..node
+                }),
+                Choice::Branch {
+                    cell,
+                    children,
+                    memo,
+                } => branching.push((node, cell, children, memo)),
+            }
+        }
+        if branching.is_empty() && open.is_empty() {
+            break;
+        }
+        let children: Vec<_> = (branching.iter())
+            .flat_map(|(_, _, children, memo)| children.iter().map(move |g| (g, memo.as_ref())))
+            .collect();
+        let mut estimates = match sizing {
+            Sizing::Measured => splitter
+                .each(children.len(), |sizer, i| {
+                    sizer.estimate(children[i].0, children[i].1)
+                })
+                .map_err(|Interrupted| SolveError::Cancelled)?,
+            Sizing::UnknownCells => children.iter().map(|(g, _)| g.undecided() as f64).collect(),
+        }
+        .into_iter();
+        for (node, (row, col), children, memo) in branching {
+            for (grid, estimate) in children.into_iter().zip(estimates.by_ref()) {
+                let mut decisions = node.decisions.clone();
+                decisions.push(P::given(row, col, grid.values(row, col)));
+                order += 1;
+                open.push(Open {
+                    grid,
+                    decisions,
+                    memo: memo.clone(),
+                    estimate,
+                    order,
+                });
             }
         }
     }
