@@ -5,9 +5,10 @@
 //! the root of the search tree to one open node. The branching is the search's own (probing,
 //! then the best-scored cell), so sibling parts differ in the value of one cell and no solution
 //! is in two parts; dead nodes are dropped, as they hold no solution, so every solution is in
-//! one part. The open nodes with the largest subtrees are split first, a few at once. Each new node is sized, in
-//! search work (nodes and their line solves), by a short breadth-first search (exact when it
-//! finishes) and stratified sampling below the nodes it leaves open (see `Splitter::estimate`).
+//! one part. The open nodes with the largest subtrees are split first, a few at once. Each new
+//! node is sized, in search work (nodes and their line solves), by a short breadth-first search
+//! (exact when it finishes) and stratified sampling below the nodes it leaves open (see
+//! `Splitter::estimate`).
 //! (Knuth's random-dive estimate alone was tried first: on the irregular trees that probing
 //! leaves, it was off by two orders of magnitude.)
 //!
