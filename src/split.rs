@@ -292,11 +292,12 @@ impl<'p, P: Domain> Splitter<'p, P> {
     /// its work counted times its weight, and its children fall into strata by their unknown
     /// cells (see [`STRATUM_CELLS`]). Each stratum keeps one child, drawn in proportion to
     /// the weights by the children's keys (see [`Splitter::seed`]), that stands for the weight
-    /// of all, and the kept children are the next level. Every choice is fair, so the estimate is unbiased. Random dives (Knuth's
-    /// estimator, with the child with more unknown cells favoured) were used before: on a
-    /// random 16x16 picture, the largest of 64 parts had 2.2 to 7.8 times the mean work over
-    /// four draws, against 1.7 to 2.3 with strata (docs/benchmarks.md, "Stratified sizing").
-    /// The strata are filled in order, so the estimate does not depend on the threads.
+    /// of all, and the kept children are the next level. Every choice is fair, so the estimate
+    /// is unbiased. Random dives (Knuth's estimator, with the child with more unknown cells
+    /// favoured) were used before: on a random 16x16 picture, the largest of 64 parts had 2.2
+    /// to 7.8 times the mean work over four draws, against 1.7 to 2.3 with strata
+    /// (docs/benchmarks.md, "Stratified sizing"). The keys depend on the nodes alone, so the
+    /// estimate does not depend on the threads.
     fn stratified(&mut self, mut level: Level<P::Grid>) -> Result<f64, Interrupted> {
         let mut work = 0.0;
         while !level.is_empty() {
