@@ -197,12 +197,21 @@ impl<'p, P: Domain> Splitter<'p, P> {
     }
 
     /// Chooses at a node as the search that probes everywhere does; [`Choice::Interrupted`]
-    /// when the cancel flag is raised.
+    /// when the cancel flag is raised. A node that the parts' search probes too chooses the
+    /// same way, and was measured when it was sized: its choice is taken from the measured
+    /// nodes (a node found solved is probed again, for its solved grid).
     fn choose(
         &mut self,
         grid: &mut P::Grid,
         memo: Option<&SealedMemo<P::Grid>>,
     ) -> Choice<P::Grid> {
+        if Probing::Adaptive.probes(grid.undecided()) {
+            match self.measure(grid.clone(), memo) {
+                Err(Interrupted) => return Choice::Interrupted,
+                Ok((Choice::Solved, _)) => {}
+                Ok((choice, _)) => return choice,
+            }
+        }
         let cancel = self.cancel;
         choose_probing(
             self.puzzle,
