@@ -198,8 +198,8 @@ impl<'p, P: Domain> Splitter<'p, P> {
 
     /// Chooses at a node as the search that probes everywhere does; [`Choice::Interrupted`]
     /// when the cancel flag is raised. A node that the parts' search probes too chooses the
-    /// same way, and was measured when it was sized: its choice is taken from the measured
-    /// nodes (a node found solved is probed again, for its solved grid).
+    /// same way, and every node but the root was measured when it was sized, so its choice
+    /// comes from [`Splitter::measure`] (a node found solved is probed again, for its grid).
     fn choose(
         &mut self,
         grid: &mut P::Grid,
