@@ -198,18 +198,18 @@ impl<'p, P: Domain> Splitter<'p, P> {
 
     /// Chooses at a node as the search that probes everywhere does; [`Choice::Interrupted`]
     /// when the cancel flag is raised. A node that the parts' search probes too chooses the
-    /// same way, and every node but the root was measured when it was sized, so its choice
-    /// comes from [`Splitter::measure`] (a node found solved is probed again, for its grid).
+    /// same way, so a node measured when it was sized (every node but the root, when the
+    /// split measures) takes its choice from the measured nodes; a node found solved there is
+    /// probed again, for its solved grid.
     fn choose(
         &mut self,
         grid: &mut P::Grid,
         memo: Option<&SealedMemo<P::Grid>>,
     ) -> Choice<P::Grid> {
         if Probing::Adaptive.probes(grid.undecided()) {
-            match self.measure(grid.clone(), memo) {
-                Err(Interrupted) => return Choice::Interrupted,
-                Ok((Choice::Solved, _)) => {}
-                Ok((choice, _)) => return choice,
+            let kept = self.measured.get(Measured::key(grid, memo));
+            if let Some((choice @ (Choice::Branch { .. } | Choice::Dead), _)) = kept {
+                return choice;
             }
         }
         let cancel = self.cancel;
