@@ -29,6 +29,11 @@
 //! for every number of threads. Grids of more than [`SIDE_BY_SIDE_CELLS`] cells are sized on
 //! one thread, to bound memory.
 //!
+//! Sizing stops after [`SIZING_TIME`]: on grids whose nodes take seconds to probe (a random
+//! 200x200 colour picture), sizing a thousand subtrees would take an hour. The split then cuts
+//! only one subtree per part, and each new subtree takes an equal share of its parent's
+//! estimate ([`Sizer`]); those parts are less even, and depend on how far sizing got.
+//!
 //! Every split takes a cancel flag, polled between nodes and between the probes of each node's
 //! choice and estimate (and every few lines of a propagation): once it is raised, the split
 //! returns [`SolveError::Cancelled`] within a propagation or two, and no parts.
@@ -40,6 +45,7 @@ use std::collections::{BinaryHeap, VecDeque};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering as Memory};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -134,6 +140,8 @@ struct Splitter<'p, P: Domain> {
     /// The seed of the nodes' keys in the strata: one for the whole split, so that the
     /// samples of a node and of its children keep the same nodes, which are then measured once.
     seed: u64,
+    /// When sizing stops: measuring a node after it is [`Interrupted`] too.
+    deadline: Instant,
 }
 
 /// Whether `cancel` is raised. Relaxed is enough: the flag publishes no data, and a store
@@ -159,7 +167,7 @@ impl<'p, P: Domain> Splitter<'p, P> {
         puzzle: &'p P,
         cancel: &'p AtomicBool,
         (measured, spare): (&'p Measured<P::Grid>, &'p Mutex<Vec<Propagator<P>>>),
-        seed: u64,
+        (seed, deadline): (u64, Instant),
     ) -> Self {
         let prop = spare.lock().ok().and_then(|mut spare| spare.pop());
         Splitter {
@@ -170,6 +178,7 @@ impl<'p, P: Domain> Splitter<'p, P> {
             prop: prop.unwrap_or_else(Propagator::with_line_cache),
             counts: ProbeCounts::default(),
             seed,
+            deadline,
         }
     }
 
@@ -185,12 +194,12 @@ impl<'p, P: Domain> Splitter<'p, P> {
         if rows.saturating_mul(cols) > SIDE_BY_SIDE_CELLS {
             return (0..n).map(|i| work(self, i)).collect();
         }
-        let (puzzle, cancel, seed) = (self.puzzle, self.cancel, self.seed);
+        let (puzzle, cancel, keys) = (self.puzzle, self.cancel, (self.seed, self.deadline));
         let kept = (self.measured, self.spare);
         (0..n)
             .into_par_iter()
             .map_init(
-                || Splitter::new(puzzle, cancel, kept, seed),
+                || Splitter::new(puzzle, cancel, kept, keys),
                 |sizer, i| work(sizer, i),
             )
             .collect()
@@ -240,7 +249,7 @@ impl<'p, P: Domain> Splitter<'p, P> {
             return Ok(kept);
         }
         let before = self.prop.line_solves;
-        let cancel = self.cancel;
+        let (cancel, deadline) = (self.cancel, self.deadline);
         let choice = choose_by(
             Probing::Adaptive,
             self.puzzle,
@@ -248,7 +257,7 @@ impl<'p, P: Domain> Splitter<'p, P> {
             &mut self.prop,
             &mut self.counts,
             memo,
-            &|| raised(cancel),
+            &|| raised(cancel) || Instant::now() >= deadline,
         );
         if matches!(choice, Choice::Interrupted) {
             return Err(Interrupted);
@@ -352,7 +361,7 @@ pub(crate) fn split<P: Searchable>(
     parts: usize,
     cancel: &AtomicBool,
 ) -> Result<Vec<Part<P>>, SolveError> {
-    split_by(puzzle, parts, Sizing::Measured, cancel)
+    split_by(puzzle, parts, Sizing::Measured { fewest: parts }, cancel)
 }
 
 /// Subtrees per part that [`split_balanced`] cuts before it packs them into parts.
@@ -378,7 +387,7 @@ pub(crate) fn split_balanced<P: Searchable>(
     let subtrees = split_by(
         puzzle,
         parts.saturating_mul(per_part.max(1)),
-        Sizing::Measured,
+        Sizing::Measured { fewest: parts },
         cancel,
     )?;
     let sizes: Vec<f64> = subtrees.iter().map(|p| p.estimate).collect();
@@ -434,8 +443,13 @@ pub(crate) fn pack(sizes: &[f64], groups: usize) -> Vec<Range<usize>> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Sizing {
     /// By a short search of each node (see the module documentation): balanced parts, for
-    /// running them side by side.
-    Measured,
+    /// running them side by side. Once sizing has taken [`SIZING_TIME`], the split cuts only
+    /// `fewest` subtrees (or as many as it has), and each child takes an equal share of its
+    /// parent's estimate.
+    Measured {
+        /// The subtrees to cut, at least, once sizing is spent.
+        fewest: usize,
+    },
     /// By unknown cells alone: much faster, for parts that run one after the other anyway
     /// (checkpointed runs), where only their number matters.
     UnknownCells,
@@ -449,6 +463,17 @@ pub(crate) fn split_by<P: Searchable>(
     sizing: Sizing,
     cancel: &AtomicBool,
 ) -> Result<Vec<Part<P>>, SolveError> {
+    split_within(puzzle, parts, sizing, SIZING_TIME, cancel)
+}
+
+/// [`split_by`], sizing for at most `sizing_time` (see [`Sizer`]).
+fn split_within<P: Searchable>(
+    puzzle: &P,
+    parts: usize,
+    sizing: Sizing,
+    sizing_time: Duration,
+    cancel: &AtomicBool,
+) -> Result<Vec<Part<P>>, SolveError> {
     let Ok(root) = propagated_root_until(puzzle, &|| raised(cancel))? else {
         return Err(SolveError::Cancelled);
     };
@@ -460,7 +485,9 @@ pub(crate) fn split_by<P: Searchable>(
         }]);
     };
     let (measured, spare) = (Measured::new(), Mutex::new(Vec::new()));
-    let mut splitter = Splitter::new(puzzle, cancel, (&measured, &spare), 1);
+    let deadline = Instant::now() + sizing_time;
+    let mut splitter = Splitter::new(puzzle, cancel, (&measured, &spare), (1, deadline));
+    let mut sizer = Sizer::new(sizing, parts, deadline);
     let mut order = 0;
     let mut open = BinaryHeap::from([Open {
         grid: root,
@@ -470,11 +497,11 @@ pub(crate) fn split_by<P: Searchable>(
         order,
     }]);
     let mut done = Vec::new();
-    while open.len() + done.len() < parts.max(1) {
+    while open.len() + done.len() < sizer.parts {
         if raised(cancel) {
             return Err(SolveError::Cancelled);
         }
-        let wanted = (parts.max(1) - open.len() - done.len()).min(EXPAND_AT_ONCE);
+        let wanted = (sizer.parts - open.len() - done.len()).min(EXPAND_AT_ONCE);
         let mut branching = Vec::with_capacity(wanted);
         while branching.len() < wanted {
             let Some(mut node) = open.pop() else { break };
@@ -495,18 +522,7 @@ pub(crate) fn split_by<P: Searchable>(
         if branching.is_empty() && open.is_empty() {
             break;
         }
-        let children: Vec<_> = (branching.iter())
-            .flat_map(|(_, _, children, memo)| children.iter().map(move |g| (g, memo.as_ref())))
-            .collect();
-        let mut estimates = match sizing {
-            Sizing::Measured => splitter
-                .each(children.len(), |sizer, i| {
-                    sizer.estimate(children[i].0, children[i].1)
-                })
-                .map_err(|Interrupted| SolveError::Cancelled)?,
-            Sizing::UnknownCells => children.iter().map(|(g, _)| g.undecided() as f64).collect(),
-        }
-        .into_iter();
+        let mut estimates = sizer.size(&mut splitter, &branching)?.into_iter();
         for (node, (row, col), children, memo) in branching {
             for (grid, estimate) in children.into_iter().zip(estimates.by_ref()) {
                 let mut decisions = node.decisions.clone();
@@ -525,6 +541,80 @@ pub(crate) fn split_by<P: Searchable>(
     done.extend(open);
     Ok(in_search_order(done))
 }
+
+/// A node that a split expands: the node, its branching cell, its children and their memo.
+type Branching<P> = (
+    Open<P>,
+    (usize, usize),
+    Vec<<P as Domain>::Grid>,
+    Option<Arc<SealedMemo<<P as Domain>::Grid>>>,
+);
+
+/// How a split sizes the children of the nodes it expands, and how many subtrees it cuts: the
+/// subtrees asked for until sizing has taken its time ([`SIZING_TIME`]), then only the fewest that
+/// [`Sizing::Measured`] allows, each child given an equal share of its parent's estimate.
+struct Sizer {
+    sizing: Sizing,
+    /// The subtrees to cut.
+    parts: usize,
+    /// When sizing ends.
+    deadline: Instant,
+}
+
+impl Sizer {
+    fn new(sizing: Sizing, parts: usize, deadline: Instant) -> Self {
+        Sizer {
+            sizing,
+            parts: parts.max(1),
+            deadline,
+        }
+    }
+
+    /// The estimates of the children of `branching`, in order. `Err` when the cancel flag is
+    /// raised.
+    fn size<P: Searchable>(
+        &mut self,
+        splitter: &mut Splitter<'_, P>,
+        branching: &[Branching<P>],
+    ) -> Result<Vec<f64>, SolveError> {
+        let Sizing::Measured { fewest } = self.sizing else {
+            let children = branching.iter().flat_map(|(_, _, children, _)| children);
+            return Ok(children.map(|g| g.undecided() as f64).collect());
+        };
+        if Instant::now() < self.deadline {
+            let children: Vec<_> = (branching.iter())
+                .flat_map(|(_, _, children, memo)| children.iter().map(move |g| (g, memo.as_ref())))
+                .collect();
+            let sized = splitter.each(children.len(), |sizer, i| {
+                sizer.estimate(children[i].0, children[i].1)
+            });
+            match sized {
+                Ok(estimates) => return Ok(estimates),
+                Err(Interrupted) if raised(splitter.cancel) => return Err(SolveError::Cancelled),
+                Err(Interrupted) => {}
+            }
+        }
+        self.parts = fewest.clamp(1, self.parts);
+        Ok(branching
+            .iter()
+            .flat_map(|(node, _, children, _)| {
+                // The root's estimate is infinite: its children then share one.
+                let whole = if node.estimate.is_finite() {
+                    node.estimate
+                } else {
+                    1.0
+                };
+                let share = whole / children.len() as f64;
+                std::iter::repeat_n(share, children.len())
+            })
+            .collect())
+    }
+}
+
+/// How long a split sizes subtrees before it cuts only as many as parts (see [`Sizer`]): the
+/// 16x16 of issue 67 sizes in about 2.5 s, a random 25x25 picture in 12 s, but a random
+/// 200x200 colour picture takes seconds a node (docs/tuning.md).
+const SIZING_TIME: Duration = Duration::from_secs(30);
 
 /// The parts of the open and finished `nodes`, in search order: the order in which the
 /// one-thread search meets them (at the first decision where two parts differ, the one whose

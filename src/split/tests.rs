@@ -133,6 +133,30 @@ fn balanced_parts_cover_every_solution_once_in_search_order() {
 }
 
 /// The parts are the same whichever threads size the nodes, and however many there are.
+/// A split whose sizing time is spent cuts only as many subtrees as parts, of shared
+/// estimates, and they still hold every solution once.
+#[test]
+fn a_split_out_of_sizing_time_still_covers_every_solution_once() {
+    let puzzle = perm(7);
+    let sizing = Sizing::Measured { fewest: 5 };
+    let subtrees =
+        split_within(&puzzle, 80, sizing, Duration::ZERO, &NOT_CANCELLED).expect("splits");
+    assert!(
+        (5..5 + 2 * EXPAND_AT_ONCE).contains(&subtrees.len()),
+        "{} subtrees",
+        subtrees.len()
+    );
+    assert!(
+        subtrees
+            .iter()
+            .all(|p| p.estimate.is_finite() && p.estimate > 0.0)
+    );
+    let counts: Vec<u64> = subtrees.iter().map(|p| count(&p.puzzle(&puzzle))).collect();
+    assert_eq!(counts.iter().sum::<u64>(), 5040, "{counts:?}");
+    let sizes: Vec<f64> = subtrees.iter().map(|p| p.estimate).collect();
+    assert_eq!(pack(&sizes, 5).len(), 5);
+}
+
 #[test]
 fn parts_do_not_depend_on_the_threads() {
     let mut rng = crate::rng::SplitMix(7);
@@ -257,7 +281,9 @@ fn stratified_sizes_are_unbiased() {
         .expect("not stopped")
         .expect("consistent");
     let (measured, spare) = (Measured::new(), Mutex::new(Vec::new()));
-    let mut splitter = Splitter::new(&puzzle, &NOT_CANCELLED, (&measured, &spare), 1);
+    let no_deadline = Instant::now() + Duration::from_secs(1 << 20);
+    let keys = (1, no_deadline);
+    let mut splitter = Splitter::new(&puzzle, &NOT_CANCELLED, (&measured, &spare), keys);
     let exact = exact_work(&mut splitter, root.clone(), None);
     assert!(
         exact > 100.0 * f64::from(BUDGET),
