@@ -356,6 +356,7 @@ impl<'p, P: Domain> Splitter<'p, P> {
 /// Raising `cancel` (from another thread, a signal handler) ends the split within a
 /// propagation or two with [`SolveError::Cancelled`]; pass a flag that stays down for a split
 /// that runs to its end.
+#[cfg(test)]
 pub(crate) fn split<P: Searchable>(
     puzzle: &P,
     parts: usize,
@@ -377,6 +378,7 @@ pub(crate) const SUBTREES_PER_PART: usize = 16;
 /// keep the search order: the parts' subtrees, part after part, are [`split`]'s in its order.
 /// Fewer parts come back only when the tree has fewer subtrees than `parts`. `cancel` ends
 /// the split as in [`split`].
+#[cfg(test)]
 pub(crate) fn split_balanced<P: Searchable>(
     puzzle: &P,
     parts: usize,
@@ -390,12 +392,45 @@ pub(crate) fn split_balanced<P: Searchable>(
         Sizing::Measured { fewest: parts },
         cancel,
     )?;
+    Ok(packed(subtrees, parts))
+}
+
+/// The parts of a split, and whether sizing stopped at [`SIZING_TIME`] before it was done.
+pub(crate) struct Cut<T> {
+    pub parts: T,
+    pub sizing_stopped: bool,
+}
+
+/// [`split_balanced`] where `per_part` is more than one, else [`split`] with each subtree a
+/// part of its own; says too whether sizing stopped at [`SIZING_TIME`].
+pub(crate) fn cut_parts<P: Searchable>(
+    puzzle: &P,
+    parts: usize,
+    per_part: usize,
+    cancel: &AtomicBool,
+) -> Result<Cut<Vec<Vec<Part<P>>>>, SolveError> {
+    let parts = parts.max(1);
+    let subtrees = parts.saturating_mul(per_part.max(1));
+    let sizing = Sizing::Measured { fewest: parts };
+    let cut = split_within(puzzle, subtrees, sizing, SIZING_TIME, cancel)?;
+    Ok(Cut {
+        parts: if per_part > 1 {
+            packed(cut.parts, parts)
+        } else {
+            cut.parts.into_iter().map(|part| vec![part]).collect()
+        },
+        sizing_stopped: cut.sizing_stopped,
+    })
+}
+
+/// `subtrees` packed into `parts` runs of near-equal estimated size (see [`pack`]).
+fn packed<P: Domain>(subtrees: Vec<Part<P>>, parts: usize) -> Vec<Vec<Part<P>>> {
     let sizes: Vec<f64> = subtrees.iter().map(|p| p.estimate).collect();
     let mut rest = subtrees.into_iter();
-    Ok(pack(&sizes, parts)
+    pack(&sizes, parts)
         .into_iter()
         .map(|run| rest.by_ref().take(run.len()).collect())
-        .collect())
+        .collect()
 }
 
 /// Cuts `sizes` into `groups` consecutive runs (fewer only if there are fewer sizes) whose
@@ -463,7 +498,7 @@ pub(crate) fn split_by<P: Searchable>(
     sizing: Sizing,
     cancel: &AtomicBool,
 ) -> Result<Vec<Part<P>>, SolveError> {
-    split_within(puzzle, parts, sizing, SIZING_TIME, cancel)
+    split_within(puzzle, parts, sizing, SIZING_TIME, cancel).map(|cut| cut.parts)
 }
 
 /// [`split_by`], sizing for at most `sizing_time` (see [`Sizer`]).
@@ -473,16 +508,19 @@ fn split_within<P: Searchable>(
     sizing: Sizing,
     sizing_time: Duration,
     cancel: &AtomicBool,
-) -> Result<Vec<Part<P>>, SolveError> {
+) -> Result<Cut<Vec<Part<P>>>, SolveError> {
     let Ok(root) = propagated_root_until(puzzle, &|| raised(cancel))? else {
         return Err(SolveError::Cancelled);
     };
     let Some(root) = root else {
-        return Ok(vec![Part {
-            decisions: Vec::new(),
-            unknown: puzzle.size().0 * puzzle.size().1,
-            estimate: 1.0,
-        }]);
+        return Ok(Cut {
+            parts: vec![Part {
+                decisions: Vec::new(),
+                unknown: puzzle.size().0 * puzzle.size().1,
+                estimate: 1.0,
+            }],
+            sizing_stopped: false,
+        });
     };
     let (measured, spare) = (Measured::new(), Mutex::new(Vec::new()));
     let deadline = Instant::now() + sizing_time;
@@ -539,7 +577,10 @@ fn split_within<P: Searchable>(
         }
     }
     done.extend(open);
-    Ok(in_search_order(done))
+    Ok(Cut {
+        parts: in_search_order(done),
+        sizing_stopped: sizer.stopped,
+    })
 }
 
 /// A node that a split expands: the node, its branching cell, its children and their memo.
@@ -559,6 +600,8 @@ struct Sizer {
     parts: usize,
     /// When sizing ends.
     deadline: Instant,
+    /// Whether it has.
+    stopped: bool,
 }
 
 impl Sizer {
@@ -567,6 +610,7 @@ impl Sizer {
             sizing,
             parts: parts.max(1),
             deadline,
+            stopped: false,
         }
     }
 
@@ -595,6 +639,7 @@ impl Sizer {
             }
         }
         self.parts = fewest.clamp(1, self.parts);
+        self.stopped = true;
         Ok(branching
             .iter()
             .flat_map(|(node, _, children, _)| {
@@ -614,7 +659,7 @@ impl Sizer {
 /// How long a split sizes subtrees before it cuts only as many as parts (see [`Sizer`]): the
 /// 16x16 of issue 67 sizes in about 2.5 s, a random 25x25 picture in 12 s, but a random
 /// 200x200 colour picture takes seconds a node (docs/tuning.md).
-const SIZING_TIME: Duration = Duration::from_secs(30);
+pub(crate) const SIZING_TIME: Duration = Duration::from_secs(30);
 
 /// The parts of the open and finished `nodes`, in search order: the order in which the
 /// one-thread search meets them (at the first decision where two parts differ, the one whose

@@ -20,13 +20,15 @@ use crate::color::AnyPuzzle;
 use crate::files::{shown_path, write_atomically};
 use crate::format::{ParseError, olsak, plain};
 use crate::search::{Searchable, SolveError};
-use crate::split::{Part, split as split_search, split_balanced};
+use crate::split::{Cut, SIZING_TIME, cut_parts};
 use crate::{ColorPuzzle, Puzzle};
 
 /// The `format` field of a manifest this version writes.
 pub(crate) const MANIFEST_FORMAT: &str = "nonoenum-split/2";
 /// The formats it reads: also that of one subtree per part, before parts had several.
 pub(crate) const MANIFEST_FORMATS: [&str; 2] = [MANIFEST_FORMAT, "nonoenum-split/1"];
+/// What the manifest's method says when the split stopped sizing subtrees at its time limit.
+const SIZING_STOPPED: &str = "sizing stopped";
 /// The manifest's file name in a split folder.
 pub(crate) const MANIFEST: &str = "manifest.json";
 /// The folder of the parts' results in a split folder.
@@ -242,6 +244,12 @@ impl SplitFolder {
         &self.manifest
     }
 
+    /// Whether the split stopped sizing subtrees at its time limit (about half a minute, which
+    /// only huge grids reach): it then cut one subtree per part, less even ones.
+    pub fn sizing_stopped(&self) -> bool {
+        self.manifest.method.contains(SIZING_STOPPED)
+    }
+
     /// The most cells still unknown at a subtree of a part.
     pub fn largest_unknown(&self) -> usize {
         let subtrees = self.manifest.parts.iter().flat_map(|p| &p.subtrees);
@@ -340,7 +348,10 @@ fn write_parts<P: Stored>(
     job: &Job<'_>,
     created: &mut Created,
 ) -> Result<Manifest, SplitError> {
-    let made = made_parts(puzzle, job.options.parts, job.cancel)?;
+    let Cut {
+        parts: made,
+        sizing_stopped,
+    } = cut_parts(puzzle, job.options.parts, P::SUBTREES_PER_PART, job.cancel)?;
     let digits = made.len().to_string().len().max(3);
     let mut listed = Vec::new();
     for (i, part) in made.iter().enumerate() {
@@ -377,28 +388,26 @@ fn write_parts<P: Stored>(
             subtrees,
         });
     }
-    Ok(manifest(puzzle, job.options, listed))
-}
-
-/// The parts of `puzzle`, each a run of subtrees (one subtree for a format that holds one).
-fn made_parts<P: Stored>(
-    puzzle: &P,
-    parts: usize,
-    cancel: &AtomicBool,
-) -> Result<Vec<Vec<Part<P>>>, SolveError> {
-    if P::SUBTREES_PER_PART > 1 {
-        split_balanced(puzzle, parts, P::SUBTREES_PER_PART, cancel)
-    } else {
-        Ok(split_search(puzzle, parts, cancel)?
-            .into_iter()
-            .map(|part| vec![part])
-            .collect())
-    }
+    Ok(manifest(puzzle, job.options, listed, sizing_stopped))
 }
 
 /// The manifest of `puzzle` split as `options` asked into the `listed` parts.
-fn manifest<P: Stored>(puzzle: &P, options: &SplitOptions, listed: Vec<ManifestPart>) -> Manifest {
+pub(super) fn manifest<P: Stored>(
+    puzzle: &P,
+    options: &SplitOptions,
+    listed: Vec<ManifestPart>,
+    sizing_stopped: bool,
+) -> Manifest {
     let (clues, givens) = puzzle.checksums();
+    let stopped = if sizing_stopped {
+        format!(
+            "; {SIZING_STOPPED} after {} s, so each subtree cut after that took an equal share of \
+             its parent's estimate",
+            SIZING_TIME.as_secs()
+        )
+    } else {
+        String::new()
+    };
     Manifest {
         format: MANIFEST_FORMAT.into(),
         nonoenum: env!("CARGO_PKG_VERSION").into(),
@@ -414,23 +423,25 @@ fn manifest<P: Stored>(puzzle: &P, options: &SplitOptions, listed: Vec<ManifestP
                 "propagation and probing at each node; the open node with the largest estimated \
                  subtree is branched first, on the search's own branching cell, until there are \
                  {} subtrees per part; runs of consecutive subtrees in search order are packed \
-                 into parts of near-equal estimated size",
+                 into parts of near-equal estimated size{stopped}",
                 P::SUBTREES_PER_PART
             )
         } else {
-            "propagation and probing at each node; the open node with the largest estimated \
-             subtree is branched first, on the search's own branching cell; one subtree per part"
-                .into()
+            format!(
+                "propagation and probing at each node; the open node with the largest estimated \
+                 subtree is branched first, on the search's own branching cell; one subtree per \
+                 part{stopped}"
+            )
         },
         parts: listed,
     }
 }
 
 /// A kind of puzzle that part files hold: its text format and how many subtrees a file takes.
-trait Stored: Searchable + Clone {
+pub(super) trait Stored: Searchable + Clone {
     /// The extension of its part files (without the dot).
     const EXTENSION: &'static str;
-    /// Subtrees per part file (see [`split_balanced`]); 1 where the format holds one set of
+    /// Subtrees per part file (see [`cut_parts`]); 1 where the format holds one set of
     /// givens.
     const SUBTREES_PER_PART: usize;
     /// Puzzles that differ only in their givens (a part's subtrees) in one file of its text

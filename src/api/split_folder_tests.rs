@@ -282,3 +282,24 @@ proptest! {
         }
     }
 }
+
+/// A split that stopped sizing says so in its manifest's method, and one that did not does not.
+#[test]
+fn a_manifest_says_whether_sizing_stopped() {
+    let AnyPuzzle::Bw(puzzle) = perm(4) else {
+        unreachable!("black and white")
+    };
+    for stopped in [false, true] {
+        let manifest = super::split_folder::manifest(&puzzle, &options(2), Vec::new(), stopped);
+        let folder = SplitFolder {
+            dir: "unused".into(),
+            manifest,
+        };
+        assert_eq!(
+            folder.sizing_stopped(),
+            stopped,
+            "{}",
+            folder.manifest().method
+        );
+    }
+}

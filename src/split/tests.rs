@@ -139,8 +139,9 @@ fn balanced_parts_cover_every_solution_once_in_search_order() {
 fn a_split_out_of_sizing_time_still_covers_every_solution_once() {
     let puzzle = perm(7);
     let sizing = Sizing::Measured { fewest: 5 };
-    let subtrees =
-        split_within(&puzzle, 80, sizing, Duration::ZERO, &NOT_CANCELLED).expect("splits");
+    let cut = split_within(&puzzle, 80, sizing, Duration::ZERO, &NOT_CANCELLED).expect("splits");
+    assert!(cut.sizing_stopped);
+    let subtrees = cut.parts;
     assert!(
         (5..5 + 2 * EXPAND_AT_ONCE).contains(&subtrees.len()),
         "{} subtrees",

@@ -58,9 +58,14 @@ pub(crate) fn split(
     if !quiet {
         let manifest = folder.manifest();
         let subtrees: usize = manifest.parts.iter().map(|p| p.subtrees.len()).sum();
+        let stopped = if folder.sizing_stopped() {
+            "; sizing stopped at its time limit, so the parts are less even"
+        } else {
+            ""
+        };
         eprintln!(
             "nonoenum: split {label} into {} parts in {} ({subtrees} subtrees, at most {} \
-             unknown cells each)",
+             unknown cells each{stopped})",
             manifest.parts.len(),
             display_name(out),
             folder.largest_unknown()
