@@ -250,6 +250,26 @@ impl SplitFolder {
         self.manifest.method.contains(SIZING_STOPPED)
     }
 
+    /// The line `nonoenum split` prints when done, without its `nonoenum: ` prefix: the parts,
+    /// the folder (as `shown_dir`), the subtrees and their most unknown cells, and whether
+    /// sizing stopped at its time limit.
+    pub fn summary(&self, shown_dir: &str) -> String {
+        let manifest = &self.manifest;
+        let subtrees: usize = manifest.parts.iter().map(|p| p.subtrees.len()).sum();
+        let stopped = if self.sizing_stopped() {
+            "; sizing stopped at its time limit, so the parts are less even"
+        } else {
+            ""
+        };
+        format!(
+            "split {} into {} parts in {shown_dir} ({subtrees} subtrees, at most {} unknown \
+             cells each{stopped})",
+            manifest.label,
+            manifest.parts.len(),
+            self.largest_unknown()
+        )
+    }
+
     /// The most cells still unknown at a subtree of a part.
     pub fn largest_unknown(&self) -> usize {
         let subtrees = self.manifest.parts.iter().flat_map(|p| &p.subtrees);

@@ -301,5 +301,11 @@ fn a_manifest_says_whether_sizing_stopped() {
             "{}",
             folder.manifest().method
         );
+        let summary = folder.summary("DIR");
+        assert!(
+            summary.starts_with("split perm into 0 parts in DIR (0 subtrees"),
+            "{summary}"
+        );
+        assert_eq!(summary.contains("sizing stopped"), stopped, "{summary}");
     }
 }

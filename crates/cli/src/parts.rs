@@ -36,7 +36,7 @@ pub(crate) fn split(
     let (label, puzzle) = puzzles.remove(0);
     let options = SplitOptions {
         parts,
-        label: label.clone(),
+        label,
         source: display_name(&settings.file),
     };
     let folder = match SplitFolder::write(&puzzle, out, &options, &cancel.any) {
@@ -56,20 +56,7 @@ pub(crate) fn split(
         Err(e) => return Err(e.into()),
     };
     if !quiet {
-        let manifest = folder.manifest();
-        let subtrees: usize = manifest.parts.iter().map(|p| p.subtrees.len()).sum();
-        let stopped = if folder.sizing_stopped() {
-            "; sizing stopped at its time limit, so the parts are less even"
-        } else {
-            ""
-        };
-        eprintln!(
-            "nonoenum: split {label} into {} parts in {} ({subtrees} subtrees, at most {} \
-             unknown cells each{stopped})",
-            manifest.parts.len(),
-            display_name(out),
-            folder.largest_unknown()
-        );
+        eprintln!("nonoenum: {}", folder.summary(&display_name(out)));
     }
     Ok(ExitCode::SUCCESS)
 }
