@@ -61,7 +61,7 @@ use crate::rng::SplitMix;
 use crate::search::strata::{MOST_STRATA, STRATUM_CELLS, Strata, exponential};
 use crate::search::{Searchable, SolveError, propagated_root_until};
 use measured::{Measure, Measured};
-use sizing::Sizer;
+use sizing::{Deadline, Sizer};
 pub(crate) use sizing::{SIZING_TIME, Sizing};
 
 /// One part of a split search of a puzzle of domain `P` (black and white by default).
@@ -144,7 +144,7 @@ struct Splitter<'p, P: Domain> {
     /// samples of a node and of its children keep the same nodes, which are then measured once.
     seed: u64,
     /// When sizing stops: measuring a node after it is [`Interrupted`] too.
-    deadline: Instant,
+    deadline: Deadline,
 }
 
 /// Whether `cancel` is raised. Relaxed is enough: the flag publishes no data, and a store
@@ -181,7 +181,7 @@ impl<'p, P: Domain> Splitter<'p, P> {
             prop: prop.unwrap_or_else(Propagator::with_line_cache),
             counts: ProbeCounts::default(),
             seed,
-            deadline,
+            deadline: Deadline::new(deadline),
         }
     }
 
@@ -197,7 +197,7 @@ impl<'p, P: Domain> Splitter<'p, P> {
         if rows.saturating_mul(cols) > SIDE_BY_SIDE_CELLS {
             return (0..n).map(|i| work(self, i)).collect();
         }
-        let (puzzle, cancel, keys) = (self.puzzle, self.cancel, (self.seed, self.deadline));
+        let (puzzle, cancel, keys) = (self.puzzle, self.cancel, (self.seed, self.deadline.at()));
         let kept = (self.measured, self.spare);
         (0..n)
             .into_par_iter()
@@ -252,7 +252,7 @@ impl<'p, P: Domain> Splitter<'p, P> {
             return Ok(kept);
         }
         let before = self.prop.line_solves;
-        let (cancel, deadline) = (self.cancel, self.deadline);
+        let (cancel, deadline) = (self.cancel, &self.deadline);
         let choice = choose_by(
             Probing::Adaptive,
             self.puzzle,
@@ -260,7 +260,7 @@ impl<'p, P: Domain> Splitter<'p, P> {
             &mut self.prop,
             &mut self.counts,
             memo,
-            &|| raised(cancel) || Instant::now() >= deadline,
+            &|| raised(cancel) || deadline.passed(),
         );
         if matches!(choice, Choice::Interrupted) {
             return Err(Interrupted);
