@@ -8,7 +8,8 @@
 //! (`search/product.rs`) ends a walk: its solutions are the product of the components' counts,
 //! and the search visits no node below it.
 
-use std::collections::VecDeque;
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -18,7 +19,7 @@ use super::product::{Product, Split};
 use super::strata::{MOST_STRATA, STRATUM_CELLS, Strata, exponential};
 use crate::choose::{Choice, ProbeCounts, Probing, choose_by};
 use crate::count::Countable;
-use crate::domain::DomainGrid;
+use crate::domain::{DomainGrid, fingerprint};
 use crate::propagate::Propagator;
 use crate::rng::SplitMix;
 
@@ -30,6 +31,7 @@ const PAUSE_FACTOR: u32 = 9;
 const BREADTH: usize = 64;
 
 /// What one node of the tree holds, as a probe sees it.
+#[derive(Clone)]
 enum Visit<G> {
     /// No open child: the node's solutions (1 for a solution, the product's combinations,
     /// 0 for a dead node or one whose children are all finished).
@@ -38,28 +40,94 @@ enum Visit<G> {
     Open(Vec<G>),
 }
 
+/// The most bytes of children's grids that [`Visited`] keeps.
+const VISITED_BYTES: usize = 64 << 20;
+
+/// The nodes that probe (the costly ones) that earlier probes visited, with what they held
+/// before the finished subtrees were left out: every probe starts at the root, so the nodes
+/// near it are met by each. Emptied when full.
+struct Visited<G> {
+    nodes: HashMap<u64, Visit<G>>,
+    bytes: usize,
+}
+
+impl<G: DomainGrid> Visited<G> {
+    fn new() -> Self {
+        Visited {
+            nodes: HashMap::new(),
+            bytes: 0,
+        }
+    }
+
+    fn keep(&mut self, key: u64, visit: &Visit<G>) {
+        let children = match visit {
+            Visit::Leaf(_) => 0,
+            Visit::Open(children) => children.iter().map(|g| g.heap_bytes()).sum(),
+        };
+        self.bytes += children + size_of::<(u64, Visit<G>)>();
+        if self.bytes > VISITED_BYTES {
+            self.nodes.clear();
+            self.bytes = 0;
+        }
+        self.nodes.insert(key, visit.clone());
+    }
+}
+
 /// The tree a probe walks: the puzzle's, branching as the search with `probing` does, without
-/// the subtrees in `finished`, until `stopped` says stop.
-pub(crate) struct Walk<'a, P> {
+/// the subtrees in `finished`, until `stopped` says stop; the nodes that probe are looked up
+/// in, and kept in, `visited` if given.
+pub(crate) struct Walk<'a, P: Countable> {
     pub(crate) puzzle: &'a P,
     pub(crate) probing: Probing,
     pub(crate) finished: Option<&'a Finished>,
     pub(crate) stopped: &'a dyn Fn() -> bool,
+    visited: Option<&'a RefCell<Visited<P::Grid>>>,
 }
 
 impl<P: Countable> Walk<'_, P> {
     /// What the search would do at `grid`, its children finished by the search left out; `None`
     /// if `stopped` said stop first.
-    fn visit(&self, mut grid: P::Grid, prop: &mut Propagator<P>) -> Option<Visit<P::Grid>> {
-        let Walk {
-            puzzle,
-            probing,
-            finished,
-            stopped,
-        } = *self;
+    fn visit(&self, grid: P::Grid, prop: &mut Propagator<P>) -> Option<Visit<P::Grid>> {
         if grid.complete() {
             return Some(Visit::Leaf(1.0));
         }
+        let key = (self.visited.is_some() && self.probing.probes(grid.undecided()))
+            .then(|| fingerprint(&grid));
+        let seen = key.and_then(|key| {
+            let visited = self.visited?.borrow();
+            visited.nodes.get(&key).cloned()
+        });
+        let visit = match seen {
+            Some(visit) => visit,
+            None => {
+                let visit = self.visit_afresh(grid, prop)?;
+                if let (Some(key), Some(visited)) = (key, self.visited) {
+                    visited.borrow_mut().keep(key, &visit);
+                }
+                visit
+            }
+        };
+        Some(match (visit, self.finished) {
+            (Visit::Open(mut children), Some(finished)) => {
+                children.retain(|child| !finished.holds(child));
+                if children.is_empty() {
+                    Visit::Leaf(0.0)
+                } else {
+                    Visit::Open(children)
+                }
+            }
+            (visit, _) => visit,
+        })
+    }
+
+    /// [`Self::visit`] of a node not complete, with nothing looked up and no child left out.
+    fn visit_afresh(&self, mut grid: P::Grid, prop: &mut Propagator<P>) -> Option<Visit<P::Grid>> {
+        let Walk {
+            puzzle,
+            probing,
+            stopped,
+            ..
+        } = *self;
         if probing.lists_products(grid.undecided()) {
             match Product::of(puzzle, &grid, prop, stopped) {
                 Split::No => {}
@@ -73,16 +141,7 @@ impl<P: Countable> Walk<'_, P> {
             Choice::Interrupted => None,
             Choice::Solved => Some(Visit::Leaf(1.0)),
             Choice::Dead => Some(Visit::Leaf(0.0)),
-            Choice::Branch { mut children, .. } => {
-                if let Some(finished) = finished {
-                    children.retain(|child| !finished.holds(child));
-                }
-                Some(if children.is_empty() {
-                    Visit::Leaf(0.0)
-                } else {
-                    Visit::Open(children)
-                })
-            }
+            Choice::Branch { children, .. } => Some(Visit::Open(children)),
         }
     }
 
@@ -184,8 +243,21 @@ pub(crate) fn run_probes<P: Countable>(
 ) {
     let mut prop = Propagator::<P>::with_line_cache();
     let mut rng = SplitMix(0x6E6F_6E6F_656E_756D);
+    let visited = RefCell::new(Visited::new());
     let start = Instant::now();
+    let mut xx = 0u64;
+    struct Xx(u64, Instant);
+    impl Drop for Xx {
+        fn drop(&mut self) {
+            if std::env::var_os("XX_PROBES").is_some() {
+                eprintln!("XX probes {} in {:?}", self.0, self.1.elapsed());
+            }
+        }
+    }
+    let mut xxg = Xx(0, Instant::now());
     while !stopped() {
+        xx += 1;
+        xxg.0 = xx;
         let began = Instant::now();
         let before = done();
         let walk = Walk {
@@ -193,6 +265,7 @@ pub(crate) fn run_probes<P: Countable>(
             probing,
             finished: Some(finished),
             stopped,
+            visited: Some(&visited),
         };
         let Some(open) = walk.wide(root, &mut prop, &mut rng, BREADTH) else {
             return;
@@ -247,6 +320,7 @@ mod tests {
                 probing,
                 finished: None,
                 stopped: &|| false,
+                visited: None,
             };
             let p = walk.narrow(&root, &mut prop, &mut rng);
             samples.add(p.expect("not stopped"));
@@ -287,6 +361,7 @@ mod tests {
                 probing,
                 finished,
                 stopped: &|| false,
+                visited: None,
             };
             let open = walk.narrow(&root, &mut prop, &mut rng);
             // Every child of the root is finished: only the root is left to count.
@@ -350,6 +425,7 @@ mod tests {
             probing: Probing::Always,
             finished: None,
             stopped: &|| false,
+            visited: None,
         };
         let exact = walk(&small).wide(&root_of(&small), &mut prop, &mut rng, 64);
         assert_eq!(exact.map(|p| p.solutions), Some(6.0));
@@ -378,8 +454,36 @@ mod tests {
             probing: Probing::Always,
             finished: None,
             stopped: &|| true,
+            visited: None,
         };
         let probe = walk.wide(&root, &mut prop, &mut SplitMix(3), 64);
         assert_eq!(probe, None);
+    }
+
+    #[test]
+    fn probes_that_keep_visited_nodes_estimate_as_probes_that_do_not() {
+        // 9 x 9: the root and the nodes near it have more than 64 unknown cells, and probe.
+        let puzzle = permutation(9);
+        let root = Solver::new(&puzzle, SolverOptions::default())
+            .root()
+            .expect("valid")
+            .expect("consistent");
+        let visited = RefCell::new(Visited::new());
+        let probes = |visited: Option<&RefCell<Visited<_>>>| {
+            let mut prop = Propagator::<Puzzle>::with_line_cache();
+            let mut rng = SplitMix(5);
+            let walk = Walk {
+                puzzle: &puzzle,
+                probing: Probing::Adaptive,
+                finished: None,
+                stopped: &|| false,
+                visited,
+            };
+            (0..6)
+                .map(|_| walk.wide(&root, &mut prop, &mut rng, 16))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(probes(Some(&visited)), probes(None));
+        assert!(!visited.borrow().nodes.is_empty());
     }
 }

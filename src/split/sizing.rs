@@ -124,7 +124,7 @@ impl Deadline {
     pub(super) fn passed(&self) -> bool {
         let polls = self.polls.get().wrapping_add(1);
         self.polls.set(polls);
-        if polls % CLOCK_EVERY == 0 && Instant::now() >= self.at {
+        if polls.is_multiple_of(CLOCK_EVERY) && Instant::now() >= self.at {
             self.passed.set(true);
         }
         self.passed.get()
