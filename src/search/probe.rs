@@ -306,23 +306,36 @@ mod tests {
             .remove(0)
     }
 
-    fn estimate(puzzle: &Puzzle, probing: Probing, probes: usize) -> TreeEstimate {
-        let root = Solver::new(puzzle, SolverOptions::default())
+    /// The propagated root of `puzzle`, which has a solution.
+    fn root_of(puzzle: &Puzzle) -> crate::grid::Grid {
+        Solver::new(puzzle, SolverOptions::default())
             .root()
             .expect("valid")
-            .expect("consistent");
+            .expect("consistent")
+    }
+
+    /// A walk of the whole tree of `puzzle`, nothing finished and nothing kept.
+    fn whole<'a>(
+        puzzle: &'a Puzzle,
+        probing: Probing,
+        stopped: &'a dyn Fn() -> bool,
+    ) -> Walk<'a, Puzzle> {
+        Walk {
+            puzzle,
+            probing,
+            finished: None,
+            stopped,
+            visited: None,
+        }
+    }
+
+    fn estimate(puzzle: &Puzzle, probing: Probing, probes: usize) -> TreeEstimate {
+        let root = root_of(puzzle);
         let mut prop = Propagator::<Puzzle>::with_line_cache();
         let mut rng = SplitMix(7);
         let mut samples = Samples::default();
         for _ in 0..probes {
-            let walk = Walk {
-                puzzle,
-                probing,
-                finished: None,
-                stopped: &|| false,
-                visited: None,
-            };
-            let p = walk.narrow(&root, &mut prop, &mut rng);
+            let p = whole(puzzle, probing, &|| false).narrow(&root, &mut prop, &mut rng);
             samples.add(p.expect("not stopped"));
         }
         samples.estimate().expect("enough probes")
@@ -357,11 +370,8 @@ mod tests {
         let finished = Some(&stats.finished);
         for probing in [Probing::Always, Probing::Adaptive] {
             let walk = Walk {
-                puzzle: &puzzle,
-                probing,
                 finished,
-                stopped: &|| false,
-                visited: None,
+                ..whole(&puzzle, probing, &|| false)
             };
             let open = walk.narrow(&root, &mut prop, &mut rng);
             // Every child of the root is finished: only the root is left to count.
@@ -410,23 +420,11 @@ mod tests {
 
     #[test]
     fn a_wide_probe_counts_a_small_tree_exactly_and_estimates_a_large_one() {
-        let root_of = |puzzle: &Puzzle| {
-            Solver::new(puzzle, SolverOptions::default())
-                .root()
-                .expect("valid")
-                .expect("consistent")
-        };
         let mut prop = Propagator::<Puzzle>::with_line_cache();
         let mut rng = SplitMix(11);
         // 3! solutions in a tree of fewer than 64 nodes: the breadth-first search sees it all.
         let small = permutation(3);
-        let walk = |puzzle| Walk {
-            puzzle,
-            probing: Probing::Always,
-            finished: None,
-            stopped: &|| false,
-            visited: None,
-        };
+        let walk = |puzzle| whole(puzzle, Probing::Always, &|| false);
         let exact = walk(&small).wide(&root_of(&small), &mut prop, &mut rng, 64);
         assert_eq!(exact.map(|p| p.solutions), Some(6.0));
         // 8! = 40,320: the mean of 20 wide probes is within 20% (single dives: a factor of 2).
@@ -444,18 +442,9 @@ mod tests {
     #[test]
     fn a_raised_flag_stops_a_wide_probe() {
         let puzzle = permutation(6);
-        let root = Solver::new(&puzzle, SolverOptions::default())
-            .root()
-            .expect("valid")
-            .expect("consistent");
+        let root = root_of(&puzzle);
         let mut prop = Propagator::<Puzzle>::with_line_cache();
-        let walk = Walk {
-            puzzle: &puzzle,
-            probing: Probing::Always,
-            finished: None,
-            stopped: &|| true,
-            visited: None,
-        };
+        let walk = whole(&puzzle, Probing::Always, &|| true);
         let probe = walk.wide(&root, &mut prop, &mut SplitMix(3), 64);
         assert_eq!(probe, None);
     }
@@ -464,20 +453,14 @@ mod tests {
     fn probes_that_keep_visited_nodes_estimate_as_probes_that_do_not() {
         // 9 x 9: the root and the nodes near it have more than 64 unknown cells, and probe.
         let puzzle = permutation(9);
-        let root = Solver::new(&puzzle, SolverOptions::default())
-            .root()
-            .expect("valid")
-            .expect("consistent");
+        let root = root_of(&puzzle);
         let visited = RefCell::new(Visited::new());
         let probes = |visited: Option<&RefCell<Visited<_>>>| {
             let mut prop = Propagator::<Puzzle>::with_line_cache();
             let mut rng = SplitMix(5);
             let walk = Walk {
-                puzzle: &puzzle,
-                probing: Probing::Adaptive,
-                finished: None,
-                stopped: &|| false,
                 visited,
+                ..whole(&puzzle, Probing::Adaptive, &|| false)
             };
             (0..6)
                 .map(|_| walk.wide(&root, &mut prop, &mut rng, 16))
