@@ -245,19 +245,7 @@ pub(crate) fn run_probes<P: Countable>(
     let mut rng = SplitMix(0x6E6F_6E6F_656E_756D);
     let visited = RefCell::new(Visited::new());
     let start = Instant::now();
-    let mut xx = 0u64;
-    struct Xx(u64, Instant);
-    impl Drop for Xx {
-        fn drop(&mut self) {
-            if std::env::var_os("XX_PROBES").is_some() {
-                eprintln!("XX probes {} in {:?}", self.0, self.1.elapsed());
-            }
-        }
-    }
-    let mut xxg = Xx(0, Instant::now());
     while !stopped() {
-        xx += 1;
-        xxg.0 = xx;
         let began = Instant::now();
         let before = done();
         let walk = Walk {
