@@ -1,7 +1,8 @@
-//! The time left of a count made without enumerating, from the pace of its share done: the
-//! lines fixed of the profiles' dynamic program, or the share of its tree a sweep has finished.
-//! The share done over the last few seconds of this run of the method gives the time the
-//! rest will take at the same pace.
+//! The pace of a running count or enumeration, from which its time left is told. A count made
+//! without enumerating: the share done (the lines fixed of the profiles' dynamic program, or
+//! the share of its tree a sweep has finished) over the last few seconds of this run of the
+//! method gives the time the rest will take at the same pace. An enumeration: its work and
+//! solutions over the last quarter of its run ([`RecentPace`]).
 
 use crate::count::{CountPhase, CountSnapshot};
 
@@ -65,6 +66,47 @@ impl Pace {
     }
 }
 
+/// The share of an enumeration's run, the last, over which [`RecentPace`] takes its pace: the
+/// pace changes as the run goes on (the estimator probes beside the search for its first
+/// seconds, and the nodes near the root, which probe, cost more than those below), and the
+/// last stretch says best how the rest will go (docs/benchmarks.md, "Progress estimates").
+const RECENT_SHARE: f64 = 0.25;
+
+/// The pace of an enumeration over the last [`RECENT_SHARE`] of its run: from the sighting at
+/// or just before the stretch began (or from the start, before any), to now.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RecentPace {
+    /// Sightings of (seconds elapsed, work, solutions), the oldest first: one at or before the
+    /// last stretch, and those since.
+    seen: std::collections::VecDeque<(f64, f64, f64)>,
+}
+
+impl RecentPace {
+    /// Work (nodes plus solutions) and solutions a second over the last stretch of a run that
+    /// has done `work` and found `solutions` in `elapsed` seconds; then notes this sighting.
+    /// The pace so far where the stretch shows none (no time passed, or no work done in it).
+    pub(crate) fn rates(&mut self, elapsed: f64, work: f64, solutions: f64) -> (f64, f64) {
+        let began = elapsed * (1.0 - RECENT_SHARE);
+        while self.seen.len() > 1 && self.seen[1].0 <= began {
+            self.seen.pop_front();
+        }
+        let from = match self.seen.front() {
+            Some(&first) if first.0 <= began => first,
+            _ => (0.0, 0.0, 0.0),
+        };
+        self.seen.push_back((elapsed, work, solutions));
+        let per_second = |from: (f64, f64, f64)| {
+            let took = elapsed - from.0;
+            ((work - from.1) / took, (solutions - from.2) / took)
+        };
+        match per_second(from) {
+            (work, solutions) if work > 0.0 && work.is_finite() => (work, solutions.max(0.0)),
+            _ if elapsed > 0.0 => per_second((0.0, 0.0, 0.0)),
+            _ => (0.0, 0.0),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,6 +139,28 @@ mod tests {
         near(left(0.6, 10.0), 4.0);
         // A new phase starts a new run too.
         assert_eq!(pace.seconds_left(CountPhase::Profiles, 0.6, 11.0), None);
+    }
+
+    #[test]
+    fn an_enumerations_pace_is_that_of_the_last_quarter_of_its_run() {
+        let mut pace = RecentPace::default();
+        // Nothing seen before: the pace from the start.
+        assert_eq!(pace.rates(1.0, 100.0, 10.0), (100.0, 10.0));
+        assert_eq!(pace.rates(2.0, 200.0, 20.0), (100.0, 10.0));
+        // From 4 s on, the run goes three times as fast.
+        pace.rates(3.0, 300.0, 30.0);
+        pace.rates(4.0, 400.0, 40.0);
+        pace.rates(5.0, 700.0, 70.0);
+        pace.rates(6.0, 1000.0, 100.0);
+        // At 8 s the last quarter began at 6 s.
+        assert_eq!(pace.rates(8.0, 1600.0, 160.0), (300.0, 30.0));
+        // A stretch with no work in it (from 8 s to 16 s): the pace so far.
+        assert_eq!(pace.rates(16.0, 1600.0, 160.0), (100.0, 10.0));
+        // Only the sightings the stretch may need are kept.
+        pace.rates(40.0, 2000.0, 200.0);
+        assert!(pace.seen.len() <= 3, "{:?}", pace.seen);
+        // No time passed: no pace.
+        assert_eq!(RecentPace::default().rates(0.0, 0.0, 0.0), (0.0, 0.0));
     }
 
     #[test]

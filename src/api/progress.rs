@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use super::pace::{Pace, share_done};
+use super::pace::{Pace, RecentPace, share_done};
 use crate::count::{CountPhase, CountProgress, CountSnapshot};
 use crate::search::estimate::{Spread, TreeEstimate};
 use crate::search::{SearchStats, StatsSnapshot};
@@ -29,6 +29,7 @@ enum Source {
     Enumeration {
         stats: Arc<SearchStats>,
         total: Arc<OnceLock<u128>>,
+        pace: RecentPace,
     },
     Count {
         progress: Arc<CountProgress>,
@@ -43,7 +44,11 @@ impl ProgressMeter {
     pub fn enumeration(stats: Arc<SearchStats>, total: Arc<OnceLock<u128>>) -> ProgressMeter {
         ProgressMeter {
             start: Instant::now(),
-            source: Source::Enumeration { stats, total },
+            source: Source::Enumeration {
+                stats,
+                total,
+                pace: RecentPace::default(),
+            },
         }
     }
 
@@ -75,7 +80,7 @@ impl ProgressMeter {
     pub fn report(&mut self) -> ProgressReport {
         let elapsed = self.start.elapsed();
         match &mut self.source {
-            Source::Enumeration { stats, total } => {
+            Source::Enumeration { stats, total, pace } => {
                 let snapshot = stats.snapshot();
                 let total = total.get().copied();
                 debug_assert!(
@@ -83,7 +88,11 @@ impl ProgressMeter {
                     "the enumeration found {} solutions of an exact total of {total:?}",
                     snapshot.solutions
                 );
-                ProgressReport::enumeration(&snapshot, stats.estimate(), total, elapsed)
+                let found = snapshot.solutions as f64;
+                let work = snapshot.nodes as f64 + found;
+                let rates = pace.rates(elapsed.as_secs_f64(), work, found);
+                let estimate = stats.estimate();
+                ProgressReport::enumeration_at(&snapshot, estimate, total, elapsed, rates)
             }
             Source::Count { progress, pace } => {
                 let snapshot = progress.snapshot();
@@ -128,7 +137,8 @@ pub struct ProgressReport {
     /// the probes say (and for a count).
     pub estimate: Option<Spread>,
     /// Seconds left, finite: from the estimate or a count's pace, above zero; from the exact
-    /// total, at the rate so far (0 once all are found, while the search ends its tree).
+    /// total, at the pace of the last quarter of the run where a [`ProgressMeter`] reports it
+    /// (0 once all are found, while the search ends its tree).
     /// `None` while unknown, and once an enumeration has done as much work as estimated.
     pub seconds_left: Option<f64>,
     /// The range of the seconds left, `0 <= low <= high`, and `high > 0` but for an exact
@@ -155,8 +165,29 @@ impl ProgressReport {
         total: Option<u128>,
         elapsed: Duration,
     ) -> ProgressReport {
+        let secs = elapsed.as_secs_f64();
+        let found = stats.solutions as f64;
+        let rates = (rate(stats.nodes as f64 + found, secs), rate(found, secs));
+        ProgressReport::enumeration_at(stats, estimate, total, elapsed, rates)
+    }
+
+    /// [`ProgressReport::enumeration`], with the time left at `(work, solutions)` a second,
+    /// the work being nodes plus solutions: the pace of the run's last stretch, where a meter
+    /// keeps it ([`RecentPace`]).
+    fn enumeration_at(
+        stats: &StatsSnapshot,
+        estimate: Option<TreeEstimate>,
+        total: Option<u128>,
+        elapsed: Duration,
+        (work_rate, solution_rate): (f64, f64),
+    ) -> ProgressReport {
         let (found, secs) = (stats.solutions, elapsed.as_secs_f64());
         let rate = rate(found as f64, secs);
+        let solution_rate = if solution_rate > 0.0 {
+            solution_rate
+        } else {
+            rate
+        };
         let mut report = ProgressReport {
             elapsed,
             kind: ProgressKind::Enumeration { found },
@@ -170,7 +201,8 @@ impl ProgressReport {
         };
         if let Some(total) = total {
             let whole = total as f64;
-            let left = (rate > 0.0).then(|| total.saturating_sub(u128::from(found)) as f64 / rate);
+            let left = (solution_rate > 0.0)
+                .then(|| total.saturating_sub(u128::from(found)) as f64 / solution_rate);
             report.estimate = Some(Spread {
                 mean: whole,
                 low: whole,
@@ -184,7 +216,7 @@ impl ProgressReport {
                 found as f64 / whole
             });
         } else {
-            let outlook = estimate.map(|e| e.outlook(stats.nodes, found, secs));
+            let outlook = estimate.map(|e| e.outlook_at(stats.nodes, found, secs, work_rate));
             report.estimate = outlook.map(|o| o.solutions);
             report.seconds_left = outlook.and_then(|o| o.seconds_left);
             report.seconds_left_range = outlook.and_then(|o| o.seconds_left_range);

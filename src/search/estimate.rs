@@ -13,11 +13,13 @@
 /// (see `probe.rs`).
 pub(crate) const MIN_PROBES: u64 = 2;
 
-/// One estimated quantity: the mean of the probes, and a range around it. The low end is two
-/// standard errors of the mean below it (never below zero); the high end two above it, or the
-/// largest single probe if that is higher. Trees are lopsided: most probes end early, and the
-/// mean is carried by rare deep ones, so it tends to be low until many probes are made, and
-/// the largest probe says how far off it may be.
+/// One estimated quantity, and a range around it. Trees are lopsided: the probes spread over
+/// orders of magnitude, most of them low, and their plain mean is carried by rare high ones, so
+/// it swings with each of those. The estimate is instead the mean of the log-normal
+/// distribution fitted to the probes (`exp(m + v / 2)`, where `m` and `v` are the mean and
+/// variance of their logarithms), kept between the smallest and the largest probe. The low end
+/// is two standard errors of the plain mean below that mean (never below zero, nor above the
+/// estimate); the high end two above it, or the largest single probe if that is higher.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Spread {
     /// The estimate.
@@ -54,7 +56,15 @@ impl TreeEstimate {
             return None;
         }
         let done = nodes_done as f64 + solutions_done as f64;
-        let rate = done / elapsed;
+        self.seconds_left_at(done, done / elapsed)
+    }
+
+    /// Seconds left, as `(estimate, low, high)`, with `done` work (nodes plus solutions) done
+    /// and going on at `rate` work a second; `None` without a rate.
+    fn seconds_left_at(&self, done: f64, rate: f64) -> Option<(f64, f64, f64)> {
+        if !(rate > 0.0 && rate.is_finite()) {
+            return None;
+        }
         let left = |nodes: f64, solutions: f64| (nodes + solutions - done).max(0.0) / rate;
         Some((
             left(self.nodes.mean, self.solutions.mean),
@@ -89,6 +99,21 @@ impl TreeEstimate {
     /// found `solutions_done` solutions in `elapsed` seconds and still runs (see [`Outlook`];
     /// the time left from the rate so far, as [`TreeEstimate::seconds_left`] gives it).
     pub fn outlook(&self, nodes_done: u64, solutions_done: u64, elapsed: f64) -> Outlook {
+        let done = nodes_done as f64 + solutions_done as f64;
+        let rate = if elapsed > 0.0 { done / elapsed } else { 0.0 };
+        self.outlook_at(nodes_done, solutions_done, elapsed, rate)
+    }
+
+    /// [`TreeEstimate::outlook`], the time left at `rate` work (nodes plus solutions) a
+    /// second instead of the rate so far: the pace of the last stretch of the run, where the
+    /// meter keeps it (see `api/pace.rs`).
+    pub(crate) fn outlook_at(
+        &self,
+        nodes_done: u64,
+        solutions_done: u64,
+        elapsed: f64,
+        rate: f64,
+    ) -> Outlook {
         let found = solutions_done as f64;
         // `f64::max` takes the number where one side is not a number.
         let mean = self.solutions.mean.max(found);
@@ -97,7 +122,10 @@ impl TreeEstimate {
             low: self.solutions.low.max(found).min(mean),
             high: self.solutions.high.max(mean),
         };
-        let left = self.seconds_left(nodes_done, solutions_done, elapsed);
+        let done = nodes_done as f64 + found;
+        let left = (nodes_done > 0 && elapsed > 0.0)
+            .then(|| self.seconds_left_at(done, rate))
+            .flatten();
         let positive = |secs: f64| (secs > 0.0 && secs.is_finite()).then_some(secs);
         let seconds_left = left.and_then(|(mean, _, _)| positive(mean));
         let seconds_left_range = left.and_then(|(_, low, high)| {
@@ -129,19 +157,55 @@ pub(crate) struct Samples {
     solutions: Moments,
 }
 
-/// A sum, sum of squares and largest value.
-#[derive(Clone, Copy, Debug, Default)]
+/// A sum, sum of squares, smallest and largest value, and the sum and sum of squares of the
+/// values' logarithms (of 1 for values below 1).
+#[derive(Clone, Copy, Debug)]
 struct Moments {
     sum: f64,
     squares: f64,
+    min: f64,
     max: f64,
+    logs: f64,
+    log_squares: f64,
+}
+
+impl Default for Moments {
+    fn default() -> Self {
+        Moments {
+            sum: 0.0,
+            squares: 0.0,
+            min: f64::INFINITY,
+            max: 0.0,
+            logs: 0.0,
+            log_squares: 0.0,
+        }
+    }
 }
 
 impl Moments {
     fn add(&mut self, x: f64) {
         self.sum += x;
         self.squares += x * x;
+        self.min = self.min.min(x);
         self.max = self.max.max(x);
+        let log = x.max(1.0).ln();
+        self.logs += log;
+        self.log_squares += log * log;
+    }
+
+    /// The mean of the log-normal distribution fitted to `n` values, kept between the smallest
+    /// and the largest; `None` where it is not a number (a value that is not finite).
+    fn log_normal_mean(self, n: u64) -> Option<f64> {
+        let count = n as f64;
+        let mean = self.logs / count;
+        let variance = if n > 1 {
+            ((self.log_squares - count * mean * mean) / (count - 1.0)).max(0.0)
+        } else {
+            0.0
+        };
+        // Not `clamp`, which panics where the bounds are not numbers or cross.
+        let fitted = (mean + variance / 2.0).exp().max(self.min).min(self.max);
+        fitted.is_finite().then_some(fitted)
     }
 
     /// The spread of `n` values. One value says nothing of the spread, and a sum of squares
@@ -151,17 +215,18 @@ impl Moments {
             return Spread::default();
         }
         let count = n as f64;
-        let mean = self.sum / count;
-        let variance = (self.squares / count - mean * mean) * count / (count - 1.0);
+        let plain = self.sum / count;
+        let variance = (self.squares / count - plain * plain) * count / (count - 1.0);
         let error = if n == 1 || variance.is_nan() {
             f64::INFINITY
         } else {
             2.0 * (variance.max(0.0) / count).sqrt()
         };
+        let mean = self.log_normal_mean(n).unwrap_or(plain);
         Spread {
             mean,
-            low: (mean - error).max(0.0),
-            high: (mean + error).max(self.max),
+            low: (plain - error).max(0.0).min(mean),
+            high: (plain + error).max(self.max).max(mean),
         }
     }
 }
@@ -198,15 +263,17 @@ mod tests {
     use super::*;
     use crate::rng::SplitMix;
 
+    /// The spread of `values` taken as probes.
+    fn moments(values: &[f64]) -> Spread {
+        let mut m = Moments::default();
+        values.iter().for_each(|&x| m.add(x));
+        m.spread(values.len() as u64)
+    }
+
     #[test]
     fn a_spread_is_a_range_at_every_count_and_size() {
-        let moments = |values: &[f64]| {
-            let mut m = Moments::default();
-            values.iter().for_each(|&x| m.add(x));
-            m.spread(values.len() as u64)
-        };
         assert_eq!(moments(&[]), Spread::default());
-        let cases: [&[f64]; 7] = [
+        let cases: [&[f64]; 8] = [
             &[5.0],
             &[0.0, 0.0],
             &[3.0, 3.0, 3.0],
@@ -214,6 +281,7 @@ mod tests {
             &[f64::MAX, f64::MAX],
             &[f64::INFINITY, 2.0],
             &[f64::NAN, 2.0],
+            &[f64::NAN, f64::NAN],
         ];
         for values in cases {
             let s = moments(values);
@@ -229,6 +297,25 @@ mod tests {
         // Equal probes: no spread.
         let equal = moments(&[3.0, 3.0, 3.0]);
         assert_eq!((equal.low, equal.high), (3.0, 3.0));
+    }
+
+    #[test]
+    fn the_estimate_is_the_mean_of_a_log_normal_fit_within_the_probes() {
+        // Logarithms 0, 1, 1, 2: their mean 1 and variance 2/3, so exp(1 + 1/3), above the
+        // plain mean (3.46) and below the largest probe (e^2).
+        let e = std::f64::consts::E;
+        let s = moments(&[1.0, e, e, e * e]);
+        assert!((s.mean - (4.0f64 / 3.0).exp()).abs() < 1e-9, "{s:?}");
+        assert!(s.low <= s.mean && s.mean <= s.high, "{s:?}");
+        // One high probe among four low ones says the spread is wide, and the fit's mean (470)
+        // is above the plain mean (200.8), which the low probes hold down.
+        let lopsided = moments(&[1.0, 1.0, 1.0, 1.0, 1000.0]);
+        assert!((lopsided.mean - 470.2476).abs() < 1e-3, "{lopsided:?}");
+        assert_eq!((lopsided.low, lopsided.high), (0.0, 1000.0));
+        // Two probes orders of magnitude apart: the fit stays at most the largest.
+        assert_eq!(moments(&[1.0, 1e12]).mean, 1e12);
+        // Probes of no solutions: none.
+        assert_eq!(moments(&[0.0, 0.0, 0.0]).mean, 0.0);
     }
 
     #[test]
