@@ -214,18 +214,24 @@ proptest! {
 /// The solutions of a learning search that starts with every clause another search of the same
 /// puzzle offered, that one having listed every solution first (so that it blocked them all),
 /// and how many clauses it took.
+/// A learning search of `puzzle` from `root` that aims at the target phases and moves each
+/// conflict's variables to the front.
+fn targets_engine<'p>(puzzle: &'p Puzzle, root: &Grid) -> engine::Engine<'p, Puzzle> {
+    engine::Engine::new(
+        puzzle,
+        root,
+        order::Phases::Targets,
+        order::Decisions::MoveToFront,
+    )
+}
+
 fn learned_after_sharing(puzzle: &Puzzle) -> (BTreeSet<String>, u64) {
     let Some(root) = puzzle.probed_root() else {
         return (BTreeSet::new(), 0);
     };
     let exchange = ClauseExchange::new();
     // The one that takes is search 0, which takes at once (see `share::QUIET_CONFLICTS`).
-    let mut first = engine::Engine::new(
-        puzzle,
-        &root,
-        order::Phases::Targets,
-        order::Decisions::MoveToFront,
-    );
+    let mut first = targets_engine(puzzle, &root);
     // In a drawn order: in the first guess's order the lines decide these small puzzles with
     // too few conflicts to offer a clause.
     first.perturb(3);
@@ -238,12 +244,7 @@ fn learned_after_sharing(puzzle: &Puzzle) -> (BTreeSet<String>, u64) {
     ));
     // A restart hands its clauses to the exchange.
     let _ = schedule::Cdcl::restart(&mut first);
-    let mut second = engine::Engine::new(
-        puzzle,
-        &root,
-        order::Phases::Targets,
-        order::Decisions::MoveToFront,
-    );
+    let mut second = targets_engine(puzzle, &root);
     second.perturb(7);
     second.share(share::Sharing::new(&exchange, 0));
     let mut found = BTreeSet::new();
@@ -391,12 +392,7 @@ fn a_search_that_tries_decimation_dives_to_the_grid_it_reaches() {
 #[test]
 fn a_guess_taken_at_a_restart_leads_the_next_dive() {
     let (puzzle, root, guess) = five_open_squares_and_their_decimation();
-    let mut engine = engine::Engine::new(
-        &puzzle,
-        &root,
-        order::Phases::Targets,
-        order::Decisions::MoveToFront,
-    );
+    let mut engine = targets_engine(&puzzle, &root);
     engine.perturb(1);
     let first_solution = |engine: &mut engine::Engine<'_, Puzzle>| {
         let mut first = Vec::new();

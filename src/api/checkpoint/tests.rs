@@ -2,7 +2,7 @@
 //! and every solution is listed exactly once.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 
 use super::*;
@@ -72,15 +72,28 @@ fn drawn(cells: &[u8], width: usize, chars: &[char]) -> String {
     rows.join("\n")
 }
 
-#[test]
-fn a_listing_stopped_after_each_few_parts_lists_every_solution_once() {
+/// A temporary folder, and the paths of a checkpoint and of a listing in it.
+fn folder_with_listing() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let (path, out) = (dir.path().join("ck.json"), dir.path().join("out.txt"));
+    (dir, path, out)
+}
+
+/// The settings of a checkpointed listing written to `out`.
+fn listing_to(out: &Path) -> CheckpointSettings {
+    CheckpointSettings {
+        output: Some(out.to_path_buf()),
+        ..CheckpointSettings::default()
+    }
+}
+
+#[test]
+fn a_listing_stopped_after_each_few_parts_lists_every_solution_once() {
+    let (_dir, path, out) = folder_with_listing();
     let puzzle = AnyPuzzle::Bw(permutations(6));
     let settings = CheckpointSettings {
         label: "perm6".into(),
-        output: Some(out.clone()),
-        ..CheckpointSettings::default()
+        ..listing_to(&out)
     };
     let checkpoint = Checkpoint::create(&puzzle, settings).expect("created");
     checkpoint.save(&path).expect("saved");
@@ -110,13 +123,9 @@ fn a_listing_stopped_after_each_few_parts_lists_every_solution_once() {
 
 #[test]
 fn a_run_cancelled_inside_a_part_drops_its_solutions_and_finds_them_again() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let (path, out) = (dir.path().join("ck.json"), dir.path().join("out.txt"));
+    let (_dir, path, out) = folder_with_listing();
     let puzzle = AnyPuzzle::Bw(permutations(6));
-    let settings = CheckpointSettings {
-        output: Some(out.clone()),
-        ..CheckpointSettings::default()
-    };
+    let settings = listing_to(&out);
     Checkpoint::create(&puzzle, settings)
         .and_then(|c| c.save(&path))
         .expect("created");
