@@ -50,6 +50,23 @@ mod tests {
     use crate::color::ColorGrid;
     use crate::grid::Grid;
 
+    /// Writes the delta from `before` to `after` into a copy of `before` three times, checking
+    /// that it gives `after`, `before`, then `after` again; returns that last grid.
+    fn swapped_back_and_forth<G: DomainGrid + PartialEq + std::fmt::Debug>(
+        before: &G,
+        after: &G,
+    ) -> G {
+        let mut delta = GridDelta::between(before, after);
+        let mut grid = before.clone();
+        delta.swap_into(&mut grid);
+        assert_eq!(&grid, after);
+        delta.swap_into(&mut grid);
+        assert_eq!(&grid, before);
+        delta.swap_into(&mut grid);
+        assert_eq!(&grid, after);
+        grid
+    }
+
     #[test]
     fn writing_a_delta_twice_restores_a_black_and_white_grid() {
         let before = Grid::new(70, 130);
@@ -57,15 +74,8 @@ mod tests {
         for (row, col, filled) in [(0, 0, true), (3, 64, false), (69, 129, true), (40, 7, true)] {
             after.set(row, col, filled).expect("the cells are unknown");
         }
-        let mut delta = GridDelta::between(&before, &after);
-        let mut grid = before.clone();
-        delta.swap_into(&mut grid);
-        assert_eq!(grid, after);
+        let grid = swapped_back_and_forth(&before, &after);
         assert_eq!(grid.unknown_count(), 70 * 130 - 4);
-        delta.swap_into(&mut grid);
-        assert_eq!(grid, before);
-        delta.swap_into(&mut grid);
-        assert_eq!(grid, after);
     }
 
     #[test]
@@ -76,14 +86,9 @@ mod tests {
         after
             .narrow(4, 8, 0b101)
             .expect("colours 0 and 2 are possible");
-        let mut delta = GridDelta::between(&before, &after);
-        assert_eq!(delta.words.len(), 2);
-        let mut grid = before.clone();
-        delta.swap_into(&mut grid);
-        assert_eq!(grid, after);
+        assert_eq!(GridDelta::between(&before, &after).words.len(), 2);
+        let grid = swapped_back_and_forth(&before, &after);
         assert_eq!(grid.undecided(), 5 * 9 - 1);
-        delta.swap_into(&mut grid);
-        assert_eq!(grid, before);
     }
 
     #[test]
