@@ -130,7 +130,9 @@ pub struct ProgressReport {
     /// The exact number of solutions, for an enumeration once the count made alongside it
     /// has ended; `None` so far, and always for a count.
     pub total: Option<u128>,
-    /// Solutions found (or counted for certain) a second so far; 0 before any time passed.
+    /// Solutions found (or counted for certain) a second: for an enumeration that a
+    /// [`ProgressMeter`] reports, over the last quarter of the run (the pace its time left
+    /// takes), else so far; 0 before any time passed.
     pub rate: f64,
     /// The number of solutions in all: the random probes' estimate and its range, each at
     /// least the solutions found, or the total three times once it is known; `None` before
@@ -182,17 +184,16 @@ impl ProgressReport {
         (work_rate, solution_rate): (f64, f64),
     ) -> ProgressReport {
         let (found, secs) = (stats.solutions, elapsed.as_secs_f64());
-        let rate = rate(found as f64, secs);
         let solution_rate = if solution_rate > 0.0 {
             solution_rate
         } else {
-            rate
+            rate(found as f64, secs)
         };
         let mut report = ProgressReport {
             elapsed,
             kind: ProgressKind::Enumeration { found },
             total,
-            rate,
+            rate: solution_rate,
             estimate: None,
             seconds_left: None,
             seconds_left_range: None,
@@ -445,6 +446,25 @@ mod tests {
         assert_eq!((report.rate, report.seconds_left), (0.0, None));
         let report = ProgressReport::enumeration(&stats(0, 9), None, Some(0), Duration::ZERO);
         assert_eq!(report.fraction_done, Some(1.0));
+    }
+
+    #[test]
+    fn a_meter_shows_the_recent_rate_and_tells_the_time_left_at_it() {
+        let five = Duration::from_secs(5);
+        // 250 of 1000 found in 5 s (50/s so far), 100/s over the last stretch.
+        let report = ProgressReport::enumeration_at(
+            &stats(250, 900),
+            None,
+            Some(1000),
+            five,
+            (300.0, 100.0),
+        );
+        assert_eq!(report.rate, 100.0);
+        assert_eq!(report.seconds_left, Some(7.5));
+        // A last stretch that found nothing: the rate so far, for the rate and the time left.
+        let report =
+            ProgressReport::enumeration_at(&stats(250, 900), None, Some(1000), five, (300.0, 0.0));
+        assert_eq!((report.rate, report.seconds_left), (50.0, Some(15.0)));
     }
 
     #[test]
