@@ -1,5 +1,5 @@
 //! Black and white, the fast case: a grid of bit planes and the bit-parallel line solver, whose
-//! results on lines of up to 128 cells are cached.
+//! results on lines of up to 256 cells are cached.
 
 use super::{
     BW_VALUES, Domain, DomainGrid, EMPTY, FILLED, same_in_every_domain, same_in_every_grid,

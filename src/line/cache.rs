@@ -9,14 +9,15 @@
 //! one, the result into the other): the table then stays within the core's L2 cache, which
 //! matters more than its size, because a lookup that misses L2 costs a third of a line solve.
 //! Up to 64 cells an entry is four words; on grids with longer lines, eight (the two words of
-//! each of filled, empty and their results), in a larger table, as a solve of such a line
-//! costs several misses (`WIDE_BUDGET_BYTES`).
+//! each of filled, empty and their results), or sixteen past 128 cells (four words each, for
+//! lines of up to 256), in a larger table, as a solve of such a line costs several misses
+//! (`WIDE_BUDGET_BYTES`). Longer lines are not cached.
 //!
 //! The key does not hold the clue, so a cache serves one puzzle: its owner
 //! ([`crate::propagate::Propagator`]) calls [`LineCache::configure`] whenever it is handed
 //! another puzzle.
 
-use super::{Contradiction, LineIn, LineOut, LineSolver, first_two_words};
+use super::{Contradiction, LineIn, LineOut, LineSolver, first_words};
 
 /// The table's size in bytes, at most (its regions are powers of two).
 const BUDGET_BYTES: usize = 1 << 17;
@@ -44,16 +45,18 @@ enum Layout {
     /// At most 64: filled, empty, and the result's two.
     #[default]
     Word,
-    /// Longer (lines of up to 128 cells looked up): filled and empty of two words each, and
-    /// the result's four.
+    /// At most 128: filled and empty of two words each, and the result's four.
     TwoWords,
+    /// Longer (lines of up to 256 cells looked up): filled and empty of four words each, and
+    /// the result's eight.
+    FourWords,
 }
 
 /// The cache (see the module documentation).
 #[derive(Clone, Debug, Default)]
 pub struct LineCache {
     /// Entries of `stride` words: the key (filled and empty packed in one word if narrow, else
-    /// a word each, or two each in the two-word layout), then the result (likewise).
+    /// a word each, or two or four each in the wider layouts), then the result (likewise).
     words: Vec<u64>,
     /// How the entries hold their keys and results.
     layout: Layout,
@@ -67,17 +70,17 @@ pub struct LineCache {
 
 impl LineCache {
     /// Empties the table and sizes it for a puzzle of `lines` lines, the longest of which has
-    /// `longest` cells (only lines of at most 128 cells are looked up).
+    /// `longest` cells (only lines of at most 256 cells are looked up).
     pub fn configure(&mut self, lines: usize, longest: usize) {
         self.layout = match longest {
             0..=32 => Layout::Narrow,
             33..=64 => Layout::Word,
-            _ => Layout::TwoWords,
+            65..=128 => Layout::TwoWords,
+            _ => Layout::FourWords,
         };
-        let budget = if self.layout == Layout::TwoWords {
-            WIDE_BUDGET_BYTES
-        } else {
-            BUDGET_BYTES
+        let budget = match self.layout {
+            Layout::Narrow | Layout::Word => BUDGET_BYTES,
+            Layout::TwoWords | Layout::FourWords => WIDE_BUDGET_BYTES,
         };
         let stride_bytes = 8 * self.stride();
         let per_line = (budget / stride_bytes / lines.max(1)).clamp(MIN_REGION, MAX_REGION);
@@ -93,11 +96,12 @@ impl LineCache {
             Layout::Narrow => 2,
             Layout::Word => 4,
             Layout::TwoWords => 8,
+            Layout::FourWords => 16,
         }
     }
 
     /// The first word of the entry for `line` with these known cells (each folded into one word
-    /// first in the two-word layout, see [`Self::two_word_slot`]).
+    /// first in the wider layouts, see [`Self::words_slot`]).
     fn slot(&self, line: u32, filled: u64, empty: u64) -> usize {
         let h =
             filled.wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ empty.wrapping_mul(0x94d0_49bb_1331_11eb);
@@ -119,8 +123,10 @@ impl LineCache {
         line: impl FnOnce() -> LineIn<'a>,
         mut out: LineOut<'_>,
     ) -> Result<(), Contradiction> {
-        if self.layout == Layout::TwoWords {
-            return self.solve_two_words(solver, index, known, line, out);
+        match self.layout {
+            Layout::TwoWords => return self.solve_words::<2>(solver, index, known, line, out),
+            Layout::FourWords => return self.solve_words::<4>(solver, index, known, line, out),
+            Layout::Narrow | Layout::Word => {}
         }
         let ([f], [e]) = known else {
             return solver.solve(line(), out);
@@ -139,9 +145,9 @@ impl LineCache {
         Ok(())
     }
 
-    /// [`Self::solve`] in the two-word layout: lines of one word are keyed as two, the high
-    /// one zero.
-    fn solve_two_words<'a>(
+    /// [`Self::solve`] in a layout of `W` words a half: shorter lines are keyed as `W` words,
+    /// the high ones zero; longer ones are solved without the cache.
+    fn solve_words<'a, const W: usize>(
         &mut self,
         solver: &mut impl LineSolver,
         index: u32,
@@ -150,17 +156,17 @@ impl LineCache {
         mut out: LineOut<'_>,
     ) -> Result<(), Contradiction> {
         let words = filled.len();
-        if words > 2 {
+        if words > W {
             return solver.solve(line(), out);
         }
-        let key = [first_two_words(filled), first_two_words(empty)];
-        let result = match self.get_two_words(index, key) {
+        let key = [first_words::<W>(filled), first_words::<W>(empty)];
+        let result = match self.get_words(index, key) {
             Some(result) => result,
             None => {
                 let result = solver
                     .solve(line(), out.reborrow())
-                    .map(|()| [first_two_words(out.filled), first_two_words(out.empty)]);
-                self.put_two_words(index, key, result);
+                    .map(|()| [first_words::<W>(out.filled), first_words::<W>(out.empty)]);
+                self.put_words(index, key, result);
                 result
             }
         };
@@ -170,53 +176,73 @@ impl LineCache {
         Ok(())
     }
 
-    /// The first word of the two-word entry for `line` with known cells `[filled, empty]`.
-    fn two_word_slot(&self, line: u32, [filled, empty]: [[u64; 2]; 2]) -> usize {
-        let fold = |w: [u64; 2]| w[0] ^ (w[1] ^ (w[1] >> 29)).wrapping_mul(0xd6e8_feb8_6659_fd93);
+    /// The first word of the entry of `W` words a half for `line` with known cells
+    /// `[filled, empty]`.
+    fn words_slot<const W: usize>(&self, line: u32, [filled, empty]: [[u64; W]; 2]) -> usize {
+        const MIX: [u64; 3] = [
+            0xd6e8_feb8_6659_fd93,
+            0xa076_1d64_78bd_642f,
+            0xe703_7ed1_a0b4_28db,
+        ];
+        let fold = |w: [u64; W]| {
+            (w.iter().skip(1).zip(MIX))
+                .fold(w[0], |h, (&x, mix)| h ^ (x ^ (x >> 29)).wrapping_mul(mix))
+        };
         self.slot(line, fold(filled), fold(empty))
     }
 
-    /// [`Self::get`] in the two-word layout.
-    fn get_two_words(
+    /// [`Self::get`] in a layout of `W` words a half.
+    fn get_words<const W: usize>(
         &mut self,
         line: u32,
-        key: [[u64; 2]; 2],
-    ) -> Option<Result<[[u64; 2]; 2], Contradiction>> {
+        key: [[u64; W]; 2],
+    ) -> Option<Result<[[u64; W]; 2], Contradiction>> {
         self.lookups += 1;
-        let at = self.two_word_slot(line, key);
-        let entry = &self.words[at..at + 8];
-        if entry[..4] != *key.as_flattened() {
+        let at = self.words_slot(line, key);
+        let entry = &self.words[at..at + 4 * W];
+        if entry[..2 * W] != *key.as_flattened() {
             return None;
         }
         self.hits += 1;
-        Some(if entry[4..] == [REFUTED; 4] {
-            Err(Contradiction)
-        } else {
-            Ok([[entry[4], entry[5]], [entry[6], entry[7]]])
-        })
+        let value = &entry[2 * W..];
+        if value.iter().all(|&w| w == REFUTED) {
+            return Some(Err(Contradiction));
+        }
+        Some(Ok([
+            first_words::<W>(&value[..W]),
+            first_words::<W>(&value[W..]),
+        ]))
     }
 
-    /// [`Self::put`] in the two-word layout.
-    fn put_two_words(
+    /// [`Self::put`] in a layout of `W` words a half.
+    fn put_words<const W: usize>(
         &mut self,
         line: u32,
-        key: [[u64; 2]; 2],
-        result: Result<[[u64; 2]; 2], Contradiction>,
+        key: [[u64; W]; 2],
+        result: Result<[[u64; W]; 2], Contradiction>,
     ) {
-        let at = self.two_word_slot(line, key);
-        let entry = &mut self.words[at..at + 8];
-        entry[..4].copy_from_slice(key.as_flattened());
+        let at = self.words_slot(line, key);
+        let entry = &mut self.words[at..at + 4 * W];
+        entry[..2 * W].copy_from_slice(key.as_flattened());
         match result {
-            Ok(value) => entry[4..].copy_from_slice(value.as_flattened()),
-            Err(Contradiction) => entry[4..].fill(REFUTED),
+            Ok(value) => entry[2 * W..].copy_from_slice(value.as_flattened()),
+            Err(Contradiction) => entry[2 * W..].fill(REFUTED),
         }
     }
 
     /// The cached result for `line` with these known cells, if any.
     pub fn get(&mut self, line: u32, filled: u64, empty: u64) -> Option<LineResult> {
-        if self.layout == Layout::TwoWords {
-            let found = self.get_two_words(line, [[filled, 0], [empty, 0]])?;
-            return Some(found.map(|[f, e]| (f[0], e[0])));
+        match self.layout {
+            Layout::TwoWords => {
+                let found = self.get_words::<2>(line, [[filled, 0], [empty, 0]])?;
+                return Some(found.map(|[f, e]| (f[0], e[0])));
+            }
+            Layout::FourWords => {
+                let found =
+                    self.get_words::<4>(line, [first_words(&[filled]), first_words(&[empty])])?;
+                return Some(found.map(|[f, e]| (f[0], e[0])));
+            }
+            Layout::Narrow | Layout::Word => {}
         }
         self.lookups += 1;
         let at = self.slot(line, filled, empty);
@@ -239,9 +265,17 @@ impl LineCache {
 
     /// Records the result for `line` with these known cells.
     pub fn put(&mut self, line: u32, filled: u64, empty: u64, result: LineResult) {
-        if self.layout == Layout::TwoWords {
-            let result = result.map(|(f, e)| [[f, 0], [e, 0]]);
-            return self.put_two_words(line, [[filled, 0], [empty, 0]], result);
+        match self.layout {
+            Layout::TwoWords => {
+                let result = result.map(|(f, e)| [[f, 0], [e, 0]]);
+                return self.put_words::<2>(line, [[filled, 0], [empty, 0]], result);
+            }
+            Layout::FourWords => {
+                let result = result.map(|(f, e)| [first_words(&[f]), first_words(&[e])]);
+                let key = [first_words(&[filled]), first_words(&[empty])];
+                return self.put_words::<4>(line, key, result);
+            }
+            Layout::Narrow | Layout::Word => {}
         }
         let at = self.slot(line, filled, empty);
         if self.layout == Layout::Narrow {
@@ -278,7 +312,7 @@ mod tests {
         let mut narrow = LineCache::default();
         narrow.configure(10, 20);
         check(&mut narrow);
-        for longest in [64, 100] {
+        for longest in [64, 100, 200] {
             let mut wide = LineCache::default();
             wide.configure(10, longest);
             check(&mut wide);
@@ -293,6 +327,21 @@ mod tests {
     /// second word never answer for each other.
     #[test]
     fn two_word_lines_answer_as_the_solver_does() {
+        lines_answer_as_the_solver_does(128);
+    }
+
+    /// The same with lines of up to 256 cells, four words, and on a grid with lines too long
+    /// for the cache (solved past it).
+    #[test]
+    fn four_word_and_longer_lines_answer_as_the_solver_does() {
+        lines_answer_as_the_solver_does(256);
+        lines_answer_as_the_solver_does(300);
+    }
+
+    /// Lines of 1 to `longest` cells, each state met several times, on a grid whose longest
+    /// line has `longest`: the cache answers as the solver does, and lines differing only in
+    /// their last word never answer for each other.
+    fn lines_answer_as_the_solver_does(longest: usize) {
         use crate::line::BitLineSolver;
         let mut solver = BitLineSolver::new();
         let mut seed = 99u64;
@@ -301,8 +350,13 @@ mod tests {
             seed >> 11
         };
         let mut states = Vec::new();
-        for _ in 0..300 {
-            let len = 1 + (random() % 128) as usize;
+        for i in 0..300 {
+            // The first a long line with no cell known the wrong way, so it has a placement.
+            let len = if i == 0 {
+                longest - 1
+            } else {
+                1 + (random() % longest as u64) as usize
+            };
             let words = len.div_ceil(64);
             let cells: Vec<bool> = (0..len).map(|_| random() % 2 == 0).collect();
             let clue: Vec<u32> = cells
@@ -311,12 +365,14 @@ mod tests {
                 .map(|run| run.len() as u32)
                 .collect();
             let (mut filled, mut empty) = (vec![0u64; words], vec![0u64; words]);
-            for (i, &cell) in cells.iter().enumerate() {
+            for (c, &cell) in cells.iter().enumerate() {
                 // Most cells known; a few the other way, so that some states are refuted.
                 match random() % 16 {
                     0..=5 => {}
-                    6 => (if cell { &mut empty } else { &mut filled })[i / 64] |= 1 << (i % 64),
-                    _ => (if cell { &mut filled } else { &mut empty })[i / 64] |= 1 << (i % 64),
+                    6 if i > 0 => {
+                        (if cell { &mut empty } else { &mut filled })[c / 64] |= 1 << (c % 64)
+                    }
+                    _ => (if cell { &mut filled } else { &mut empty })[c / 64] |= 1 << (c % 64),
                 }
             }
             states.push((clue, len, filled, empty));
@@ -328,23 +384,25 @@ mod tests {
             BitLineSolver::new().feasible(clue, *len, filled, empty)
         };
         let long = (states.iter())
-            .position(|s| s.1 > 100 && feasible(s))
+            .position(|s| s.1 > longest - 28 && feasible(s))
             .expect("a long line with a placement");
         let (lines, twins) = (states.len(), 300);
+        let last = (states[long].1 - 1) / 64;
+        let spare = states[long].1 - 64 * last;
         for t in 0..twins {
             let mut twin = states[long].clone();
-            let (bit, value) = (1u64 << (t % 36), t / 36 % 3);
-            twin.2[1] &= !bit;
-            twin.3[1] &= !bit;
+            let (bit, value) = (1u64 << (t % spare.min(36)), t / 36 % 3);
+            twin.2[last] &= !bit;
+            twin.3[last] &= !bit;
             match value {
-                0 => twin.2[1] |= bit,
-                1 => twin.3[1] |= bit,
+                0 => twin.2[last] |= bit,
+                1 => twin.3[last] |= bit,
                 _ => {}
             }
             states.push(twin);
         }
         let mut cache = LineCache::default();
-        cache.configure(5000, 128);
+        cache.configure(5000, longest);
         assert_eq!(cache.region_bits, MIN_REGION.trailing_zeros());
         for round in 0..4 {
             for (k, (clue, len, filled, empty)) in states.iter().enumerate() {

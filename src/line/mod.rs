@@ -83,7 +83,13 @@ pub(crate) fn set_bit(words: &mut [u64], i: usize) {
 /// The first two words of a bitset, the second 0 for a bitset of one word.
 #[inline]
 pub(crate) fn first_two_words(words: &[u64]) -> [u64; 2] {
-    [words[0], words.get(1).copied().unwrap_or(0)]
+    first_words(words)
+}
+
+/// The first `W` words of `words`, zeros past its end.
+#[inline]
+pub(crate) fn first_words<const W: usize>(words: &[u64]) -> [u64; W] {
+    std::array::from_fn(|i| words.get(i).copied().unwrap_or(0))
 }
 
 #[cfg(test)]
