@@ -79,6 +79,7 @@ impl Fits {
 
     /// The index of the positions `s` such that cells `s..s + len` are all in `cells`,
     /// computed the first time `len` is asked for.
+    #[inline]
     fn index(&mut self, cells: &[u64], len: u32) -> usize {
         if let Some(at) = self.lens.iter().position(|&l| l == len) {
             return at;
@@ -86,11 +87,12 @@ impl Fits {
         self.lens.push(len);
         let start = self.sets.len();
         self.sets.extend_from_slice(cells);
-        run_starts(&mut self.sets[start..], len);
+        run_starts(&mut self.sets[start..start + cells.len()], len);
         self.lens.len() - 1
     }
 
     /// The set at `index` (sets of `n` words).
+    #[inline]
     fn set(&self, index: usize, n: usize) -> &[u64] {
         &self.sets[index * n..(index + 1) * n]
     }
@@ -109,7 +111,26 @@ fn forward(
     can_fill: &[u64],
     can_empty: &[u64],
 ) {
-    let n = can_fill.len();
+    // Lines of 127 to 254 cells, the most common here, get passes of a known number of words,
+    // which the compiler unrolls.
+    let sets = (ready, reach, fits, ends);
+    match can_fill.len() {
+        3 => forward_words::<3>(sets, clue, can_fill, can_empty),
+        4 => forward_words::<4>(sets, clue, can_fill, can_empty),
+        _ => forward_words::<0>(sets, clue, can_fill, can_empty),
+    }
+}
+
+/// [`forward`] over sets of `N` words, or of as many as `can_fill` has for `N = 0`.
+#[inline(always)]
+fn forward_words<const N: usize>(
+    (ready, reach, fits, ends): (&mut Vec<u64>, &mut Vec<u64>, &mut Fits, &mut Vec<u64>),
+    clue: &[u32],
+    can_fill: &[u64],
+    can_empty: &[u64],
+) {
+    let n = if N == 0 { can_fill.len() } else { N };
+    let (can_fill, can_empty) = (&can_fill[..n], &can_empty[..n]);
     // Every word of these is written below.
     ready.resize((clue.len() + 1) * n, 0);
     reach.resize((clue.len() + 1) * n, 0);
@@ -127,6 +148,7 @@ fn forward(
         let fit = fits.index(can_fill, block);
         let starts = fits.set(fit, n);
         let (done, next) = ready.split_at_mut((j + 1) * n);
+        let ends = &mut ends[..n];
         // The ends of block `j` placed at a start it may take.
         for ((end, &now), &fits) in ends.iter_mut().zip(&done[j * n..]).zip(starts) {
             *end = now & fits;

@@ -44,40 +44,47 @@ fn combine_shifted_left(x: &mut [u64], k: usize, op: impl Fn(u64, u64) -> u64) {
 }
 
 /// `x >>= k`, in place.
+#[inline]
 pub(super) fn shr_in_place(x: &mut [u64], k: usize) {
     combine_shifted_right(x, k, |_, shifted| shifted);
 }
 
 /// `x <<= k`, in place.
+#[inline]
 pub(super) fn shl_in_place(x: &mut [u64], k: usize) {
     combine_shifted_left(x, k, |_, shifted| shifted);
 }
 
 /// `x &= x >> k`, in place.
+#[inline]
 pub(super) fn and_shifted_right(x: &mut [u64], k: usize) {
     combine_shifted_right(x, k, |word, shifted| word & shifted);
 }
 
 /// `x |= x << k`, in place.
+#[inline]
 pub(super) fn or_shifted_left(x: &mut [u64], k: usize) {
     combine_shifted_left(x, k, |word, shifted| word | shifted);
 }
 
 /// Keeps in `x` the positions `s` such that bits `s..s + len` are all set in it (`len >= 1`):
 /// where a block of `len` cells fits.
+#[inline]
 pub(super) fn run_starts(x: &mut [u64], len: u32) {
     by_doubling(x, len, and_shifted_right);
 }
 
 /// Adds to `x` every bit within `len` above a set bit: the cells that blocks of `len` cells
 /// starting there cover.
+#[inline]
 pub(super) fn smear(x: &mut [u64], len: u32) {
     by_doubling(x, len, or_shifted_left);
 }
 
 /// Applies `combine` (an `and` or `or` with a shifted copy) with shifts that double the span
 /// covered, from one cell up to `len`: O(log len) passes.
-fn by_doubling(x: &mut [u64], len: u32, combine: fn(&mut [u64], usize)) {
+#[inline]
+fn by_doubling(x: &mut [u64], len: u32, combine: impl Fn(&mut [u64], usize)) {
     let mut covered = 1;
     while covered < len {
         let step = covered.min(len - covered);
