@@ -79,11 +79,17 @@ impl Fits {
 
     /// The index of the positions `s` such that cells `s..s + len` are all in `cells`,
     /// computed the first time `len` is asked for.
-    #[inline]
+    #[inline(always)]
     fn index(&mut self, cells: &[u64], len: u32) -> usize {
-        if let Some(at) = self.lens.iter().position(|&l| l == len) {
-            return at;
+        match self.lens.iter().position(|&l| l == len) {
+            Some(at) => at,
+            None => self.add(cells, len),
         }
+    }
+
+    /// Adds the positions where blocks of `len` cells fit in `cells`; returns their index.
+    #[inline(never)]
+    fn add(&mut self, cells: &[u64], len: u32) -> usize {
         self.lens.push(len);
         let start = self.sets.len();
         self.sets.extend_from_slice(cells);
