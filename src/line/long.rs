@@ -117,8 +117,8 @@ fn forward(
     can_fill: &[u64],
     can_empty: &[u64],
 ) {
-    // Lines of 127 to 254 cells, the most common here, get passes of a known number of words,
-    // which the compiler unrolls.
+    // Lines of 127 to 254 cells (three or four words, with the virtual cell) get passes of a
+    // known number of words, which the compiler unrolls; longer ones take the general passes.
     let sets = (ready, reach, fits, ends);
     match can_fill.len() {
         3 => forward_words::<3>(sets, clue, can_fill, can_empty),
