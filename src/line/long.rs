@@ -117,12 +117,16 @@ fn forward(
     can_fill: &[u64],
     can_empty: &[u64],
 ) {
-    // Lines of 127 to 254 cells (three or four words, with the virtual cell) get passes of a
+    // Lines of 127 to 510 cells (three to eight words, with the virtual cell) get passes of a
     // known number of words, which the compiler unrolls; longer ones take the general passes.
     let sets = (ready, reach, fits, ends);
     match can_fill.len() {
         3 => forward_words::<3>(sets, clue, can_fill, can_empty),
         4 => forward_words::<4>(sets, clue, can_fill, can_empty),
+        5 => forward_words::<5>(sets, clue, can_fill, can_empty),
+        6 => forward_words::<6>(sets, clue, can_fill, can_empty),
+        7 => forward_words::<7>(sets, clue, can_fill, can_empty),
+        8 => forward_words::<8>(sets, clue, can_fill, can_empty),
         _ => forward_words::<0>(sets, clue, can_fill, can_empty),
     }
 }
