@@ -22,7 +22,7 @@
 use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
 use super::{
-    Contradiction, DpLineSolver, LineIn, LineOut, LineSolver, LongLineSolver, first_two_words,
+    Contradiction, DpLineSolver, LineIn, LineOut, LineSolver, LongLineSolver, first_words,
 };
 
 /// The unsigned integers used as bitsets of line positions.
@@ -302,7 +302,7 @@ impl WordLine {
 /// The first two words of `w` (the second 0 if absent) as one `u128`.
 #[inline]
 fn join_words(w: &[u64]) -> u128 {
-    let [low, high] = first_two_words(w);
+    let [low, high] = first_words::<2>(w);
     u128::from(low) | u128::from(high) << 64
 }
 

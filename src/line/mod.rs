@@ -80,12 +80,6 @@ pub(crate) fn set_bit(words: &mut [u64], i: usize) {
     words[i / 64] |= 1 << (i % 64);
 }
 
-/// The first two words of a bitset, the second 0 for a bitset of one word.
-#[inline]
-pub(crate) fn first_two_words(words: &[u64]) -> [u64; 2] {
-    first_words(words)
-}
-
 /// The first `W` words of `words`, zeros past its end.
 #[inline]
 pub(crate) fn first_words<const W: usize>(words: &[u64]) -> [u64; W] {
