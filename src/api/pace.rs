@@ -1,68 +1,147 @@
 //! The pace of a running count or enumeration, from which its time left is told. A count made
-//! without enumerating: the share done (the lines fixed of the profiles' dynamic program, or
-//! the share of its tree a sweep has finished) over the last few seconds of this run of the
-//! method gives the time the rest will take at the same pace. An enumeration: its work and
-//! solutions over the last quarter of its run ([`RecentPace`]).
+//! by profiles: the share of lines fixed over the last few seconds gives the time the rest
+//! will take at the same pace. A count by sweeps, which take turns from the grid's sides: the
+//! share of its tree each side has finished, over the last half of the sweeps' time, the
+//! other sides' turns included ([`SweepPace`]). An enumeration: its work and solutions over
+//! the last quarter of its run ([`RecentPace`]).
+
+use std::collections::VecDeque;
 
 use crate::count::{CountPhase, CountSnapshot};
 
-/// The share of a count done, for the phases that know it: the profiles' lines fixed of all,
-/// or the sweep's finished share of its tree (also while it races components); `None` for
-/// components alone and for the root.
-pub(crate) fn share_done(s: &CountSnapshot) -> Option<f64> {
-    let share = match s.phase {
-        CountPhase::Profiles if s.lines > 0 => s.lines_fixed as f64 / s.lines as f64,
-        CountPhase::Sweep | CountPhase::Race => s.sweep_explored,
-        _ => return None,
-    };
-    share.is_finite().then_some(share.clamp(0.0, 1.0))
-}
-
-/// How many earlier sightings the pace is taken over: the last few seconds, as a phase's
-/// pace changes (the profiles' layers grow, and a sweep resumed from its memo first races
-/// through what it had counted before).
+/// How many earlier sightings the profiles' pace is taken over: the last few seconds, as
+/// their layers grow.
 const WINDOW: usize = 3;
 
-/// The pace of one run of a method: the phase, and its share done and the seconds elapsed
-/// at its last few sightings, the oldest first.
+/// The pace of a count made without enumerating: of the profiles' layers, or of the sweeps.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Pace {
-    phase: Option<CountPhase>,
-    seen: std::collections::VecDeque<(f64, f64)>,
-    /// Sightings of this run so far: its first second is left out of the pace, as a sweep
-    /// resumed from its memo races through it.
-    sightings: usize,
+    /// The profiles' phase: their share done and the seconds elapsed at the last few
+    /// sightings, the oldest first.
+    layers: VecDeque<(f64, f64)>,
+    sweeps: SweepPace,
 }
 
 impl Pace {
-    /// Seconds left for `share` done of `phase` after `elapsed` seconds of the count, at the
-    /// pace of the last few sightings after the first: above zero and finite, or `None` until
-    /// the share has grown, and once it is whole. A new phase, or a share that went down (a sweep from
-    /// another side taking its turn), starts a new run.
-    pub(crate) fn seconds_left(
+    /// The share of the count done and the seconds left at the pace seen so far, from
+    /// `snapshot` taken `elapsed` seconds into the count; then notes the sighting. `None`
+    /// for a phase that cannot tell (components alone, the root), and for a time left until
+    /// the share has grown; a time left is above zero and finite. Sweeps not started yet have
+    /// done nothing.
+    pub(crate) fn sight(
         &mut self,
-        phase: CountPhase,
-        share: f64,
+        snapshot: &CountSnapshot,
         elapsed: f64,
-    ) -> Option<f64> {
-        let went_down = self.seen.back().is_some_and(|&(last, _)| share < last);
-        if self.phase != Some(phase) || went_down {
-            self.phase = Some(phase);
-            self.seen.clear();
-            self.sightings = 0;
+    ) -> (Option<f64>, Option<f64>) {
+        match snapshot.phase {
+            CountPhase::Profiles if snapshot.lines > 0 => {
+                let share = snapshot.lines_fixed as f64 / snapshot.lines as f64;
+                (Some(share), self.layers_left(share, elapsed))
+            }
+            // No sweep has started yet (the backbone comes first): nothing done.
+            CountPhase::Sweep | CountPhase::Race if snapshot.sweep_turn == 0 => (Some(0.0), None),
+            CountPhase::Sweep | CountPhase::Race => {
+                let (share, left) =
+                    self.sweeps
+                        .sight(snapshot.sweep_turn, snapshot.sweep_explored, elapsed);
+                (Some(share), left)
+            }
+            _ => (None, None),
         }
-        self.sightings += 1;
-        if self.seen.len() > WINDOW || self.sightings == 2 {
-            self.seen.pop_front();
+    }
+
+    /// Seconds left for `share` of the profiles' lines fixed, at the pace of the last few
+    /// sightings.
+    fn layers_left(&mut self, share: f64, elapsed: f64) -> Option<f64> {
+        if self.layers.len() > WINDOW {
+            self.layers.pop_front();
         }
-        let (from, since) = self.seen.front().copied().unwrap_or((share, elapsed));
-        self.seen.push_back((share, elapsed));
-        let (done, took) = (share - from, elapsed - since);
-        if !(done > 0.0 && took > 0.0) || share >= 1.0 {
-            return None;
+        let (from, since) = self.layers.front().copied().unwrap_or((share, elapsed));
+        self.layers.push_back((share, elapsed));
+        seconds_left(share, share - from, elapsed - since)
+    }
+}
+
+/// Seconds left for the rest of a share of `share` done, at `done` of it in `took` seconds:
+/// above zero and finite, or `None`.
+fn seconds_left(share: f64, done: f64, took: f64) -> Option<f64> {
+    if !(done > 0.0 && took > 0.0 && share < 1.0) {
+        return None;
+    }
+    let left = took * (1.0 - share) / done;
+    (left > 0.0 && left.is_finite()).then_some(left)
+}
+
+/// The share of the sweeps' time, the last, over which [`SweepPace`] takes each side's pace:
+/// a round of turns is about half the time so far (every round is twice as long as the
+/// last), so this covers every side's latest turn.
+const SWEEP_RECENT: f64 = 0.5;
+
+/// The pace of sweeps that take turns from the sides of one grid. Each side's finished share
+/// grows only in its own turns, and a turn first races through its memo back to where the
+/// side's last turn stopped, so each side keeps the most it has shown. Its pace is what it
+/// gained over the last [`SWEEP_RECENT`] of the sweeps' time, per second of that time (other
+/// sides' turns included, as they will go on); the first side to finish ends the count, so
+/// the time left is the least of the sides', and the share done the most.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SweepPace {
+    /// The grid the sweeps count (see [`CountSnapshot::sweep_turn`]); a new grid starts over.
+    grid: u32,
+    /// When the first turn of this grid's sweeps was seen.
+    began: f64,
+    /// Each side seen (by the low bits of its turn's number), with its sightings of
+    /// (seconds elapsed, the most it had finished), the oldest first: one at or before the
+    /// recent stretch, and those since.
+    sides: Vec<(u32, VecDeque<(f64, f64)>)>,
+}
+
+/// Bits of a sweep's turn number (see [`CountSnapshot::sweep_turn`]) that tell its side.
+const SIDE_MASK: u32 = 0b111;
+
+impl SweepPace {
+    /// The most any side has finished, and the least time left at the sides' paces, from the
+    /// sweep `turn` at work having finished `share` after `elapsed` seconds; then notes it.
+    fn sight(&mut self, turn: u32, share: f64, elapsed: f64) -> (f64, Option<f64>) {
+        let share = if share.is_finite() {
+            share.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        if turn & !SIDE_MASK != self.grid || self.sides.is_empty() {
+            *self = SweepPace {
+                grid: turn & !SIDE_MASK,
+                began: elapsed,
+                sides: Vec::new(),
+            };
         }
-        let left = took * (1.0 - share) / done;
-        (left > 0.0 && left.is_finite()).then_some(left)
+        let side = turn & SIDE_MASK;
+        let at = match self.sides.iter().position(|(s, _)| *s == side) {
+            Some(at) => at,
+            None => {
+                self.sides.push((side, VecDeque::new()));
+                self.sides.len() - 1
+            }
+        };
+        let seen = &mut self.sides[at].1;
+        let most = seen.back().map_or(share, |&(_, most)| share.max(most));
+        seen.push_back((elapsed, most));
+        let recent = elapsed - SWEEP_RECENT * (elapsed - self.began);
+        let (mut done, mut left) = (0.0f64, None::<f64>);
+        for (_, seen) in &mut self.sides {
+            while seen.len() > 1 && seen[1].0 <= recent {
+                seen.pop_front();
+            }
+            let now = seen.back().map_or(0.0, |&(_, most)| most);
+            let (since, from) = match seen.front() {
+                Some(&first) if first.0 <= recent => first,
+                _ => (self.began, 0.0),
+            };
+            done = done.max(now);
+            if let Some(side_left) = seconds_left(now, now - from, elapsed - since) {
+                left = Some(left.map_or(side_left, |l| l.min(side_left)));
+            }
+        }
+        (done, left)
     }
 }
 
@@ -111,36 +190,82 @@ impl RecentPace {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_time_left_follows_the_pace_of_the_share_done() {
-        let mut pace = Pace::default();
-        // The time left by the sweep at `share` after `seconds`, once there is a pace.
-        let mut left =
-            |share: f64, seconds: f64| pace.seconds_left(CountPhase::Sweep, share, seconds);
-        let near = |left: Option<f64>, expected: f64| {
-            let left = left.expect("a pace");
-            assert!((left - expected).abs() < 1e-9, "{left} against {expected}");
-        };
-        // First seen at 5% after 0.5 s, then at 10% after 1 s: no pace yet (the first sighting
-        // is left out).
-        assert_eq!(left(0.05, 0.5), None);
-        assert_eq!(left(0.1, 1.0), None);
-        // 20% more in 2 s: the remaining 70% in 7 s.
-        near(left(0.3, 3.0), 7.0);
-        // No progress since: the pace of the last few sightings stands, slower.
-        near(left(0.3, 5.0), 14.0);
-        // Only the last few sightings count: 0.3 -> 0.4 in 4 s, 60% left.
-        left(0.3, 6.0);
-        near(left(0.4, 7.0), 24.0);
-        // Another side's turn starts from 0 again: a new run, no pace yet; its first second,
-        // through the memo, is left out.
-        assert_eq!(left(0.0, 8.0), None);
-        assert_eq!(left(0.5, 9.0), None);
-        near(left(0.6, 10.0), 4.0);
-        // A new phase starts a new run too.
-        assert_eq!(pace.seconds_left(CountPhase::Profiles, 0.6, 11.0), None);
+    /// A snapshot of a count in `phase`, with `lines_fixed` of 10 lines of profiles, or the
+    /// sweep `turn` having finished `explored` of its tree.
+    fn snapshot(phase: CountPhase, lines_fixed: usize, turn: u32, explored: f64) -> CountSnapshot {
+        CountSnapshot {
+            phase,
+            lines_fixed,
+            lines: 10,
+            profiles: 0,
+            sweep_nodes: (0, 0),
+            sweep_explored: explored,
+            sweep_turn: turn,
+            sweep_counted: 0.0,
+            counted: 0.0,
+            component_nodes: (0, 0),
+            backbone: (0, 0),
+        }
     }
 
+    /// Asserts that `left` is `expected` seconds.
+    fn near(left: Option<f64>, expected: f64) {
+        let left = left.expect("a pace");
+        assert!((left - expected).abs() < 1e-9, "{left} against {expected}");
+    }
+
+    #[test]
+    fn the_profiles_time_left_follows_the_pace_of_the_last_few_layers() {
+        let mut pace = Pace::default();
+        let mut sight = |lines: usize, seconds: f64| {
+            pace.sight(&snapshot(CountPhase::Profiles, lines, 0, 0.0), seconds)
+        };
+        assert_eq!(sight(1, 1.0), (Some(0.1), None));
+        // A line more in 1 s: the other 8 in 8 s.
+        let (share, left) = sight(2, 2.0);
+        assert_eq!(share, Some(0.2));
+        near(left, 8.0);
+        // Slower layers: only the last few sightings count.
+        sight(2, 4.0);
+        sight(3, 8.0);
+        near(sight(3, 10.0).1, 7.0 * 8.0 / 1.0);
+        near(sight(4, 12.0).1, 6.0 * 8.0 / 2.0);
+        // Components alone cannot tell.
+        let components = snapshot(CountPhase::Components, 4, 0, 0.0);
+        assert_eq!(pace.sight(&components, 13.0), (None, None));
+    }
+
+    #[test]
+    fn sweeps_taking_turns_show_the_furthest_side_and_its_pace_over_the_last_half() {
+        let mut pace = Pace::default();
+        // Side 1 of grid 1 is turn 9, side 2 turn 10; grid 2's side 1 is turn 17.
+        let mut sight = |turn: u32, explored: f64, seconds: f64| {
+            pace.sight(&snapshot(CountPhase::Race, 0, turn, explored), seconds)
+        };
+        // No sweep started yet: nothing done.
+        assert_eq!(sight(0, 0.0, 0.5), (Some(0.0), None));
+        assert_eq!(sight(9, 0.2, 1.0), (Some(0.2), None));
+        // 10% more in the last second: the other 70% in 7 s.
+        let (share, left) = sight(9, 0.3, 2.0);
+        assert_eq!(share, Some(0.3));
+        near(left, 7.0);
+        // Side 2's first turn: side 1 gained nothing over the last half (since 2 s), side 2
+        // 5% in the 2 s since the sweeps began.
+        let (share, left) = sight(10, 0.05, 3.0);
+        assert_eq!(share, Some(0.3));
+        near(left, 2.0 * 0.95 / 0.05);
+        // Side 1 again, racing back through its memo: the share shown does not go down.
+        let (share, left) = sight(9, 0.1, 4.0);
+        assert_eq!(share, Some(0.3));
+        near(left, 3.0 * 0.95 / 0.05);
+        // Side 1 gains 20% in the last half of the sweeps' time (since 3 s): the least time
+        // left is its.
+        let (share, left) = sight(9, 0.5, 5.0);
+        assert_eq!(share, Some(0.5));
+        near(left, 3.0 * 0.5 / 0.2);
+        // Sweeps of a smaller grid (after the backbone) start over.
+        assert_eq!(sight(17, 0.1, 6.0), (Some(0.1), None));
+    }
     #[test]
     fn an_enumerations_pace_is_that_of_the_last_quarter_of_its_run() {
         let mut pace = RecentPace::default();
@@ -165,14 +290,23 @@ mod tests {
 
     #[test]
     fn the_time_left_is_never_zero_nor_unbounded() {
-        let mut pace = Pace::default();
-        assert_eq!(pace.seconds_left(CountPhase::Sweep, 0.0, 0.0), None);
-        // All done: the count is about to end, with no time left to say.
-        assert_eq!(pace.seconds_left(CountPhase::Sweep, 1.0, 1.0), None);
-        let mut pace = Pace::default();
-        for (share, elapsed) in [(0.0, f64::NAN), (f64::MIN_POSITIVE, 1.0), (1e-300, 2.0)] {
-            let left = pace.seconds_left(CountPhase::Race, share, elapsed);
-            assert!(left.is_none_or(|s| s > 0.0 && s.is_finite()), "{left:?}");
+        for phase in [CountPhase::Profiles, CountPhase::Sweep, CountPhase::Race] {
+            let mut pace = Pace::default();
+            let sightings = [
+                (0, 0.0, 0.0),
+                (0, 0.0, f64::NAN),
+                (0, f64::MIN_POSITIVE, 1.0),
+                (0, 1e-300, 2.0),
+                (10, 1.0, 3.0),
+                (10, f64::NAN, 4.0),
+            ];
+            for (lines, explored, seconds) in sightings {
+                let (share, left) = pace.sight(&snapshot(phase, lines, 9, explored), seconds);
+                assert!(share.is_some_and(|s| (0.0..=1.0).contains(&s)), "{share:?}");
+                assert!(left.is_none_or(|s| s > 0.0 && s.is_finite()), "{left:?}");
+            }
+            // All done: the count is about to end, with no time left to say.
+            assert_eq!(pace.sight(&snapshot(phase, 10, 9, 1.0), 5.0).1, None);
         }
     }
 }

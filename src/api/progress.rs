@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use super::pace::{Pace, RecentPace, share_done};
+use super::pace::{Pace, RecentPace};
 use crate::count::{CountPhase, CountProgress, CountSnapshot};
 use crate::search::estimate::{Spread, TreeEstimate};
 use crate::search::{SearchStats, StatsSnapshot};
@@ -96,9 +96,7 @@ impl ProgressMeter {
             }
             Source::Count { progress, pace } => {
                 let snapshot = progress.snapshot();
-                let share = share_done(&snapshot);
-                let secs = elapsed.as_secs_f64();
-                let left = share.and_then(|share| pace.seconds_left(snapshot.phase, share, secs));
+                let (share, left) = pace.sight(&snapshot, elapsed.as_secs_f64());
                 ProgressReport::count(snapshot, elapsed, share, left)
             }
         }

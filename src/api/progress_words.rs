@@ -319,6 +319,7 @@ mod tests {
             profiles: 0,
             sweep_nodes: (0, 0),
             sweep_explored: 0.0,
+            sweep_turn: 0,
             sweep_counted: 0.0,
             counted: 0.0,
             component_nodes: (0, 0),

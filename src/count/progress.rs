@@ -54,8 +54,12 @@ pub struct CountSnapshot {
     pub profiles: usize,
     /// Sweep: nodes branched, and nodes whose count came from the memo.
     pub sweep_nodes: (u64, u64),
-    /// Sweep: the fraction of its tree finished, in `[0, 1]`.
+    /// Sweep: the fraction of its tree finished, in `[0, 1]`, by the sweep at work.
     pub sweep_explored: f64,
+    /// Sweep: which sweep `sweep_explored` is of (see [`SweepStats::turn`]); sweeps from
+    /// different sides take turns, each starting again from 0 and racing through its memo
+    /// to where its last turn stopped.
+    pub sweep_turn: u32,
     /// Sweep: solutions counted in finished subtrees of the sweep at work (about); it starts
     /// again from 0 when a sweep from another side takes its turn.
     pub sweep_counted: f64,
@@ -119,6 +123,7 @@ impl CountProgress {
             profiles: self.profiles.load(Ordering::Relaxed),
             sweep_nodes: (load(&self.sweep.branched), load(&self.sweep.memo_hits)),
             sweep_explored: self.sweep.explored(),
+            sweep_turn: self.sweep.turn(),
             sweep_counted: self.sweep.counted(),
             counted: self.counted(),
             component_nodes: (
@@ -141,7 +146,7 @@ mod tests {
         progress.sweep.finish(3, true, 500.0);
         assert_eq!(progress.snapshot().counted, 500.0);
         // A sweep from another side starts counting again.
-        progress.sweep.restart();
+        progress.sweep.restart(1);
         progress.sweep.finish(2, true, 120.0);
         let snapshot = progress.snapshot();
         assert_eq!(snapshot.sweep_counted, 120.0);

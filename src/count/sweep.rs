@@ -11,7 +11,7 @@
 //! never stores a residual problem that propagation refutes, which on random pictures is most
 //! of them.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 use dashmap::DashMap;
 use rustc_hash::FxBuildHasher;
@@ -58,7 +58,12 @@ pub struct SweepStats {
     counted: AtomicU64,
     /// The most solutions a sweep that stopped before it finished had counted for certain.
     at_least: LowerBound,
+    /// Which sweep the explored fraction is of: see [`SweepStats::turn`].
+    turn: AtomicU32,
 }
+
+/// Bits of [`SweepStats::turn`] below the grid's number, for the side plus one.
+const SIDE_BITS: u32 = 3;
 
 /// Subtrees deeper than this many branchings count towards the explored fraction through
 /// their ancestor at this depth.
@@ -82,11 +87,27 @@ impl SweepStats {
         self.at_least.get()
     }
 
-    /// Starts the explored fraction and the partial count again (a sweep redone with wider
-    /// numbers).
-    pub(super) fn restart(&self) {
+    /// Which sweep [`SweepStats::explored`] is of, as a number: two equal numbers are one
+    /// sweep (one side of one grid), whose explored fraction only grows over its turns
+    /// (after racing back through its memo at the start of each); 0 before any sweep.
+    pub fn turn(&self) -> u32 {
+        self.turn.load(Ordering::Relaxed)
+    }
+
+    /// Starts the explored fraction and the partial count again, for a turn of the sweep
+    /// with side `side` (an index of [`Orientation::ALL`]) of the grid it counts now.
+    pub(super) fn restart(&self, side: u32) {
         self.explored.store(0, Ordering::Relaxed);
         self.counted.store(0f64.to_bits(), Ordering::Relaxed);
+        let grid = self.turn.load(Ordering::Relaxed) >> SIDE_BITS;
+        self.turn
+            .store(grid << SIDE_BITS | (side + 1), Ordering::Relaxed);
+    }
+
+    /// Notes that the sweeps from now on count another grid (the backbone made it smaller),
+    /// so that their fractions are not taken for those of the sweeps before.
+    pub(super) fn new_grid(&self) {
+        self.turn.fetch_add(1 << SIDE_BITS, Ordering::Relaxed);
     }
 
     /// Records that a node at `depth` branchings finished, counting `solutions` of its own
@@ -289,7 +310,11 @@ impl<'p, K: Key, T: Tally, P: Countable> SweepCounter<'p, K, T, P> {
     /// `stop` is raised. The memo stays: counting again goes on where the last count stopped.
     /// If it stops first, the solutions it had counted are offered to the stats' lower bound.
     pub(super) fn count(&self, root: &P::Grid, stop: Stop) -> Result<T, SweepError> {
-        self.stats.restart();
+        let side = Orientation::ALL
+            .iter()
+            .position(|o| o.transposed == self.transposed && o.reversed == self.reversed)
+            .unwrap_or(0);
+        self.stats.restart(side as u32);
         *self.lock_unfinished() = BigUint::ZERO;
         let counted = self.count_from_root(root, stop);
         if counted.is_err() {

@@ -43,6 +43,7 @@ impl<'p, P: Countable> SideSweeps<'p, P> {
         budget: &'p MemoBudget,
         stats: &'p SweepStats,
     ) -> Self {
+        stats.new_grid();
         SideSweeps {
             puzzle,
             grid,
