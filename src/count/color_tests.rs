@@ -126,7 +126,7 @@ fn cancelled_colour_counts_give_a_lower_bound() {
         .expect("valid")
         .expect("solvable");
     let (cancelled, bounded) =
-        super::tests::cancel_components_ever_later(&puzzle, &root, &expected, "colour pairs");
+        super::stop_tests::cancel_components_ever_later(&puzzle, &root, &expected, "colour pairs");
     assert!(cancelled > 0, "no count was cancelled part way");
     assert!(bounded > 0, "no cancelled count had counted a solution");
     // A raised flag stops the whole count, marked as cancelled.

@@ -607,4 +607,6 @@ fn orientations<P: Domain>(puzzle: &P) -> [Orientation; 2] {
 #[cfg(test)]
 mod color_tests;
 #[cfg(test)]
+mod stop_tests;
+#[cfg(test)]
 mod tests;
