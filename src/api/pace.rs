@@ -1,8 +1,7 @@
 //! The pace of a running count or enumeration, from which its time left is told. A count made
 //! by profiles: the share of lines fixed over the last few seconds gives the time the rest
 //! will take at the same pace. A count by sweeps, which take turns from the grid's sides: the
-//! share of its tree each side has finished, over the last half of the sweeps' time, the
-//! other sides' turns included ([`SweepPace`]). An enumeration: its work and solutions over
+//! most of its tree any side has finished, over all the sweeps' time ([`SweepPace`]). An enumeration: its work and solutions over
 //! the last quarter of its run ([`RecentPace`]).
 
 use std::collections::VecDeque;
@@ -20,6 +19,8 @@ pub(crate) struct Pace {
     /// sightings, the oldest first.
     layers: VecDeque<(f64, f64)>,
     sweeps: SweepPace,
+    /// The seconds elapsed at the last sighting.
+    last: f64,
 }
 
 impl Pace {
@@ -33,6 +34,7 @@ impl Pace {
         snapshot: &CountSnapshot,
         elapsed: f64,
     ) -> (Option<f64>, Option<f64>) {
+        let before = std::mem::replace(&mut self.last, elapsed);
         match snapshot.phase {
             CountPhase::Profiles if snapshot.lines > 0 => {
                 let share = snapshot.lines_fixed as f64 / snapshot.lines as f64;
@@ -41,9 +43,8 @@ impl Pace {
             // No sweep has started yet (the backbone comes first): nothing done.
             CountPhase::Sweep | CountPhase::Race if snapshot.sweep_turn == 0 => (Some(0.0), None),
             CountPhase::Sweep | CountPhase::Race => {
-                let (share, left) =
-                    self.sweeps
-                        .sight(snapshot.sweep_turn, snapshot.sweep_explored, elapsed);
+                let (turn, share) = (snapshot.sweep_turn, snapshot.sweep_explored);
+                let (share, left) = self.sweeps.sight(turn, share, (before, elapsed));
                 (Some(share), left)
             }
             _ => (None, None),
@@ -72,76 +73,52 @@ fn seconds_left(share: f64, done: f64, took: f64) -> Option<f64> {
     (left > 0.0 && left.is_finite()).then_some(left)
 }
 
-/// The share of the sweeps' time, the last, over which [`SweepPace`] takes each side's pace:
-/// a round of turns is about half the time so far (every round is twice as long as the
-/// last), so this covers every side's latest turn.
-const SWEEP_RECENT: f64 = 0.5;
-
 /// The pace of sweeps that take turns from the sides of one grid. Each side's finished share
 /// grows only in its own turns, and a turn first races through its memo back to where the
-/// side's last turn stopped, so each side keeps the most it has shown. Its pace is what it
-/// gained over the last [`SWEEP_RECENT`] of the sweeps' time, per second of that time (other
-/// sides' turns included, as they will go on); the first side to finish ends the count, so
-/// the time left is the least of the sides', and the share done the most.
+/// side's last turn stopped; the first side to finish ends the count. So the share done is
+/// the most any side has shown, and the time left is what the rest of it takes at the pace of
+/// all the sweeps' time so far (every side's turns included, as they will go on). The pace of
+/// the last half of that time, side by side, was tried and was further off: the share grows
+/// by fits and starts (docs/benchmarks.md, "Counts made without enumerating").
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SweepPace {
     /// The grid the sweeps count (see [`CountSnapshot::sweep_turn`]); a new grid starts over.
-    grid: u32,
+    grid: Option<u32>,
     /// When the first turn of this grid's sweeps was seen.
     began: f64,
-    /// Each side seen (by the low bits of its turn's number), with its sightings of
-    /// (seconds elapsed, the most it had finished), the oldest first: one at or before the
-    /// recent stretch, and those since.
-    sides: Vec<(u32, VecDeque<(f64, f64)>)>,
+    /// The most any side has finished.
+    most: f64,
 }
 
 /// Bits of a sweep's turn number (see [`CountSnapshot::sweep_turn`]) that tell its side.
 const SIDE_MASK: u32 = 0b111;
 
 impl SweepPace {
-    /// The most any side has finished, and the least time left at the sides' paces, from the
-    /// sweep `turn` at work having finished `share` after `elapsed` seconds; then notes it.
-    fn sight(&mut self, turn: u32, share: f64, elapsed: f64) -> (f64, Option<f64>) {
+    /// The most any side has finished, and the time left at the pace so far, from the sweep
+    /// `turn` at work having finished `share` after `elapsed` seconds, the sighting before
+    /// having been at `before`; then notes it. A new grid's sweeps began half way between.
+    fn sight(
+        &mut self,
+        turn: u32,
+        share: f64,
+        (before, elapsed): (f64, f64),
+    ) -> (f64, Option<f64>) {
         let share = if share.is_finite() {
             share.clamp(0.0, 1.0)
         } else {
             0.0
         };
-        if turn & !SIDE_MASK != self.grid || self.sides.is_empty() {
+        let grid = turn & !SIDE_MASK;
+        if self.grid != Some(grid) {
             *self = SweepPace {
-                grid: turn & !SIDE_MASK,
-                began: elapsed,
-                sides: Vec::new(),
+                grid: Some(grid),
+                began: (before + elapsed) / 2.0,
+                most: 0.0,
             };
         }
-        let side = turn & SIDE_MASK;
-        let at = match self.sides.iter().position(|(s, _)| *s == side) {
-            Some(at) => at,
-            None => {
-                self.sides.push((side, VecDeque::new()));
-                self.sides.len() - 1
-            }
-        };
-        let seen = &mut self.sides[at].1;
-        let most = seen.back().map_or(share, |&(_, most)| share.max(most));
-        seen.push_back((elapsed, most));
-        let recent = elapsed - SWEEP_RECENT * (elapsed - self.began);
-        let (mut done, mut left) = (0.0f64, None::<f64>);
-        for (_, seen) in &mut self.sides {
-            while seen.len() > 1 && seen[1].0 <= recent {
-                seen.pop_front();
-            }
-            let now = seen.back().map_or(0.0, |&(_, most)| most);
-            let (since, from) = match seen.front() {
-                Some(&first) if first.0 <= recent => first,
-                _ => (self.began, 0.0),
-            };
-            done = done.max(now);
-            if let Some(side_left) = seconds_left(now, now - from, elapsed - since) {
-                left = Some(left.map_or(side_left, |l| l.min(side_left)));
-            }
-        }
-        (done, left)
+        self.most = self.most.max(share);
+        let left = seconds_left(self.most, self.most, elapsed - self.began);
+        (self.most, left)
     }
 }
 
@@ -236,7 +213,7 @@ mod tests {
     }
 
     #[test]
-    fn sweeps_taking_turns_show_the_furthest_side_and_its_pace_over_the_last_half() {
+    fn sweeps_taking_turns_show_the_furthest_side_and_its_pace_so_far() {
         let mut pace = Pace::default();
         // Side 1 of grid 1 is turn 9, side 2 turn 10; grid 2's side 1 is turn 17.
         let mut sight = |turn: u32, explored: f64, seconds: f64| {
@@ -244,28 +221,29 @@ mod tests {
         };
         // No sweep started yet: nothing done.
         assert_eq!(sight(0, 0.0, 0.5), (Some(0.0), None));
-        assert_eq!(sight(9, 0.2, 1.0), (Some(0.2), None));
-        // 10% more in the last second: the other 70% in 7 s.
+        // The sweeps began between the two sightings, at 0.75 s: 20% in 0.25 s.
+        let (share, left) = sight(9, 0.2, 1.0);
+        assert_eq!(share, Some(0.2));
+        near(left, 0.25 * 0.8 / 0.2);
         let (share, left) = sight(9, 0.3, 2.0);
         assert_eq!(share, Some(0.3));
-        near(left, 7.0);
-        // Side 2's first turn: side 1 gained nothing over the last half (since 2 s), side 2
-        // 5% in the 2 s since the sweeps began.
-        let (share, left) = sight(10, 0.05, 3.0);
-        assert_eq!(share, Some(0.3));
-        near(left, 2.0 * 0.95 / 0.05);
-        // Side 1 again, racing back through its memo: the share shown does not go down.
-        let (share, left) = sight(9, 0.1, 4.0);
-        assert_eq!(share, Some(0.3));
-        near(left, 3.0 * 0.95 / 0.05);
-        // Side 1 gains 20% in the last half of the sweeps' time (since 3 s): the least time
-        // left is its.
+        near(left, 1.25 * 0.7 / 0.3);
+        // Side 2's first turn, and side 1 again, racing back through its memo: the share shown
+        // does not go down, and the time goes on.
+        for (turn, explored, seconds) in [(10, 0.05, 3.0), (9, 0.1, 4.0)] {
+            let (share, left) = sight(turn, explored, seconds);
+            assert_eq!(share, Some(0.3));
+            near(left, (seconds - 0.75) * 0.7 / 0.3);
+        }
         let (share, left) = sight(9, 0.5, 5.0);
         assert_eq!(share, Some(0.5));
-        near(left, 3.0 * 0.5 / 0.2);
-        // Sweeps of a smaller grid (after the backbone) start over.
-        assert_eq!(sight(17, 0.1, 6.0), (Some(0.1), None));
+        near(left, 4.25);
+        // Sweeps of a smaller grid (after the backbone) start over, from 5.5 s.
+        let (share, left) = sight(17, 0.1, 6.0);
+        assert_eq!(share, Some(0.1));
+        near(left, 0.5 * 0.9 / 0.1);
     }
+
     #[test]
     fn an_enumerations_pace_is_that_of_the_last_quarter_of_its_run() {
         let mut pace = RecentPace::default();
