@@ -1,8 +1,8 @@
 //! The pace of a running count or enumeration, from which its time left is told. A count made
 //! by profiles: the share of lines fixed over the last few seconds gives the time the rest
 //! will take at the same pace. A count by sweeps, which take turns from the grid's sides: the
-//! most of its tree any side has finished, over all the sweeps' time ([`SweepPace`]). An enumeration: its work and solutions over
-//! the last quarter of its run ([`RecentPace`]).
+//! most of its tree any side has finished, over all the sweeps' time ([`SweepPace`]). An
+//! enumeration: its work and solutions over the last quarter of its run ([`RecentPace`]).
 
 use std::collections::VecDeque;
 
@@ -84,7 +84,8 @@ fn seconds_left(share: f64, done: f64, took: f64) -> Option<f64> {
 pub(crate) struct SweepPace {
     /// The grid the sweeps count (see [`CountSnapshot::sweep_turn`]); a new grid starts over.
     grid: Option<u32>,
-    /// When the first turn of this grid's sweeps was seen.
+    /// When this grid's sweeps began, as near as the sightings tell: half way between the
+    /// first sighting of them and the one before.
     began: f64,
     /// The most any side has finished.
     most: f64,
