@@ -6,7 +6,7 @@
 
 use std::collections::VecDeque;
 
-use crate::count::{CountPhase, CountSnapshot};
+use crate::count::{CountPhase, CountSnapshot, SweepStats};
 
 /// How many earlier sightings the profiles' pace is taken over: the last few seconds, as
 /// their layers grow.
@@ -91,9 +91,6 @@ pub(crate) struct SweepPace {
     most: f64,
 }
 
-/// Bits of a sweep's turn number (see [`CountSnapshot::sweep_turn`]) that tell its side.
-const SIDE_MASK: u32 = 0b111;
-
 impl SweepPace {
     /// The most any side has finished, and the time left at the pace so far, from the sweep
     /// `turn` at work having finished `share` after `elapsed` seconds, the sighting before
@@ -109,7 +106,7 @@ impl SweepPace {
         } else {
             0.0
         };
-        let grid = turn & !SIDE_MASK;
+        let grid = SweepStats::grid_of(turn);
         if self.grid != Some(grid) {
             *self = SweepPace {
                 grid: Some(grid),

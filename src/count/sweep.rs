@@ -104,6 +104,12 @@ impl SweepStats {
             .store(grid << SIDE_BITS | (side + 1), Ordering::Relaxed);
     }
 
+    /// The grid a sweep's turn number (see [`SweepStats::turn`]) counts: equal for the sweeps
+    /// of every side of one grid, another once the backbone makes it smaller.
+    pub(crate) fn grid_of(turn: u32) -> u32 {
+        turn >> SIDE_BITS
+    }
+
     /// Notes that the sweeps from now on count another grid (the backbone made it smaller),
     /// so that their fractions are not taken for those of the sweeps before.
     pub(super) fn new_grid(&self) {
