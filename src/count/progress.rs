@@ -137,21 +137,22 @@ impl CountProgress {
 
 #[cfg(test)]
 mod tests {
+    use super::super::sweep::WHOLE_TREE;
     use super::*;
 
     #[test]
     fn the_count_so_far_never_decreases_when_sweeps_take_turns() {
         let progress = CountProgress::default();
         assert_eq!(progress.snapshot().counted, 0.0);
-        progress.sweep.finish(3, true, 500.0);
+        progress.sweep.finish(WHOLE_TREE >> 3, 500.0);
         assert_eq!(progress.snapshot().counted, 500.0);
         // A sweep from another side starts counting again.
         progress.sweep.restart(1);
-        progress.sweep.finish(2, true, 120.0);
+        progress.sweep.finish(WHOLE_TREE >> 2, 120.0);
         let snapshot = progress.snapshot();
         assert_eq!(snapshot.sweep_counted, 120.0);
         assert_eq!(snapshot.counted, 500.0);
-        progress.sweep.finish(2, true, 400.0);
+        progress.sweep.finish(WHOLE_TREE >> 2, 400.0);
         assert_eq!(progress.snapshot().counted, 520.0);
         // An exact bound from a method that stopped counts too.
         progress

@@ -23,7 +23,7 @@ use super::profile::{Orientation, ProfileError, ProfileProblem};
 use super::propagators::ThreadPropagators;
 use super::stop::Stop;
 use super::tally::{LowerBound, Overflow, Tally};
-use crate::domain::{Domain, DomainGrid};
+use crate::domain::DomainGrid;
 use num_bigint::BigUint;
 
 /// Why a sweep count stopped.
@@ -52,7 +52,8 @@ pub struct SweepStats {
     pub branched: AtomicU64,
     /// Nodes whose count came from the memo.
     pub memo_hits: AtomicU64,
-    /// The finished part of the sweep's tree, in units of `2^-EXPLORED_DEPTH` of it.
+    /// The finished part of the sweep's tree, in units of [`WHOLE_TREE`] (see
+    /// [`share_among_children`] for how a node's part is shared among its children).
     explored: AtomicU64,
     /// Solutions counted in finished subtrees so far, as the bits of an `f64`.
     counted: AtomicU64,
@@ -65,14 +66,18 @@ pub struct SweepStats {
 /// Bits of [`SweepStats::turn`] below the grid's number, for the side plus one.
 const SIDE_BITS: u32 = 3;
 
-/// Subtrees deeper than this many branchings count towards the explored fraction through
-/// their ancestor at this depth.
-const EXPLORED_DEPTH: u32 = 60;
+/// The weight of the whole tree in the explored fraction: a node's weight is shared among its
+/// children, down to units of one.
+pub(super) const WHOLE_TREE: u64 = 1 << 60;
+
+/// How much more a child with one more unknown cell weighs, as a power of two: children weigh
+/// `2^(UNKNOWN_CELL_WEIGHT x unknown cells)`, after propagation.
+const UNKNOWN_CELL_WEIGHT: f64 = 0.1;
 
 impl SweepStats {
     /// The fraction of the sweep's tree finished, in `[0, 1]`.
     pub fn explored(&self) -> f64 {
-        self.explored.load(Ordering::Relaxed) as f64 / (1u64 << EXPLORED_DEPTH) as f64
+        self.explored.load(Ordering::Relaxed) as f64 / WHOLE_TREE as f64
     }
 
     /// Solutions counted so far in finished subtrees (about: an `f64`); the count, once the
@@ -116,13 +121,13 @@ impl SweepStats {
         self.turn.fetch_add(1 << SIDE_BITS, Ordering::Relaxed);
     }
 
-    /// Records that a node at `depth` branchings finished, counting `solutions` of its own
-    /// (`0.0` for a node whose children already counted theirs); `leaf` when it did not
-    /// branch.
-    pub(super) fn finish(&self, depth: u32, leaf: bool, solutions: f64) {
-        if depth == EXPLORED_DEPTH || (leaf && depth < EXPLORED_DEPTH) {
-            self.explored
-                .fetch_add(1 << (EXPLORED_DEPTH - depth), Ordering::Relaxed);
+    /// Records that a node finished, with `weight` (in units of [`WHOLE_TREE`]) of its own
+    /// (all of it for a node that did not branch, what its children were not given for one
+    /// that did), counting `solutions` of its own (`0.0` for a node whose children already
+    /// counted theirs).
+    pub(super) fn finish(&self, weight: u64, solutions: f64) {
+        if weight > 0 {
+            self.explored.fetch_add(weight, Ordering::Relaxed);
         }
         if solutions > 0.0 {
             let _ = self
@@ -348,17 +353,17 @@ impl<'p, K: Key, T: Tally, P: Countable> SweepCounter<'p, K, T, P> {
         let mut crossing = K::blank(self.crossing.len());
         for (t, line) in self.crossing.iter().enumerate() {
             if line.start() == DEAD {
-                self.stats.finish(0, true, 0.0);
+                self.stats.finish(WHOLE_TREE, 0.0);
                 return Ok(T::zero());
             }
             crossing.set(&self.layout, t, line.start());
         }
         let Some(first) = self.swept.first() else {
-            self.stats.finish(0, true, 1.0);
+            self.stats.finish(WHOLE_TREE, 1.0);
             return Ok(T::one());
         };
         if first.start() == DEAD {
-            self.stats.finish(0, true, 0.0);
+            self.stats.finish(WHOLE_TREE, 0.0);
             return Ok(T::zero());
         }
         let start = Frontier {
@@ -366,7 +371,7 @@ impl<'p, K: Key, T: Tally, P: Countable> SweepCounter<'p, K, T, P> {
             swept: first.start(),
             crossing,
         };
-        self.count_node(root, start, 0, &stop)
+        self.count_node(root, start, WHOLE_TREE, &stop)
     }
 
     /// The cell at `index` of the sweep order, as (row, column).
@@ -413,51 +418,37 @@ impl<'p, K: Key, T: Tally, P: Countable> SweepCounter<'p, K, T, P> {
         Some(at)
     }
 
-    /// The number of completions of `grid` (propagated, consistent with `at`), a node
-    /// `depth` branchings below the root.
+    /// The number of completions of `grid` (propagated, consistent with `at`), a node of
+    /// `weight` in the explored fraction.
     fn count_node(
         &self,
         grid: &P::Grid,
         at: Frontier<K>,
-        depth: u32,
+        weight: u64,
         stop: &Stop,
     ) -> Result<T, SweepError> {
         if stop.raised() {
             return Err(SweepError::Cancelled);
         }
         let Some(at) = self.advance(grid, at) else {
-            self.stats.finish(depth, true, 0.0);
+            self.stats.finish(weight, 0.0);
             return Ok(T::zero());
         };
         if at.done == self.swept.len() * self.crossing.len() {
-            self.stats.finish(depth, true, 1.0);
+            self.stats.finish(weight, 1.0);
             return Ok(T::one());
         }
         let key = (at.done as u32, at.swept, at.crossing.clone());
         if let Some(hit) = self.memo.get(&key) {
             self.stats.memo_hits.fetch_add(1, Ordering::Relaxed);
-            self.stats.finish(depth, true, hit.approx());
+            self.stats.finish(weight, hit.approx());
             return Ok(hit.clone());
         }
         self.stats.branched.fetch_add(1, Ordering::Relaxed);
-        let (row, col) = self.cell_at(at.done);
-        let branch = |value: u64| -> Result<T, SweepError> {
-            let mut child = grid.clone();
-            child.decide(row, col, value);
-            let consistent = self
-                .propagators
-                .get()
-                .propagate_cell(self.puzzle, &mut child, row, col)
-                .is_ok();
-            if consistent {
-                self.count_node(&child, at.clone(), depth + 1, stop)
-            } else {
-                self.stats.finish(depth + 1, true, 0.0);
-                Ok(T::zero())
-            }
-        };
-        let total = self.branch_values(grid.values(row, col), &branch)?;
-        self.stats.finish(depth, false, 0.0);
+        let mut children = self.children(grid, at.done);
+        let kept = share_among_children(&mut children, weight);
+        let total = self.count_children(&children, &at, stop)?;
+        self.stats.finish(kept, 0.0);
         if !self.budget.take(self.entry_bytes) {
             self.keep_unfinished(&total);
             return Err(SweepError::MemoFull);
@@ -467,21 +458,54 @@ impl<'p, K: Key, T: Tally, P: Countable> SweepCounter<'p, K, T, P> {
         Ok(total)
     }
 
-    /// The sum of `branch` over the values of `set` (each a one-bit set), the branches split
-    /// in halves in the order domain `P` tries values and run by [`rayon::join`]: in black and
-    /// white, filled beside empty. A finished half beside a stopped one is kept as unfinished.
-    fn branch_values(
-        &self,
-        set: u64,
-        branch: &(impl Fn(u64) -> Result<T, SweepError> + Sync),
-    ) -> Result<T, SweepError> {
-        if set.is_power_of_two() {
-            return branch(set);
+    /// The children of `grid` that propagation leaves alive, one for each value of the cell at
+    /// `index` of the sweep order, in the order domain `P` tries values (their weights 0).
+    fn children(&self, grid: &P::Grid, index: usize) -> Children<P::Grid> {
+        let (row, col) = self.cell_at(index);
+        let mut values = grid.values(row, col);
+        let mut children = Children::new();
+        while values != 0 {
+            let value = if P::HIGH_VALUE_FIRST {
+                1 << (63 - values.leading_zeros())
+            } else {
+                values & values.wrapping_neg()
+            };
+            values &= !value;
+            let mut child = grid.clone();
+            child.decide(row, col, value);
+            let propagated =
+                self.propagators
+                    .get()
+                    .propagate_cell(self.puzzle, &mut child, row, col);
+            if propagated.is_ok() {
+                children.push(Child {
+                    unknown: child.undecided(),
+                    grid: child,
+                    weight: 0,
+                });
+            }
         }
-        let (first, second) = split_values::<P>(set);
+        children
+    }
+
+    /// The sum of the counts of `children` (nodes after `at`), split in halves, the first
+    /// holding the children domain `P` tries first, and run by [`rayon::join`]: in black and
+    /// white, filled beside empty. A finished half beside a stopped one is kept as unfinished.
+    fn count_children(
+        &self,
+        children: &[Child<P::Grid>],
+        at: &Frontier<K>,
+        stop: &Stop,
+    ) -> Result<T, SweepError> {
+        match children {
+            [] => return Ok(T::zero()),
+            [child] => return self.count_node(&child.grid, at.clone(), child.weight, stop),
+            _ => {}
+        }
+        let (first, second) = children.split_at(children.len().div_ceil(2));
         match rayon::join(
-            || self.branch_values(first, branch),
-            || self.branch_values(second, branch),
+            || self.count_children(first, at, stop),
+            || self.count_children(second, at, stop),
         ) {
             (Ok(mut total), Ok(second)) => {
                 total.add(&second)?;
@@ -496,19 +520,35 @@ impl<'p, K: Key, T: Tally, P: Countable> SweepCounter<'p, K, T, P> {
     }
 }
 
-/// `set` (two values or more) in two halves, the values domain `P` tries first in the first.
-fn split_values<P: Domain>(set: u64) -> (u64, u64) {
-    let (mut first, mut second) = (set, 0);
-    for _ in 0..set.count_ones() / 2 {
-        let last = if P::HIGH_VALUE_FIRST {
-            first & first.wrapping_neg()
-        } else {
-            1 << (63 - first.leading_zeros())
-        };
-        first &= !last;
-        second |= last;
+/// A child of a sweep's node: its grid, decided and propagated, its unknown cells, and its
+/// weight in the explored fraction.
+pub(super) struct Child<G> {
+    pub(super) grid: G,
+    pub(super) unknown: usize,
+    pub(super) weight: u64,
+}
+
+/// The children of a sweep's node (two in black and white).
+type Children<G> = smallvec::SmallVec<[Child<G>; 2]>;
+
+/// Shares a node's `weight` in the explored fraction among its `children` alive after
+/// propagation, and returns what is left for the node to count when it finishes (all of it
+/// when none is alive, and what rounding left). A child weighs in proportion to
+/// `2^(UNKNOWN_CELL_WEIGHT x its unknown cells)`, so that a child that propagation settled
+/// further, which is likely to finish sooner, takes less; weighing by depth alone, the
+/// subtrees near the root that die a line or two down made the fraction run far ahead of the
+/// work.
+pub(super) fn share_among_children<G>(children: &mut [Child<G>], weight: u64) -> u64 {
+    let most = children.iter().map(|c| c.unknown).max().unwrap_or(0);
+    let odds =
+        |child: &Child<G>| (UNKNOWN_CELL_WEIGHT * (child.unknown as f64 - most as f64)).exp2();
+    let sum: f64 = children.iter().map(odds).sum();
+    let mut left = weight;
+    for child in children.iter_mut() {
+        child.weight = ((weight as f64 * odds(child) / sum) as u64).min(left);
+        left -= child.weight;
     }
-    (first, second)
+    left
 }
 
 /// A sweep of one grid that can count again, going on where it stopped, whatever its key and

@@ -44,10 +44,14 @@ pub(super) fn sweep_count<P: Countable>(puzzle: &P) -> BigUint {
     let stats = SweepStats::default();
     let stop = Stop::from(&cancel);
     let budget = MemoBudget::new(DEFAULT_SWEEP_MEMORY);
-    sweep::new_sweep::<BigUint, P>(puzzle, &root, Orientation::ALL[0], &budget, &stats, stop)
-        .expect("short lines")
-        .count_big(&root, stop)
-        .expect("counts")
+    let count =
+        sweep::new_sweep::<BigUint, P>(puzzle, &root, Orientation::ALL[0], &budget, &stats, stop)
+            .expect("short lines")
+            .count_big(&root, stop)
+            .expect("counts");
+    // However many values its cells have, a finished sweep has explored its whole tree.
+    assert_eq!(stats.explored(), 1.0);
+    count
 }
 
 pub(super) fn component_count(puzzle: &Puzzle) -> BigUint {
@@ -269,6 +273,38 @@ fn a_cancelled_sweep_reports_a_partial_count() {
     assert!(at_end.sweep_counted < 40320.0);
     // Cancelled before its first node, the sweep has finished nothing.
     assert_eq!((at_end.sweep_explored, at_end.sweep_counted), (0.0, 0.0));
+}
+
+/// [`sweep::share_among_children`] of children with `unknown` cells: their shares, and what
+/// the node keeps.
+fn shares(unknown: &[usize], weight: u64) -> (Vec<u64>, u64) {
+    let mut children: Vec<_> = unknown
+        .iter()
+        .map(|&unknown| sweep::Child {
+            grid: (),
+            unknown,
+            weight: 0,
+        })
+        .collect();
+    let kept = sweep::share_among_children(&mut children, weight);
+    (children.iter().map(|c| c.weight).collect(), kept)
+}
+
+#[test]
+fn a_node_shares_its_weight_among_its_children_by_their_unknown_cells() {
+    // Ten more unknown cells weigh twice as much.
+    assert_eq!(shares(&[30, 40], 3 << 20), (vec![1 << 20, 2 << 20], 0));
+    // Equal children share equally, whatever their number.
+    assert_eq!(shares(&[7, 7, 7], 3 << 20), (vec![1 << 20; 3], 0));
+    // Rounding keeps what it leaves for the node, so the whole tree adds up to one.
+    let (given, kept) = shares(&[5, 9, 12, 12, 40, 41, 70], sweep::WHOLE_TREE);
+    assert_eq!(given.iter().sum::<u64>() + kept, sweep::WHOLE_TREE);
+    assert!(kept < 1 << 12);
+    // A child far more settled than its sibling gets nothing, and nothing is lost.
+    assert_eq!(shares(&[10, 9_000], 1000), (vec![0, 1000], 0));
+    // A node with no child alive keeps its weight; one of weight 0 gives nothing.
+    assert_eq!(shares(&[], 77), (vec![], 77));
+    assert_eq!(shares(&[3, 4], 0), (vec![0, 0], 0));
 }
 
 /// Limits that skip the profiles, so that the sweep counts (alone, not raced).
