@@ -73,6 +73,11 @@ fn seconds_left(share: f64, done: f64, took: f64) -> Option<f64> {
     (left > 0.0 && left.is_finite()).then_some(left)
 }
 
+/// The least share of a sweep's tree finished from which [`SweepPace`] tells a time left: below
+/// it, the share is a subtree or two, and the time left a guess (a random 20x20 picture showing
+/// 0.2% done at a tenth of its run gave 300 times the true time left).
+const MIN_SWEEP_SHARE: f64 = 0.01;
+
 /// The pace of sweeps that take turns from the sides of one grid. Each side's finished share
 /// grows only in its own turns, and a turn first races through its memo back to where the
 /// side's last turn stopped; the first side to finish ends the count. So the share done is
@@ -115,7 +120,9 @@ impl SweepPace {
             };
         }
         self.most = self.most.max(share);
-        let left = seconds_left(self.most, self.most, elapsed - self.began);
+        let left = (self.most >= MIN_SWEEP_SHARE)
+            .then(|| seconds_left(self.most, self.most, elapsed - self.began))
+            .flatten();
         (self.most, left)
     }
 }
@@ -236,10 +243,12 @@ mod tests {
         let (share, left) = sight(9, 0.5, 5.0);
         assert_eq!(share, Some(0.5));
         near(left, 4.25);
-        // Sweeps of a smaller grid (after the backbone) start over, from 5.5 s.
-        let (share, left) = sight(17, 0.1, 6.0);
+        // Sweeps of a smaller grid (after the backbone) start over, from 5.5 s, and tell no
+        // time left until 1% of the tree is done.
+        assert_eq!(sight(17, 0.004, 6.0), (Some(0.004), None));
+        let (share, left) = sight(17, 0.1, 7.0);
         assert_eq!(share, Some(0.1));
-        near(left, 0.5 * 0.9 / 0.1);
+        near(left, 1.5 * 0.9 / 0.1);
     }
 
     #[test]
