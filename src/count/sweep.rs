@@ -23,7 +23,7 @@ use super::profile::{Orientation, ProfileError, ProfileProblem};
 use super::propagators::ThreadPropagators;
 use super::stop::Stop;
 use super::tally::{LowerBound, Overflow, Tally};
-use crate::domain::DomainGrid;
+use crate::domain::{DomainGrid, each_value};
 use num_bigint::BigUint;
 
 /// Why a sweep count stopped.
@@ -462,15 +462,8 @@ impl<'p, K: Key, T: Tally, P: Countable> SweepCounter<'p, K, T, P> {
     /// `index` of the sweep order, in the order domain `P` tries values (their weights 0).
     fn children(&self, grid: &P::Grid, index: usize) -> Children<P::Grid> {
         let (row, col) = self.cell_at(index);
-        let mut values = grid.values(row, col);
         let mut children = Children::new();
-        while values != 0 {
-            let value = if P::HIGH_VALUE_FIRST {
-                1 << (63 - values.leading_zeros())
-            } else {
-                values & values.wrapping_neg()
-            };
-            values &= !value;
+        for value in each_value::<P>(grid.values(row, col)) {
             let mut child = grid.clone();
             child.decide(row, col, value);
             let propagated =
