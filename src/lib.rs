@@ -84,9 +84,9 @@ pub use api::{
 };
 pub use api::{CellCounts, SIDE_COUNT_START_AFTER, SIDE_COUNT_TIME_FLOOR, SideCount};
 pub use api::{
-    ColorCells, JsonLine, Manifest, ManifestPart, ManifestSubtree, MergeCommand, MergeError,
-    Merged, PartError, PartProblem, PartRunError, RunResult, SplitError, SplitFolder, SplitOptions,
-    merge,
+    ColorCells, FileError, JsonLine, Manifest, ManifestPart, ManifestSubtree, MergeCommand,
+    MergeError, Merged, PartError, PartProblem, PartRunError, RunResult, SplitError, SplitFolder,
+    SplitOptions, merge,
 };
 pub use api::{CountMethod, CountRefusal, default_sweep_memory};
 // Progress figures (issue 68): what a display shows of a running enumeration or count.

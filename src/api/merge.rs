@@ -8,7 +8,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Component, Path, PathBuf};
 
 use super::listing::{ListingError, ListingItem, read_listing};
-use super::merge_error::{MergeError, PartError, PartProblem};
+use super::merge_error::{FileError, MergeError, PartError, PartProblem};
 use super::results::{JsonLine, RunResult, read_lines};
 use super::split_folder::{MANIFEST, MANIFEST_FORMATS, Manifest, ManifestPart};
 use super::split_folder::{RESULTS, SplitFolder};
@@ -60,13 +60,8 @@ impl SplitFolder {
         let dir = dir.as_ref();
         let manifest_path = dir.join(MANIFEST);
         let path = shown_path(&manifest_path);
-        let bytes = read_file_capped(&manifest_path, MAX_INPUT_BYTES).map_err(|e| match e {
-            Capped::Io(source) => MergeError::Read {
-                path: path.clone(),
-                source,
-            },
-            Capped::TooLarge => MergeError::TooLarge { path: path.clone() },
-        })?;
+        let bytes = read_file_capped(&manifest_path, MAX_INPUT_BYTES)
+            .map_err(|e| MergeError::Manifest(FileError::capped(&path, e)))?;
         let manifest: Manifest =
             serde_json::from_slice(&bytes).map_err(|source| MergeError::NotManifest {
                 path: path.clone(),
@@ -309,10 +304,7 @@ fn for_each_line<E: From<PartError>>(
     mut f: impl FnMut(PartLine) -> Result<(), E>,
 ) -> Result<(), E> {
     let name = shown_path(path);
-    let read = |source| PartError::Read {
-        path: name.clone(),
-        source,
-    };
+    let read = |source| PartError::File(FileError::capped(&name, Capped::Io(source)));
     let file = fs::File::open(path).map_err(|source| PartError::NoResult {
         path: name.clone(),
         source,
@@ -365,13 +357,8 @@ fn for_each_line<E: From<PartError>>(
 /// The objects of a result file that is one JSON array, read whole.
 fn read_document(reader: impl Read, name: &str) -> Result<Vec<JsonLine>, PartError> {
     let path = name.to_string();
-    let bytes = read_capped(reader, MAX_INPUT_BYTES).map_err(|e| match e {
-        Capped::Io(source) => PartError::Read {
-            path: path.clone(),
-            source,
-        },
-        Capped::TooLarge => PartError::TooLarge { path: path.clone() },
-    })?;
+    let bytes = read_capped(reader, MAX_INPUT_BYTES)
+        .map_err(|e| PartError::File(FileError::capped(&path, e)))?;
     let text = String::from_utf8(bytes).map_err(|source| PartError::NotUtf8 {
         path: path.clone(),
         source,

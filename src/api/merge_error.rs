@@ -7,26 +7,16 @@ use thiserror::Error;
 
 use super::split_folder::MANIFEST_FORMAT;
 use crate::count::BigUint;
+use crate::files::Capped;
 use crate::format::MAX_INPUT_BYTES;
 
 /// Why a split folder could not be merged (or opened).
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum MergeError {
-    /// The manifest could not be read.
-    #[error("cannot read {path}")]
-    Read {
-        /// The manifest.
-        path: String,
-        /// What the system said.
-        source: io::Error,
-    },
-    /// The manifest is larger than [`MAX_INPUT_BYTES`].
-    #[error("{path}: larger than {} MiB, the most nonoenum reads of one input", MAX_INPUT_BYTES >> 20)]
-    TooLarge {
-        /// The manifest.
-        path: String,
-    },
+    /// The manifest could not be read, or is too large.
+    #[error(transparent)]
+    Manifest(FileError),
     /// The manifest is not one.
     #[error("{path}: not a nonoenum split manifest")]
     NotManifest {
@@ -83,6 +73,37 @@ pub enum MergeError {
     Output(#[from] io::Error),
 }
 
+/// Why a file of a split folder (its manifest, a part's result) could not be read.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum FileError {
+    /// The system could not read it.
+    #[error("cannot read {path}")]
+    Read {
+        /// The file.
+        path: String,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// It is larger than [`MAX_INPUT_BYTES`].
+    #[error("{path}: larger than {} MiB, the most nonoenum reads of one input", MAX_INPUT_BYTES >> 20)]
+    TooLarge {
+        /// The file.
+        path: String,
+    },
+}
+
+impl FileError {
+    /// The error of a capped read of `path`.
+    pub(crate) fn capped(path: &str, error: Capped) -> Self {
+        let path = path.to_string();
+        match error {
+            Capped::Io(source) => FileError::Read { path, source },
+            Capped::TooLarge => FileError::TooLarge { path },
+        }
+    }
+}
+
 /// A part without a usable result, and why.
 #[derive(Debug)]
 pub struct PartProblem {
@@ -107,20 +128,9 @@ pub enum PartError {
         /// What the system said.
         source: io::Error,
     },
-    /// The result file could not be read.
-    #[error("cannot read {path}")]
-    Read {
-        /// The result file.
-        path: String,
-        /// What the system said.
-        source: io::Error,
-    },
-    /// A JSON document larger than [`MAX_INPUT_BYTES`].
-    #[error("{path}: larger than {} MiB, the most nonoenum reads of one input", MAX_INPUT_BYTES >> 20)]
-    TooLarge {
-        /// The result file.
-        path: String,
-    },
+    /// The result file could not be read, or is a JSON document too large.
+    #[error(transparent)]
+    File(FileError),
     /// A JSON document that is not UTF-8.
     #[error("{path}: not UTF-8 text")]
     NotUtf8 {

@@ -77,7 +77,7 @@ pub use solver::{AnyGrid, AnySolutionWriter, AnySolver, RACE_LIMIT};
 mod split_folder_tests;
 pub use json_array::JsonArray;
 pub use merge::{MergeCommand, Merged, merge};
-pub use merge_error::{MergeError, PartError, PartProblem};
+pub use merge_error::{FileError, MergeError, PartError, PartProblem};
 pub use part_run::PartRunError;
 // Pictures and puzzles, and how much a puzzle's clues leave open (issue 68).
 pub use count_run::MethodError;

@@ -9,8 +9,8 @@ use proptest::prelude::*;
 use super::merge::check_manifest;
 use super::split_folder::MANIFEST_FORMAT;
 use crate::{
-    AnyPuzzle, JsonLine, Manifest, MergeCommand, MergeError, PartError, SplitError, SplitFolder,
-    SplitOptions, merge,
+    AnyPuzzle, FileError, JsonLine, Manifest, MergeCommand, MergeError, PartError, SplitError,
+    SplitFolder, SplitOptions, merge,
 };
 
 /// Every clue `1` on an `n` x `n` grid: `n!` solutions.
@@ -134,6 +134,14 @@ fn merge_refuses_a_missing_foreign_or_unfinished_part() {
         "{error}"
     );
     assert!(matches!(only_problem(error), PartError::NoResult { .. }));
+    // A folder in its place opens, but does not read.
+    std::fs::create_dir(&second).expect("a folder");
+    let error = only_problem(merge(tmp.path()).expect_err("unreadable"));
+    assert!(
+        matches!(error, PartError::File(FileError::Read { .. })),
+        "{error}"
+    );
+    std::fs::remove_dir(&second).expect("removed");
 
     // The results of another puzzle, then of another part of this one.
     let other = tmp.path().join("other");
@@ -190,6 +198,13 @@ fn merge_refuses_a_manifest_without_parts_with_one_twice_or_outside_its_folder()
     std::fs::write(&path, "{").expect("written");
     let broken = merge(tmp.path()).expect_err("not a manifest");
     assert!(matches!(broken, MergeError::NotManifest { .. }), "{broken}");
+    std::fs::remove_file(&path).expect("removed");
+    let missing = merge(tmp.path()).expect_err("no manifest");
+    assert!(
+        matches!(missing, MergeError::Manifest(FileError::Read { .. })),
+        "{missing}"
+    );
+    assert!(missing.to_string().starts_with("cannot read "), "{missing}");
     std::fs::write(&path, text).expect("written");
     assert_eq!(merge(tmp.path()).expect("merged").count, 24u32.into());
 }
