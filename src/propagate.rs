@@ -141,13 +141,7 @@ impl<P: Domain> Propagator<P> {
         puzzle: &P,
         grid: &mut P::Grid,
     ) -> Result<(), Contradiction> {
-        self.reset(puzzle);
-        for r in 0..puzzle.size().0 {
-            self.dirty.push(LineId::Row(r));
-        }
-        for c in 0..puzzle.size().1 {
-            self.dirty.push(LineId::Col(c));
-        }
+        self.mark_all(puzzle);
         self.run(puzzle, grid)
     }
 
@@ -159,13 +153,7 @@ impl<P: Domain> Propagator<P> {
         grid: &mut P::Grid,
         stopped: &dyn Fn() -> bool,
     ) -> Option<Result<(), Contradiction>> {
-        self.reset(puzzle);
-        for r in 0..puzzle.size().0 {
-            self.dirty.push(LineId::Row(r));
-        }
-        for c in 0..puzzle.size().1 {
-            self.dirty.push(LineId::Col(c));
-        }
+        self.mark_all(puzzle);
         self.run_until(puzzle, grid, stopped)
     }
 
@@ -186,12 +174,10 @@ impl<P: Domain> Propagator<P> {
         &mut self,
         puzzle: &P,
         grid: &mut P::Grid,
-        (row, col): (usize, usize),
+        cell: (usize, usize),
         stopped: &dyn Fn() -> bool,
     ) -> Option<Result<(), Contradiction>> {
-        self.reset(puzzle);
-        self.dirty.push(LineId::Row(row));
-        self.dirty.push(LineId::Col(col));
+        self.mark_cells(puzzle, [cell]);
         self.run_until(puzzle, grid, stopped)
     }
 
@@ -202,12 +188,28 @@ impl<P: Domain> Propagator<P> {
         grid: &mut P::Grid,
         cells: impl IntoIterator<Item = (usize, usize)>,
     ) -> Result<(), Contradiction> {
+        self.mark_cells(puzzle, cells);
+        self.run(puzzle, grid)
+    }
+
+    /// A fresh start with every line dirty.
+    fn mark_all(&mut self, puzzle: &P) {
+        self.reset(puzzle);
+        for r in 0..puzzle.size().0 {
+            self.dirty.push(LineId::Row(r));
+        }
+        for c in 0..puzzle.size().1 {
+            self.dirty.push(LineId::Col(c));
+        }
+    }
+
+    /// A fresh start with the rows and columns of `cells` dirty.
+    fn mark_cells(&mut self, puzzle: &P, cells: impl IntoIterator<Item = (usize, usize)>) {
         self.reset(puzzle);
         for (row, col) in cells {
             self.dirty.push(LineId::Row(row));
             self.dirty.push(LineId::Col(col));
         }
-        self.run(puzzle, grid)
     }
 
     fn run(&mut self, puzzle: &P, grid: &mut P::Grid) -> Result<(), Contradiction> {
