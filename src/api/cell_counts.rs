@@ -181,6 +181,11 @@ mod tests {
         }
     }
 
+    /// The per-cell count of `puzzle` by profiles.
+    fn counted_by_profiles(puzzle: &AnyPuzzle) -> ExactOutcome {
+        puzzle.counter(per_cell_options()).run().expect("counts")
+    }
+
     #[test]
     fn black_and_white_counts_are_the_sums_over_the_solutions_and_the_profiles_counts() {
         let puzzle = AnyPuzzle::Bw(permutations(4));
@@ -194,14 +199,12 @@ mod tests {
             }
         }
         assert_eq!(counts.per_colour(), None);
-        let by_profiles = puzzle.counter(per_cell_options()).run().expect("counts");
-        let ExactOutcome::CountedPerCell {
-            per_cell: exact, ..
-        } = by_profiles
-        else {
-            panic!("counted per cell by profiles: {by_profiles:?}");
-        };
-        assert_eq!(per_cell, exact);
+        match counted_by_profiles(&puzzle) {
+            ExactOutcome::CountedPerCell {
+                per_cell: exact, ..
+            } => assert_eq!(per_cell, exact),
+            other => panic!("counted per cell by profiles: {other:?}"),
+        }
     }
 
     #[test]
@@ -260,13 +263,11 @@ mod tests {
                 }
             }
         }
-        let by_profiles = puzzle.counter(per_cell_options()).run().expect("counts");
-        let ExactOutcome::CountedPerColour {
-            per_colour: exact, ..
-        } = by_profiles
-        else {
-            panic!("counted per colour by profiles: {by_profiles:?}");
-        };
-        assert_eq!(per_colour, exact);
+        match counted_by_profiles(&puzzle) {
+            ExactOutcome::CountedPerColour {
+                per_colour: exact, ..
+            } => assert_eq!(per_colour, exact),
+            other => panic!("counted per colour by profiles: {other:?}"),
+        }
     }
 }
