@@ -13,7 +13,7 @@ use super::results::{JsonLine, RunResult, read_lines};
 use super::split_folder::{MANIFEST, MANIFEST_FORMATS, Manifest, ManifestPart};
 use super::split_folder::{RESULTS, SplitFolder};
 use crate::count::BigUint;
-use crate::files::{Capped, read_capped, read_file_capped, shown_path};
+use crate::files::{read_capped, read_file_capped, shown_path};
 use crate::format::MAX_INPUT_BYTES;
 use crate::format::compact::CompactHeader;
 
@@ -304,7 +304,10 @@ fn for_each_line<E: From<PartError>>(
     mut f: impl FnMut(PartLine) -> Result<(), E>,
 ) -> Result<(), E> {
     let name = shown_path(path);
-    let read = |source| PartError::File(FileError::capped(&name, Capped::Io(source)));
+    let read = |source| {
+        let path = name.clone();
+        PartError::File(FileError::Read { path, source })
+    };
     let file = fs::File::open(path).map_err(|source| PartError::NoResult {
         path: name.clone(),
         source,
