@@ -98,7 +98,9 @@ pub use api::{CELL_PIXELS, Picture, PictureError, Uniqueness, svg_image};
 // Counts by a method, and per-cell counts as results (issue 68).
 pub use api::{MethodError, PerCell, write_count_rows};
 // Inputs as the command reads them, and the runs `--strategy auto` races (issue 68).
-pub use api::{InputError, RACE_LIMIT, ReadOptions, input_name, read_input, read_labelled};
+pub use api::{
+    InputError, LEARN_ALONE_LIMIT, RACE_LIMIT, ReadOptions, input_name, read_input, read_labelled,
+};
 pub use color::{
     AnyPuzzle, Block, Color, ColorClue, ColorGiven, ColorGrid, ColorPuzzle, Colored, MAX_COLORS,
     bw_palette,

@@ -70,7 +70,7 @@ pub use listing::{Listing, ListingError, ListingItem, read_listing};
 pub use progress::{ProgressKind, ProgressMeter, ProgressReport};
 pub use side_count::{SIDE_COUNT_START_AFTER, SIDE_COUNT_TIME_FLOOR, SideCount};
 pub use solve::{Solution, Solutions, Verdict};
-pub use solver::{AnyGrid, AnySolutionWriter, AnySolver, RACE_LIMIT};
+pub use solver::{AnyGrid, AnySolutionWriter, AnySolver, LEARN_ALONE_LIMIT, RACE_LIMIT};
 
 // Split folders: cut a search into part files, run them, merge their results.
 #[cfg(test)]

@@ -146,17 +146,27 @@ impl AnyPuzzle {
 /// their collector keeps every solution reported, to report each once.
 pub const RACE_LIMIT: u64 = 10_000;
 
+/// The most solutions a run on one thread may stop after for [`Engine::for_run`] to choose
+/// the learning search: `solve` (two) and `list --limit 1` or `2`.
+pub const LEARN_ALONE_LIMIT: u64 = 2;
+
 impl Engine {
     /// The search for a run on `threads` threads (`0`: one per core) that stops after
     /// `solution_limit` solutions (`None`: it explores the whole tree), as `--strategy auto`
-    /// chooses it: [`Engine::Both`] when the run stops after at most [`RACE_LIMIT`]
-    /// solutions, has two threads or more and is not `ordered`; else [`Engine::Probe`].
+    /// chooses it, unless the run is `ordered` ([`Engine::Probe`] then): [`Engine::Both`] when
+    /// it stops after at most [`RACE_LIMIT`] solutions and has two threads or more;
+    /// [`Engine::Learn`] on one thread when it stops after at most [`LEARN_ALONE_LIMIT`];
+    /// else [`Engine::Probe`]. On one thread the learning search decides in seconds the
+    /// puzzles that the probing search does not decide in minutes (docs/benchmarks.md, "One
+    /// thread").
     ///
     /// ```
     /// use nonoenum::Engine;
     ///
     /// assert_eq!(Engine::for_run(2, Some(2), false), Engine::Both); // solve
-    /// assert_eq!(Engine::for_run(1, Some(2), false), Engine::Probe); // one thread
+    /// assert_eq!(Engine::for_run(1, Some(2), false), Engine::Learn); // solve on one thread
+    /// assert_eq!(Engine::for_run(1, Some(100), false), Engine::Probe); // a list, one thread
+    /// assert_eq!(Engine::for_run(1, Some(2), true), Engine::Probe); // ordered
     /// assert_eq!(Engine::for_run(8, None, false), Engine::Probe); // a count
     /// ```
     pub fn for_run(threads: usize, solution_limit: Option<u64>, ordered: bool) -> Engine {
@@ -164,9 +174,13 @@ impl Engine {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n,
         };
-        let bounded = solution_limit.is_some_and(|n| n <= RACE_LIMIT);
-        if bounded && threads >= 2 && !ordered {
+        let within = |most: u64| solution_limit.is_some_and(|n| n <= most);
+        if ordered {
+            Engine::Probe
+        } else if threads >= 2 && within(RACE_LIMIT) {
             Engine::Both
+        } else if threads == 1 && within(LEARN_ALONE_LIMIT) {
+            Engine::Learn
         } else {
             Engine::Probe
         }

@@ -79,7 +79,8 @@ pub(crate) struct StrategyArgs {
 /// The `--strategy` choices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum Strategy {
-    /// `both` for solve and short lists on two threads or more, `probe` otherwise; nodes
+    /// `both` for solve and short lists on two threads or more, `learn` for solve and
+    /// `list --limit 1` or `2` on one thread, `probe` otherwise (and with --ordered); nodes
     /// with at most 64 unknown cells branch without probing.
     Auto,
     /// Probe both values of every unknown cell at every node, on every thread.
@@ -99,7 +100,7 @@ pub(crate) enum Strategy {
 /// The `--engine` choices (the old spelling of `--strategy`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum EngineChoice {
-    /// `both` for searches that stop after a few solutions, with two threads or more.
+    /// As `--strategy auto`.
     Auto,
     /// The probing search.
     Probe,
