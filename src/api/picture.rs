@@ -11,7 +11,7 @@ use thiserror::Error;
 use crate::color::{AnyPuzzle, Color, ColorPuzzle, MAX_COLORS, bw_palette};
 use crate::flow::Flow;
 use crate::puzzle::{MAX_LINE_LEN, PuzzleError};
-use crate::search::{SolveError, SolverOptions};
+use crate::search::{Engine, SolveError, SolverOptions};
 
 /// A picture: a palette (index 0 the background) and a palette index per pixel.
 ///
@@ -298,8 +298,9 @@ pub struct Uniqueness {
 
 impl AnyPuzzle {
     /// Compares up to `max_solutions` solutions, on `threads` threads (`0`: one per core),
-    /// until `cancel` is raised: one solution found with the search exhausted means the
-    /// clues are unique; otherwise [`Uniqueness::varying`] says which cells differ.
+    /// found by the search [`Engine::for_run`] chooses, until `cancel` is raised: one solution
+    /// found with the search exhausted means the clues are unique; otherwise
+    /// [`Uniqueness::varying`] says which cells differ.
     pub fn uniqueness(
         &self,
         threads: usize,
@@ -308,10 +309,12 @@ impl AnyPuzzle {
     ) -> Result<Uniqueness, SolveError> {
         let options = SolverOptions {
             threads,
+            engine: Engine::for_run(threads, Some(max_solutions), false),
             ..SolverOptions::default()
         };
         let (mut varying, mut first, mut found) = (Vec::new(), None::<Vec<u8>>, 0u64);
-        let outcome = self.solver(options).with_cancel_flag(cancel).run(|grid| {
+        let solver = self.solver(options).with_solution_limit(max_solutions);
+        let outcome = solver.with_cancel_flag(cancel).run(|grid| {
             let cells = grid.to_cells();
             match &first {
                 None => {

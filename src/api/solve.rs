@@ -10,7 +10,7 @@ use crossbeam_channel::Receiver;
 use super::solver::AnyGrid;
 use crate::color::AnyPuzzle;
 use crate::flow::Flow;
-use crate::search::{SolveError, SolverOptions};
+use crate::search::{Engine, SolveError, SolverOptions};
 
 /// One solution: a palette index per cell (in black and white, 1 is filled, 0 empty).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -155,21 +155,29 @@ impl AnyPuzzle {
         })
     }
 
-    /// Up to `limit` solutions, found on every core.
+    /// Up to `limit` solutions, found on every core by the search `solve` would run
+    /// ([`Engine::for_run`]: on two cores or more, the learning and the probing searches race
+    /// for up to [`RACE_LIMIT`](super::RACE_LIMIT) solutions).
     pub fn first_solutions(&self, limit: u64) -> Result<Vec<Solution>, SolveError> {
         let mut found = Vec::new();
         if limit == 0 {
             return Ok(found);
         }
         let chars = self.chars();
-        self.solver(SolverOptions::default()).run(|grid| {
-            found.push(Solution::new(grid, &chars));
-            if found.len() as u64 >= limit {
-                Flow::Stop
-            } else {
-                Flow::Continue
-            }
-        })?;
+        let options = SolverOptions {
+            engine: Engine::for_run(0, Some(limit), false),
+            ..SolverOptions::default()
+        };
+        self.solver(options)
+            .with_solution_limit(limit)
+            .run(|grid| {
+                found.push(Solution::new(grid, &chars));
+                if found.len() as u64 >= limit {
+                    Flow::Stop
+                } else {
+                    Flow::Continue
+                }
+            })?;
         Ok(found)
     }
 
