@@ -460,9 +460,25 @@ impl<G: DomainGrid> LearnerRoot<G> {
     }
 }
 
+/// The literals that the blocking clauses of a racing learning search may hold (four bytes
+/// each): each solution it reports adds a clause of up to one literal a variable, kept for
+/// good, so on a 2000x2000 grid a thousand solutions would take gigabytes (`list -t 2 --limit
+/// 10000` of the scale suite's permutation puzzle took 5 GB in 20 s before this bound). 256 in
+/// the unit tests, so that their races on small grids take the path where the learner stops.
+const RACE_BLOCKING_LITS: usize = if cfg!(test) { 1 << 8 } else { 1 << 26 };
+
+/// The solutions a racing learning search of `vars` variables reports before it leaves the
+/// rest of the run to the probing search (see [`RACE_BLOCKING_LITS`]); never fewer than the
+/// two that `solve` asks for.
+fn racing_learner_solutions(vars: usize) -> u64 {
+    (RACE_BLOCKING_LITS / vars.max(1)).max(2) as u64
+}
+
 /// Runs the learning search from the learners' root, sending its solutions. When `racing`, a
-/// finished search ends the run (the probing search beside it stops). `racer` says how it
-/// differs from the other learning searches of the run, and what it shares with them.
+/// finished search ends the run (the probing search beside it stops), and a search that has
+/// reported [`racing_learner_solutions`] stops, leaving the run to the probing search. `racer`
+/// says how it differs from the other learning searches of the run, and what it shares with
+/// them.
 fn learn<'p, P: Searchable>(
     cx: &SearchCx<'p, P>,
     root: &LearnerRoot<P::Grid>,
@@ -487,6 +503,8 @@ fn learn<'p, P: Searchable>(
         cx.stats.add_learning(&now.since(&reported));
         reported = *now;
     };
+    let most = racing.then(|| racing_learner_solutions(cx.puzzle.learner_vars()));
+    let mut reported_solutions = 0u64;
     let outcome = cx.puzzle.learn_search(
         root,
         racer,
@@ -498,7 +516,8 @@ fn learn<'p, P: Searchable>(
         |grid| {
             cx.stats.add_solution();
             cx.send(grid.clone());
-            if cx.stopped() {
+            reported_solutions += 1;
+            if cx.stopped() || most.is_some_and(|most| reported_solutions >= most) {
                 Flow::Stop
             } else {
                 Flow::Continue
