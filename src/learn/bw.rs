@@ -37,6 +37,7 @@ impl LearnDomain for Puzzle {
     type LearnLines = BwLines;
     const CELL_RULE: bool = false;
     const TARGET_PHASES: bool = true;
+    const BLOCK_BY_CELLS: bool = true;
 
     fn vars_per_cell(&self) -> usize {
         1

@@ -110,6 +110,11 @@ pub(crate) trait LearnDomain: Domain {
     /// mostly says which colours a cell does *not* have, and following it was slower
     /// (`webpbn-color-00672`: 0.54 s -> 13.9 s).
     const TARGET_PHASES: bool = false;
+    /// Whether a solution is blocked by the cells of its rarer value when that clause is the
+    /// shorter (see `Engine::block_by_cells`): in black and white, where each line's filled
+    /// cells number the sum of its clue, the filled cells of a solution determine it, and so do
+    /// its empty ones. A domain opts in.
+    const BLOCK_BY_CELLS: bool = false;
 
     /// The value each variable (by number) is first tried with and the order of the first
     /// decisions, or `None` for false everywhere, in variable order. A guess that takes long
