@@ -23,7 +23,9 @@
 //! Learned clauses follow from the clues, so no solution is ever cut. To go on after a
 //! solution, the search adds a *blocking* clause: the negation of the decisions that led to
 //! it (propagation from those decisions gives that grid and no other, so every other solution
-//! breaks one of them). Blocking clauses are never deleted, so each solution is reported once
+//! breaks one of them), or in black and white the negation of its filled cells or of its empty
+//! ones, when fewer (either set determines the grid, each line's filled cells numbering the sum
+//! of its clue). Blocking clauses are never deleted, so each solution is reported once
 //! and, when the search ends with a conflict at level 0, every solution has been reported.
 //! That makes this search right for finding a few solutions, not for counting millions.
 
