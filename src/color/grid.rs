@@ -109,6 +109,14 @@ impl ColorGrid {
         Ok(true)
     }
 
+    /// Sets cell (`row`, `col`) to `colors` (not empty), wider or narrower than what it had.
+    pub(crate) fn set_cell(&mut self, row: usize, col: usize, colors: u64) {
+        let cell = &mut self.cells[row * self.width + col];
+        let (was, now) = (cell.count_ones() > 1, colors.count_ones() > 1);
+        *cell = colors;
+        self.undecided = self.undecided + usize::from(now) - usize::from(was);
+    }
+
     /// The first undecided cell in row-major order.
     pub fn first_undecided(&self) -> Option<(usize, usize)> {
         let i = self.cells.iter().position(|c| c.count_ones() > 1)?;

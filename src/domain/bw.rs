@@ -76,6 +76,18 @@ impl DomainGrid for Grid {
         self.set_unknown(row, col, value == FILLED);
     }
 
+    fn reset(&mut self, row: usize, col: usize, values: u64) {
+        if self.values(row, col) == values {
+            return;
+        }
+        if self.cell(row, col) != Cell::Unknown {
+            self.clear_cell(row, col);
+        }
+        if values != BW_VALUES {
+            self.set_unknown(row, col, values == FILLED);
+        }
+    }
+
     fn undecided_in(&self, line: LineId) -> usize {
         let (f, e) = self.line(line);
         let known: u32 = f.iter().zip(e).map(|(f, e)| (f | e).count_ones()).sum();

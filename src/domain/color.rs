@@ -37,6 +37,11 @@ impl DomainGrid for ColorGrid {
         let _ = self.narrow(row, col, value);
     }
 
+    fn reset(&mut self, row: usize, col: usize, values: u64) {
+        debug_assert_ne!(values, 0);
+        self.set_cell(row, col, values);
+    }
+
     fn undecided_in(&self, line: LineId) -> usize {
         let undecided = |c: u64| c.count_ones() > 1;
         match line {

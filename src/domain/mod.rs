@@ -69,6 +69,9 @@ pub trait DomainGrid: Clone + Debug + PartialEq + Eq + Send + Sync + 'static {
     /// Narrows cell (`row`, `col`), which the caller knows to be undecided, to `value`, one
     /// of its possible values (a one-bit set).
     fn decide(&mut self, row: usize, col: usize, value: u64);
+    /// Sets cell (`row`, `col`) to `values`, a non-empty set of the domain's values, wider or
+    /// narrower than what it had: a search putting back a cell it narrowed, or rewriting it.
+    fn reset(&mut self, row: usize, col: usize, values: u64);
     /// Cells of `line` with more than one possible value.
     fn undecided_in(&self, line: LineId) -> usize;
     /// A hashable copy of the cells, equal for equal grids (to drop duplicate solutions).

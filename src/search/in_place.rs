@@ -118,29 +118,15 @@ impl<P: Countable> SearchCx<'_, P> {
         if self.stopped() {
             return;
         }
-        if index == product.len() {
-            self.poll();
-            self.emit(grid.clone(), depth);
+        if range.is_empty() {
+            self.stats.finish_subtree(depth);
             return;
         }
-        match range.len() {
-            0 => self.stats.finish_subtree(depth),
-            1 => {
-                let mut written = grid.clone();
-                product.write(&mut written, index, range.start);
-                let mut delta = GridDelta::between(grid, &written);
-                drop(written);
-                delta.swap_into(grid);
-                let next = product.solutions(index + 1);
-                self.walk_in_place(grid, product, index + 1, next, depth);
-                delta.swap_into(grid);
-            }
-            n => {
-                let middle = range.start + n / 2;
-                self.walk_in_place(grid, product, index, range.start..middle, depth + 1);
-                self.walk_in_place(grid, product, index, middle..range.end, depth + 1);
-            }
-        }
+        product.walk_in_place(grid, index, range, depth, |solution, depth| {
+            self.poll();
+            self.emit(solution.clone(), depth);
+            !self.stopped()
+        });
     }
 }
 
@@ -244,7 +230,7 @@ mod tests {
                 cx.walk_in_place(&mut grid, &product, 0, all, 0);
                 assert_eq!(grid, root, "the walk leaves its grid as it found it");
             } else {
-                cx.walk::<Sequential>(root, &product, 0, all, 0);
+                cx.walk::<Sequential>(root, &product, (0, all), 0, 0);
             }
         };
         agree(&puzzle, Probing::Adaptive, 128, walk);

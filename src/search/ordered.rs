@@ -29,8 +29,8 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use super::product::Product;
-use super::tree::{SearchCx, Step, small};
+use super::product::{Odometer, Product};
+use super::tree::{SearchCx, Step, WALK_JOINS, small};
 use crate::choose::SealedMemo;
 use crate::count::Countable;
 use crate::domain::DomainGrid;
@@ -56,11 +56,18 @@ struct Pending<G> {
 enum Rest<G> {
     /// A node, with its parent's probe memo.
     Node(Option<Arc<SealedMemo<G>>>),
-    /// Part of a product's walk (see [`SearchCx`]'s `walk`).
+    /// Part of a product's walk (see [`SearchCx`]'s `walk`), with the levels of joins it
+    /// may still make.
     Walk {
         product: Arc<Product>,
         index: usize,
         range: Range<usize>,
+        joins_left: u32,
+    },
+    /// The rest of a product's walk in one grid, from the solution the grid holds.
+    Odometer {
+        product: Arc<Product>,
+        odometer: Odometer,
     },
 }
 
@@ -191,8 +198,8 @@ impl<'a, P: Countable> Ordered<'a, P> {
                 self.children(children, depth, memo.as_ref(), route)
             }
             Step::Product { grid, product } => {
-                let all = product.solutions(0);
-                self.walk(grid, &Arc::new(product), 0, all, depth, route);
+                let all = (0, product.solutions(0));
+                self.walk(grid, &Arc::new(product), all, (depth, WALK_JOINS), route);
             }
         }
     }
@@ -223,14 +230,13 @@ impl<'a, P: Countable> Ordered<'a, P> {
     }
 
     /// Walks part of a product in order (as [`SearchCx`]'s own walk does, each half of a
-    /// range a branch).
+    /// range a branch for `joins_left` levels, then the rest in one grid).
     fn walk(
         &self,
         grid: P::Grid,
         product: &Arc<Product>,
-        index: usize,
-        range: Range<usize>,
-        depth: u32,
+        (index, range): (usize, Range<usize>),
+        (depth, joins_left): (u32, u32),
         route: &Route<P::Grid>,
     ) {
         if self.cx.stopped() {
@@ -240,6 +246,7 @@ impl<'a, P: Countable> Ordered<'a, P> {
             product: Arc::clone(product),
             index,
             range: range.clone(),
+            joins_left,
         };
         let Some(mut grid) = self.defer(grid, depth, rest, route) else {
             return;
@@ -252,19 +259,57 @@ impl<'a, P: Countable> Ordered<'a, P> {
         }
         match range.len() {
             0 => self.cx.stats.finish_subtree(depth),
+            _ if joins_left == 0 => {
+                let Some(odometer) = Odometer::start(product, &mut grid, (index, range), depth)
+                else {
+                    return;
+                };
+                self.walk_in_place(grid, product, odometer, route);
+            }
             1 => {
                 product.write(&mut grid, index, range.start);
-                let next = product.solutions(index + 1);
-                self.walk(grid, product, index + 1, next, depth, route);
+                let next = (index + 1, product.solutions(index + 1));
+                self.walk(grid, product, next, (depth, joins_left), route);
             }
             n => {
                 let middle = range.start + n / 2;
                 let first = grid.clone();
+                let below = (depth + 1, joins_left - 1);
                 self.branch(
-                    |route| self.walk(first, product, index, range.start..middle, depth + 1, route),
-                    |route| self.walk(grid, product, index, middle..range.end, depth + 1, route),
+                    |route| self.walk(first, product, (index, range.start..middle), below, route),
+                    |route| self.walk(grid, product, (index, middle..range.end), below, route),
                     route,
                 );
+            }
+        }
+    }
+
+    /// Walks the rest of a product in `grid`, which holds the solution `odometer` is at,
+    /// deferring what is left of it when the buffers are full.
+    fn walk_in_place(
+        &self,
+        mut grid: P::Grid,
+        product: &Arc<Product>,
+        mut odometer: Odometer,
+        route: &Route<P::Grid>,
+    ) {
+        loop {
+            if self.cx.stopped() {
+                return;
+            }
+            let rest = || Rest::Odometer {
+                product: Arc::clone(product),
+                odometer: odometer.clone(),
+            };
+            let Some(written) = self.defer(grid, odometer.depth(), rest, route) else {
+                return;
+            };
+            grid = written;
+            self.cx.poll();
+            self.cx.count_solution(odometer.depth());
+            self.forward(grid.clone(), route);
+            if !odometer.advance(product, &mut grid) {
+                return;
             }
         }
     }
@@ -387,7 +432,14 @@ impl<'a, P: Countable> Ordered<'a, P> {
                         product,
                         index,
                         range,
-                    } => self.walk(grid, &product, index, range, depth, &sink.parent),
+                        joins_left,
+                    } => {
+                        let below = (depth, joins_left);
+                        self.walk(grid, &product, (index, range), below, &sink.parent);
+                    }
+                    Rest::Odometer { product, odometer } => {
+                        self.walk_in_place(grid, &product, odometer, &sink.parent);
+                    }
                 },
             }
         }

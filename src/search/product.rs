@@ -89,6 +89,10 @@ impl Product {
             return Split::No;
         }
         let mut listed = Vec::with_capacity(components.len());
+        // Each component is listed in this one grid, and put back as it was: a copy of the
+        // grid for each node of each listing would cost a huge grid's size a hundred
+        // thousand times over.
+        let mut work = grid.clone();
         for cells in components {
             let mut solutions = Vec::new();
             let mut nodes = MAX_NODES;
@@ -100,7 +104,7 @@ impl Product {
                 solutions: &mut solutions,
                 stopped,
             };
-            match lister.list(grid) {
+            match lister.list(&mut work) {
                 Ok(()) => {}
                 Err(NotAProduct::Large) => return Split::No,
                 Err(NotAProduct::Stopped) => return Split::Stopped,
@@ -111,6 +115,7 @@ impl Product {
             }
             listed.push(Listed { cells, solutions });
         }
+        debug_assert!(work == *grid, "a component's listing left the grid changed");
         Split::Product(Product { components: listed })
     }
 
@@ -142,6 +147,136 @@ impl Product {
     }
 }
 
+impl Product {
+    /// Writes solution `solution` of component `index` into `grid` over whatever its cells
+    /// held (see [`Product::write`]).
+    fn rewrite<G: DomainGrid>(&self, grid: &mut G, index: usize, solution: usize) {
+        let component = &self.components[index];
+        for (&(row, col), &value) in component.cells.iter().zip(&*component.solutions[solution]) {
+            grid.reset(row as usize, col as usize, value);
+        }
+    }
+
+    /// Walks, in `grid` itself, solutions `first` of component `index` and every combination
+    /// of the components after it, in the order of the search's walk (see [`Odometer`]),
+    /// calling `visit` with each solution of the node and its depth; stops when `visit` says
+    /// `false`. Leaves `grid` as it found it.
+    pub(crate) fn walk_in_place<G: DomainGrid>(
+        &self,
+        grid: &mut G,
+        index: usize,
+        first: Range<usize>,
+        depth: u32,
+        mut visit: impl FnMut(&G, u32) -> bool,
+    ) {
+        let walked = self.components.get(index..).unwrap_or_default();
+        let before: Vec<u64> = (walked.iter().flat_map(|c| &c.cells))
+            .map(|&(r, c)| grid.values(r as usize, c as usize))
+            .collect();
+        if let Some(mut odometer) = Odometer::start(self, grid, (index, first), depth) {
+            while visit(grid, odometer.depth()) && odometer.advance(self, grid) {}
+        }
+        let cells = walked.iter().flat_map(|c| &c.cells);
+        for (&(r, c), &values) in cells.zip(&before) {
+            grid.reset(r as usize, c as usize, values);
+        }
+    }
+}
+
+/// A place in the walk of a product's solutions from one component on, in one grid: the
+/// solution of each component written into it, the last component varying fastest, as the
+/// search's walk of joins lists them. Each component adds to the depth the depth its solution
+/// has in the binary tree that halves its range, as that walk does, so that the explored
+/// fraction comes out the same.
+#[derive(Clone, Debug)]
+pub(crate) struct Odometer {
+    /// The first component walked.
+    index: usize,
+    /// The solutions walked of each component from `index` on.
+    ranges: Vec<Range<usize>>,
+    /// The solution of each written into the grid.
+    chosen: Vec<usize>,
+    /// The depth each one's solution adds, and their sum with the depth before `index`.
+    added: Vec<u64>,
+    depth: u64,
+}
+
+impl Odometer {
+    /// Writes into `grid` (which holds a solution of each component before `index`) solution
+    /// `first.start` of component `index` and the first of each after it; `None` if `first`
+    /// is empty or there is no such component. `depth` is the depth before component `index`.
+    pub(crate) fn start<G: DomainGrid>(
+        product: &Product,
+        grid: &mut G,
+        (index, first): (usize, Range<usize>),
+        depth: u32,
+    ) -> Option<Self> {
+        let count = product.components.len();
+        if first.is_empty() || index >= count {
+            return None;
+        }
+        let ranges: Vec<Range<usize>> = std::iter::once(first)
+            .chain((index + 1..count).map(|i| product.solutions(i)))
+            .collect();
+        let chosen: Vec<usize> = ranges.iter().map(|r| r.start).collect();
+        let added: Vec<u64> = ranges.iter().map(|r| halving_depth(r, r.start)).collect();
+        for (k, &solution) in chosen.iter().enumerate() {
+            product.rewrite(grid, index + k, solution);
+        }
+        let depth = u64::from(depth) + added.iter().sum::<u64>();
+        Some(Odometer {
+            index,
+            ranges,
+            chosen,
+            added,
+            depth,
+        })
+    }
+
+    /// The depth of the solution written.
+    pub(crate) fn depth(&self) -> u32 {
+        u32::try_from(self.depth).unwrap_or(u32::MAX)
+    }
+
+    /// Writes the next combination into `grid`: the last component that has a solution left
+    /// takes its next, and every component after it starts its range again. `false` after
+    /// the last one.
+    pub(crate) fn advance<G: DomainGrid>(&mut self, product: &Product, grid: &mut G) -> bool {
+        for k in (0..self.ranges.len()).rev() {
+            let range = &self.ranges[k];
+            let next = Some(self.chosen[k] + 1)
+                .filter(|&next| next < range.end)
+                .unwrap_or(range.start);
+            self.chosen[k] = next;
+            product.rewrite(grid, self.index + k, next);
+            self.depth -= self.added[k];
+            self.added[k] = halving_depth(range, next);
+            self.depth += self.added[k];
+            if next != range.start {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// The depth of solution `at` below a node of solutions `range` in the binary tree of joins
+/// that halves a range until one solution is left (the first half the shorter).
+fn halving_depth(range: &Range<usize>, at: usize) -> u64 {
+    let mut range = range.clone();
+    let mut depth = 0;
+    while range.len() > 1 {
+        let middle = range.start + range.len() / 2;
+        if at < middle {
+            range.end = middle;
+        } else {
+            range.start = middle;
+        }
+        depth += 1;
+    }
+    depth
+}
+
 /// The depth-first search that lists one component's solutions.
 struct Lister<'a, P: Domain> {
     puzzle: &'a P,
@@ -155,8 +290,10 @@ struct Lister<'a, P: Domain> {
 
 impl<P: Domain> Lister<'_, P> {
     /// Lists the solutions of the component's cells below `grid`, branching on its first
-    /// unknown cell (row-major), each value in the search's order.
-    fn list(&mut self, grid: &P::Grid) -> Result<(), NotAProduct> {
+    /// unknown cell (row-major), each value in the search's order, and leaves `grid` as it
+    /// found it. Propagation from a component's cell narrows only the component's cells (they
+    /// share no segment with any other), so putting those back undoes it.
+    fn list(&mut self, grid: &mut P::Grid) -> Result<(), NotAProduct> {
         let undecided =
             |&&(r, c): &&(u32, u32)| grid.values(r as usize, c as usize).count_ones() > 1;
         let Some(&(row, col)) = self.cells.iter().find(undecided) else {
@@ -171,21 +308,41 @@ impl<P: Domain> Lister<'_, P> {
             return Ok(());
         };
         let (row, col) = (row as usize, col as usize);
+        let before: Vec<u64> = self
+            .cells
+            .iter()
+            .map(|&(r, c)| grid.values(r as usize, c as usize))
+            .collect();
         for value in each_value::<P>(grid.values(row, col)) {
             if (self.stopped)() {
                 return Err(NotAProduct::Stopped);
             }
             *self.nodes = self.nodes.checked_sub(1).ok_or(NotAProduct::Large)?;
-            let mut child = grid.clone();
-            child.decide(row, col, value);
-            if self
-                .prop
-                .propagate_cell(self.puzzle, &mut child, row, col)
-                .is_ok()
-            {
-                self.list(&child)?;
+            grid.decide(row, col, value);
+            let listed = match self.prop.propagate_cell(self.puzzle, grid, row, col) {
+                Ok(_) => self.list(grid),
+                Err(_) => Ok(()),
+            };
+            for (&(r, c), &values) in self.cells.iter().zip(&before) {
+                grid.reset(r as usize, c as usize, values);
             }
+            listed?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+impl Product {
+    /// A product of one-cell components: component `i` in cell `(0, i)`, with `counts[i]`
+    /// solutions, solution `s` the value bit `1 << s`.
+    pub(super) fn of_counts(counts: &[usize]) -> Self {
+        let components = (counts.iter().enumerate())
+            .map(|(i, &count)| Listed {
+                cells: vec![(0, i as u32)],
+                solutions: (0..count).map(|s| vec![1u64 << s].into()).collect(),
+            })
+            .collect();
+        Product { components }
     }
 }

@@ -182,3 +182,143 @@ fn colour_nodes_are_products_too() {
         }
     }
 }
+
+/// A grid of `k` x `k` squares of 2x2 cells, a row and a column given empty between them,
+/// every line's clue `k` blocks of 1: each square holds one of its diagonals.
+fn grid_of_squares(k: usize) -> Puzzle {
+    let n = 3 * k - 1;
+    let line = |i: usize| {
+        if i % 3 == 2 {
+            "0".to_string()
+        } else {
+            vec!["1"; k].join(" ")
+        }
+    };
+    let lines: Vec<String> = (0..n).map(line).collect();
+    let text = format!("{n} {n}\n{}\n{}\n", lines.join("\n"), lines.join("\n"));
+    crate::format::nin::parse(&text).expect("parses")
+}
+
+#[test]
+fn squares_that_share_their_lines_are_a_product() {
+    // Each line holds a block of every square it crosses, yet no square constrains another.
+    let puzzle = grid_of_squares(11);
+    let Split::Product(product) = split_of(&puzzle) else {
+        panic!("121 squares are 121 components");
+    };
+    assert_eq!(product.len(), 121);
+    assert_eq!(product.combinations(), 2f64.powi(121));
+    for ordered in [false, true] {
+        for threads in [1, 2] {
+            let solver = Solver::new(&puzzle, options(threads, Probing::Adaptive, ordered));
+            let (grids, outcome) = solver.find(40).expect("runs");
+            assert_eq!((grids.len(), outcome.exhausted), (40, false));
+            assert_eq!(
+                keys(&grids).len(),
+                40,
+                "{threads} threads, ordered {ordered}"
+            );
+            for grid in &grids {
+                puzzle.check_grid(&grid.to_cells()).expect("a solution");
+            }
+        }
+    }
+}
+
+/// The solutions of `product` from component `index` on and their depths, as the search's
+/// walk of joins lists them: each combination as the solution of each component.
+fn walk_of_joins(
+    product: &Product,
+    (index, range): (usize, std::ops::Range<usize>),
+    depth: u32,
+    chosen: &mut Vec<usize>,
+    out: &mut Vec<(Vec<usize>, u32)>,
+) {
+    if index == product.len() {
+        out.push((chosen.clone(), depth));
+        return;
+    }
+    match range.len() {
+        0 => {}
+        1 => {
+            chosen.push(range.start);
+            let next = (index + 1, product.solutions(index + 1));
+            walk_of_joins(product, next, depth, chosen, out);
+            chosen.pop();
+        }
+        n => {
+            let middle = range.start + n / 2;
+            walk_of_joins(
+                product,
+                (index, range.start..middle),
+                depth + 1,
+                chosen,
+                out,
+            );
+            walk_of_joins(product, (index, middle..range.end), depth + 1, chosen, out);
+        }
+    }
+}
+
+#[test]
+fn the_walk_in_one_grid_is_the_walk_of_joins() {
+    use crate::color::ColorGrid;
+    let product = Product::of_counts(&[3, 1, 2, 5]);
+    let blank = ColorGrid::new(1, 4, 0b11111);
+    for (index, range) in [(0, 0..3), (0, 1..3), (1, 0..1), (2, 1..2), (3, 2..5)] {
+        let mut expected = Vec::new();
+        walk_of_joins(
+            &product,
+            (index, range.clone()),
+            7,
+            &mut Vec::new(),
+            &mut expected,
+        );
+        let mut walked = Vec::new();
+        let mut grid = blank.clone();
+        product.walk_in_place(&mut grid, index, range.clone(), 7, |g, depth| {
+            let chosen = (index..4).map(|i| g.values(0, i).trailing_zeros() as usize);
+            walked.push((chosen.collect(), depth));
+            true
+        });
+        assert_eq!(walked, expected, "component {index}, solutions {range:?}");
+        assert_eq!(grid, blank, "the walk leaves its grid as it found it");
+    }
+    // The whole walk's subtrees make up the whole tree, as the explored fraction needs.
+    let mut share = 0.0;
+    product.walk_in_place(&mut blank.clone(), 0, 0..3, 0, |_, depth| {
+        share += 0.5f64.powi(depth as i32);
+        true
+    });
+    assert_eq!(share, 1.0);
+    // And it stops when told.
+    let mut visits = 0;
+    product.walk_in_place(&mut blank.clone(), 0, 0..3, 0, |_, _| {
+        visits += 1;
+        visits < 4
+    });
+    assert_eq!(visits, 4);
+}
+
+#[test]
+fn cells_reset_to_wider_and_narrower_values() {
+    use crate::color::ColorGrid;
+    let mut grid = Grid::new(2, 2);
+    grid.decide(0, 1, crate::domain::FILLED);
+    let blank = Grid::new(2, 2);
+    let mut reset = grid.clone();
+    reset.reset(0, 1, crate::domain::BW_VALUES);
+    assert_eq!((reset.undecided(), &reset), (4, &blank));
+    reset.reset(0, 1, crate::domain::FILLED);
+    assert_eq!(reset, grid);
+    reset.reset(0, 1, crate::domain::EMPTY);
+    assert_eq!(
+        (reset.values(0, 1), reset.undecided()),
+        (crate::domain::EMPTY, 3)
+    );
+    let mut colour = ColorGrid::new(1, 2, 0b111);
+    colour.reset(0, 0, 0b010);
+    assert_eq!((colour.values(0, 0), colour.undecided()), (0b010, 1));
+    colour.reset(0, 0, 0b110);
+    assert_eq!((colour.values(0, 0), colour.undecided()), (0b110, 2));
+}

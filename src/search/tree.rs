@@ -29,6 +29,11 @@ pub(crate) trait Joiner {
     fn worker() -> Option<usize>;
 }
 
+/// The levels of joins a product's walk makes (see [`SearchCx::walk`]) before it walks the
+/// rest in one grid: up to 4,096 pieces for idle workers to take, and as many copies of the
+/// grid along a path. Two in the unit tests, so that their small products take both paths.
+pub(super) const WALK_JOINS: u32 = if cfg!(test) { 2 } else { 12 };
+
 /// Runs the children one after the other on the current thread.
 pub(crate) struct Sequential;
 
@@ -206,8 +211,8 @@ impl<P: Countable> SearchCx<'_, P> {
                 }
             }
             Step::Product { grid, product } => {
-                let all = product.solutions(0);
-                self.walk::<J>(grid, &product, 0, all, depth);
+                let all = (0, product.solutions(0));
+                self.walk::<J>(grid, &product, all, depth, WALK_JOINS);
             }
         }
         if let Some(key) = key.filter(|_| !self.stopped()) {
@@ -217,14 +222,16 @@ impl<P: Countable> SearchCx<'_, P> {
 
     /// Walks solutions `range` of component `index` of `product` and every combination of the
     /// components after it, written into `grid` (which holds a solution of each component
-    /// before `index`), as a binary tree of joins over the range (as [`Self::children`] does).
+    /// before `index`), as a binary tree of joins over the range (as [`Self::children`] does)
+    /// for [`WALK_JOINS`] levels, then in `grid` itself: each join holds a copy of the grid,
+    /// and a product of a hundred thousand components would hold that many.
     pub(super) fn walk<J: Joiner>(
         &self,
         mut grid: P::Grid,
         product: &Product,
-        index: usize,
-        range: std::ops::Range<usize>,
+        (index, range): (usize, std::ops::Range<usize>),
         depth: u32,
+        joins_left: u32,
     ) {
         if self.stopped() {
             return;
@@ -236,22 +243,33 @@ impl<P: Countable> SearchCx<'_, P> {
         }
         match range.len() {
             0 => self.stats.finish_subtree(depth),
+            _ if joins_left == 0 => {
+                product.walk_in_place(&mut grid, index, range, depth, |solution, depth| {
+                    self.poll();
+                    self.emit(solution.clone(), depth);
+                    !self.stopped()
+                });
+            }
             1 => {
                 product.write(&mut grid, index, range.start);
-                self.walk::<J>(
-                    grid,
-                    product,
-                    index + 1,
-                    product.solutions(index + 1),
-                    depth,
-                );
+                let next = (index + 1, product.solutions(index + 1));
+                self.walk::<J>(grid, product, next, depth, joins_left);
             }
             n => {
                 let middle = range.start + n / 2;
                 let first = grid.clone();
+                let left = joins_left - 1;
                 self.join::<J>(
-                    || self.walk::<J>(first, product, index, range.start..middle, depth + 1),
-                    || self.walk::<J>(grid, product, index, middle..range.end, depth + 1),
+                    || {
+                        self.walk::<J>(
+                            first,
+                            product,
+                            (index, range.start..middle),
+                            depth + 1,
+                            left,
+                        )
+                    },
+                    || self.walk::<J>(grid, product, (index, middle..range.end), depth + 1, left),
                 );
             }
         }
