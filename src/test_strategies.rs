@@ -61,6 +61,22 @@ pub(crate) fn diagonal_squares(squares: usize) -> Puzzle {
     puzzle
 }
 
+/// A grid of `k` x `k` squares of 2x2 cells, a row and a column given empty between them,
+/// every line's clue `k` blocks of 1: each square holds one of its diagonals.
+pub(crate) fn grid_of_squares(k: usize) -> Puzzle {
+    let n = 3 * k - 1;
+    let line = |i: usize| {
+        if i % 3 == 2 {
+            "0".to_string()
+        } else {
+            vec!["1"; k].join(" ")
+        }
+    };
+    let lines: Vec<String> = (0..n).map(line).collect();
+    let text = format!("{n} {n}\n{}\n{}\n", lines.join("\n"), lines.join("\n"));
+    crate::format::nin::parse(&text).expect("parses")
+}
+
 /// The background and `colors` more.
 pub(crate) fn palette(colors: usize) -> Vec<Color> {
     let mut palette = vec![Color::new("white", [255; 3], '.')];

@@ -28,11 +28,24 @@ use crate::domain::DomainGrid;
 use crate::learn::Completion;
 use num_bigint::BigUint;
 
+mod listing;
 mod partition;
+
+pub(crate) use listing::{ComponentSearch, Unlisted};
 
 pub(crate) use partition::component_cells;
 use partition::{Components, Part};
 pub(super) use partition::{largest_component, unknown_cells};
+
+/// The most unknown cells a component may have to be counted by listing its solutions in a
+/// copy of the grid that serves every component of a node, rather than by probing and
+/// branching, which copy the whole grid at each probe: on a huge grid of tiny components
+/// those copies are nearly all the work.
+const LISTED_CELLS: usize = 16;
+
+/// The most nodes the listing of a small component may visit before it is counted by
+/// branching instead.
+const LISTED_NODES: usize = 256;
 
 /// Why a component count stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -288,10 +301,14 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
             .fetch_max(components.parts.len() as u64, Ordering::Relaxed);
         let counts: Vec<Result<T, Halt>> = {
             use rayon::prelude::*;
+            // Each task lists small components in a copy of `grid` of its own, made once.
             components
                 .parts
                 .par_iter()
-                .map(|part| self.count_component(grid, part, memo, liveness))
+                .map_init(
+                    || None,
+                    |copy, part| self.count_component(grid, part, (memo, copy), liveness),
+                )
                 .collect()
         };
         // A component without a completion leaves none, whatever the others counted.
@@ -311,12 +328,13 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
         Ok(product)
     }
 
-    /// Counts one component, from the cache or by branching on one of its cells.
+    /// Counts one component, from the cache, by listing its solutions if it is small (in
+    /// `copy`, a copy of `grid` made when first needed), or by branching on one of its cells.
     fn count_component(
         &self,
         grid: &P::Grid,
         part: &Part,
-        memo: Option<&SealedMemo<P::Grid>>,
+        (memo, copy): (Option<&SealedMemo<P::Grid>>, &mut Option<P::Grid>),
         liveness: Liveness<'_, P::Grid>,
     ) -> Result<T, Halt> {
         if self.stop.raised() {
@@ -328,6 +346,14 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
             return Ok(hit.clone());
         }
         self.stats.branched.fetch_add(1, Ordering::Relaxed);
+        if part.cells.len() <= LISTED_CELLS {
+            let copy = copy.get_or_insert_with(|| grid.clone());
+            debug_assert!(copy == grid, "a listing left its copy changed");
+            if let Some(count) = self.count_by_listing(copy, part)? {
+                self.cache.insert(key, count.clone());
+                return Ok(count);
+            }
+        }
         let mut grid = grid.clone();
         let mut probes = ProbeCounts::default();
         // The guard is dropped before the branches run, which may be stolen onto this
@@ -381,6 +407,29 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
         };
         self.cache.insert(key, total.clone());
         Ok(total)
+    }
+
+    /// The solutions of a small component, listed in `grid` (which the listing leaves as it
+    /// found it): `None` if it needs more than [`LISTED_NODES`] nodes.
+    fn count_by_listing(&self, grid: &mut P::Grid, part: &Part) -> Result<Option<T>, Halt> {
+        let stopped = || self.stop.raised();
+        let mut search = ComponentSearch {
+            puzzle: self.puzzle,
+            prop: &mut self.propagators.get(),
+            cells: &part.cells,
+            nodes_left: LISTED_NODES,
+            stopped: &stopped,
+        };
+        let mut solutions = 0;
+        match search.run(grid, &mut |_| {
+            solutions += 1;
+            true
+        }) {
+            Ok(()) => Ok(Some(T::from_u64(solutions))),
+            Err(Unlisted::Large) => Ok(None),
+            // The solutions listed so far are counted for certain.
+            Err(Unlisted::Stopped) => Err(Halt::cancelled(BigUint::from(solutions))),
+        }
     }
 
     /// The sum of the counts of `branches` (the children of a branching cell of `part`, each

@@ -512,3 +512,21 @@ proptest! {
         prop_assert!(rest.iter().all(|&n| n == first), "{first} vs {rest:?}");
     }
 }
+
+/// A grid of 121 squares of 2x2 cells, each line crossing eleven: every component is listed in
+/// one copy of the root, none probed, and the count is exact.
+#[test]
+fn tiny_components_are_counted_by_listing() {
+    let puzzle = crate::test_strategies::grid_of_squares(11);
+    let root = probed_root(&puzzle).expect("valid").expect("a solution");
+    let (cancel, stats) = (AtomicBool::new(false), ComponentStats::default());
+    let count = ComponentCounter::<BigUint>::new(&puzzle, &cancel, &stats)
+        .count(&root)
+        .expect("counts");
+    assert_eq!(count, BigUint::from(2u8).pow(121));
+    assert_eq!(stats.probes.load(std::sync::atomic::Ordering::Relaxed), 0);
+    assert_eq!(
+        stats.branched.load(std::sync::atomic::Ordering::Relaxed),
+        121
+    );
+}

@@ -23,8 +23,8 @@
 
 use std::ops::Range;
 
-use crate::count::{Countable, component_cells};
-use crate::domain::{Domain, DomainGrid, each_value};
+use crate::count::{ComponentSearch, Countable, Unlisted, component_cells};
+use crate::domain::DomainGrid;
 use crate::propagate::Propagator;
 
 /// The most unknown cells a component of a product may have.
@@ -49,14 +49,6 @@ struct Listed {
 #[derive(Debug)]
 pub(crate) struct Product {
     components: Vec<Listed>,
-}
-
-/// Why a node is not a product.
-enum NotAProduct {
-    /// A component is too large, or there is one component.
-    Large,
-    /// The search is stopping.
-    Stopped,
 }
 
 /// What a node's components say.
@@ -94,20 +86,25 @@ impl Product {
         // thousand times over.
         let mut work = grid.clone();
         for cells in components {
-            let mut solutions = Vec::new();
-            let mut nodes = MAX_NODES;
-            let mut lister = Lister {
+            let mut solutions: Vec<Box<[u64]>> = Vec::new();
+            let mut search = ComponentSearch {
                 puzzle,
                 prop: &mut *prop,
                 cells: &cells,
-                nodes: &mut nodes,
-                solutions: &mut solutions,
+                nodes_left: MAX_NODES,
                 stopped,
             };
-            match lister.list(&mut work) {
+            let mut found = |grid: &P::Grid| {
+                let values = cells
+                    .iter()
+                    .map(|&(r, c)| grid.values(r as usize, c as usize));
+                solutions.push(values.collect());
+                solutions.len() <= MAX_SOLUTIONS
+            };
+            match search.run(&mut work, &mut found) {
                 Ok(()) => {}
-                Err(NotAProduct::Large) => return Split::No,
-                Err(NotAProduct::Stopped) => return Split::Stopped,
+                Err(Unlisted::Large) => return Split::No,
+                Err(Unlisted::Stopped) => return Split::Stopped,
             }
             if solutions.is_empty() {
                 // Walking the other components' combinations would find nothing.
@@ -275,61 +272,6 @@ fn halving_depth(range: &Range<usize>, at: usize) -> u64 {
         depth += 1;
     }
     depth
-}
-
-/// The depth-first search that lists one component's solutions.
-struct Lister<'a, P: Domain> {
-    puzzle: &'a P,
-    prop: &'a mut Propagator<P>,
-    cells: &'a [(u32, u32)],
-    /// Nodes left to visit.
-    nodes: &'a mut usize,
-    solutions: &'a mut Vec<Box<[u64]>>,
-    stopped: &'a dyn Fn() -> bool,
-}
-
-impl<P: Domain> Lister<'_, P> {
-    /// Lists the solutions of the component's cells below `grid`, branching on its first
-    /// unknown cell (row-major), each value in the search's order, and leaves `grid` as it
-    /// found it. Propagation from a component's cell narrows only the component's cells (they
-    /// share no segment with any other), so putting those back undoes it.
-    fn list(&mut self, grid: &mut P::Grid) -> Result<(), NotAProduct> {
-        let undecided =
-            |&&(r, c): &&(u32, u32)| grid.values(r as usize, c as usize).count_ones() > 1;
-        let Some(&(row, col)) = self.cells.iter().find(undecided) else {
-            if self.solutions.len() == MAX_SOLUTIONS {
-                return Err(NotAProduct::Large);
-            }
-            let values = self
-                .cells
-                .iter()
-                .map(|&(r, c)| grid.values(r as usize, c as usize));
-            self.solutions.push(values.collect());
-            return Ok(());
-        };
-        let (row, col) = (row as usize, col as usize);
-        let before: Vec<u64> = self
-            .cells
-            .iter()
-            .map(|&(r, c)| grid.values(r as usize, c as usize))
-            .collect();
-        for value in each_value::<P>(grid.values(row, col)) {
-            if (self.stopped)() {
-                return Err(NotAProduct::Stopped);
-            }
-            *self.nodes = self.nodes.checked_sub(1).ok_or(NotAProduct::Large)?;
-            grid.decide(row, col, value);
-            let listed = match self.prop.propagate_cell(self.puzzle, grid, row, col) {
-                Ok(_) => self.list(grid),
-                Err(_) => Ok(()),
-            };
-            for (&(r, c), &values) in self.cells.iter().zip(&before) {
-                grid.reset(r as usize, c as usize, values);
-            }
-            listed?;
-        }
-        Ok(())
-    }
 }
 
 #[cfg(test)]

@@ -183,26 +183,10 @@ fn colour_nodes_are_products_too() {
     }
 }
 
-/// A grid of `k` x `k` squares of 2x2 cells, a row and a column given empty between them,
-/// every line's clue `k` blocks of 1: each square holds one of its diagonals.
-fn grid_of_squares(k: usize) -> Puzzle {
-    let n = 3 * k - 1;
-    let line = |i: usize| {
-        if i % 3 == 2 {
-            "0".to_string()
-        } else {
-            vec!["1"; k].join(" ")
-        }
-    };
-    let lines: Vec<String> = (0..n).map(line).collect();
-    let text = format!("{n} {n}\n{}\n{}\n", lines.join("\n"), lines.join("\n"));
-    crate::format::nin::parse(&text).expect("parses")
-}
-
 #[test]
 fn squares_that_share_their_lines_are_a_product() {
     // Each line holds a block of every square it crosses, yet no square constrains another.
-    let puzzle = grid_of_squares(11);
+    let puzzle = crate::test_strategies::grid_of_squares(11);
     let Split::Product(product) = split_of(&puzzle) else {
         panic!("121 squares are 121 components");
     };
