@@ -190,6 +190,13 @@ impl<S: Successors> LineDfa<S> {
         Ok(LineDfa { classes, start })
     }
 
+    /// The bytes its classes take: each stores a successor (two bytes) per value, in
+    /// colour on the heap.
+    pub fn bytes(&self) -> usize {
+        let per_class = |c: &S| std::mem::size_of::<S>().max(2 * c.values());
+        (self.classes.iter().flatten()).map(per_class).sum()
+    }
+
     /// The class at position 0, or [`DEAD`].
     pub fn start(&self) -> u16 {
         self.start

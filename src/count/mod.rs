@@ -138,8 +138,9 @@ pub enum CountError {
         /// The limit.
         limit: usize,
     },
-    /// A line is longer than the automaton handles.
-    #[error("a line is too long for counting by profiles")]
+    /// A line is longer than the automaton handles, or the lines' automata together are
+    /// too large.
+    #[error("the lines are too long for counting by profiles")]
     LineTooLong,
     /// The cancel flag was raised.
     #[error("cancelled")]

@@ -38,7 +38,8 @@ pub(crate) enum ProfileError {
         /// Profiles it had when it was abandoned.
         profiles: usize,
     },
-    /// A line is too long for the automaton's 16-bit classes.
+    /// A line is too long for the automaton's 16-bit classes, or the lines' automata
+    /// together pass [`AUTOMATA_BYTES`].
     LineTooLong,
     /// The cancel flag was raised.
     Cancelled,
@@ -94,6 +95,13 @@ impl Orientation {
     ];
 }
 
+/// The most bytes the automata of one walk's lines may take together. An automaton has a
+/// class per live state at each cell, so a line's takes up to its cells times twice its
+/// blocks: 10 MB for a line of 2,000 cells and 666 blocks, and 40 GB for the 4,000 lines of
+/// such a grid, where the walk could never finish anyway. Random 300x300 pictures take about
+/// a hundred megabytes at most.
+pub(crate) const AUTOMATA_BYTES: usize = 256 << 20;
+
 impl Orientation {
     /// The automata of the lines of `grid` (a propagated grid of `puzzle`) walked as this
     /// orientation says: the lines fixed one by one (rows, or columns when transposed), in
@@ -110,13 +118,35 @@ impl Orientation {
         grid: &P::Grid,
         stopped: &dyn Fn() -> bool,
     ) -> Result<(Vec<LineDfa<P::Successors>>, Vec<LineDfa<P::Successors>>), ProfileError> {
+        self.automata_within(puzzle, grid, stopped, AUTOMATA_BYTES)
+    }
+
+    /// [`Orientation::automata`], [`ProfileError::LineTooLong`] once they take more than
+    /// `budget` bytes together.
+    #[allow(
+        clippy::type_complexity,
+        reason = "the two lists of automata, named where they are used"
+    )]
+    fn automata_within<P: Countable>(
+        self,
+        puzzle: &P,
+        grid: &P::Grid,
+        stopped: &dyn Fn() -> bool,
+        budget: usize,
+    ) -> Result<(Vec<LineDfa<P::Successors>>, Vec<LineDfa<P::Successors>>), ProfileError> {
+        let built = std::cell::Cell::new(0usize);
         let automaton = |id: LineId, backwards: bool| {
             if stopped() {
                 return Err(ProfileError::Cancelled);
             }
-            puzzle
+            let line = puzzle
                 .line_automaton(grid, id, backwards)
-                .map_err(|TooLarge| ProfileError::LineTooLong)
+                .map_err(|TooLarge| ProfileError::LineTooLong)?;
+            built.set(built.get() + line.bytes());
+            if built.get() > budget {
+                return Err(ProfileError::LineTooLong);
+            }
+            Ok(line)
         };
         let (rows, cols) = (
             (0..grid.height()).map(LineId::Row),
@@ -449,5 +479,26 @@ impl<K, S: Successors> Scratch<K, S> {
             placement: Vec::new(),
             _key: std::marker::PhantomData,
         }
+    }
+}
+
+#[cfg(test)]
+mod budget_tests {
+    use super::*;
+    use crate::choose::probed_root;
+
+    #[test]
+    fn automata_past_their_budget_are_too_large() {
+        let puzzle = crate::test_strategies::grid_of_squares(11);
+        let root = probed_root(&puzzle).expect("valid").expect("a solution");
+        let orientation = Orientation::ALL[0];
+        let (steps, tracked) = (orientation.automata(&puzzle, &root, &|| false))
+            .expect("32x32 is well within the budget");
+        let bytes: usize = steps.iter().chain(&tracked).map(LineDfa::bytes).sum();
+        assert!(bytes > 0);
+        let within = orientation.automata_within(&puzzle, &root, &|| false, bytes);
+        assert!(within.is_ok(), "exactly the budget fits");
+        let over = orientation.automata_within(&puzzle, &root, &|| false, bytes - 1);
+        assert!(matches!(over, Err(ProfileError::LineTooLong)));
     }
 }
