@@ -1,7 +1,7 @@
 //! The scale suite: seeded grids of many shapes and sizes (lines up to 4,096 cells, strips,
-//! permutation puzzles up to 2000x2000, random pictures up to 1000x1000, full and empty
-//! grids, colour pictures up to 400x400 with 16 colours) through every engine path under a
-//! short time limit. Each run must exit with 0, 1 or 3 within its limit plus a second, print
+//! permutation puzzles up to 2000x2000, random pictures up to 1000x1000, products of up to
+//! 110,889 components, full and empty grids, colour pictures up to 400x400 with 16 colours)
+//! through every engine path under a short time limit. Each run must exit with 0, 1 or 3 within its limit plus a second, print
 //! only valid solutions, and give the known count when it finishes one.
 //!
 //! Release builds only (debug builds are too slow for the limits to mean much): `.ci/run` runs
@@ -106,6 +106,21 @@ fn two_diagonals(width: usize) -> Case {
     Case {
         count: Some(BigUint::from(2u8)),
         ..picture_case(format!("two diagonals 2x{width}"), 2, width, &picture)
+    }
+}
+
+/// `k` x `k` squares of 2x2 cells, a row and a column empty between them, each holding one of
+/// its diagonals: every line crosses `k` squares, and the grid is a product of `k^2`
+/// independent components, `2^(k^2)` solutions.
+fn grid_of_squares(k: usize) -> Case {
+    let n = 3 * k - 1;
+    let picture: Vec<bool> = (0..n * n)
+        .map(|i| (i / n % 3, i % n % 3))
+        .map(|(r, c)| r != 2 && r == c)
+        .collect();
+    Case {
+        count: Some(BigUint::from(2u8).pow((k * k) as u32)),
+        ..picture_case(format!("{k}x{k} squares, {n}x{n}"), n, n, &picture)
     }
 }
 
@@ -335,6 +350,23 @@ fn random_pictures() {
         random_bw(1000, 1000, 0.7, s),
         random_bw(1000, 1000, 0.95, s),
     ]);
+}
+
+#[test]
+#[ignore = "the scale suite: a release build, run by .ci/run as its own step"]
+fn products_of_many_components() {
+    let cases = [grid_of_squares(33), grid_of_squares(333)];
+    run_cases(&cases);
+    // The ordered walk of a product defers what it cannot hold.
+    let dir = TempDir::new().expect("a temporary folder");
+    for (index, case) in cases.iter().enumerate() {
+        let file = write_case(dir.path(), index, case);
+        let listed = run_limited(
+            case,
+            &["list", "-q", "--ordered", "--limit", "3", path(&file)],
+        );
+        assert!(check_printed(case, &String::from_utf8_lossy(&listed.stdout)) <= 3);
+    }
 }
 
 #[test]
