@@ -230,7 +230,7 @@ mod tests {
                 cx.walk_in_place(&mut grid, &product, 0, all, 0);
                 assert_eq!(grid, root, "the walk leaves its grid as it found it");
             } else {
-                cx.walk::<Sequential>(root, &product, (0, all), 0, 0);
+                cx.walk::<Sequential>(root, &product, (0, all), 0, super::super::tree::WALK_JOINS);
             }
         };
         agree(&puzzle, Probing::Adaptive, 128, walk);
