@@ -420,12 +420,19 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
             nodes_left: LISTED_NODES,
             stopped: &stopped,
         };
-        let mut solutions = 0;
+        let mut solutions = 0u64;
         match search.run(grid, &mut |_| {
             solutions += 1;
             true
         }) {
-            Ok(()) => Ok(Some(T::from_u64(solutions))),
+            Ok(()) => {
+                // At most `LISTED_NODES` solutions: adding them one by one costs nothing.
+                let mut count = T::zero();
+                for _ in 0..solutions {
+                    count.add(&T::one())?;
+                }
+                Ok(Some(count))
+            }
             Err(Unlisted::Large) => Ok(None),
             // The solutions listed so far are counted for certain.
             Err(Unlisted::Stopped) => Err(Halt::cancelled(BigUint::from(solutions))),

@@ -12,8 +12,6 @@ pub(crate) trait Tally: Clone + Send + Sync + 'static {
     fn one() -> Self;
     /// The count of zero.
     fn zero() -> Self;
-    /// The count `n`.
-    fn from_u64(n: u64) -> Self;
     /// `self += other`, or [`Overflow`] (leaving `self` unspecified).
     fn add(&mut self, other: &Self) -> Result<(), Overflow>;
     /// Whether the count is zero.
@@ -32,9 +30,6 @@ impl Tally for u128 {
     }
     fn zero() -> Self {
         0
-    }
-    fn from_u64(n: u64) -> Self {
-        u128::from(n)
     }
     #[inline]
     fn add(&mut self, other: &Self) -> Result<(), Overflow> {
@@ -61,9 +56,6 @@ impl Tally for BigUint {
     }
     fn zero() -> Self {
         BigUint::ZERO
-    }
-    fn from_u64(n: u64) -> Self {
-        BigUint::from(n)
     }
     #[inline]
     fn add(&mut self, other: &Self) -> Result<(), Overflow> {
