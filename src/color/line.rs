@@ -1,35 +1,179 @@
-//! The exact colour line solver: a dynamic program over (blocks placed, cells used) on lines
-//! whose cells are sets of possible colours, O(length x blocks).
+//! The exact colour line solver: the dynamic program over (blocks placed, cells used) of the
+//! black-and-white solvers ([`crate::line::LongLineSolver`]), bit-parallel, on lines whose
+//! cells are sets of possible colours.
 //!
-//! `fwd[j][i]`: the first `j` blocks fit in cells `0..i`, every other cell there background.
-//! `bwd[j][i]`: blocks `j..` fit in cells `i..`. Block `j` may start at `s` after block `j - 1`
-//! when the two differ in colour and `fwd[j][s]` (they may touch), or when they share it and
-//! `fwd[j][s - 1]` with cell `s - 1` background (the gap). A cell can be background when some
-//! `j` has `fwd[j][c]` and `bwd[j][c + 1]`; it can take block `j`'s colour when some valid start
-//! of block `j` covers it. The result is every colour each cell takes in some placement that
-//! agrees with the input: exact, which [`naive_solve`] (the test oracle) confirms.
+//! Positions `0..=len` are bits of `(len + 2).div_ceil(64)` words ([`crate::line::words`]).
+//! `reach[j]` holds the positions `p` such that the first `j` blocks fit in cells `0..p`, every
+//! other cell there background; `ready[j]` those where block `j` may then start (`reach[j]`
+//! itself when block `j - 1` has another colour, as blocks of two colours may touch, and the
+//! positions one past a background cell of it when they share one). Block `j`, of length `L`,
+//! ends at `s + L` for each start `s` in `ready[j]` where the `L` cells all allow its colour,
+//! and `reach[j + 1]` runs right from those ends over cells that can be background: one
+//! addition per word. `after[j]`, the positions `p` such that blocks `j..` fit in cells `p..`,
+//! are the `reach` sets of the mirrored line, mirrored back. A cell can be background when some
+//! `j` has it in `reach[j]` and the next position in `after[j]`; a start of block `j` is valid
+//! when it is ready, fits, and the block's end (past a background cell, for a block of the same
+//! colour next) is in `after[j + 1]`; each colour then covers what its valid starts cover. A
+//! solve costs O(blocks x words) word operations, plus O(log L) passes per colour and length.
+//! The result is every colour each cell takes in some placement that agrees with the input:
+//! exact, which [`naive_solve`] (the test oracle) confirms.
 
 use super::puzzle::Block;
 use crate::line::Contradiction;
+use crate::line::words::{
+    lowest_and_highest, mirror, run_right_word, run_starts, shl_in_place, shr_in_place, smear,
+};
 
 /// The colour line solver. Keeps its buffers between calls: one per thread.
 #[derive(Debug, Default)]
 pub(crate) struct ColorLineSolver {
-    not_bg: Vec<u32>,
-    fits: Vec<bool>,
-    fwd: Vec<bool>,
-    bwd: Vec<bool>,
-    cover: Vec<i32>,
-    /// The earliest and latest start of each block.
-    lo: Vec<usize>,
-    hi: Vec<usize>,
-    /// Runs of cells allowing each colour of the clue, one `len + 1` slice per colour.
-    run: Vec<u32>,
-    /// Which slice of `run` belongs to which colour.
-    run_of: Vec<(u8, usize)>,
+    /// The line's sets, and the mirrored line's.
+    line: LineSets,
+    mirrored: LineSets,
+    /// The mirrored line's cells and clue.
+    mirrored_cells: Vec<u64>,
+    reversed_clue: Vec<Block>,
+    /// `clue.len()` sets of `ready`, `clue.len() + 1` of `reach` and `after`, one after another.
+    ready: Vec<u64>,
+    reach: Vec<u64>,
+    mirrored_ready: Vec<u64>,
+    mirrored_reach: Vec<u64>,
+    after: Vec<u64>,
+    /// What each colour of `line.colours` covers, one set each; then cells that can be
+    /// background, and a scratch set.
+    cover: Vec<u64>,
+    background: Vec<u64>,
+    scratch: Vec<u64>,
     /// The earliest and latest start of each block in a placement that agrees with the line,
     /// as the last [`ColorLineSolver::place`] found them.
     valid: Vec<(u32, u32)>,
+}
+
+/// One line's cells as sets of positions: those that allow background, those that allow each
+/// colour of the clue, and where blocks of each (colour, length) asked for fit.
+#[derive(Debug, Default)]
+struct LineSets {
+    words: usize,
+    background: Vec<u64>,
+    colours: Vec<u8>,
+    /// One set per entry of `colours`.
+    allow: Vec<u64>,
+    fit_keys: Vec<(u8, u32)>,
+    /// One set per entry of `fit_keys`.
+    fits: Vec<u64>,
+}
+
+impl LineSets {
+    /// Loads `cells` for `clue`, in sets of `words` words.
+    fn load(&mut self, clue: &[Block], cells: &[u64], words: usize) {
+        self.words = words;
+        self.background.clear();
+        self.background.resize(words, 0);
+        self.colours.clear();
+        self.colours.extend(clue.iter().map(|b| b.color));
+        self.colours.sort_unstable();
+        self.colours.dedup();
+        self.allow.clear();
+        self.allow.resize(self.colours.len() * words, 0);
+        self.fit_keys.clear();
+        self.fits.clear();
+        for (i, &c) in cells.iter().enumerate() {
+            let bit = 1u64 << (i % 64);
+            if c & 1 != 0 {
+                self.background[i / 64] |= bit;
+            }
+            for (k, &colour) in self.colours.iter().enumerate() {
+                if c >> colour & 1 != 0 {
+                    self.allow[k * words + i / 64] |= bit;
+                }
+            }
+        }
+    }
+
+    /// The index in `colours` of `colour`, one of the clue's.
+    fn colour_index(&self, colour: u8) -> usize {
+        self.colours
+            .binary_search(&colour)
+            .expect("a colour of the clue")
+    }
+
+    /// The positions `s` where cells `s..s + len` all allow `colour`, computed the first time.
+    fn fits(&mut self, colour: u8, len: u32) -> &[u64] {
+        let w = self.words;
+        let at = match self.fit_keys.iter().position(|&key| key == (colour, len)) {
+            Some(at) => at,
+            None => {
+                let k = self.colour_index(colour);
+                let start = self.fits.len();
+                self.fits.extend_from_slice(&self.allow[k * w..(k + 1) * w]);
+                run_starts(&mut self.fits[start..], len);
+                self.fit_keys.push((colour, len));
+                self.fit_keys.len() - 1
+            }
+        };
+        &self.fits[at * w..(at + 1) * w]
+    }
+}
+
+/// `dst` = the positions reachable from `seeds` moving right over set bits of `open`.
+#[inline]
+fn run_right(dst: &mut [u64], seeds: &[u64], open: &[u64]) {
+    let mut carry = false;
+    for ((d, &s), &o) in dst.iter_mut().zip(seeds).zip(open) {
+        *d = run_right_word(s, o, &mut carry);
+    }
+}
+
+/// Fills `ready` (`clue.len()` sets) and `reach` (`clue.len() + 1` sets) for the line of
+/// `sets`, as the module documentation says; `scratch` is a set.
+fn forward(
+    sets: &mut LineSets,
+    clue: &[Block],
+    ready: &mut Vec<u64>,
+    reach: &mut Vec<u64>,
+    scratch: &mut [u64],
+) {
+    let w = sets.words;
+    ready.clear();
+    ready.resize(clue.len() * w, 0);
+    reach.clear();
+    reach.resize((clue.len() + 1) * w, 0);
+    scratch.fill(0);
+    scratch[0] = 1;
+    run_right(&mut reach[..w], scratch, &sets.background);
+    for (j, b) in clue.iter().enumerate() {
+        let starts = &mut ready[j * w..(j + 1) * w];
+        starts.copy_from_slice(&reach[j * w..(j + 1) * w]);
+        if j > 0 && clue[j - 1].color == b.color {
+            starts
+                .iter_mut()
+                .zip(&sets.background)
+                .for_each(|(s, &bg)| *s &= bg);
+            shl_in_place(starts, 1);
+        }
+        let fits = sets.fits(b.color, b.len);
+        for ((e, &s), &f) in scratch.iter_mut().zip(&*starts).zip(fits) {
+            *e = s & f;
+        }
+        shl_in_place(scratch, b.len as usize);
+        run_right(
+            &mut reach[(j + 1) * w..(j + 2) * w],
+            scratch,
+            &sets.background,
+        );
+    }
+}
+
+/// Calls `mark(i)` for each set bit `i` of `x`.
+#[inline]
+fn each_bit(x: &[u64], mut mark: impl FnMut(usize)) {
+    for (k, &word) in x.iter().enumerate() {
+        let mut word = word;
+        while word != 0 {
+            mark(64 * k + word.trailing_zeros() as usize);
+            word &= word - 1;
+        }
+    }
 }
 
 impl ColorLineSolver {
@@ -78,298 +222,126 @@ impl ColorLineSolver {
         Ok(())
     }
 
-    /// [`ColorLineSolver::solve`] by the dynamic program, recording each block's earliest and
-    /// latest valid start.
+    /// [`ColorLineSolver::solve`] by the bit-parallel program, recording each block's earliest
+    /// and latest valid start.
     fn place(
         &mut self,
         clue: &[Block],
         cells: &[u64],
         out: &mut [u64],
     ) -> Result<(), Contradiction> {
-        self.start_ranges(clue, cells.len())?;
-        self.count_not_background(cells);
-        self.find_fits(clue, cells);
-        self.forward(clue, cells)?;
+        if clue.iter().any(|b| b.len == 0) {
+            return Err(Contradiction);
+        }
+        let (n, k) = (cells.len(), clue.len());
+        let w = (n + 2).div_ceil(64);
+        self.scratch.clear();
+        self.scratch.resize(w, 0);
+        self.line.load(clue, cells, w);
+        forward(
+            &mut self.line,
+            clue,
+            &mut self.ready,
+            &mut self.reach,
+            &mut self.scratch,
+        );
+        if self.reach[k * w + n / 64] >> (n % 64) & 1 == 0 {
+            return Err(Contradiction);
+        }
         self.backward(clue, cells);
-        self.mark_background(clue, cells, out);
-        self.mark_blocks(clue, cells, out)?;
+        self.mark_background(k);
+        self.mark_blocks(clue)?;
+        out.fill(0);
+        each_bit(&self.background, |i| out[i] |= 1);
+        for (c, &colour) in self.line.colours.iter().enumerate() {
+            each_bit(&self.cover[c * w..(c + 1) * w], |i| out[i] |= 1 << colour);
+        }
         if out.contains(&0) {
             return Err(Contradiction);
         }
         Ok(())
     }
 
-    /// Block j can only start in lo[j]..=hi[j]: packed as far left, or right, as the clue
-    /// allows. Every pass visits only the positions those ranges can reach, which on long lines
-    /// with many blocks is a small part of the (block, cell) table.
-    #[inline]
-    fn start_ranges(&mut self, clue: &[Block], n: usize) -> Result<(), Contradiction> {
-        let k = clue.len();
-        self.lo.clear();
-        self.hi.clear();
-        let gap_after = |j: usize| usize::from(j + 1 < k && clue[j + 1].color == clue[j].color);
-        let mut at = 0;
-        for (j, b) in clue.iter().enumerate() {
-            self.lo.push(at);
-            at += b.len as usize + gap_after(j);
-        }
-        if at > n || clue.iter().any(|b| b.len == 0) {
-            return Err(Contradiction);
-        }
-        self.hi.resize(k, 0);
-        let mut end = n;
-        for j in (0..k).rev() {
-            end -= gap_after(j);
-            end -= clue[j].len as usize;
-            self.hi[j] = end;
-        }
-        Ok(())
-    }
-
-    /// not_bg[i]: cells in 0..i that cannot be background.
-    #[inline]
-    fn count_not_background(&mut self, cells: &[u64]) {
-        self.not_bg.clear();
-        self.not_bg.push(0);
-        let mut count = 0;
-        for &c in cells {
-            count += u32::from(c & 1 == 0);
-            self.not_bg.push(count);
-        }
-    }
-
-    /// fits[j][s]: block j fits at start s (every cell allows its colour), for s in its range.
-    #[inline]
-    fn find_fits(&mut self, clue: &[Block], cells: &[u64]) {
-        let stride = cells.len() + 1;
-        self.fits.clear();
-        self.fits.resize(clue.len() * stride, false);
-        self.run.clear();
-        self.run_of.clear();
-        for (j, b) in clue.iter().enumerate() {
-            let len = b.len as usize;
-            // Runs of cells allowing the colour: computed once per colour of the clue.
-            let at = match self.run_of.iter().find(|(c, _)| *c == b.color) {
-                Some(&(_, at)) => at,
-                None => {
-                    let at = self.run.len();
-                    let bit = 1u64 << b.color;
-                    self.run.push(0);
-                    let mut r = 0;
-                    for &c in cells {
-                        r = if c & bit != 0 { r + 1 } else { 0 };
-                        self.run.push(r);
-                    }
-                    self.run_of.push((b.color, at));
-                    at
-                }
-            };
-            let run = &self.run[at..at + stride];
-            let row = &mut self.fits[j * stride..(j + 1) * stride];
-            for s in self.lo[j]..=self.hi[j] {
-                row[s] = run[s + len] as usize >= len;
-            }
-        }
-    }
-
-    /// Forward pass: fwd[j + 1][e] for e from where block j can end at the earliest to where
-    /// the prefix may end at the latest; everything else stays false. Fails when the whole
-    /// clue fits nowhere.
-    #[inline]
-    fn forward(&mut self, clue: &[Block], cells: &[u64]) -> Result<(), Contradiction> {
-        let (n, k) = (cells.len(), clue.len());
-        let stride = n + 1;
-        let ranges = Ranges::new(clue, &self.lo, &self.hi, n);
-        let (hi, not_bg, fits) = (&self.hi, &self.not_bg, &self.fits);
-        let bg = |i: usize| cells[i] & 1 != 0;
-        let fwd = &mut self.fwd;
-        fwd.clear();
-        fwd.resize((k + 1) * stride, false);
-        for i in 0..=n {
-            fwd[i] = not_bg[i] == 0;
-        }
-        for j in 0..k {
-            let len = clue[j].len as usize;
-            let same = j > 0 && clue[j - 1].color == clue[j].color;
-            let (done, rest) = fwd.split_at_mut((j + 1) * stride);
-            let prev = &done[j * stride..];
-            let row = &mut rest[..stride];
-            for e in ranges.prefix_end(j + 1)..=ranges.suffix_start(j + 1) {
-                let mut ok = e > 0 && row[e - 1] && bg(e - 1);
-                if !ok {
-                    let s = e - len;
-                    ok = s <= hi[j]
-                        && fits[j * stride + s]
-                        && if same {
-                            s >= 1 && prev[s - 1] && bg(s - 1)
-                        } else {
-                            prev[s]
-                        };
-                }
-                row[e] = ok;
-            }
-        }
-        if !fwd[k * stride + n] {
-            return Err(Contradiction);
-        }
-        Ok(())
-    }
-
-    /// Backward pass, likewise: bwd[j][s] from the latest start of block j down to where the
-    /// prefix before it can end at the earliest.
-    #[inline]
+    /// Fills `after[j]` for `j` in `0..=clue.len()`: the `reach` sets of the mirrored line,
+    /// mirrored back.
     fn backward(&mut self, clue: &[Block], cells: &[u64]) {
-        let (n, k) = (cells.len(), clue.len());
-        let stride = n + 1;
-        let ranges = Ranges::new(clue, &self.lo, &self.hi, n);
-        let (lo, hi, not_bg, fits) = (&self.lo, &self.hi, &self.not_bg, &self.fits);
-        let bg = |i: usize| cells[i] & 1 != 0;
-        let bwd = &mut self.bwd;
-        bwd.clear();
-        bwd.resize((k + 1) * stride, false);
-        for i in 0..=n {
-            bwd[k * stride + i] = not_bg[n] == not_bg[i];
-        }
-        for j in (0..k).rev() {
-            let len = clue[j].len as usize;
-            let same = j + 1 < k && clue[j + 1].color == clue[j].color;
-            let (row_part, next_part) = bwd.split_at_mut((j + 1) * stride);
-            let row = &mut row_part[j * stride..];
-            let next = &next_part[..stride];
-            for s in (ranges.prefix_end(j)..=hi[j]).rev() {
-                let mut ok = bg(s) && row[s + 1];
-                let e = s + len;
-                if !ok && s >= lo[j] && fits[j * stride + s] {
-                    ok = if same {
-                        e < n && bg(e) && next[e + 1]
-                    } else {
-                        next[e]
-                    };
-                }
-                row[s] = ok;
-            }
+        let (n, k, w) = (cells.len(), clue.len(), self.line.words);
+        self.mirrored_cells.clear();
+        self.mirrored_cells.extend(cells.iter().rev());
+        self.reversed_clue.clear();
+        self.reversed_clue.extend(clue.iter().rev());
+        self.mirrored
+            .load(&self.reversed_clue, &self.mirrored_cells, w);
+        forward(
+            &mut self.mirrored,
+            &self.reversed_clue,
+            &mut self.mirrored_ready,
+            &mut self.mirrored_reach,
+            &mut self.scratch,
+        );
+        self.after.clear();
+        self.after.resize((k + 1) * w, 0);
+        for j in 0..=k {
+            let from = &self.mirrored_reach[(k - j) * w..(k - j + 1) * w];
+            mirror(&mut self.after[j * w..(j + 1) * w], from, n + 1);
         }
     }
 
-    /// What each cell can be, first part: background between blocks j - 1 and j.
-    #[inline]
-    fn mark_background(&self, clue: &[Block], cells: &[u64], out: &mut [u64]) {
-        let n = cells.len();
-        let stride = n + 1;
-        let ranges = Ranges::new(clue, &self.lo, &self.hi, n);
-        let (fwd, bwd) = (&self.fwd, &self.bwd);
-        out.fill(0);
-        for j in 0..=clue.len() {
-            for c in ranges.prefix_end(j)..ranges.suffix_start(j) {
-                if cells[c] & 1 != 0 && fwd[j * stride + c] && bwd[j * stride + c + 1] {
-                    out[c] = 1;
-                }
+    /// The cells that can be background: cell `c` when some `j` has `c` in `reach[j]` and
+    /// `c + 1` in `after[j]`.
+    fn mark_background(&mut self, k: usize) {
+        let w = self.line.words;
+        self.background.clear();
+        self.background.resize(w, 0);
+        for j in 0..=k {
+            self.scratch
+                .copy_from_slice(&self.after[j * w..(j + 1) * w]);
+            shr_in_place(&mut self.scratch, 1);
+            let reach = &self.reach[j * w..(j + 1) * w];
+            for ((b, &r), &a) in self.background.iter_mut().zip(reach).zip(&self.scratch) {
+                *b |= r & a;
             }
+        }
+        for (b, &bg) in self.background.iter_mut().zip(&self.line.background) {
+            *b &= bg;
         }
     }
 
-    /// What each cell can be, second part: block j's colour, where a valid start of block j
-    /// covers it. Records each block's valid starts; fails when a block has none.
-    #[inline]
-    fn mark_blocks(
-        &mut self,
-        clue: &[Block],
-        cells: &[u64],
-        out: &mut [u64],
-    ) -> Result<(), Contradiction> {
-        let (n, k) = (cells.len(), clue.len());
-        let stride = n + 1;
-        let (lo, hi, fits, fwd, bwd) = (&self.lo, &self.hi, &self.fits, &self.fwd, &self.bwd);
-        let bg = |i: usize| cells[i] & 1 != 0;
-        self.cover.resize(n + 1, 0);
+    /// What each colour covers: the cells of each valid start of its blocks. Records each
+    /// block's valid starts; fails when a block has none.
+    fn mark_blocks(&mut self, clue: &[Block]) -> Result<(), Contradiction> {
+        let (k, w) = (clue.len(), self.line.words);
+        self.cover.clear();
+        self.cover.resize(self.line.colours.len() * w, 0);
         self.valid.clear();
         for (j, b) in clue.iter().enumerate() {
-            let len = b.len as usize;
-            let same_before = j > 0 && clue[j - 1].color == b.color;
-            let same_after = j + 1 < k && clue[j + 1].color == b.color;
-            self.cover.fill(0);
-            let mut any = false;
-            for s in lo[j]..=hi[j] {
-                if !fits[j * stride + s] {
-                    continue;
-                }
-                let left = if j == 0 {
-                    fwd[s]
-                } else if same_before {
-                    s >= 1 && fwd[j * stride + s - 1] && bg(s - 1)
-                } else {
-                    fwd[j * stride + s]
-                };
-                let e = s + len;
-                let right = left
-                    && if j + 1 == k {
-                        bwd[k * stride + e]
-                    } else if same_after {
-                        e < n && bg(e) && bwd[(j + 1) * stride + e + 1]
-                    } else {
-                        bwd[(j + 1) * stride + e]
-                    };
-                if right {
-                    self.cover[s] += 1;
-                    self.cover[e] -= 1;
-                    if any {
-                        self.valid[j].1 = s as u32;
-                    } else {
-                        self.valid.push((s as u32, s as u32));
-                    }
-                    any = true;
-                }
+            let starts = &mut self.scratch;
+            starts.copy_from_slice(&self.after[(j + 1) * w..(j + 2) * w]);
+            if j + 1 < k && clue[j + 1].color == b.color {
+                // The block of the same colour next needs a background cell between.
+                shr_in_place(starts, 1);
+                starts
+                    .iter_mut()
+                    .zip(&self.line.background)
+                    .for_each(|(s, &bg)| *s &= bg);
             }
-            if !any {
+            shr_in_place(starts, b.len as usize);
+            let ready = &self.ready[j * w..(j + 1) * w];
+            let fits = self.line.fits(b.color, b.len);
+            for ((s, &r), &f) in self.scratch.iter_mut().zip(ready).zip(fits) {
+                *s &= r & f;
+            }
+            let Some((first, last)) = lowest_and_highest(&self.scratch) else {
                 return Err(Contradiction);
-            }
-            let bit = 1u64 << b.color;
-            let mut covered = 0;
-            for (c, o) in out.iter_mut().enumerate().take(hi[j] + len).skip(lo[j]) {
-                covered += self.cover[c];
-                if covered > 0 {
-                    *o |= bit;
-                }
+            };
+            self.valid.push((first as u32, last as u32));
+            smear(&mut self.scratch, b.len);
+            let c = self.line.colour_index(b.color);
+            for (cover, &s) in self.cover[c * w..(c + 1) * w].iter_mut().zip(&self.scratch) {
+                *cover |= s;
             }
         }
         Ok(())
-    }
-}
-
-/// The start ranges of a clue's blocks on a line of `n` cells, as [`ColorLineSolver`] found
-/// them, and the cells where a prefix of blocks can end.
-struct Ranges<'a> {
-    clue: &'a [Block],
-    lo: &'a [usize],
-    hi: &'a [usize],
-    n: usize,
-}
-
-impl<'a> Ranges<'a> {
-    #[inline]
-    fn new(clue: &'a [Block], lo: &'a [usize], hi: &'a [usize], n: usize) -> Self {
-        Self { clue, lo, hi, n }
-    }
-
-    /// The earliest cell where the prefix of blocks 0..j can end (0 for j = 0).
-    #[inline]
-    fn prefix_end(&self, j: usize) -> usize {
-        if j == 0 {
-            0
-        } else {
-            self.lo[j - 1] + self.clue[j - 1].len as usize
-        }
-    }
-
-    /// The latest cell where the prefix of blocks 0..j can end: the latest start of block j,
-    /// or n for j = k.
-    #[inline]
-    fn suffix_start(&self, j: usize) -> usize {
-        if j == self.clue.len() {
-            self.n
-        } else {
-            self.hi[j]
-        }
     }
 }
 
@@ -398,8 +370,12 @@ pub(crate) fn naive_solve(clue: &[Block], cells: &[u64]) -> Option<Vec<u64>> {
         };
         let len = first.len as usize;
         for s in at..n {
-            if s + len > n {
+            // Cells skipped before the block are background; it must fit where it starts.
+            if s + len > n || s > at && cells[s - 1] & 1 == 0 {
                 break;
+            }
+            if !cells[s..s + len].iter().all(|&m| m >> first.color & 1 == 1) {
+                continue;
             }
             let mark = line.len();
             line.resize(s, 0);
@@ -465,13 +441,22 @@ mod tests {
         })
     }
 
-    /// A clue and cells revealed from a real line, so that most cases are solvable.
-    fn revealed() -> impl Strategy<Value = (Vec<Block>, Vec<u64>)> {
-        (1usize..14, 2u8..5).prop_flat_map(|(n, colors)| {
+    /// A clue and cells revealed from a real line of a length in `lengths`, so that most cases
+    /// are solvable: a cell is shown (its colour alone) with weight `shown`, and otherwise
+    /// allows its colour and random others.
+    fn revealed_lines(
+        lengths: std::ops::Range<usize>,
+        shown: u32,
+        hidden: u32,
+    ) -> impl Strategy<Value = (Vec<Block>, Vec<u64>)> {
+        (lengths, 2u8..5).prop_flat_map(move |(n, colors)| {
             let all = (1u64 << colors) - 1;
             (
                 proptest::collection::vec(0..colors, n..=n),
-                proptest::collection::vec(prop_oneof![3 => Just(None), 1 => Just(Some(()))], n..=n),
+                proptest::collection::vec(
+                    prop_oneof![hidden => Just(false), shown => Just(true)],
+                    n..=n,
+                ),
                 proptest::collection::vec(0..=all, n..=n),
             )
                 .prop_map(move |(line, reveal, extra)| {
@@ -480,10 +465,7 @@ mod tests {
                         .iter()
                         .zip(&reveal)
                         .zip(&extra)
-                        .map(|((&c, r), &x)| match r {
-                            Some(()) => 1u64 << c,
-                            None => (1u64 << c) | (x & all),
-                        })
+                        .map(|((&c, &shown), &x)| if shown { 1u64 << c } else { (1u64 << c) | x })
                         .collect();
                     (clue, cells)
                 })
@@ -505,7 +487,14 @@ mod tests {
         }
 
         #[test]
-        fn dp_equals_naive_on_revealed_lines((clue, cells) in revealed()) {
+        fn dp_equals_naive_on_revealed_lines((clue, cells) in revealed_lines(1..14, 1, 3)) {
+            agrees(&clue, &cells)?;
+        }
+
+        #[test]
+        /// Lines of one to four words, most cells shown so that the oracle's enumeration stays
+        /// small.
+        fn dp_equals_naive_on_long_lines((clue, cells) in revealed_lines(50..230, 6, 1)) {
             agrees(&clue, &cells)?;
         }
     }

@@ -13,7 +13,7 @@ mod cache;
 mod dp;
 mod long;
 mod naive;
-mod words;
+pub(crate) mod words;
 
 pub use bits::BitLineSolver;
 pub(crate) use bits::WordLine;

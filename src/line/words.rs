@@ -45,39 +45,39 @@ fn combine_shifted_left(x: &mut [u64], k: usize, op: impl Fn(u64, u64) -> u64) {
 
 /// `x >>= k`, in place.
 #[inline]
-pub(super) fn shr_in_place(x: &mut [u64], k: usize) {
+pub(crate) fn shr_in_place(x: &mut [u64], k: usize) {
     combine_shifted_right(x, k, |_, shifted| shifted);
 }
 
 /// `x <<= k`, in place.
 #[inline]
-pub(super) fn shl_in_place(x: &mut [u64], k: usize) {
+pub(crate) fn shl_in_place(x: &mut [u64], k: usize) {
     combine_shifted_left(x, k, |_, shifted| shifted);
 }
 
 /// `x &= x >> k`, in place.
 #[inline]
-pub(super) fn and_shifted_right(x: &mut [u64], k: usize) {
+pub(crate) fn and_shifted_right(x: &mut [u64], k: usize) {
     combine_shifted_right(x, k, |word, shifted| word & shifted);
 }
 
 /// `x |= x << k`, in place.
 #[inline]
-pub(super) fn or_shifted_left(x: &mut [u64], k: usize) {
+pub(crate) fn or_shifted_left(x: &mut [u64], k: usize) {
     combine_shifted_left(x, k, |word, shifted| word | shifted);
 }
 
 /// Keeps in `x` the positions `s` such that bits `s..s + len` are all set in it (`len >= 1`):
 /// where a block of `len` cells fits.
 #[inline]
-pub(super) fn run_starts(x: &mut [u64], len: u32) {
+pub(crate) fn run_starts(x: &mut [u64], len: u32) {
     by_doubling(x, len, and_shifted_right);
 }
 
 /// Adds to `x` every bit within `len` above a set bit: the cells that blocks of `len` cells
 /// starting there cover.
 #[inline]
-pub(super) fn smear(x: &mut [u64], len: u32) {
+pub(crate) fn smear(x: &mut [u64], len: u32) {
     by_doubling(x, len, or_shifted_left);
 }
 
@@ -97,7 +97,7 @@ fn by_doubling(x: &mut [u64], len: u32, combine: impl Fn(&mut [u64], usize)) {
 /// moving right over set bits of `open` (a carry runs through each stretch of set bits that a
 /// seed starts), the addition's carry coming in and going out through `carry`.
 #[inline]
-pub(super) fn run_right_word(seeds: u64, open: u64, carry: &mut bool) -> u64 {
+pub(crate) fn run_right_word(seeds: u64, open: u64, carry: &mut bool) -> u64 {
     let (sum, c1) = open.overflowing_add(seeds & open);
     let (sum, c2) = sum.overflowing_add(u64::from(*carry));
     *carry = c1 | c2;
@@ -108,7 +108,7 @@ pub(super) fn run_right_word(seeds: u64, open: u64, carry: &mut bool) -> u64 {
 /// `width - 1 - i`, and bits from `width` on are dropped. Reversing every word and their order
 /// sends bit `i` to `64n - 1 - i`; the shift right by `64n - width` finishes (and drops those
 /// below it).
-pub(super) fn mirror(dst: &mut [u64], src: &[u64], width: usize) {
+pub(crate) fn mirror(dst: &mut [u64], src: &[u64], width: usize) {
     let n = src.len();
     let k = 64 * n - width;
     let (q, r) = (k / 64, k % 64);
@@ -134,7 +134,7 @@ pub(super) fn mirror(dst: &mut [u64], src: &[u64], width: usize) {
 
 /// Word `i` of the set of bits `from..to`.
 #[inline]
-pub(super) fn range_word(i: usize, from: usize, to: usize) -> u64 {
+pub(crate) fn range_word(i: usize, from: usize, to: usize) -> u64 {
     let below = |end: usize| match end.saturating_sub(64 * i) {
         0 => 0,
         bits if bits >= 64 => !0,
@@ -144,7 +144,7 @@ pub(super) fn range_word(i: usize, from: usize, to: usize) -> u64 {
 }
 
 /// The lowest and the highest set bit of `x`, if any.
-pub(super) fn lowest_and_highest(x: &[u64]) -> Option<(usize, usize)> {
+pub(crate) fn lowest_and_highest(x: &[u64]) -> Option<(usize, usize)> {
     let first = x.iter().position(|&w| w != 0)?;
     let last = x.iter().rposition(|&w| w != 0)?;
     Some((
