@@ -222,16 +222,10 @@ impl ColorLineSolver {
         Ok(())
     }
 
-    /// [`ColorLineSolver::solve`] by the bit-parallel program, recording each block's earliest
-    /// and latest valid start.
-    fn place(
-        &mut self,
-        clue: &[Block],
-        cells: &[u64],
-        out: &mut [u64],
-    ) -> Result<(), Contradiction> {
+    /// Whether some placement of `clue` agrees with `cells`: the forward half of a solve.
+    pub(crate) fn feasible(&mut self, clue: &[Block], cells: &[u64]) -> bool {
         if clue.iter().any(|b| b.len == 0) {
-            return Err(Contradiction);
+            return false;
         }
         let (n, k) = (cells.len(), clue.len());
         let w = (n + 2).div_ceil(64);
@@ -245,9 +239,21 @@ impl ColorLineSolver {
             &mut self.reach,
             &mut self.scratch,
         );
-        if self.reach[k * w + n / 64] >> (n % 64) & 1 == 0 {
+        self.reach[k * w + n / 64] >> (n % 64) & 1 == 1
+    }
+
+    /// [`ColorLineSolver::solve`] by the bit-parallel program, recording each block's earliest
+    /// and latest valid start.
+    fn place(
+        &mut self,
+        clue: &[Block],
+        cells: &[u64],
+        out: &mut [u64],
+    ) -> Result<(), Contradiction> {
+        if !self.feasible(clue, cells) {
             return Err(Contradiction);
         }
+        let (k, w) = (clue.len(), self.line.words);
         self.backward(clue, cells);
         self.mark_background(k);
         self.mark_blocks(clue)?;
@@ -476,7 +482,16 @@ mod tests {
         let mut solver = ColorLineSolver::new();
         let mut out = vec![0; cells.len()];
         let fast = solver.solve(clue, cells, &mut out).ok().map(|()| out);
-        prop_assert_eq!(fast, naive_solve(clue, cells), "{:?} {:?}", clue, cells);
+        let naive = naive_solve(clue, cells);
+        let feasible = solver.feasible(clue, cells);
+        prop_assert_eq!(
+            feasible,
+            naive.is_some(),
+            "feasible: {:?} {:?}",
+            clue,
+            cells
+        );
+        prop_assert_eq!(fast, naive, "{:?} {:?}", clue, cells);
         Ok(())
     }
 

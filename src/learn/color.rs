@@ -14,7 +14,6 @@ use super::lit::{Lit, lit, value, var_of};
 use crate::color::cache::ColorLineCache;
 use crate::color::{Block, ColorGrid, ColorLineSolver, ColorPuzzle};
 use crate::flow::Flow;
-use crate::line::Contradiction;
 use crate::puzzle::LineId;
 
 /// `chosen` of a cell with no true variable.
@@ -77,7 +76,6 @@ struct FactLine {
     ruled_out: Vec<u64>,
     said: Vec<u64>,
     cells: Vec<u64>,
-    out: Vec<u64>,
 }
 
 impl LearnDomain for ColorPuzzle {
@@ -171,16 +169,14 @@ impl LearnDomain for ColorPuzzle {
     }
 
     fn line_check<'l>(&'l self, lines: &'l mut ColorLines, at: LineAt) -> impl LineCheck + 'l {
-        let ((line, index), len) = (at, self.shape().len(at.0));
+        let ((line, _), len) = (at, self.shape().len(at.0));
         let fl = &mut lines.facts;
-        zeroed([&mut fl.ruled_out, &mut fl.said, &mut fl.out], len);
+        zeroed([&mut fl.ruled_out, &mut fl.said], len);
         fl.cells.clear();
         fl.cells.resize(len, fl.all);
         Check {
             facts: fl,
             solver: &mut lines.solver,
-            cache: &mut lines.cache,
-            line: index,
             clue: self.clue(line).blocks(),
         }
     }
@@ -262,12 +258,10 @@ impl LearnDomain for ColorPuzzle {
     }
 }
 
-/// One colour line under explanation, with its clue and cache entry.
+/// One colour line under explanation, with its clue.
 struct Check<'a> {
     facts: &'a mut FactLine,
     solver: &'a mut ColorLineSolver,
-    cache: &'a mut ColorLineCache,
-    line: usize,
     clue: &'a [Block],
 }
 
@@ -290,25 +284,26 @@ impl LineCheck for Check<'_> {
         fl.cells[i] = fl.all & !fl.ruled_out[i] & said;
     }
 
+    /// Whether the line has no placement with the deduction the other way: as the line
+    /// solver is exact, that is whether the facts in the line still make it.
     fn still_holds(&mut self, deduction: Deduction) -> bool {
         let fl = &mut *self.facts;
-        let result = if fl.cells.contains(&0) {
-            Err(Contradiction)
-        } else {
-            self.cache
-                .solve(self.solver, self.line, self.clue, &fl.cells, &mut fl.out)
-        };
-        match (deduction, result) {
-            (_, Err(Contradiction)) => true,
-            (Deduction::Contradiction, Ok(())) => false,
-            (Deduction::Forces { index, sub, value }, Ok(())) => {
-                let left = fl.out[index as usize];
-                if value {
-                    left == 1u64 << sub
-                } else {
-                    left & (1u64 << sub) == 0
-                }
-            }
+        if fl.cells.contains(&0) {
+            return true;
         }
+        let Deduction::Forces { index, sub, value } = deduction else {
+            return !self.solver.feasible(self.clue, &fl.cells);
+        };
+        let i = index as usize;
+        let kept = fl.cells[i];
+        let colour = 1u64 << sub;
+        let other_way = if value { kept & !colour } else { kept & colour };
+        if other_way == 0 {
+            return true;
+        }
+        fl.cells[i] = other_way;
+        let holds = !self.solver.feasible(self.clue, &fl.cells);
+        fl.cells[i] = kept;
+        holds
     }
 }
