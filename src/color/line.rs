@@ -30,8 +30,7 @@ pub(crate) struct ColorLineSolver {
     /// The line's sets, and the mirrored line's.
     line: LineSets,
     mirrored: LineSets,
-    /// The mirrored line's cells and clue.
-    mirrored_cells: Vec<u64>,
+    /// The mirrored line's clue.
     reversed_clue: Vec<Block>,
     /// `clue.len()` sets of `ready`, `clue.len() + 1` of `reach` and `after`, one after another.
     ready: Vec<u64>,
@@ -77,16 +76,26 @@ impl LineSets {
         self.allow.resize(self.colours.len() * words, 0);
         self.fit_keys.clear();
         self.fits.clear();
-        for (i, &c) in cells.iter().enumerate() {
-            let bit = 1u64 << (i % 64);
-            if c & 1 != 0 {
-                self.background[i / 64] |= bit;
-            }
+        for (i, chunk) in cells.chunks(64).enumerate() {
+            self.background[i] = cells_allowing(chunk, 0);
             for (k, &colour) in self.colours.iter().enumerate() {
-                if c >> colour & 1 != 0 {
-                    self.allow[k * words + i / 64] |= bit;
-                }
+                self.allow[k * words + i] = cells_allowing(chunk, colour);
             }
+        }
+    }
+
+    /// Loads the line of `line` mirrored (`n` cells), without its fits.
+    fn load_mirrored(&mut self, line: &LineSets, n: usize) {
+        let words = line.words;
+        self.words = words;
+        self.colours.clone_from(&line.colours);
+        self.fit_keys.clear();
+        self.fits.clear();
+        self.background.resize(words, 0);
+        mirror(&mut self.background, &line.background, n);
+        self.allow.resize(line.allow.len(), 0);
+        for (mirrored, set) in self.allow.chunks_mut(words).zip(line.allow.chunks(words)) {
+            mirror(mirrored, set, n);
         }
     }
 
@@ -113,6 +122,15 @@ impl LineSets {
         };
         &self.fits[at * w..(at + 1) * w]
     }
+}
+
+/// The word of the cells of `chunk` (at most 64) that allow colour `colour` (0: background).
+#[inline]
+fn cells_allowing(chunk: &[u64], colour: u8) -> u64 {
+    chunk
+        .iter()
+        .enumerate()
+        .fold(0, |word, (b, &c)| word | (c >> colour & 1) << b)
 }
 
 /// `dst` = the positions reachable from `seeds` moving right over set bits of `open`.
@@ -272,12 +290,9 @@ impl ColorLineSolver {
     /// mirrored back.
     fn backward(&mut self, clue: &[Block], cells: &[u64]) {
         let (n, k, w) = (cells.len(), clue.len(), self.line.words);
-        self.mirrored_cells.clear();
-        self.mirrored_cells.extend(cells.iter().rev());
         self.reversed_clue.clear();
         self.reversed_clue.extend(clue.iter().rev());
-        self.mirrored
-            .load(&self.reversed_clue, &self.mirrored_cells, w);
+        self.mirrored.load_mirrored(&self.line, n);
         forward(
             &mut self.mirrored,
             &self.reversed_clue,
