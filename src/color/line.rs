@@ -21,7 +21,7 @@
 use super::puzzle::Block;
 use crate::line::Contradiction;
 use crate::line::words::{
-    lowest_and_highest, mirror, run_right_word, run_starts, shl_in_place, shr_in_place, smear,
+    Fits, lowest_and_highest, mirror, run_right_word, shl_in_place, shr_in_place, smear,
 };
 
 /// The colour line solver. Keeps its buffers between calls: one per thread.
@@ -57,9 +57,8 @@ struct LineSets {
     colours: Vec<u8>,
     /// One set per entry of `colours`.
     allow: Vec<u64>,
-    fit_keys: Vec<(u8, u32)>,
-    /// One set per entry of `fit_keys`.
-    fits: Vec<u64>,
+    /// Where blocks of each (colour, length) asked for fit.
+    fits: Fits<(u8, u32)>,
 }
 
 impl LineSets {
@@ -74,7 +73,6 @@ impl LineSets {
         self.colours.dedup();
         self.allow.clear();
         self.allow.resize(self.colours.len() * words, 0);
-        self.fit_keys.clear();
         self.fits.clear();
         for (i, chunk) in cells.chunks(64).enumerate() {
             self.background[i] = cells_allowing(chunk, 0);
@@ -89,7 +87,6 @@ impl LineSets {
         let words = line.words;
         self.words = words;
         self.colours.clone_from(&line.colours);
-        self.fit_keys.clear();
         self.fits.clear();
         self.background.resize(words, 0);
         mirror(&mut self.background, &line.background, n);
@@ -99,29 +96,29 @@ impl LineSets {
         }
     }
 
-    /// The index in `colours` of `colour`, one of the clue's.
-    fn colour_index(&self, colour: u8) -> usize {
-        self.colours
-            .binary_search(&colour)
-            .expect("a colour of the clue")
-    }
-
     /// The positions `s` where cells `s..s + len` all allow `colour`, computed the first time.
     fn fits(&mut self, colour: u8, len: u32) -> &[u64] {
-        let w = self.words;
-        let at = match self.fit_keys.iter().position(|&key| key == (colour, len)) {
-            Some(at) => at,
-            None => {
-                let k = self.colour_index(colour);
-                let start = self.fits.len();
-                self.fits.extend_from_slice(&self.allow[k * w..(k + 1) * w]);
-                run_starts(&mut self.fits[start..], len);
-                self.fit_keys.push((colour, len));
-                self.fit_keys.len() - 1
-            }
-        };
-        &self.fits[at * w..(at + 1) * w]
+        let Self {
+            words,
+            colours,
+            allow,
+            fits,
+            ..
+        } = self;
+        let w = *words;
+        let at = fits.index((colour, len), len, || {
+            let k = colour_index(colours, colour);
+            &allow[k * w..(k + 1) * w]
+        });
+        fits.set(at, w)
     }
+}
+
+/// The index in `colours` (sorted) of `colour`, one of the clue's.
+fn colour_index(colours: &[u8], colour: u8) -> usize {
+    colours
+        .binary_search(&colour)
+        .expect("a colour of the clue")
 }
 
 /// The word of the cells of `chunk` (at most 64) that allow colour `colour` (0: background).
@@ -357,7 +354,7 @@ impl ColorLineSolver {
             };
             self.valid.push((first as u32, last as u32));
             smear(&mut self.scratch, b.len);
-            let c = self.line.colour_index(b.color);
+            let c = colour_index(&self.line.colours, b.color);
             for (cover, &s) in self.cover[c * w..(c + 1) * w].iter_mut().zip(&self.scratch) {
                 *cover |= s;
             }

@@ -24,8 +24,8 @@
 //! Every set lives in buffers kept between calls.
 
 use super::words::{
-    lowest_and_highest, mirror, range_word, run_right_word, run_starts, shl_in_place, shr_in_place,
-    smear,
+    Fits, lowest_and_highest, mirror, range_word, run_right_word, run_starts, shl_in_place,
+    shr_in_place, smear,
 };
 use super::{Contradiction, LineIn, LineOut, LineSolver};
 
@@ -51,57 +51,14 @@ pub struct LongLineSolver {
     mirrored_reach: Vec<u64>,
     after: Vec<u64>,
     /// Where blocks of each length fit, in the line and in the mirrored line.
-    fits: Fits,
-    mirrored_fits: Fits,
+    fits: Fits<u32>,
+    mirrored_fits: Fits<u32>,
     /// For each length in `fits`, the valid starts of the blocks of that length.
     starts_by_len: Vec<u64>,
     /// Scratch sets.
     scratch: Vec<u64>,
     union: Vec<u64>,
     reversed_clue: Vec<u32>,
-}
-
-/// Where blocks of each length asked for fit in one set of cells that can be filled, computed
-/// once per length and solve: a clue has few distinct lengths (`d` of them take at least
-/// `d (d + 1) / 2` cells), so looking one up is a short search.
-#[derive(Debug, Default)]
-struct Fits {
-    lens: Vec<u32>,
-    /// One set per entry of `lens`.
-    sets: Vec<u64>,
-}
-
-impl Fits {
-    fn clear(&mut self) {
-        self.lens.clear();
-        self.sets.clear();
-    }
-
-    /// The index of the positions `s` such that cells `s..s + len` are all in `cells`,
-    /// computed the first time `len` is asked for.
-    #[inline(always)]
-    fn index(&mut self, cells: &[u64], len: u32) -> usize {
-        match self.lens.iter().position(|&l| l == len) {
-            Some(at) => at,
-            None => self.add(cells, len),
-        }
-    }
-
-    /// Adds the positions where blocks of `len` cells fit in `cells`; returns their index.
-    #[inline(never)]
-    fn add(&mut self, cells: &[u64], len: u32) -> usize {
-        self.lens.push(len);
-        let start = self.sets.len();
-        self.sets.extend_from_slice(cells);
-        run_starts(&mut self.sets[start..start + cells.len()], len);
-        self.lens.len() - 1
-    }
-
-    /// The set at `index` (sets of `n` words).
-    #[inline]
-    fn set(&self, index: usize, n: usize) -> &[u64] {
-        &self.sets[index * n..(index + 1) * n]
-    }
 }
 
 /// Fills `ready` and `reach` (`clue.len() + 1` sets of `n` words each) as
@@ -111,7 +68,7 @@ impl Fits {
 fn forward(
     ready: &mut Vec<u64>,
     reach: &mut Vec<u64>,
-    fits: &mut Fits,
+    fits: &mut Fits<u32>,
     ends: &mut Vec<u64>,
     clue: &[u32],
     can_fill: &[u64],
@@ -134,7 +91,7 @@ fn forward(
 /// [`forward`] over sets of `N` words, or of as many as `can_fill` has for `N = 0`.
 #[inline(always)]
 fn forward_words<const N: usize>(
-    (ready, reach, fits, ends): (&mut Vec<u64>, &mut Vec<u64>, &mut Fits, &mut Vec<u64>),
+    (ready, reach, fits, ends): (&mut Vec<u64>, &mut Vec<u64>, &mut Fits<u32>, &mut Vec<u64>),
     clue: &[u32],
     can_fill: &[u64],
     can_empty: &[u64],
@@ -155,7 +112,7 @@ fn forward_words<const N: usize>(
         reach[i] = word;
     }
     for (j, &block) in clue.iter().enumerate() {
-        let fit = fits.index(can_fill, block);
+        let fit = fits.index(block, block, || can_fill);
         let starts = fits.set(fit, n);
         let (done, next) = ready.split_at_mut((j + 1) * n);
         let ends = &mut ends[..n];
@@ -367,7 +324,7 @@ impl LongLineSolver {
             *u = a & e;
         }
         shr_in_place(&mut self.union, block as usize);
-        let fit = self.fits.index(&self.can_fill, block);
+        let fit = self.fits.index(block, block, || &self.can_fill);
         let starts = self.fits.set(fit, n);
         let ready = &self.ready[j * n..(j + 1) * n];
         for (i, s) in self.scratch.iter_mut().enumerate() {
@@ -442,7 +399,7 @@ impl LineSolver for LongLineSolver {
         self.union.resize(n, 0);
         // The valid starts of the blocks of each length, gathered to be smeared once.
         self.starts_by_len.clear();
-        self.starts_by_len.resize(self.fits.lens.len() * n, 0);
+        self.starts_by_len.resize(self.fits.keys.len() * n, 0);
         for (j, &block) in clue.iter().enumerate() {
             let fit = self.valid_starts(j, block);
             let gathered = &mut self.starts_by_len[fit * n..(fit + 1) * n];
@@ -453,7 +410,7 @@ impl LineSolver for LongLineSolver {
         // The cells some placement fills: every cell a valid start's block covers.
         let fillable = &mut self.scratch;
         fillable.fill(0);
-        for (fit, &block) in self.fits.lens.iter().enumerate() {
+        for (fit, &block) in self.fits.keys.iter().enumerate() {
             let starts = &mut self.starts_by_len[fit * n..(fit + 1) * n];
             smear(starts, block);
             for (f, &s) in fillable.iter_mut().zip(&*starts) {

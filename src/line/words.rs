@@ -93,6 +93,55 @@ fn by_doubling(x: &mut [u64], len: u32, combine: impl Fn(&mut [u64], usize)) {
     }
 }
 
+/// Where blocks fit, by key: for each key asked for, the positions `s` such that cells
+/// `s..s + len` all lie in a set of cells, computed once per key and solve. A clue has few
+/// distinct keys (a length, or a colour and a length: `d` lengths take at least
+/// `d (d + 1) / 2` cells), so looking one up is a short search.
+#[derive(Debug, Default)]
+pub(crate) struct Fits<K> {
+    pub(crate) keys: Vec<K>,
+    /// One set per entry of `keys`.
+    sets: Vec<u64>,
+}
+
+impl<K: Copy + PartialEq> Fits<K> {
+    pub(crate) fn clear(&mut self) {
+        self.keys.clear();
+        self.sets.clear();
+    }
+
+    /// The index of the positions where blocks of `key` (of `len` cells) fit in the set
+    /// `cells` gives, computed the first time `key` is asked for.
+    #[inline(always)]
+    pub(crate) fn index<'c>(
+        &mut self,
+        key: K,
+        len: u32,
+        cells: impl FnOnce() -> &'c [u64],
+    ) -> usize {
+        match self.keys.iter().position(|&k| k == key) {
+            Some(at) => at,
+            None => self.add(key, cells(), len),
+        }
+    }
+
+    /// Adds the positions where blocks of `len` cells fit in `cells`; returns their index.
+    #[inline(never)]
+    fn add(&mut self, key: K, cells: &[u64], len: u32) -> usize {
+        self.keys.push(key);
+        let start = self.sets.len();
+        self.sets.extend_from_slice(cells);
+        run_starts(&mut self.sets[start..start + cells.len()], len);
+        self.keys.len() - 1
+    }
+
+    /// The set at `index` (sets of `n` words).
+    #[inline]
+    pub(crate) fn set(&self, index: usize, n: usize) -> &[u64] {
+        &self.sets[index * n..(index + 1) * n]
+    }
+}
+
 /// One word of `seeds | (open + (seeds & open)) ^ open`, the positions reachable from a seed
 /// moving right over set bits of `open` (a carry runs through each stretch of set bits that a
 /// seed starts), the addition's carry coming in and going out through `carry`.
