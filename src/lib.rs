@@ -121,7 +121,7 @@ pub use grid::{Cell, Conflict, Grid};
 pub use puzzle::{
     BlackWhite, Clue, Given, LineId, MAX_LINE_LEN, Nonogram, Puzzle, PuzzleError, PuzzleKind,
 };
-pub use search::estimate::{Outlook, Spread, TreeEstimate};
+pub use search::estimate::{Done, Outlook, Spread, TreeEstimate};
 pub use search::{
     ColorSolver, Engine, Flow, Outcome, Probing, SearchStats, Searchable, SolutionWriter,
     SolveError, Solver, SolverOptions, StatsSnapshot,

@@ -143,7 +143,7 @@ pub(crate) struct RecentPace {
 }
 
 impl RecentPace {
-    /// Work (nodes plus solutions) and solutions a second over the last stretch of a run that
+    /// Work (nodes, solutions and line solves) and solutions a second over the last stretch of a run that
     /// has done `work` and found `solutions` in `elapsed` seconds; then notes this sighting.
     /// The pace so far where the stretch shows none (no time passed, or no work done in it).
     pub(crate) fn rates(&mut self, elapsed: f64, work: f64, solutions: f64) -> (f64, f64) {

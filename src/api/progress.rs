@@ -89,7 +89,7 @@ impl ProgressMeter {
                     snapshot.solutions
                 );
                 let found = snapshot.solutions as f64;
-                let work = snapshot.nodes as f64 + found;
+                let work = snapshot.done().work();
                 let rates = pace.rates(elapsed.as_secs_f64(), work, found);
                 let estimate = stats.estimate();
                 ProgressReport::enumeration_at(&snapshot, estimate, total, elapsed, rates)
@@ -167,12 +167,12 @@ impl ProgressReport {
     ) -> ProgressReport {
         let secs = elapsed.as_secs_f64();
         let found = stats.solutions as f64;
-        let rates = (rate(stats.nodes as f64 + found, secs), rate(found, secs));
+        let rates = (rate(stats.done().work(), secs), rate(found, secs));
         ProgressReport::enumeration_at(stats, estimate, total, elapsed, rates)
     }
 
     /// [`ProgressReport::enumeration`], with the time left at `(work, solutions)` a second,
-    /// the work being nodes plus solutions: the pace of the run's last stretch, where a meter
+    /// the work as [`Done::work`] counts it: the pace of the run's last stretch, where a meter
     /// keeps it ([`RecentPace`]).
     fn enumeration_at(
         stats: &StatsSnapshot,
@@ -215,7 +215,7 @@ impl ProgressReport {
                 found as f64 / whole
             });
         } else {
-            let outlook = estimate.map(|e| e.outlook_at(stats.nodes, found, secs, work_rate));
+            let outlook = estimate.map(|e| e.outlook_at(stats.done(), secs, work_rate));
             report.estimate = outlook.map(|o| o.solutions);
             report.seconds_left = outlook.and_then(|o| o.seconds_left);
             report.seconds_left_range = outlook.and_then(|o| o.seconds_left_range);
@@ -367,6 +367,7 @@ mod tests {
             probes: 100,
             nodes: spread,
             solutions: spread,
+            line_solves: Spread::default(),
         }
     }
 

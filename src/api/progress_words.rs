@@ -379,6 +379,7 @@ mod tests {
             probes: 100,
             nodes: spread(2e11),
             solutions: spread(8.7e10),
+            line_solves: Spread::default(),
         };
         let line = enumeration(1_040_000, 2_000_000, Some(estimate), None, 8);
         assert_eq!(
@@ -401,6 +402,7 @@ mod tests {
             probes: 100,
             nodes: Spread { mean, low, high },
             solutions: Spread { mean, low, high },
+            line_solves: Spread::default(),
         };
         // As in issue 67: 1.47e7 found of an estimated 8,028,322.
         let wide = Some(estimate(8e6, 1e5, 1.72e10));

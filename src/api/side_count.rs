@@ -146,7 +146,7 @@ fn budget(stats: &SearchStats, begin: Instant) -> Duration {
     let s = stats.snapshot();
     let left = stats
         .estimate()
-        .and_then(|e| e.outlook(s.nodes, s.solutions, elapsed).seconds_left)
+        .and_then(|e| e.outlook(s.done(), elapsed).seconds_left)
         .unwrap_or(0.0);
     Duration::try_from_secs_f64((elapsed + left) / 10.0)
         .unwrap_or(TIME_CAP)

@@ -39,38 +39,52 @@ pub struct TreeEstimate {
     pub nodes: Spread,
     /// The number of solutions (leaves that are solutions).
     pub solutions: Spread,
+    /// The lines the search of the whole tree solves: the measure of its work that keeps a
+    /// steady pace, where nodes near the root, which probe, cost a hundred times those below.
+    pub line_solves: Spread,
+}
+
+/// What a search has done so far, in the units of a [`TreeEstimate`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Done {
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Solutions found.
+    pub solutions: u64,
+    /// Lines solved.
+    pub line_solves: u64,
+}
+
+impl Done {
+    /// The work done: nodes, solutions (below a product node the search visits no node but
+    /// walks every solution) and line solves.
+    pub fn work(self) -> f64 {
+        self.nodes as f64 + self.solutions as f64 + self.line_solves as f64
+    }
 }
 
 impl TreeEstimate {
-    /// Seconds left, as `(estimate, low, high)`, for a search that has visited `nodes_done`
-    /// nodes and found `solutions_done` solutions in `elapsed` seconds, going on at the same
-    /// rate; `None` before any node. The work counted is nodes plus solutions: below a
-    /// product node the search visits no node but walks every solution.
-    pub fn seconds_left(
-        &self,
-        nodes_done: u64,
-        solutions_done: u64,
-        elapsed: f64,
-    ) -> Option<(f64, f64, f64)> {
-        if nodes_done == 0 || elapsed <= 0.0 {
+    /// Seconds left, as `(estimate, low, high)`, for a search that has `done` this much in
+    /// `elapsed` seconds, going on at the same rate; `None` before any node.
+    pub fn seconds_left(&self, done: Done, elapsed: f64) -> Option<(f64, f64, f64)> {
+        if done.nodes == 0 || elapsed <= 0.0 {
             return None;
         }
-        let done = nodes_done as f64 + solutions_done as f64;
-        self.seconds_left_at(done, done / elapsed)
+        let work = done.work();
+        self.seconds_left_at(work, work / elapsed)
     }
 
-    /// Seconds left, as `(estimate, low, high)`, with `done` work (nodes plus solutions) done
+    /// Seconds left, as `(estimate, low, high)`, with `done` work (see [`Done::work`]) done
     /// and going on at `rate` work a second; `None` without a rate.
     fn seconds_left_at(&self, done: f64, rate: f64) -> Option<(f64, f64, f64)> {
         if !(rate > 0.0 && rate.is_finite()) {
             return None;
         }
-        let left = |nodes: f64, solutions: f64| (nodes + solutions - done).max(0.0) / rate;
-        Some((
-            left(self.nodes.mean, self.solutions.mean),
-            left(self.nodes.low, self.solutions.low),
-            left(self.nodes.high, self.solutions.high),
-        ))
+        let left = |end: fn(&Spread) -> f64| {
+            let whole = end(&self.nodes) + end(&self.solutions) + end(&self.line_solves);
+            (whole - done).max(0.0) / rate
+        };
+        Some((left(|s| s.mean), left(|s| s.low), left(|s| s.high)))
     }
 }
 
@@ -95,26 +109,23 @@ pub struct Outlook {
 }
 
 impl TreeEstimate {
-    /// This estimate made to agree with a search that has visited `nodes_done` nodes and
-    /// found `solutions_done` solutions in `elapsed` seconds and still runs (see [`Outlook`];
-    /// the time left from the rate so far, as [`TreeEstimate::seconds_left`] gives it).
-    pub fn outlook(&self, nodes_done: u64, solutions_done: u64, elapsed: f64) -> Outlook {
-        let done = nodes_done as f64 + solutions_done as f64;
-        let rate = if elapsed > 0.0 { done / elapsed } else { 0.0 };
-        self.outlook_at(nodes_done, solutions_done, elapsed, rate)
+    /// This estimate made to agree with a search that has `done` this much in `elapsed`
+    /// seconds and still runs (see [`Outlook`]; the time left from the rate so far, as
+    /// [`TreeEstimate::seconds_left`] gives it).
+    pub fn outlook(&self, done: Done, elapsed: f64) -> Outlook {
+        let rate = if elapsed > 0.0 {
+            done.work() / elapsed
+        } else {
+            0.0
+        };
+        self.outlook_at(done, elapsed, rate)
     }
 
-    /// [`TreeEstimate::outlook`], the time left at `rate` work (nodes plus solutions) a
-    /// second instead of the rate so far: the pace of the last stretch of the run, where the
-    /// meter keeps it (see `api/pace.rs`).
-    pub(crate) fn outlook_at(
-        &self,
-        nodes_done: u64,
-        solutions_done: u64,
-        elapsed: f64,
-        rate: f64,
-    ) -> Outlook {
-        let found = solutions_done as f64;
+    /// [`TreeEstimate::outlook`], the time left at `rate` work (see [`Done::work`]) a second
+    /// instead of the rate so far: the pace of the last stretch of the run, where the meter
+    /// keeps it (see `api/pace.rs`).
+    pub(crate) fn outlook_at(&self, done: Done, elapsed: f64, rate: f64) -> Outlook {
+        let found = done.solutions as f64;
         // `f64::max` takes the number where one side is not a number.
         let mean = self.solutions.mean.max(found);
         let solutions = Spread {
@@ -122,9 +133,8 @@ impl TreeEstimate {
             low: self.solutions.low.max(found).min(mean),
             high: self.solutions.high.max(mean),
         };
-        let done = nodes_done as f64 + found;
-        let left = (nodes_done > 0 && elapsed > 0.0)
-            .then(|| self.seconds_left_at(done, rate))
+        let left = (done.nodes > 0 && elapsed > 0.0)
+            .then(|| self.seconds_left_at(done.work(), rate))
             .flatten();
         let positive = |secs: f64| (secs > 0.0 && secs.is_finite()).then_some(secs);
         let seconds_left = left.and_then(|(mean, _, _)| positive(mean));
@@ -155,6 +165,7 @@ pub(crate) struct Samples {
     probes: u64,
     nodes: Moments,
     solutions: Moments,
+    line_solves: Moments,
 }
 
 /// A sum, sum of squares, smallest and largest value, and the sum and sum of squares of the
@@ -237,6 +248,7 @@ impl Samples {
         self.probes += 1;
         self.nodes.add(probe.nodes);
         self.solutions.add(probe.solutions);
+        self.line_solves.add(probe.line_solves);
     }
 
     /// The estimate, once there are [`MIN_PROBES`] probes.
@@ -245,17 +257,32 @@ impl Samples {
             probes: self.probes,
             nodes: self.nodes.spread(self.probes),
             solutions: self.solutions.spread(self.probes),
+            line_solves: self.line_solves.spread(self.probes),
         })
     }
 }
 
 /// One probe's estimates.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Probe {
     /// Nodes of the tree.
     pub(crate) nodes: f64,
     /// Solutions.
     pub(crate) solutions: f64,
+    /// Line solves.
+    pub(crate) line_solves: f64,
+}
+
+impl std::ops::Add for Probe {
+    type Output = Probe;
+
+    fn add(self, other: Probe) -> Probe {
+        Probe {
+            nodes: self.nodes + other.nodes,
+            solutions: self.solutions + other.solutions,
+            line_solves: self.line_solves + other.line_solves,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -328,20 +355,48 @@ mod tests {
                 high: 2000.0,
             },
             solutions: Spread::default(),
+            line_solves: Spread::default(),
         };
-        assert_eq!(e.seconds_left(0, 0, 1.0), None);
+        assert_eq!(e.seconds_left(done(0, 0), 1.0), None);
         // 100 nodes a second.
-        assert_eq!(e.seconds_left(100, 0, 1.0), Some((9.0, 4.0, 19.0)));
-        assert_eq!(e.seconds_left(3000, 0, 30.0), Some((0.0, 0.0, 0.0)));
+        assert_eq!(e.seconds_left(done(100, 0), 1.0), Some((9.0, 4.0, 19.0)));
+        assert_eq!(e.seconds_left(done(3000, 0), 30.0), Some((0.0, 0.0, 0.0)));
         // Solutions count as work: 50 nodes and 50 solutions a second, of 1000 + 1000.
         let with_solutions = TreeEstimate {
             solutions: e.nodes,
             ..e
         };
         assert_eq!(
-            with_solutions.seconds_left(50, 50, 1.0),
+            with_solutions.seconds_left(done(50, 50), 1.0),
             Some((19.0, 9.0, 39.0))
         );
+        // Line solves count as work too: 10 nodes and 90 line solves a second, of 1000 + 9000.
+        let with_solves = TreeEstimate {
+            line_solves: Spread {
+                mean: 9000.0,
+                low: 4500.0,
+                high: 18000.0,
+            },
+            ..e
+        };
+        let ten = Done {
+            nodes: 10,
+            solutions: 0,
+            line_solves: 90,
+        };
+        assert_eq!(
+            with_solves.seconds_left(ten, 1.0),
+            Some((99.0, 49.0, 199.0))
+        );
+    }
+
+    /// What a search of `nodes` nodes and `solutions` solutions has done, with no line solved.
+    fn done(nodes: u64, solutions: u64) -> Done {
+        Done {
+            nodes,
+            solutions,
+            line_solves: 0,
+        }
     }
 
     fn spread(mean: f64, low: f64, high: f64) -> Spread {
@@ -354,26 +409,27 @@ mod tests {
             probes: 20,
             nodes: solutions,
             solutions,
+            line_solves: Spread::default(),
         }
     }
 
     #[test]
     fn the_outlook_never_says_fewer_solutions_than_found() {
         // 10 solutions of an estimated 5 (4 to 8) are found in 10 nodes: past even the high end.
-        let low = estimated(spread(5.0, 4.0, 8.0)).outlook(10, 10, 2.0);
+        let low = estimated(spread(5.0, 4.0, 8.0)).outlook(done(10, 10), 2.0);
         assert_eq!(low.solutions, spread(10.0, 10.0, 10.0));
         assert_eq!(
             (low.seconds_left, low.seconds_left_range, low.fraction_done),
             (None, None, None)
         );
         // Past the estimate but not its high end: the time left is unknown, up to the high end.
-        let past = estimated(spread(5.0, 4.0, 100.0)).outlook(10, 10, 2.0);
+        let past = estimated(spread(5.0, 4.0, 100.0)).outlook(done(10, 10), 2.0);
         assert_eq!(past.solutions, spread(10.0, 10.0, 100.0));
         assert_eq!(past.seconds_left, None);
         // 10 units of work a second; 200 - 20 left at the high end.
         assert_eq!(past.seconds_left_range, Some((0.0, 18.0)));
         // An estimate of nothing, nothing found yet.
-        let zero = estimated(Spread::default()).outlook(3, 0, 1.0);
+        let zero = estimated(Spread::default()).outlook(done(3, 0), 1.0);
         assert_eq!(zero.solutions, Spread::default());
         assert_eq!((zero.seconds_left, zero.seconds_left_range), (None, None));
     }
@@ -381,7 +437,7 @@ mod tests {
     #[test]
     fn the_outlook_of_numbers_that_are_not_numbers_is_what_is_known() {
         for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
-            let outlook = estimated(spread(x, x, x)).outlook(100, 7, 1.0);
+            let outlook = estimated(spread(x, x, x)).outlook(done(100, 7), 1.0);
             let s = outlook.solutions;
             assert!(
                 s.mean >= 7.0 && s.low >= 7.0 && s.low <= s.mean && s.high >= s.mean,
@@ -401,7 +457,7 @@ mod tests {
         // Elapsed time that is not a number gives no rate.
         let e = estimated(spread(1000.0, 500.0, 2000.0));
         for elapsed in [f64::NAN, f64::INFINITY, 0.0, -1.0] {
-            let outlook = e.outlook(100, 7, elapsed);
+            let outlook = e.outlook(done(100, 7), elapsed);
             assert_eq!(outlook.seconds_left, None, "{elapsed}");
             assert_eq!(outlook.fraction_done, None, "{elapsed}");
         }
@@ -411,18 +467,21 @@ mod tests {
     fn the_fraction_done_runs_from_0_to_1() {
         let e = estimated(spread(1000.0, 500.0, 2000.0));
         // Nothing done yet: no rate.
-        assert_eq!(e.outlook(0, 0, 1.0).fraction_done, None);
+        assert_eq!(e.outlook(done(0, 0), 1.0).fraction_done, None);
         // 200 of 2000 units of work (nodes and solutions) in 1 s: a tenth, 9 s left.
-        let early = e.outlook(100, 100, 1.0);
+        let early = e.outlook(done(100, 100), 1.0);
         assert_eq!(early.fraction_done, Some(0.1));
         assert_eq!(early.seconds_left, Some(9.0));
         assert_eq!(early.seconds_left_range, Some((4.0, 19.0)));
         // All the estimated work done: no time left by the estimate, yet the search runs.
-        let done = e.outlook(1000, 1000, 10.0);
-        assert_eq!((done.seconds_left, done.fraction_done), (None, None));
-        assert_eq!(done.seconds_left_range, Some((0.0, 10.0)));
+        let all = e.outlook(done(1000, 1000), 10.0);
+        assert_eq!((all.seconds_left, all.fraction_done), (None, None));
+        assert_eq!(all.seconds_left_range, Some((0.0, 10.0)));
         // Almost all: a share just under 1.
-        let almost = e.outlook(999, 999, 10.0).fraction_done.expect("a share");
+        let almost = e
+            .outlook(done(999, 999), 10.0)
+            .fraction_done
+            .expect("a share");
         assert!((0.99..1.0).contains(&almost), "{almost}");
     }
 

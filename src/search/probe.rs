@@ -13,7 +13,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::estimate::{Probe, Samples};
+use super::estimate::{Done, Probe, Samples};
 use super::finished::Finished;
 use super::product::{Product, Split};
 use super::strata::{MOST_STRATA, STRATUM_CELLS, Strata, exponential};
@@ -47,7 +47,7 @@ const VISITED_BYTES: usize = 64 << 20;
 /// before the finished subtrees were left out: every probe starts at the root, so the nodes
 /// near it are met by each. Emptied when full.
 struct Visited<G> {
-    nodes: HashMap<u64, Visit<G>>,
+    nodes: HashMap<u64, (Visit<G>, f64)>,
     bytes: usize,
 }
 
@@ -59,17 +59,17 @@ impl<G: DomainGrid> Visited<G> {
         }
     }
 
-    fn keep(&mut self, key: u64, visit: &Visit<G>) {
+    fn keep(&mut self, key: u64, visit: &Visit<G>, line_solves: f64) {
         let children = match visit {
             Visit::Leaf(_) => 0,
             Visit::Open(children) => children.iter().map(|g| g.heap_bytes()).sum(),
         };
-        self.bytes += children + size_of::<(u64, Visit<G>)>();
+        self.bytes += children + size_of::<(u64, (Visit<G>, f64))>();
         if self.bytes > VISITED_BYTES {
             self.nodes.clear();
             self.bytes = 0;
         }
-        self.nodes.insert(key, visit.clone());
+        self.nodes.insert(key, (visit.clone(), line_solves));
     }
 }
 
@@ -85,11 +85,11 @@ pub(crate) struct Walk<'a, P: Countable> {
 }
 
 impl<P: Countable> Walk<'_, P> {
-    /// What the search would do at `grid`, its children finished by the search left out; `None`
-    /// if `stopped` said stop first.
-    fn visit(&self, grid: P::Grid, prop: &mut Propagator<P>) -> Option<Visit<P::Grid>> {
+    /// What the search would do at `grid`, its children finished by the search left out, and
+    /// the lines it solves there; `None` if `stopped` said stop first.
+    fn visit(&self, grid: P::Grid, prop: &mut Propagator<P>) -> Option<(Visit<P::Grid>, f64)> {
         if grid.complete() {
-            return Some(Visit::Leaf(1.0));
+            return Some((Visit::Leaf(1.0), 0.0));
         }
         let key = (self.visited.is_some() && self.probing.probes(grid.undecided()))
             .then(|| fingerprint(&grid));
@@ -97,17 +97,19 @@ impl<P: Countable> Walk<'_, P> {
             let visited = self.visited?.borrow();
             visited.nodes.get(&key).cloned()
         });
-        let visit = match seen {
-            Some(visit) => visit,
+        let (visit, line_solves) = match seen {
+            Some(seen) => seen,
             None => {
+                let before = prop.line_solves;
                 let visit = self.visit_afresh(grid, prop)?;
+                let line_solves = (prop.line_solves - before) as f64;
                 if let (Some(key), Some(visited)) = (key, self.visited) {
-                    visited.borrow_mut().keep(key, &visit);
+                    visited.borrow_mut().keep(key, &visit, line_solves);
                 }
-                visit
+                (visit, line_solves)
             }
         };
-        Some(match (visit, self.finished) {
+        let visit = match (visit, self.finished) {
             (Visit::Open(mut children), Some(finished)) => {
                 children.retain(|child| !finished.holds(child));
                 if children.is_empty() {
@@ -117,7 +119,8 @@ impl<P: Countable> Walk<'_, P> {
                 }
             }
             (visit, _) => visit,
-        })
+        };
+        Some((visit, line_solves))
     }
 
     /// [`Self::visit`] of a node not complete, with nothing looked up and no child left out.
@@ -172,26 +175,21 @@ impl<P: Countable> Walk<'_, P> {
         breadth: usize,
     ) -> Option<Probe> {
         let mut frontier = VecDeque::from([root.clone()]);
-        let mut exact = Probe {
-            nodes: 0.0,
-            solutions: 0.0,
-        };
+        let mut exact = Probe::default();
         for _ in 0..breadth {
             let Some(grid) = frontier.pop_front() else {
                 return Some(exact);
             };
+            let (visit, line_solves) = self.visit(grid, prop)?;
             exact.nodes += 1.0;
-            match self.visit(grid, prop)? {
+            exact.line_solves += line_solves;
+            match visit {
                 Visit::Leaf(solutions) => exact.solutions += solutions,
                 Visit::Open(children) => frontier.extend(children),
             }
         }
         let level = frontier.into_iter().map(|grid| (grid, 1.0)).collect();
-        let below = self.stratified(level, prop, rng)?;
-        Some(Probe {
-            nodes: exact.nodes + below.nodes,
-            solutions: exact.solutions + below.solutions,
-        })
+        Some(exact + self.stratified(level, prop, rng)?)
     }
 
     /// Chen's stratified sampling of the tree still open below the nodes of `level`, each
@@ -204,15 +202,14 @@ impl<P: Countable> Walk<'_, P> {
         prop: &mut Propagator<P>,
         rng: &mut SplitMix,
     ) -> Option<Probe> {
-        let mut sampled = Probe {
-            nodes: 0.0,
-            solutions: 0.0,
-        };
+        let mut sampled = Probe::default();
         while !level.is_empty() {
             let mut strata = Strata::new();
             for (grid, weight) in level {
+                let (visit, line_solves) = self.visit(grid, prop)?;
                 sampled.nodes += weight;
-                match self.visit(grid, prop)? {
+                sampled.line_solves += weight * line_solves;
+                match visit {
                     Visit::Leaf(solutions) => sampled.solutions += weight * solutions,
                     Visit::Open(children) => {
                         for child in children {
@@ -238,7 +235,7 @@ pub(crate) fn run_probes<P: Countable>(
     root: &P::Grid,
     probing: Probing,
     (samples, finished): (&Mutex<Samples>, &Finished),
-    done: &dyn Fn() -> (u64, u64),
+    done: &dyn Fn() -> Done,
     stopped: &dyn Fn() -> bool,
 ) {
     let mut prop = Propagator::<P>::with_line_cache();
@@ -260,10 +257,12 @@ pub(crate) fn run_probes<P: Countable>(
         };
         let after = done();
         let middle = |a: u64, b: u64| (a as f64 + b as f64) / 2.0;
-        let sample = Probe {
-            nodes: open.nodes + middle(before.0, after.0),
-            solutions: open.solutions + middle(before.1, after.1),
-        };
+        let sample = open
+            + Probe {
+                nodes: middle(before.nodes, after.nodes),
+                solutions: middle(before.solutions, after.solutions),
+                line_solves: middle(before.line_solves, after.line_solves),
+            };
         samples
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -362,12 +361,11 @@ mod tests {
                 ..whole(&puzzle, probing, &|| false)
             };
             let open = walk.narrow(&root, &mut prop, &mut rng);
-            // Every child of the root is finished: only the root is left to count.
-            let nothing = Probe {
-                nodes: 1.0,
-                solutions: 0.0,
-            };
-            assert_eq!(open, Some(nothing), "{probing:?}");
+            // Every child of the root is finished: only the root is left to count, with the
+            // lines solved there.
+            let open = open.expect("a probe");
+            assert_eq!((open.nodes, open.solutions), (1.0, 0.0), "{probing:?}");
+            assert!(open.line_solves >= 1.0, "{probing:?}: {open:?}");
         }
     }
 

@@ -13,7 +13,7 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use super::estimate::{Samples, TreeEstimate};
+use super::estimate::{Done, Samples, TreeEstimate};
 use super::finished::Finished;
 
 /// One unit of the explored-fraction counter is `2^-EXPLORED_BITS` of the search tree.
@@ -120,6 +120,17 @@ pub struct StatsSnapshot {
     pub explored: f64,
 }
 
+impl StatsSnapshot {
+    /// What the search had done when the counters were read.
+    pub fn done(&self) -> Done {
+        Done {
+            nodes: self.nodes,
+            solutions: self.solutions,
+            line_solves: self.line_solves,
+        }
+    }
+}
+
 impl SearchStats {
     /// The calling thread's lane.
     fn lane(&self) -> &Lane {
@@ -222,9 +233,13 @@ impl SearchStats {
             .estimate()
     }
 
-    /// Nodes visited and solutions found so far.
-    pub(crate) fn done(&self) -> (u64, u64) {
-        (self.total(|l| &l.nodes), self.total(|l| &l.solutions))
+    /// Nodes visited, solutions found and lines solved so far.
+    pub(crate) fn done(&self) -> Done {
+        Done {
+            nodes: self.total(|l| &l.nodes),
+            solutions: self.total(|l| &l.solutions),
+            line_solves: self.total(|l| &l.line_solves),
+        }
     }
 
     /// Reads all counters.
