@@ -10,14 +10,14 @@
 
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::estimate::{Done, Probe, Samples};
 use super::finished::Finished;
 use super::product::{Product, Split};
 use super::strata::{MOST_STRATA, STRATUM_CELLS, Strata, exponential};
-use crate::choose::{Choice, ProbeCounts, Probing, choose_by};
+use crate::choose::{Choice, ProbeCounts, Probing, SealedMemo, choose_by};
 use crate::count::Countable;
 use crate::domain::{DomainGrid, fingerprint};
 use crate::propagate::Propagator;
@@ -36,9 +36,13 @@ enum Visit<G> {
     /// No open child: the node's solutions (1 for a solution, the product's combinations,
     /// 0 for a dead node or one whose children are all finished).
     Leaf(f64),
-    /// The node's open children.
-    Open(Vec<G>),
+    /// The node's open children, and the memo of its probes that they inherit (as in the
+    /// search, where a child probes again only what its branch changed).
+    Open(Vec<G>, Option<Arc<SealedMemo<G>>>),
 }
+
+/// A node of a probe's walk, with the memo its parent hands down.
+type Node<G> = (G, Option<Arc<SealedMemo<G>>>);
 
 /// The most bytes of children's grids that [`Visited`] keeps.
 const VISITED_BYTES: usize = 64 << 20;
@@ -62,7 +66,10 @@ impl<G: DomainGrid> Visited<G> {
     fn keep(&mut self, key: u64, visit: &Visit<G>, line_solves: f64) {
         let children = match visit {
             Visit::Leaf(_) => 0,
-            Visit::Open(children) => children.iter().map(|g| g.heap_bytes()).sum(),
+            Visit::Open(children, memo) => {
+                let memo = memo.as_ref().map_or(0, |m| m.heap_bytes());
+                children.iter().map(|g| g.heap_bytes()).sum::<usize>() + memo
+            }
         };
         self.bytes += children + size_of::<(u64, (Visit<G>, f64))>();
         if self.bytes > VISITED_BYTES {
@@ -87,7 +94,11 @@ pub(crate) struct Walk<'a, P: Countable> {
 impl<P: Countable> Walk<'_, P> {
     /// What the search would do at `grid`, its children finished by the search left out, and
     /// the lines it solves there; `None` if `stopped` said stop first.
-    fn visit(&self, grid: P::Grid, prop: &mut Propagator<P>) -> Option<(Visit<P::Grid>, f64)> {
+    fn visit(
+        &self,
+        (grid, memo): Node<P::Grid>,
+        prop: &mut Propagator<P>,
+    ) -> Option<(Visit<P::Grid>, f64)> {
         if grid.complete() {
             return Some((Visit::Leaf(1.0), 0.0));
         }
@@ -101,7 +112,7 @@ impl<P: Countable> Walk<'_, P> {
             Some(seen) => seen,
             None => {
                 let before = prop.line_solves;
-                let visit = self.visit_afresh(grid, prop)?;
+                let visit = self.visit_afresh(grid, memo.as_deref(), prop)?;
                 let line_solves = (prop.line_solves - before) as f64;
                 if let (Some(key), Some(visited)) = (key, self.visited) {
                     visited.borrow_mut().keep(key, &visit, line_solves);
@@ -110,12 +121,12 @@ impl<P: Countable> Walk<'_, P> {
             }
         };
         let visit = match (visit, self.finished) {
-            (Visit::Open(mut children), Some(finished)) => {
+            (Visit::Open(mut children, memo), Some(finished)) => {
                 children.retain(|child| !finished.holds(child));
                 if children.is_empty() {
                     Visit::Leaf(0.0)
                 } else {
-                    Visit::Open(children)
+                    Visit::Open(children, memo)
                 }
             }
             (visit, _) => visit,
@@ -123,8 +134,14 @@ impl<P: Countable> Walk<'_, P> {
         Some((visit, line_solves))
     }
 
-    /// [`Self::visit`] of a node not complete, with nothing looked up and no child left out.
-    fn visit_afresh(&self, mut grid: P::Grid, prop: &mut Propagator<P>) -> Option<Visit<P::Grid>> {
+    /// [`Self::visit`] of a node not complete, with nothing looked up and no child left out;
+    /// `memo` is the memo of the parent's probes.
+    fn visit_afresh(
+        &self,
+        mut grid: P::Grid,
+        memo: Option<&SealedMemo<P::Grid>>,
+        prop: &mut Propagator<P>,
+    ) -> Option<Visit<P::Grid>> {
         let Walk {
             puzzle,
             probing,
@@ -140,11 +157,11 @@ impl<P: Countable> Walk<'_, P> {
             }
         }
         let mut counts = ProbeCounts::default();
-        match choose_by(probing, puzzle, &mut grid, prop, &mut counts, None, stopped) {
+        match choose_by(probing, puzzle, &mut grid, prop, &mut counts, memo, stopped) {
             Choice::Interrupted => None,
             Choice::Solved => Some(Visit::Leaf(1.0)),
             Choice::Dead => Some(Visit::Leaf(0.0)),
-            Choice::Branch { children, .. } => Some(Visit::Open(children)),
+            Choice::Branch { children, memo, .. } => Some(Visit::Open(children, memo)),
         }
     }
 
@@ -159,7 +176,7 @@ impl<P: Countable> Walk<'_, P> {
         prop: &mut Propagator<P>,
         rng: &mut SplitMix,
     ) -> Option<Probe> {
-        self.stratified(vec![(root.clone(), 1.0)], prop, rng)
+        self.stratified(vec![((root.clone(), None), 1.0)], prop, rng)
     }
 
     /// A wide probe of the tree still open below `root`: a breadth-first search of up to
@@ -174,21 +191,23 @@ impl<P: Countable> Walk<'_, P> {
         rng: &mut SplitMix,
         breadth: usize,
     ) -> Option<Probe> {
-        let mut frontier = VecDeque::from([root.clone()]);
+        let mut frontier = VecDeque::from([(root.clone(), None)]);
         let mut exact = Probe::default();
         for _ in 0..breadth {
-            let Some(grid) = frontier.pop_front() else {
+            let Some(node) = frontier.pop_front() else {
                 return Some(exact);
             };
-            let (visit, line_solves) = self.visit(grid, prop)?;
+            let (visit, line_solves) = self.visit(node, prop)?;
             exact.nodes += 1.0;
             exact.line_solves += line_solves;
             match visit {
                 Visit::Leaf(solutions) => exact.solutions += solutions,
-                Visit::Open(children) => frontier.extend(children),
+                Visit::Open(children, memo) => {
+                    frontier.extend(children.into_iter().map(|g| (g, memo.clone())));
+                }
             }
         }
-        let level = frontier.into_iter().map(|grid| (grid, 1.0)).collect();
+        let level = frontier.into_iter().map(|node| (node, 1.0)).collect();
         Some(exact + self.stratified(level, prop, rng)?)
     }
 
@@ -198,28 +217,29 @@ impl<P: Countable> Walk<'_, P> {
     /// weight of all ([`Strata`]). Unbiased; `None` if `stopped` said stop first.
     fn stratified(
         &self,
-        mut level: Vec<(P::Grid, f64)>,
+        mut level: Vec<(Node<P::Grid>, f64)>,
         prop: &mut Propagator<P>,
         rng: &mut SplitMix,
     ) -> Option<Probe> {
         let mut sampled = Probe::default();
         while !level.is_empty() {
             let mut strata = Strata::new();
-            for (grid, weight) in level {
-                let (visit, line_solves) = self.visit(grid, prop)?;
+            for (node, weight) in level {
+                let (visit, line_solves) = self.visit(node, prop)?;
                 sampled.nodes += weight;
                 sampled.line_solves += weight * line_solves;
                 match visit {
                     Visit::Leaf(solutions) => sampled.solutions += weight * solutions,
-                    Visit::Open(children) => {
+                    Visit::Open(children, memo) => {
                         for child in children {
                             let stratum = child.undecided() / STRATUM_CELLS;
-                            strata.add(stratum, child, weight, exponential(rng.next()));
+                            let key = exponential(rng.next());
+                            strata.add(stratum, (child, memo.clone()), weight, key);
                         }
                     }
                 }
             }
-            level = strata.level(MOST_STRATA, |grid| grid.undecided());
+            level = strata.level(MOST_STRATA, |(grid, _)| grid.undecided());
         }
         Some(sampled)
     }
