@@ -48,8 +48,8 @@ type Node<G> = (G, Option<Arc<SealedMemo<G>>>);
 const VISITED_BYTES: usize = 64 << 20;
 
 /// The nodes that probe (the costly ones) that earlier probes visited, with what they held
-/// before the finished subtrees were left out: every probe starts at the root, so the nodes
-/// near it are met by each. Emptied when full.
+/// before the finished subtrees were left out and the lines they solved: every probe starts at
+/// the root, so the nodes near it are met by each. Emptied when full.
 struct Visited<G> {
     nodes: HashMap<u64, (Visit<G>, f64)>,
     bytes: usize,
