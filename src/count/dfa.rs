@@ -115,6 +115,10 @@ impl Successors for ColorClass {
     }
 }
 
+/// What the allocator adds to each allocation, about: its header, and the rounding of small
+/// sizes.
+const ALLOCATION_OVERHEAD: usize = 16;
+
 /// A line's classes, position by position. Position `len` has the single accepting class `0`.
 #[derive(Clone, Debug)]
 pub struct LineDfa<S = Class> {
@@ -183,6 +187,7 @@ impl<S: Successors> LineDfa<S> {
                     })
                 };
             }
+            list.shrink_to_fit();
             classes[pos] = list;
             std::mem::swap(&mut now, &mut later);
         }
@@ -191,10 +196,16 @@ impl<S: Successors> LineDfa<S> {
     }
 
     /// The bytes its classes take: each stores a successor (two bytes) per value, in
-    /// colour on the heap.
+    /// colour on the heap; and each position's list is an allocation of its own, which on a
+    /// long line of short clues (two classes a position) weighs more than its classes.
     pub fn bytes(&self) -> usize {
         let per_class = |c: &S| std::mem::size_of::<S>().max(2 * c.values());
-        (self.classes.iter().flatten()).map(per_class).sum()
+        let per_list = |list: &Vec<S>| {
+            std::mem::size_of::<Vec<S>>()
+                + ALLOCATION_OVERHEAD
+                + list.iter().map(per_class).sum::<usize>()
+        };
+        self.classes.iter().map(per_list).sum()
     }
 
     /// The class at position 0, or [`DEAD`].

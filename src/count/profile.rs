@@ -37,6 +37,9 @@ pub(crate) enum ProfileError {
         layer: usize,
         /// Profiles it had when it was abandoned.
         profiles: usize,
+        /// The limit it passed: the one asked for, or lower where the profiles' bytes would
+        /// pass [`LAYER_BYTES`].
+        limit: usize,
     },
     /// A line is too long for the automaton's 16-bit classes, or the lines' automata
     /// together pass [`AUTOMATA_BYTES`].
@@ -232,6 +235,7 @@ impl<S: Successors> ProfileProblem<S> {
         if self.steps.iter().any(|s| s.start() == DEAD) {
             return Ok(T::zero());
         }
+        let max_profiles = within_bytes::<K, T>(max_profiles, self.tracked.len(), LAYER_BYTES);
         let mut layer: Layer<K, T> = DashMap::with_hasher(FxBuildHasher);
         layer.insert(start, T::one());
         for step in 0..self.steps.len() {
@@ -318,6 +322,7 @@ impl<S: Successors> ProfileProblem<S> {
             return Err(ProfileError::TooManyProfiles {
                 layer: step + 1,
                 profiles: next.len(),
+                limit: max_profiles,
             });
         }
         Ok(next)
@@ -441,18 +446,44 @@ pub(crate) fn count_by_profiles<P: Countable>(
         Err(ProfileError::Overflow) => problem.count::<BigUint>(max_profiles, cancel, &mut track),
         other => other.map(|n| n.to_big()),
     };
-    let count = result.map_err(|e| e.into_count_error(max_profiles))?;
+    let count = result.map_err(ProfileError::into_count_error)?;
     Ok((count, widest))
 }
 
+/// The most bytes the profiles of one layer may take; the layer it grows from is kept beside
+/// it. A profile holds a class for each crossing line: a layer of a random picture at the
+/// default limit takes some 10 MB, but on a grid 2,000 cells wide a profile took 4 KB, and
+/// the layers of a count of a 2000x2000 permutation puzzle took a gigabyte before they gave up.
+pub(crate) const LAYER_BYTES: usize = 256 << 20;
+
+/// A profile's bytes besides its key and tally: the hash table's slot and a boxed key's
+/// allocation.
+const PROFILE_OVERHEAD: usize = 24;
+
+/// What a profile of a grid a few dozen cells wide takes, about, with its slot: a limit of
+/// profiles asked for above the default may take that many of these bytes.
+const NARROW_PROFILE_BYTES: usize = 128;
+
+/// `max_profiles`, lowered where that many profiles of `tracked` crossing lines, in keys `K`
+/// with tallies `T`, would take more than `bytes`, or than `max_profiles` narrow profiles
+/// would ([`NARROW_PROFILE_BYTES`]) where that is more; at least one profile.
+pub(super) fn within_bytes<K: Key, T>(max_profiles: usize, tracked: usize, bytes: usize) -> usize {
+    let bytes = bytes.max(max_profiles.saturating_mul(NARROW_PROFILE_BYTES));
+    let boxed = if K::PACKED {
+        0
+    } else {
+        tracked * size_of::<u16>()
+    };
+    let each = size_of::<(K, T)>() + boxed + PROFILE_OVERHEAD;
+    max_profiles.min(bytes / each).max(1)
+}
+
 impl ProfileError {
-    /// The error of a count by profiles held to `max_profiles` (an overflow, of a count
-    /// already in big integers, cannot happen).
-    pub(super) fn into_count_error(self, max_profiles: usize) -> CountError {
+    /// The error of a count by profiles (an overflow, of a count already in big integers,
+    /// cannot happen).
+    pub(super) fn into_count_error(self) -> CountError {
         match self {
-            ProfileError::TooManyProfiles { .. } => CountError::TooManyProfiles {
-                limit: max_profiles,
-            },
+            ProfileError::TooManyProfiles { limit, .. } => CountError::TooManyProfiles { limit },
             ProfileError::LineTooLong => CountError::LineTooLong,
             ProfileError::Cancelled | ProfileError::Overflow => CountError::Cancelled,
         }

@@ -193,6 +193,25 @@ fn counts_past_u128_switch_to_big_integers() {
 }
 
 #[test]
+fn wide_profiles_are_held_to_a_layer_in_bytes() {
+    use super::profile::{LAYER_BYTES, within_bytes};
+    // Narrow keys: the default limit and a higher one asked for stand.
+    let narrow = within_bytes::<u128, u128>(DEFAULT_MAX_PROFILES, 20, LAYER_BYTES);
+    assert_eq!(narrow, DEFAULT_MAX_PROFILES);
+    assert_eq!(
+        within_bytes::<u128, u128>(10_000_000, 24, LAYER_BYTES),
+        10_000_000
+    );
+    // A profile of 2,000 crossing lines takes 4 KB: a layer at the default limit would take a
+    // gigabyte, so it holds about 66,000.
+    let wide = within_bytes::<Box<[u16]>, u128>(DEFAULT_MAX_PROFILES, 2000, LAYER_BYTES);
+    assert!(wide < DEFAULT_MAX_PROFILES / 3, "{wide}");
+    assert!(wide * 4000 <= LAYER_BYTES, "{wide}");
+    assert!(wide * 4100 > LAYER_BYTES / 2, "{wide}");
+    assert_eq!(within_bytes::<Box<[u16]>, u128>(10, 2000, LAYER_BYTES), 10);
+}
+
+#[test]
 fn a_layer_limit_is_reported_not_exceeded() {
     let puzzle = permutations(12);
     let root = Grid::new(12, 12);

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use super::{Key, Layout, ProfileError, ProfileProblem, Scratch, with_narrowest_key};
+use super::{Key, Layout, ProfileError, ProfileProblem, Scratch, with_narrowest_key, within_bytes};
 use crate::count::countable::Countable;
 use crate::count::dfa::{DEAD, Successors};
 use crate::count::tally::Tally;
@@ -18,6 +18,11 @@ use crate::count::{BigUint, CountError, orientations};
 use crate::grid::Grid;
 #[cfg(test)]
 use crate::puzzle::Puzzle;
+
+/// The most bytes the layers of a per-cell count may take together (every layer is kept):
+/// the default limit's 2 million profiles of a random picture take some 100 to 300 MB, and a
+/// profile of a grid 2,000 cells wide 4 KB.
+const PER_CELL_BYTES: usize = 1 << 30;
 
 /// The solutions of a grid, and in how many of them each cell is filled (holds each colour).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,6 +72,7 @@ impl<S: Successors> ProfileProblem<S> {
             return Ok(none);
         }
         // Forward: every layer, each profile with the partial grids leading to it.
+        let max_profiles = within_bytes::<K, T>(max_profiles, width, PER_CELL_BYTES);
         let mut layers: Vec<Vec<(K, T)>> = vec![vec![(start, T::one())]];
         let mut kept = 1;
         for step in 0..self.steps.len() {
@@ -77,6 +83,7 @@ impl<S: Successors> ProfileProblem<S> {
                     ProfileError::TooManyProfiles { layer, .. } => ProfileError::TooManyProfiles {
                         layer,
                         profiles: kept,
+                        limit: max_profiles,
                     },
                     other => other,
                 })?;
@@ -230,7 +237,7 @@ pub(crate) fn count_per_colour_by_profiles<P: Countable>(
                 .collect(),
         }),
     };
-    let counts = result.map_err(|e| e.into_count_error(max_profiles))?;
+    let counts = result.map_err(ProfileError::into_count_error)?;
     let colours = puzzle.all_values().count_ones() as usize - 1;
     // Step lines are rows, or columns when the walk is transposed.
     let rows = (0..puzzle.size().0)
