@@ -203,7 +203,7 @@ impl Counter<'_> {
 }
 
 /// Per-cell counts of `puzzle` by profiles, their layers holding at most [`PER_CELL_LAYERS`]
-/// times `max_profiles` together, handed to `outcome` as the count and, row by row and cell
+/// times `max_profiles` together (fewer where wide profiles would pass a gigabyte), handed to `outcome` as the count and, row by row and cell
 /// by cell, the solutions giving the cell each value from 1 up.
 fn per_cell<P: Countable>(
     puzzle: &P,
@@ -230,7 +230,8 @@ fn per_cell<P: Countable>(
     };
     match counted {
         Ok((count, rows)) => Ok(outcome(count, rows)),
-        Err(CountError::TooManyProfiles { .. }) => Ok(ExactOutcome::NeedsEnumeration(
+        // The limit used: lower than asked where wide profiles would take too many bytes.
+        Err(CountError::TooManyProfiles { limit }) => Ok(ExactOutcome::NeedsEnumeration(
             EnumerationNeeded::TooManyProfiles { limit },
         )),
         Err(CountError::Cancelled) => Ok(ExactOutcome::Cancelled {
