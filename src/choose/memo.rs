@@ -182,6 +182,9 @@ impl<G: DomainGrid> ProbeMemo<G> {
                 sealed.entries.push((slot as u32, packed));
             }
         }
+        // Sealed memos are kept along search paths and in the split's and the probes' stores.
+        sealed.entries.shrink_to_fit();
+        sealed.footprints.shrink_to_fit();
         Arc::new(sealed)
     }
 }
