@@ -203,8 +203,9 @@ impl Counter<'_> {
 }
 
 /// Per-cell counts of `puzzle` by profiles, their layers holding at most [`PER_CELL_LAYERS`]
-/// times `max_profiles` together (fewer where wide profiles would pass a gigabyte), handed to `outcome` as the count and, row by row and cell
-/// by cell, the solutions giving the cell each value from 1 up.
+/// times `max_profiles` together (fewer where wide profiles would pass a gigabyte), handed to
+/// `outcome` as the count and, row by row and cell by cell, the solutions giving the cell each
+/// value from 1 up.
 fn per_cell<P: Countable>(
     puzzle: &P,
     max_profiles: usize,
