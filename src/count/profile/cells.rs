@@ -1,8 +1,8 @@
 //! Per-cell counts by profiles: in how many solutions each cell is filled (in colour: holds
-//! each colour), without visiting the solutions. A forward pass keeps every layer of the dynamic program (profile -> partial
-//! grids leading to it); a backward pass gives each profile its number of completions. A
-//! placement of step line `s` from profile `P` to `P'` then lies in `ways(P) x
-//! completions(P')` solutions, and adds that to every cell it fills.
+//! each colour), without visiting the solutions. A forward pass keeps every layer of the
+//! dynamic program (profile -> partial grids leading to it); a backward pass gives each profile
+//! its number of completions. A placement of step line `s` from profile `P` to `P'` then lies
+//! in `ways(P) x completions(P')` solutions, and adds that to every cell it fills.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
