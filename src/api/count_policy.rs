@@ -107,12 +107,16 @@ mod tests {
 
     #[test]
     fn only_decompose_refuses_an_enumeration() {
-        let why = EnumerationNeeded::TooManyProfiles { limit: 3 };
-        assert_eq!(CountMethod::Auto.on_enumeration_needed(why), Ok(()));
-        assert_eq!(
-            CountMethod::Decompose.on_enumeration_needed(why),
-            Err(CountRefusal::NeedsEnumeration(why))
-        );
+        for why in [
+            EnumerationNeeded::TooManyProfiles { limit: 3 },
+            EnumerationNeeded::LinesTooLong,
+        ] {
+            assert_eq!(CountMethod::Auto.on_enumeration_needed(why), Ok(()));
+            assert_eq!(
+                CountMethod::Decompose.on_enumeration_needed(why),
+                Err(CountRefusal::NeedsEnumeration(why))
+            );
+        }
         assert_eq!(CountMethod::Enumerate.counts_exactly(false), Ok(false));
         assert_eq!(CountMethod::Decompose.counts_exactly(false), Ok(true));
     }

@@ -96,6 +96,10 @@ pub enum EnumerationNeeded {
         /// The limit.
         limit: usize,
     },
+    /// The lines are too long for counting by profiles, or their automata together too large
+    /// (a grid of some thousands of cells a side).
+    #[error("the lines are too long for per-cell counts by profiles")]
+    LinesTooLong,
 }
 
 /// A count of one puzzle without visiting its solutions (see [`AnyPuzzle::counter`]).
@@ -234,6 +238,9 @@ fn per_cell<P: Countable>(
         // The limit used: lower than asked where wide profiles would take too many bytes.
         Err(CountError::TooManyProfiles { limit }) => Ok(ExactOutcome::NeedsEnumeration(
             EnumerationNeeded::TooManyProfiles { limit },
+        )),
+        Err(CountError::LineTooLong) => Ok(ExactOutcome::NeedsEnumeration(
+            EnumerationNeeded::LinesTooLong,
         )),
         Err(CountError::Cancelled) => Ok(ExactOutcome::Cancelled {
             at_least: BigUint::ZERO,

@@ -244,6 +244,10 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
              to enumerate)",
             job.label
         ),
+        Err(MethodError::Refused(CountRefusal::NeedsEnumeration(why))) => bail!(
+            "{}: {why} (drop --method decompose to enumerate)",
+            job.label
+        ),
         Err(e) => bail!("{}: {e}", job.label),
     };
     let per_cell = PerCell::of_outcome(&outcome);
