@@ -17,6 +17,10 @@
 //! times the mean. [`split_balanced`] cuts many more subtrees than parts and packs runs of
 //! consecutive subtrees into parts of near-equal estimated size ([`pack`]).
 //!
+//! Where the tree is large beside the split's own work, more subtrees cost little and pack
+//! into more even parts: the split then doubles the subtrees it cuts, up to [`MOST_GROWTH`]
+//! times those asked for, while its work stays a small share of the tree's (`Sizer::grow`).
+//!
 //! Sizing meets the same nodes again and again (each open node lies in subtrees sized before
 //! it), so the costly ones are kept while the split runs ([`measured`]).
 //!
@@ -61,7 +65,7 @@ use crate::rng::SplitMix;
 use crate::search::strata::{MOST_STRATA, STRATUM_CELLS, Strata, exponential};
 use crate::search::{Searchable, SolveError, propagated_root_until};
 use measured::{Measure, Measured};
-use sizing::{Deadline, Sizer};
+use sizing::{Deadline, Progress, Sizer};
 pub(crate) use sizing::{SIZING_TIME, Sizing};
 
 /// One part of a split search of a puzzle of domain `P` (black and white by default).
@@ -269,6 +273,7 @@ impl<'p, P: Domain> Splitter<'p, P> {
         if let Some(key) = key {
             self.measured.keep(key, &measure);
         }
+        self.measured.add_work(key, measure.1);
         Ok(measure)
     }
 
@@ -365,11 +370,19 @@ pub(crate) fn split<P: Searchable>(
     parts: usize,
     cancel: &AtomicBool,
 ) -> Result<Vec<Part<P>>, SolveError> {
-    split_by(puzzle, parts, Sizing::Measured { fewest: parts }, cancel)
+    let sizing = Sizing::Measured {
+        fewest: parts,
+        most: parts,
+    };
+    split_by(puzzle, parts, sizing, cancel)
 }
 
 /// Subtrees per part that [`split_balanced`] cuts before it packs them into parts.
 pub(crate) const SUBTREES_PER_PART: usize = 16;
+
+/// How many times the subtrees asked for [`cut_parts`] may cut where the split's work is a
+/// small share of the search's (see `Sizer::grow`): 64 per part instead of 16.
+pub(crate) const MOST_GROWTH: usize = 4;
 
 /// Splits the search of `puzzle` into `parts` parts of near-equal estimated size, each a run of
 /// consecutive subtrees in search order (a list of [`Part`]s, each one subtree).
@@ -389,13 +402,12 @@ pub(crate) fn split_balanced<P: Searchable>(
     cancel: &AtomicBool,
 ) -> Result<Vec<Vec<Part<P>>>, SolveError> {
     let parts = parts.max(1);
-    let subtrees = split_by(
-        puzzle,
-        parts.saturating_mul(per_part.max(1)),
-        Sizing::Measured { fewest: parts },
-        cancel,
-    )?;
-    Ok(packed(subtrees, parts))
+    let subtrees = parts.saturating_mul(per_part.max(1));
+    let sizing = Sizing::Measured {
+        fewest: parts,
+        most: subtrees,
+    };
+    Ok(packed(split_by(puzzle, subtrees, sizing, cancel)?, parts))
 }
 
 /// The parts of a split, and whether sizing stopped at [`SIZING_TIME`] before it was done.
@@ -414,7 +426,15 @@ pub(crate) fn cut_parts<P: Searchable>(
 ) -> Result<Cut<Vec<Vec<Part<P>>>>, SolveError> {
     let parts = parts.max(1);
     let subtrees = parts.saturating_mul(per_part.max(1));
-    let sizing = Sizing::Measured { fewest: parts };
+    let most = if per_part > 1 {
+        subtrees.saturating_mul(MOST_GROWTH)
+    } else {
+        subtrees
+    };
+    let sizing = Sizing::Measured {
+        fewest: parts,
+        most,
+    };
     let cut = split_within(puzzle, subtrees, sizing, SIZING_TIME, cancel)?;
     Ok(Cut {
         parts: if per_part > 1 {
@@ -522,6 +542,41 @@ fn split_within<P: Searchable>(
         order,
     }]);
     let mut done = Vec::new();
+    let started = Instant::now();
+    loop {
+        expand(
+            &mut splitter,
+            &mut sizer,
+            (&mut open, &mut done),
+            &mut order,
+        )?;
+        let now = Progress {
+            work: measured.work(),
+            tree: open.iter().chain(&done).map(|node| node.estimate).sum(),
+            cut: open.len() + done.len(),
+            grid_bytes: open.peek().map_or(0, |node| node.grid.heap_bytes()),
+            took: started.elapsed(),
+        };
+        if !sizer.grow(&now) {
+            break;
+        }
+    }
+    done.extend(open);
+    Ok(Cut {
+        parts: in_search_order(done),
+        sizing_stopped: sizer.stopped,
+    })
+}
+
+/// Branches the largest open nodes, sized by `sizer`, until there are as many open and
+/// finished nodes (`nodes`) as it wants, or nothing is left open.
+fn expand<P: Searchable>(
+    splitter: &mut Splitter<'_, P>,
+    sizer: &mut Sizer,
+    (open, done): (&mut BinaryHeap<Open<P>>, &mut Vec<Open<P>>),
+    order: &mut u64,
+) -> Result<(), SolveError> {
+    let cancel = splitter.cancel;
     while open.len() + done.len() < sizer.parts {
         if raised(cancel) {
             return Err(SolveError::Cancelled);
@@ -547,27 +602,23 @@ fn split_within<P: Searchable>(
         if branching.is_empty() && open.is_empty() {
             break;
         }
-        let mut estimates = sizer.size(&mut splitter, &branching)?.into_iter();
+        let mut estimates = sizer.size(splitter, &branching)?.into_iter();
         for (node, (row, col), children, memo) in branching {
             for (grid, estimate) in children.into_iter().zip(estimates.by_ref()) {
                 let mut decisions = node.decisions.clone();
                 decisions.push(P::given(row, col, grid.values(row, col)));
-                order += 1;
+                *order += 1;
                 open.push(Open {
                     grid,
                     decisions,
                     memo: memo.clone(),
                     estimate,
-                    order,
+                    order: *order,
                 });
             }
         }
     }
-    done.extend(open);
-    Ok(Cut {
-        parts: in_search_order(done),
-        sizing_stopped: sizer.stopped,
-    })
+    Ok(())
 }
 
 /// The parts of the open and finished `nodes`, in search order: the order in which the

@@ -12,11 +12,17 @@
 //! nodes it still sizes. So the kept nodes are two generations: when the young one outgrows
 //! half of [`BUDGET_BYTES`], the old one is dropped and the young one becomes old; a node
 //! found in the old generation moves back to the young one.
+//!
+//! The split's own work (the nodes it measured, each one plus its line solves, a node that
+//! probes counted once, even if dropped and measured again) is added up here too: set against
+//! the size of the tree, it tells how much the split costs beside the search it splits. The
+//! keys of the nodes counted are kept for that (16 bytes each), so the sum does not depend on
+//! the threads.
 
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, RwLock};
 
-use dashmap::DashMap;
+use dashmap::{DashMap, DashSet};
 
 use crate::choose::{Choice, SealedMemo};
 use crate::domain::{DomainGrid, fingerprint};
@@ -39,6 +45,10 @@ type Key = (u64, u64);
 pub(super) struct Measured<G> {
     generations: RwLock<[DashMap<Key, Kept<G>>; 2]>,
     young_bytes: AtomicUsize,
+    /// The keys of the nodes that probe whose cost is in `work`.
+    counted: DashSet<Key>,
+    /// The split's work so far (see the module's comment).
+    work: AtomicU64,
 }
 
 impl<G: DomainGrid> Measured<G> {
@@ -46,7 +56,22 @@ impl<G: DomainGrid> Measured<G> {
         Measured {
             generations: RwLock::new([DashMap::new(), DashMap::new()]),
             young_bytes: AtomicUsize::new(0),
+            counted: DashSet::new(),
+            work: AtomicU64::new(0),
         }
+    }
+
+    /// Adds the cost of a node measured to the split's work: a node that probes (`key`) only
+    /// the first time, so that the work does not depend on the threads.
+    pub(super) fn add_work(&self, key: Option<Key>, cost: f64) {
+        if key.is_none_or(|key| self.counted.insert(key)) {
+            self.work.fetch_add(cost as u64, Relaxed);
+        }
+    }
+
+    /// The split's work so far.
+    pub(super) fn work(&self) -> f64 {
+        self.work.load(Relaxed) as f64
     }
 
     /// The key of the node with `grid` whose parent handed down `memo`.

@@ -138,7 +138,10 @@ fn balanced_parts_cover_every_solution_once_in_search_order() {
 #[test]
 fn a_split_out_of_sizing_time_still_covers_every_solution_once() {
     let puzzle = perm(7);
-    let sizing = Sizing::Measured { fewest: 5 };
+    let sizing = Sizing::Measured {
+        fewest: 5,
+        most: 80,
+    };
     let cut = split_within(&puzzle, 80, sizing, Duration::ZERO, &NOT_CANCELLED).expect("splits");
     assert!(cut.sizing_stopped);
     let subtrees = cut.parts;
@@ -174,6 +177,34 @@ fn parts_do_not_depend_on_the_threads() {
     assert!(one.iter().flatten().count() >= 16);
     assert_eq!(split_on(3), one);
     assert_eq!(split_on(8), one);
+}
+
+/// Where the split's work is a small share of the tree's, it cuts more subtrees than asked
+/// for, up to [`MOST_GROWTH`] times as many, the same whatever the threads, and they still hold
+/// every solution once; where it is not, it cuts those asked for.
+#[test]
+fn a_cheap_split_cuts_more_subtrees_the_same_on_any_threads() {
+    let cut_on = |puzzle: &Puzzle, parts: usize, threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a pool");
+        let cut = pool.install(|| cut_parts(puzzle, parts, 16, &NOT_CANCELLED).expect("splits"));
+        assert!(!cut.sizing_stopped);
+        cut.parts
+    };
+    let subtrees = |parts: &[Vec<Part>]| parts.iter().flatten().count();
+    let dear = cut_on(&perm(7), 4, 2);
+    assert_eq!((dear.len(), subtrees(&dear)), (4, 64));
+
+    let puzzle = perm(9);
+    let one = cut_on(&puzzle, 2, 1);
+    assert_eq!(one.len(), 2);
+    let grown = subtrees(&one);
+    assert!((33..=32 * MOST_GROWTH).contains(&grown), "{grown} subtrees");
+    assert_eq!(cut_on(&puzzle, 2, 3), one);
+    let counts = one.iter().flatten().map(|p| count(&p.puzzle(&puzzle)));
+    assert_eq!(counts.sum::<u64>(), 362_880);
 }
 
 #[test]
