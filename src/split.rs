@@ -29,8 +29,8 @@
 //! measure them once; on a random 16x16 picture, the nodes that probe measured fell by a sixth.
 //!
 //! The children of a node are sized side by side on rayon's threads, and so are the nodes of
-//! each level of their sampling; the keys depend on the nodes alone, so the parts are the same
-//! for every number of threads. Grids of more than [`SIDE_BY_SIDE_CELLS`] cells are sized on
+//! each level of their sampling and the nodes expanded at once; the keys depend on the nodes
+//! alone, so the parts are the same for every number of threads. Grids of more than [`SIDE_BY_SIDE_CELLS`] cells are sized on
 //! one thread, to bound memory.
 //!
 //! Sizing stops after [`SIZING_TIME`]: on grids whose nodes take seconds to probe (a random
@@ -583,20 +583,35 @@ fn expand<P: Searchable>(
         }
         let wanted = (sizer.parts - open.len() - done.len()).min(EXPAND_AT_ONCE);
         let mut branching = Vec::with_capacity(wanted);
-        while branching.len() < wanted {
-            let Some(mut node) = open.pop() else { break };
-            match splitter.choose(&mut node.grid, node.memo.as_deref()) {
-                Choice::Interrupted => return Err(SolveError::Cancelled),
-                Choice::Dead => {}
-                Choice::Solved => done.push(Open {
-                    estimate: 1.0,
-                    ..node
-                }),
-                Choice::Branch {
-                    cell,
-                    children,
-                    memo,
-                } => branching.push((node, cell, children, memo)),
+        while branching.len() < wanted && !open.is_empty() {
+            // As many as are still wanted, chosen side by side: the nodes that a split no
+            // longer sizes (past its sizing time) are probed here.
+            let popped: Vec<_> = (branching.len()..wanted)
+                .map_while(|_| open.pop())
+                .collect();
+            let chosen = splitter.each(popped.len(), |splitter, i| {
+                let mut grid = popped[i].grid.clone();
+                let choice = splitter.choose(&mut grid, popped[i].memo.as_deref());
+                Ok((grid, choice))
+            });
+            let Ok(chosen) = chosen else {
+                return Err(SolveError::Cancelled);
+            };
+            for (node, (grid, choice)) in popped.into_iter().zip(chosen) {
+                let node = Open { grid, ..node };
+                match choice {
+                    Choice::Interrupted => return Err(SolveError::Cancelled),
+                    Choice::Dead => {}
+                    Choice::Solved => done.push(Open {
+                        estimate: 1.0,
+                        ..node
+                    }),
+                    Choice::Branch {
+                        cell,
+                        children,
+                        memo,
+                    } => branching.push((node, cell, children, memo)),
+                }
             }
         }
         if branching.is_empty() && open.is_empty() {
