@@ -121,11 +121,14 @@ impl Sizer {
     /// [`DOUBLING_COST`] times over, stays within [`CHEAP_SHARE`] of the estimated work of the
     /// whole search, twice the subtrees' grids stay within [`GROWTH_BYTES`], and the sizing time
     /// allows it. More subtrees pack into more even parts, and a tree that is large beside the
-    /// split's work affords them.
+    /// split's work affords them; a split into one part gains nothing from them.
     pub(super) fn grow(&mut self, now: &Progress) -> bool {
-        let Sizing::Measured { most, .. } = self.sizing else {
+        let Sizing::Measured { fewest, most } = self.sizing else {
             return false;
         };
+        if fewest < 2 {
+            return false;
+        }
         let affordable = now.tree.is_finite()
             && now.work * DOUBLING_COST <= CHEAP_SHARE * now.tree
             && now.cut.saturating_mul(2).saturating_mul(now.grid_bytes) <= GROWTH_BYTES
