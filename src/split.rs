@@ -30,8 +30,8 @@
 //!
 //! The children of a node are sized side by side on rayon's threads, and so are the nodes of
 //! each level of their sampling and the nodes expanded at once; the keys depend on the nodes
-//! alone, so the parts are the same for every number of threads. Grids of more than [`SIDE_BY_SIDE_CELLS`] cells are sized on
-//! one thread, to bound memory.
+//! alone, so the parts are the same for every number of threads. Grids of more than
+//! [`SIDE_BY_SIDE_CELLS`] cells are sized on one thread, to bound memory.
 //!
 //! Sizing stops after [`SIZING_TIME`]: on grids whose nodes take seconds to probe (a random
 //! 200x200 colour picture), sizing a thousand subtrees would take an hour. The split then cuts
@@ -568,8 +568,8 @@ fn split_within<P: Searchable>(
     })
 }
 
-/// Branches the largest open nodes, sized by `sizer`, until there are as many open and
-/// finished nodes (`nodes`) as it wants, or nothing is left open.
+/// Branches the largest open nodes, their children sized by `sizer`, until there are as many
+/// open and finished nodes as it wants, or nothing is left open.
 fn expand<P: Searchable>(
     splitter: &mut Splitter<'_, P>,
     sizer: &mut Sizer,
