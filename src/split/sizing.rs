@@ -1,11 +1,11 @@
 //! How a split sizes the subtrees it cuts: by measuring them (see the parent module), within
 //! a time limit, or by their unknown cells alone.
 
-use std::cell::Cell;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{Interrupted, Open, Splitter, raised};
+use super::splitter::Splitter;
+use super::{Interrupted, Open, raised};
 use crate::choose::SealedMemo;
 use crate::domain::{Domain, DomainGrid};
 use crate::search::{Searchable, SolveError};
@@ -153,42 +153,6 @@ const DOUBLING_COST: f64 = 1.6;
 /// The most bytes the grids of the subtrees may take after a doubling: a black-and-white
 /// 512x512 grid takes 128 KB, so 2,048 of them fit.
 const GROWTH_BYTES: usize = 256 << 20;
-
-/// When sizing ends, as a measurement polls it: the clock is read once every
-/// [`CLOCK_EVERY`] polls: read at every poll, it took 4% of a split's time.
-pub(super) struct Deadline {
-    at: Instant,
-    polls: Cell<u32>,
-    passed: Cell<bool>,
-}
-
-/// Polls of a [`Deadline`] per reading of the clock: the polls come every few line solves, so
-/// a deadline is seen within a millisecond or so on grids of hundreds of cells a side.
-const CLOCK_EVERY: u32 = 64;
-
-impl Deadline {
-    pub(super) fn new(at: Instant) -> Self {
-        Deadline {
-            at,
-            polls: Cell::new(0),
-            passed: Cell::new(false),
-        }
-    }
-
-    /// Whether the deadline has passed, as the clock said when last read.
-    pub(super) fn passed(&self) -> bool {
-        let polls = self.polls.get().wrapping_add(1);
-        self.polls.set(polls);
-        if polls.is_multiple_of(CLOCK_EVERY) && Instant::now() >= self.at {
-            self.passed.set(true);
-        }
-        self.passed.get()
-    }
-
-    pub(super) fn at(&self) -> Instant {
-        self.at
-    }
-}
 
 /// How long a split sizes subtrees before it cuts only as many as parts (see [`Sizer`]): the
 /// 16x16 of issue 67 sizes in about 2.5 s, a random 25x25 picture in 12 s, but a random

@@ -1,11 +1,15 @@
 //! Tests of splitting: parts that cover every solution once, in search order, whatever the
 //! threads; packing; sizing; checksums; cancelling.
 
+use std::ops::Range;
 use std::time::{Duration, Instant};
 
+use super::pack::pack;
+use super::splitter::Splitter;
 use super::*;
 use crate::grid::Grid;
 use crate::puzzle::Clue;
+use crate::rng::SplitMix;
 use crate::search::{Solver, SolverOptions};
 
 /// The cancel flag of splits that run to their end.
