@@ -122,6 +122,41 @@ impl Grid {
         (&mut self.bits, &mut self.unknown)
     }
 
+    /// The first undecided cell of the line with the fewest undecided cells (rows before
+    /// columns and lower indices first among equals), read from the planes a word at a time.
+    pub(crate) fn most_constrained_cell(&self) -> Option<(usize, usize)> {
+        let (rows, cols) = (self.row_plane(), self.width * self.col_words);
+        let (rows_filled, rest) = self.bits.split_at(rows);
+        let (rows_empty, rest) = rest.split_at(rows);
+        let (cols_filled, cols_empty) = rest.split_at(cols);
+        let row = fewest_undecided(rows_filled, rows_empty, self.row_words, self.width);
+        let col = fewest_undecided(cols_filled, cols_empty, self.col_words, self.height);
+        let line = match (row, col) {
+            (Some((n, r)), Some((m, c))) => {
+                if m < n {
+                    LineId::Col(c)
+                } else {
+                    LineId::Row(r)
+                }
+            }
+            (Some((_, r)), None) => LineId::Row(r),
+            (None, Some((_, c))) => LineId::Col(c),
+            (None, None) => return None,
+        };
+        let (filled, empty) = self.line(line);
+        let (word, unknown) = filled
+            .iter()
+            .zip(empty)
+            .map(|(f, e)| !(f | e))
+            .enumerate()
+            .find(|&(_, unknown)| unknown != 0)?;
+        let at = word * 64 + unknown.trailing_zeros() as usize;
+        Some(match line {
+            LineId::Row(r) => (r, at),
+            LineId::Col(c) => (at, c),
+        })
+    }
+
     /// The grid's storage, every plane's words (see [`Grid::storage_mut`]).
     pub(crate) fn storage(&self) -> &[u64] {
         &self.bits
@@ -261,6 +296,26 @@ const fn glyphs() -> [[u8; 8]; 256] {
         byte += 1;
     }
     table
+}
+
+/// The fewest undecided cells of a line that has some, and the first such line, among lines of
+/// `len` cells stored `words` words each in the planes `filled` and `empty`.
+fn fewest_undecided(
+    filled: &[u64],
+    empty: &[u64],
+    words: usize,
+    len: usize,
+) -> Option<(usize, usize)> {
+    let mut best: Option<(usize, usize)> = None;
+    let lines = filled.chunks_exact(words).zip(empty.chunks_exact(words));
+    for (index, (f, e)) in lines.enumerate() {
+        let known: u32 = f.iter().zip(e).map(|(f, e)| (f | e).count_ones()).sum();
+        let undecided = len - known as usize;
+        if undecided > 0 && best.is_none_or(|(fewest, _)| undecided < fewest) {
+            best = Some((undecided, index));
+        }
+    }
+    best
 }
 
 #[cfg(test)]

@@ -39,7 +39,6 @@ pub(crate) use policy::choose_by;
 use crate::domain::{Domain, DomainGrid, each_value};
 use crate::line::Contradiction;
 use crate::propagate::Propagator;
-use crate::puzzle::LineId;
 
 /// What to do at a search node, whose grid is at a propagation fixpoint.
 #[derive(Clone, Debug)]
@@ -108,7 +107,7 @@ pub(crate) fn choose_plain<P: Domain>(
     prop: &mut Propagator<P>,
     stopped: &dyn Fn() -> bool,
 ) -> Choice<P::Grid> {
-    let Some(cell) = most_constrained_cell(grid) else {
+    let Some(cell) = grid.most_constrained_cell() else {
         return Choice::Solved;
     };
     let mut children = Vec::new();
@@ -127,23 +126,6 @@ pub(crate) fn choose_plain<P: Domain>(
         cell,
         children,
         memo: None,
-    }
-}
-
-/// The first undecided cell of the line with the fewest undecided cells.
-fn most_constrained_cell<G: DomainGrid>(grid: &G) -> Option<(usize, usize)> {
-    let (height, width) = (grid.height(), grid.width());
-    let rows = (0..height).map(LineId::Row);
-    let cols = (0..width).map(LineId::Col);
-    let (_, line) = rows
-        .chain(cols)
-        .map(|l| (grid.undecided_in(l), l))
-        .filter(|&(n, _)| n > 0)
-        .min_by_key(|&(n, _)| n)?;
-    let undecided = |(r, c): &(usize, usize)| grid.values(*r, *c).count_ones() > 1;
-    match line {
-        LineId::Row(r) => (0..width).map(|c| (r, c)).find(undecided),
-        LineId::Col(c) => (0..height).map(|r| (r, c)).find(undecided),
     }
 }
 

@@ -94,6 +94,10 @@ impl DomainGrid for Grid {
         self.line_len(line) - known as usize
     }
 
+    fn most_constrained_cell(&self) -> Option<(usize, usize)> {
+        Grid::most_constrained_cell(self)
+    }
+
     fn key(&self) -> Box<[u64]> {
         let (filled, empty) = self.row_planes();
         filled.iter().chain(empty).copied().collect()

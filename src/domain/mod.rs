@@ -74,6 +74,11 @@ pub trait DomainGrid: Clone + Debug + PartialEq + Eq + Send + Sync + 'static {
     fn reset(&mut self, row: usize, col: usize, values: u64);
     /// Cells of `line` with more than one possible value.
     fn undecided_in(&self, line: LineId) -> usize;
+    /// The first undecided cell of the line with the fewest undecided cells (rows before
+    /// columns and lower indices first among equals), or `None` when every cell is decided.
+    fn most_constrained_cell(&self) -> Option<(usize, usize)> {
+        most_constrained_cell_by_lines(self)
+    }
     /// A hashable copy of the cells, equal for equal grids (to drop duplicate solutions).
     fn key(&self) -> Box<[u64]>;
     /// The bytes the grid holds on the heap.
@@ -90,6 +95,24 @@ pub trait DomainGrid: Clone + Debug + PartialEq + Eq + Send + Sync + 'static {
     /// The words that store the grid's cells, and its count of undecided cells, to write.
     /// Whoever writes them keeps the two in agreement.
     fn storage_mut(&mut self) -> (&mut [u64], &mut usize);
+}
+
+/// [`DomainGrid::most_constrained_cell`] from [`DomainGrid::undecided_in`] and
+/// [`DomainGrid::values`]: for any domain, and to check the faster ones against.
+pub(crate) fn most_constrained_cell_by_lines<G: DomainGrid>(grid: &G) -> Option<(usize, usize)> {
+    let (height, width) = (grid.height(), grid.width());
+    let rows = (0..height).map(LineId::Row);
+    let cols = (0..width).map(LineId::Col);
+    let (_, line) = rows
+        .chain(cols)
+        .map(|l| (grid.undecided_in(l), l))
+        .filter(|&(n, _)| n > 0)
+        .min_by_key(|&(n, _)| n)?;
+    let undecided = |(r, c): &(usize, usize)| grid.values(*r, *c).count_ones() > 1;
+    match line {
+        LineId::Row(r) => (0..width).map(|c| (r, c)).find(undecided),
+        LineId::Col(c) => (0..height).map(|r| (r, c)).find(undecided),
+    }
 }
 
 /// A kind of puzzle: its grid, and how one of its lines is solved.
@@ -239,6 +262,41 @@ pub(crate) fn each_value<P: Domain>(mut set: u64) -> impl Iterator<Item = u64> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_most_constrained_cell_from_the_planes_is_the_one_line_by_line() {
+        // Shapes across the 64-cell word boundary, grids from nearly unknown to complete,
+        // so that ties between rows and columns and the last words of long lines come up.
+        use super::{DomainGrid, most_constrained_cell_by_lines};
+        use crate::grid::Grid;
+        use crate::rng::SplitMix;
+        let mut rng = SplitMix(7);
+        for (height, width) in [
+            (1, 1),
+            (3, 5),
+            (16, 16),
+            (5, 64),
+            (65, 3),
+            (70, 130),
+            (2, 200),
+        ] {
+            for known in [0, 10, 50, 90, 99, 100] {
+                let mut grid = Grid::new(height, width);
+                for r in 0..height {
+                    for c in 0..width {
+                        if rng.next() % 100 < known {
+                            let _ = grid.set(r, c, rng.next().is_multiple_of(2));
+                        }
+                    }
+                }
+                assert_eq!(
+                    DomainGrid::most_constrained_cell(&grid),
+                    most_constrained_cell_by_lines(&grid),
+                    "{height}x{width}, {known}% known"
+                );
+            }
+        }
+    }
+
     #[test]
     fn branch_scores_are_finite_at_the_extremes() {
         use super::Domain;
