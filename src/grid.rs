@@ -307,12 +307,21 @@ fn fewest_undecided(
     len: usize,
 ) -> Option<(usize, usize)> {
     let mut best: Option<(usize, usize)> = None;
-    let lines = filled.chunks_exact(words).zip(empty.chunks_exact(words));
-    for (index, (f, e)) in lines.enumerate() {
-        let known: u32 = f.iter().zip(e).map(|(f, e)| (f | e).count_ones()).sum();
-        let undecided = len - known as usize;
+    let mut consider = |index: usize, undecided: usize| {
         if undecided > 0 && best.is_none_or(|(fewest, _)| undecided < fewest) {
             best = Some((undecided, index));
+        }
+    };
+    if words == 1 {
+        // Lines of up to 64 cells, the common case, one word each.
+        for (index, (f, e)) in filled.iter().zip(empty).enumerate() {
+            consider(index, len - (f | e).count_ones() as usize);
+        }
+    } else {
+        let lines = filled.chunks_exact(words).zip(empty.chunks_exact(words));
+        for (index, (f, e)) in lines.enumerate() {
+            let known: u32 = f.iter().zip(e).map(|(f, e)| (f | e).count_ones()).sum();
+            consider(index, len - known as usize);
         }
     }
     best
