@@ -306,6 +306,10 @@ fn fewest_undecided(
     words: usize,
     len: usize,
 ) -> Option<(usize, usize)> {
+    if words == 0 {
+        // Lines of no cells: nothing is undecided (and `chunks_exact` takes no empty chunks).
+        return None;
+    }
     let mut best: Option<(usize, usize)> = None;
     let mut consider = |index: usize, undecided: usize| {
         if undecided > 0 && best.is_none_or(|(fewest, _)| undecided < fewest) {

@@ -271,6 +271,8 @@ mod tests {
         use crate::rng::SplitMix;
         let mut rng = SplitMix(7);
         for (height, width) in [
+            (0, 3),
+            (3, 0),
             (1, 1),
             (3, 5),
             (16, 16),
