@@ -40,26 +40,60 @@ impl Pace {
                 let share = snapshot.lines_fixed as f64 / snapshot.lines as f64;
                 (Some(share), self.layers_left(share, elapsed))
             }
-            // No sweep has started yet (the backbone comes first): nothing done.
-            CountPhase::Sweep | CountPhase::Race if snapshot.sweep_turn == 0 => (Some(0.0), None),
-            CountPhase::Sweep | CountPhase::Race => {
-                let (turn, share) = (snapshot.sweep_turn, snapshot.sweep_explored);
-                let (share, left) = self.sweeps.sight(turn, share, (before, elapsed));
+            CountPhase::Sweep => {
+                let (share, left) = self.sweeps_left(snapshot, (before, elapsed));
+                (Some(share), left)
+            }
+            // Profiles race while their layers stay small enough: the racer that should
+            // finish first says how far the race is.
+            CountPhase::Race if snapshot.lines > 0 => {
+                let share = snapshot.lines_fixed as f64 / snapshot.lines as f64;
+                let profiles = (share, self.layers_left(share, elapsed));
+                let sweeps = self.sweeps_left(snapshot, (before, elapsed));
+                let (share, left) = sooner(sweeps, profiles);
+                (Some(share), left)
+            }
+            CountPhase::Race => {
+                let (share, left) = self.sweeps_left(snapshot, (before, elapsed));
                 (Some(share), left)
             }
             _ => (None, None),
         }
     }
 
+    /// The sweeps' share done and time left, from `snapshot` seen at `elapsed`, the sighting
+    /// before at `before`. No sweep has started yet (the backbone comes first): nothing done.
+    fn sweeps_left(&mut self, snapshot: &CountSnapshot, seen: (f64, f64)) -> (f64, Option<f64>) {
+        if snapshot.sweep_turn == 0 {
+            return (0.0, None);
+        }
+        let (turn, share) = (snapshot.sweep_turn, snapshot.sweep_explored);
+        self.sweeps.sight(turn, share, seen)
+    }
+
     /// Seconds left for `share` of the profiles' lines fixed, at the pace of the last few
-    /// sightings.
+    /// sightings. Profiles that start again (racing, after a first try) start a new pace.
     fn layers_left(&mut self, share: f64, elapsed: f64) -> Option<f64> {
+        if self.layers.back().is_some_and(|&(last, _)| share < last) {
+            self.layers.clear();
+        }
         if self.layers.len() > WINDOW {
             self.layers.pop_front();
         }
         let (from, since) = self.layers.front().copied().unwrap_or((share, elapsed));
         self.layers.push_back((share, elapsed));
         seconds_left(share, share - from, elapsed - since)
+    }
+}
+
+/// Of two racers' share done and time left, those of the one that should finish first: the
+/// sooner time left, or the one that tells one, or else the larger share.
+fn sooner(a: (f64, Option<f64>), b: (f64, Option<f64>)) -> (f64, Option<f64>) {
+    match (a.1, b.1) {
+        (Some(x), Some(y)) if y < x => b,
+        (None, Some(_)) => b,
+        (None, None) if b.0 > a.0 => b,
+        _ => a,
     }
 }
 
@@ -249,6 +283,31 @@ mod tests {
         let (share, left) = sight(17, 0.1, 7.0);
         assert_eq!(share, Some(0.1));
         near(left, 1.5 * 0.9 / 0.1);
+    }
+
+    #[test]
+    fn a_race_with_profiles_shows_the_racer_that_should_finish_first() {
+        let mut pace = Pace::default();
+        let mut sight = |lines: usize, explored: f64, seconds: f64| {
+            pace.sight(&snapshot(CountPhase::Race, lines, 9, explored), seconds)
+        };
+        // The sweeps began at 0.5 s; profiles have no pace yet.
+        let (share, left) = sight(1, 0.05, 1.0);
+        assert_eq!(share, Some(0.05));
+        near(left, 0.5 * 0.95 / 0.05);
+        // A line more in 1 s: profiles' 8 lines left take 8 s, the sweeps' 90% 13.5 s.
+        let (share, left) = sight(2, 0.1, 2.0);
+        assert_eq!(share, Some(0.2));
+        near(left, 8.0);
+        // The sweeps go faster: 50% in 2.5 s, 2.5 s more.
+        let (share, left) = sight(2, 0.5, 3.0);
+        assert_eq!(share, Some(0.5));
+        near(left, 2.5);
+        // Profiles that start again start a new pace.
+        let mut pace = Pace::default();
+        pace.sight(&snapshot(CountPhase::Profiles, 6, 0, 0.0), 1.0);
+        let raced = snapshot(CountPhase::Race, 1, 0, 0.0);
+        assert_eq!(pace.sight(&raced, 2.0), (Some(0.1), None));
     }
 
     #[test]

@@ -159,6 +159,14 @@ fn exact_line(s: &CountSnapshot, elapsed: Duration, share: Option<f64>) -> Strin
         ),
         CountPhase::Sweep => so_far("counting cell by cell", ""),
         CountPhase::Components => so_far("counting by components", ""),
+        CountPhase::Race if s.lines > 0 => format!(
+            "counting three ways at once: at least {} solutions so far{}, profiles {} of {} lines, {}",
+            number(s.counted),
+            done(""),
+            s.lines_fixed,
+            s.lines,
+            duration(elapsed.as_secs_f64())
+        ),
         CountPhase::Race => so_far("counting two ways at once", "sweep "),
     }
 }
@@ -315,7 +323,7 @@ mod tests {
         let mut snapshot = CountSnapshot {
             phase: CountPhase::Race,
             lines_fixed: 0,
-            lines: 50,
+            lines: 0,
             profiles: 0,
             sweep_nodes: (0, 0),
             sweep_explored: 0.0,
@@ -338,6 +346,16 @@ mod tests {
              fixed in 400 checks; the sweep: 1.47e7 nodes branched, \
              1,643,555 from its memo, 0.31% of its tree finished (counting 1.20e8 there); \
              components: 23,307 counted by branching, 19,238 from the cache"
+        );
+        // Profiles racing too.
+        snapshot.sweep_nodes = (0, 0);
+        snapshot.component_nodes = (0, 0);
+        snapshot.backbone = (0, 0);
+        (snapshot.lines_fixed, snapshot.lines) = (9, 24);
+        assert_eq!(
+            snapshot.describe(Duration::from_secs(3), Some(0.4)),
+            "counting three ways at once: at least 0 solutions so far, 40% done, profiles 9 \
+             of 24 lines, 3 s"
         );
         assert_eq!(share(0.42), "42%");
         assert_eq!(share(0.0), "0%");

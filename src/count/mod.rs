@@ -46,7 +46,7 @@ pub use countable::Countable;
 pub use num_bigint::BigUint;
 pub use profile::Orientation;
 pub(crate) use profile::{
-    LayerProgress, ProfileError, count_by_profiles, count_per_colour_by_profiles,
+    LayerLimit, LayerProgress, ProfileError, count_by_profiles, count_per_colour_by_profiles,
 };
 #[cfg(test)]
 pub(crate) use profile::{ProfileProblem, count_per_cell_by_profiles};
@@ -92,7 +92,9 @@ const MIN_TRIAL: Duration = Duration::from_millis(500);
 /// then the sweep, then components (which have no limit). A limit of 0 skips its method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CountLimits {
-    /// The most profiles one layer of the dynamic program may hold.
+    /// The most profiles one layer of the dynamic program may hold in its first try. A count
+    /// whose layer outgrew it tries profiles again in the race of the sweep and components,
+    /// with layers held by memory instead (see `WholeSweep::race_profiles`). `0`: no profiles.
     pub max_profiles: usize,
     /// About the most bytes the sweep's memo may take.
     pub sweep_memory: usize,
@@ -236,7 +238,7 @@ fn open_root<P: Domain>(
 /// Counts the solutions of `puzzle`, black and white or colour, exactly without visiting them
 /// one by one, in the current rayon pool: by profiles while a layer holds at most
 /// `limits.max_profiles`, else by a sweep while its memo fits `limits.sweep_memory`, else by
-/// components. `progress` is kept up to date for a display that reads it from another thread.
+/// components (racing, profiles again among them if a layer outgrew the limit). `progress` is kept up to date for a display that reads it from another thread.
 /// (A domain without a completion checker, colour so far, fixes no backbone.)
 pub(crate) fn count_exact<P: Countable>(
     puzzle: &P,
@@ -255,10 +257,14 @@ pub(crate) fn count_exact<P: Countable>(
         unknown_cells,
     };
     let orientation = orientations(puzzle)[0];
-    if limits.max_profiles > 0
-        && let Some(counted) = try_profiles(puzzle, &root, orientation, limits, cancel, progress)?
-    {
-        return Ok(done(counted));
+    // Layers that outgrew the first limit may still fit in memory: profiles race again.
+    let mut profiles_race = false;
+    if limits.max_profiles > 0 {
+        match try_profiles(puzzle, &root, orientation, limits, cancel, progress)? {
+            FirstTry::Counted(counted) => return Ok(done(counted)),
+            FirstTry::TooMany => profiles_race = true,
+            FirstTry::TooLong => {}
+        }
     }
     // The sweep's frontier crosses every line, so it holds the product of the states of the
     // independent parts it cuts through: leave a grid that falls apart to components.
@@ -273,6 +279,7 @@ pub(crate) fn count_exact<P: Countable>(
         budget: MemoBudget::new(limits.sweep_memory),
         progress,
         swept_as: std::sync::Mutex::new(orientation),
+        profiles_race,
     };
     if limits.sweep_memory > 0 && whole && limits.race {
         return sweep.race_components(cancel).map(done);
@@ -296,8 +303,17 @@ pub(crate) fn count_exact<P: Countable>(
     Ok(done((count, components_method(&progress.components))))
 }
 
-/// Counts by profiles from `root`: the count and how, or `None` when a layer outgrows
-/// `limits.max_profiles` or a line is too long for them.
+/// What the first count by profiles gave.
+enum FirstTry {
+    /// The count, and how it was made.
+    Counted((BigUint, ExactMethod)),
+    /// A layer outgrew `limits.max_profiles`.
+    TooMany,
+    /// A line is too long for profiles.
+    TooLong,
+}
+
+/// Counts by profiles from `root`, each layer within `limits.max_profiles`.
 fn try_profiles<P: Countable>(
     puzzle: &P,
     root: &P::Grid,
@@ -305,25 +321,26 @@ fn try_profiles<P: Countable>(
     limits: CountLimits,
     cancel: &AtomicBool,
     progress: &CountProgress,
-) -> Result<Option<(BigUint, ExactMethod)>, CountError> {
+) -> Result<FirstTry, CountError> {
     progress.enter(CountPhase::Profiles);
     let layer = |p: LayerProgress| progress.layer(p.done, p.total, p.profiles);
     match count_by_profiles(
         puzzle,
         root,
         orientation,
-        limits.max_profiles,
-        cancel,
+        LayerLimit::at_most(limits.max_profiles),
+        Stop::from(cancel),
         layer,
     ) {
-        Ok((count, widest)) => Ok(Some((
+        Ok((count, widest)) => Ok(FirstTry::Counted((
             count,
             ExactMethod::Profiles {
                 orientation,
                 widest,
             },
         ))),
-        Err(CountError::TooManyProfiles { .. } | CountError::LineTooLong) => Ok(None),
+        Err(CountError::TooManyProfiles { .. }) => Ok(FirstTry::TooMany),
+        Err(CountError::LineTooLong) => Ok(FirstTry::TooLong),
         Err(e) => Err(e),
     }
 }

@@ -16,6 +16,7 @@ use super::CountError;
 use super::countable::Countable;
 use super::dfa::{Class, DEAD, LineDfa, Successors, TooLarge};
 use super::key::{Key, Layout, with_narrowest_key};
+use super::stop::Stop;
 use super::tally::{Overflow, Tally};
 use crate::domain::DomainGrid;
 use crate::puzzle::LineId;
@@ -55,6 +56,41 @@ impl From<Overflow> for ProfileError {
         ProfileError::Overflow
     }
 }
+
+/// How large a layer of the dynamic program may grow before the count gives up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LayerLimit {
+    /// The most profiles a layer may hold, lowered where they would take more than `bytes`
+    /// (see [`within_bytes`]).
+    pub(crate) profiles: usize,
+    /// About the most bytes a layer's profiles may take.
+    pub(crate) bytes: usize,
+    /// With `Some(g)`, a layer of at least [`GROWTH_FROM`] profiles is also given up when it
+    /// holds more than `g` times the profiles of the layer before, or, part way, when it has
+    /// found more than [`SURGE`] profiles for each one expanded.
+    pub(crate) growth: Option<usize>,
+}
+
+impl LayerLimit {
+    /// At most `profiles` a layer, in at most [`LAYER_BYTES`] or as many bytes as that many
+    /// narrow profiles take, where that is more; without projections.
+    pub(crate) fn at_most(profiles: usize) -> Self {
+        LayerLimit {
+            profiles,
+            bytes: LAYER_BYTES.max(profiles.saturating_mul(NARROW_PROFILE_BYTES)),
+            growth: None,
+        }
+    }
+}
+
+/// The fewest profiles a layer holds before its growth is weighed (see
+/// [`LayerLimit::growth`]): small layers grow fast at first, and cost nothing.
+const GROWTH_FROM: usize = 1 << 14;
+
+/// The most profiles a layer given a growth limit may find, part way, for each profile of the
+/// layer before that it has expanded (see [`LayerLimit::growth`]). A profile of a permutation
+/// puzzle of n lines has at most n successors, and each successor many predecessors.
+const SURGE: usize = 64;
 
 /// Progress after each layer.
 #[derive(Clone, Copy, Debug)]
@@ -204,25 +240,25 @@ impl<S: Successors> ProfileProblem<S> {
         })
     }
 
-    /// Counts the grids that satisfy every line, giving up when a layer holds more than
-    /// `max_profiles` profiles.
+    /// Counts the grids that satisfy every line, giving up when a layer grows past `limit`
+    /// or `stop` is raised.
     pub(crate) fn count<T: Tally>(
         &self,
-        max_profiles: usize,
-        cancel: &AtomicBool,
+        limit: LayerLimit,
+        stop: Stop<'_>,
         progress: impl FnMut(LayerProgress),
     ) -> Result<T, ProfileError> {
         let layout = Layout::new(&self.tracked);
         with_narrowest_key!(&layout, K => {
-            self.count_with::<K, T>(&layout, max_profiles, cancel, progress)
+            self.count_with::<K, T>(&layout, limit, stop, progress)
         })
     }
 
     fn count_with<K: Key, T: Tally>(
         &self,
         layout: &Layout,
-        max_profiles: usize,
-        cancel: &AtomicBool,
+        limit: LayerLimit,
+        stop: Stop<'_>,
         mut progress: impl FnMut(LayerProgress),
     ) -> Result<T, ProfileError> {
         let mut start = K::blank(self.tracked.len());
@@ -235,12 +271,24 @@ impl<S: Successors> ProfileProblem<S> {
         if self.steps.iter().any(|s| s.start() == DEAD) {
             return Ok(T::zero());
         }
-        let max_profiles = within_bytes::<K, T>(max_profiles, self.tracked.len(), LAYER_BYTES);
+        let limit = LayerLimit {
+            profiles: within_bytes::<K, T>(limit.profiles, self.tracked.len(), limit.bytes),
+            ..limit
+        };
         let mut layer: Layer<K, T> = DashMap::with_hasher(FxBuildHasher);
         layer.insert(start, T::one());
         for step in 0..self.steps.len() {
             let entries: Vec<(K, T)> = layer.into_iter().collect();
-            layer = self.next_layer(layout, step, &entries, max_profiles, cancel)?;
+            layer = self.next_layer(layout, step, &entries, limit, stop)?;
+            if limit.growth.is_some_and(|g| {
+                layer.len() >= GROWTH_FROM && layer.len() > g.saturating_mul(entries.len())
+            }) {
+                return Err(ProfileError::TooManyProfiles {
+                    layer: step + 1,
+                    profiles: layer.len(),
+                    limit: limit.profiles,
+                });
+            }
             progress(LayerProgress {
                 done: step + 1,
                 total: self.steps.len(),
@@ -264,22 +312,32 @@ impl<S: Successors> ProfileProblem<S> {
         layout: &Layout,
         step: usize,
         entries: &[(K, T)],
-        max_profiles: usize,
-        cancel: &AtomicBool,
+        limit: LayerLimit,
+        stop: Stop<'_>,
     ) -> Result<Layer<K, T>, ProfileError> {
         let next: Layer<K, T> = DashMap::with_capacity_and_hasher(entries.len(), FxBuildHasher);
         let overflow = AtomicBool::new(false);
         let too_many = AtomicBool::new(false);
         let profiles = AtomicUsize::new(0);
+        let expanded = AtomicUsize::new(0);
+        let max_profiles = limit.profiles;
+        // Whether `found` profiles, part way, surge past the growth limit.
+        let surging = |found: usize| {
+            limit.growth.is_some()
+                && found >= GROWTH_FROM
+                && found.is_power_of_two()
+                && found > SURGE.saturating_mul(expanded.load(Ordering::Relaxed))
+        };
         entries.par_iter().for_each_init(
             || Scratch::new(&self.steps[step], self.tracked.len()),
             |scratch, (profile, ways)| {
-                if cancel.load(Ordering::Relaxed)
+                if stop.raised()
                     || overflow.load(Ordering::Relaxed)
                     || too_many.load(Ordering::Relaxed)
                 {
                     return;
                 }
+                expanded.fetch_add(1, Ordering::Relaxed);
                 let add = |sum: &mut T| {
                     if sum.add(ways).is_err() {
                         overflow.store(true, Ordering::Relaxed);
@@ -287,7 +345,8 @@ impl<S: Successors> ProfileProblem<S> {
                 };
                 self.expand(layout, step, profile, scratch, |successor: &K, _: &[u8]| {
                     let insert = || {
-                        if profiles.fetch_add(1, Ordering::Relaxed) >= max_profiles {
+                        let before = profiles.fetch_add(1, Ordering::Relaxed);
+                        if before >= max_profiles || surging(before + 1) {
                             too_many.store(true, Ordering::Relaxed);
                         }
                         ways.clone()
@@ -308,11 +367,11 @@ impl<S: Successors> ProfileProblem<S> {
                     // Keep going? A single profile can have astronomically many successors.
                     !(too_many.load(Ordering::Relaxed)
                         || overflow.load(Ordering::Relaxed)
-                        || cancel.load(Ordering::Relaxed))
+                        || stop.raised())
                 });
             },
         );
-        if cancel.load(Ordering::Relaxed) {
+        if stop.raised() {
             return Err(ProfileError::Cancelled);
         }
         if overflow.load(Ordering::Relaxed) {
@@ -424,17 +483,17 @@ impl<S: Successors> ProfileProblem<S> {
 }
 
 /// Counts the completions of `root` (a probed grid of `puzzle`) by profiles walked as
-/// `orientation` says, with at most `max_profiles` per layer. Returns the count and the
-/// widest layer.
+/// `orientation` says, its layers within `limit`, until `stop` is raised. Returns the count
+/// and the widest layer.
 pub(crate) fn count_by_profiles<P: Countable>(
     puzzle: &P,
     root: &P::Grid,
     orientation: Orientation,
-    max_profiles: usize,
-    cancel: &AtomicBool,
+    limit: LayerLimit,
+    stop: Stop<'_>,
     mut progress: impl FnMut(LayerProgress),
 ) -> Result<(BigUint, usize), CountError> {
-    let stopped = || cancel.load(Ordering::Relaxed);
+    let stopped = || stop.raised();
     let problem = ProfileProblem::new(puzzle, root, orientation, &stopped)
         .map_err(CountError::from_building)?;
     let mut widest = 1;
@@ -442,8 +501,8 @@ pub(crate) fn count_by_profiles<P: Countable>(
         widest = widest.max(p.profiles);
         progress(p);
     };
-    let result = match problem.count::<u128>(max_profiles, cancel, &mut track) {
-        Err(ProfileError::Overflow) => problem.count::<BigUint>(max_profiles, cancel, &mut track),
+    let result = match problem.count::<u128>(limit, stop, &mut track) {
+        Err(ProfileError::Overflow) => problem.count::<BigUint>(limit, stop, &mut track),
         other => other.map(|n| n.to_big()),
     };
     let count = result.map_err(ProfileError::into_count_error)?;
@@ -462,13 +521,11 @@ const PROFILE_OVERHEAD: usize = 24;
 
 /// What a profile of a grid a few dozen cells wide takes, about, with its slot: a limit of
 /// profiles asked for above the default may take that many of these bytes.
-const NARROW_PROFILE_BYTES: usize = 128;
+pub(super) const NARROW_PROFILE_BYTES: usize = 128;
 
 /// `max_profiles`, lowered where that many profiles of `tracked` crossing lines, in keys `K`
-/// with tallies `T`, would take more than `bytes`, or than `max_profiles` narrow profiles
-/// would ([`NARROW_PROFILE_BYTES`]) where that is more; at least one profile.
+/// with tallies `T`, would take more than `bytes`; at least one profile.
 pub(super) fn within_bytes<K: Key, T>(max_profiles: usize, tracked: usize, bytes: usize) -> usize {
-    let bytes = bytes.max(max_profiles.saturating_mul(NARROW_PROFILE_BYTES));
     let boxed = if K::PACKED {
         0
     } else {

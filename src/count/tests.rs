@@ -194,12 +194,13 @@ fn counts_past_u128_switch_to_big_integers() {
 
 #[test]
 fn wide_profiles_are_held_to_a_layer_in_bytes() {
-    use super::profile::{LAYER_BYTES, within_bytes};
+    use super::profile::{LAYER_BYTES, LayerLimit, within_bytes};
     // Narrow keys: the default limit and a higher one asked for stand.
     let narrow = within_bytes::<u128, u128>(DEFAULT_MAX_PROFILES, 20, LAYER_BYTES);
     assert_eq!(narrow, DEFAULT_MAX_PROFILES);
+    let higher = LayerLimit::at_most(10_000_000);
     assert_eq!(
-        within_bytes::<u128, u128>(10_000_000, 24, LAYER_BYTES),
+        within_bytes::<u128, u128>(higher.profiles, 24, higher.bytes),
         10_000_000
     );
     // A profile of 2,000 crossing lines takes 4 KB: a layer at the default limit would take a
@@ -216,7 +217,8 @@ fn a_layer_limit_is_reported_not_exceeded() {
     let puzzle = permutations(12);
     let root = Grid::new(12, 12);
     let rows = Orientation::ALL[0];
-    let error = count_by_profiles(&puzzle, &root, rows, 100, &AtomicBool::new(false), |_| {})
+    let (limit, cancel) = (LayerLimit::at_most(100), AtomicBool::new(false));
+    let error = count_by_profiles(&puzzle, &root, rows, limit, Stop::from(&cancel), |_| {})
         .expect_err("12 columns of 1-clues need 924 profiles in the middle layer");
     assert_eq!(error, CountError::TooManyProfiles { limit: 100 });
     // count_exact then counts by the sweep (20 profiles in the middle layer of 6!), or by
@@ -373,6 +375,76 @@ fn the_race_of_the_sweep_and_components_counts_exactly() {
     }
 }
 
+/// Profiles whose first limit is too small race the sweep and components, with layers held
+/// by memory: whichever finishes first, the count is exact, on any number of threads.
+#[test]
+fn profiles_past_their_first_limit_race_and_the_count_is_exact() {
+    for threads in [1, 2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("pool");
+        for n in [7, 9] {
+            let limits = CountLimits {
+                max_profiles: 20,
+                ..CountLimits::default()
+            };
+            let progress = CountProgress::default();
+            let counted = pool
+                .install(|| {
+                    count_exact(&permutations(n), limits, &AtomicBool::new(false), &progress)
+                })
+                .expect("counts");
+            assert_eq!(
+                counted.count,
+                factorial(n as u32),
+                "n = {n}, {threads} threads"
+            );
+            let snapshot = progress.snapshot();
+            assert_eq!(snapshot.phase, CountPhase::Race);
+            // The racer's layers stay in the progress only if it counted.
+            match counted.method {
+                ExactMethod::Profiles { .. } => assert_eq!(snapshot.lines_fixed, snapshot.lines),
+                _ => assert_eq!(snapshot.lines, 0),
+            }
+        }
+    }
+}
+
+/// A layer that grows more than its growth limit over the layer before, once it holds
+/// 16,384 profiles, is given up; within the limit, the count is exact. The 18x18
+/// permutation puzzle's layers grow 2.17 times to their first of more than 16,384 profiles
+/// (C(18, 6) = 18,564).
+#[test]
+fn a_layer_that_grows_too_fast_is_given_up() {
+    use super::profile::{LAYER_BYTES, LayerLimit};
+    let puzzle = permutations(18);
+    let root = Grid::new(18, 18);
+    let cancel = AtomicBool::new(false);
+    let count = |growth| {
+        let limit = LayerLimit {
+            profiles: 1 << 20,
+            bytes: LAYER_BYTES,
+            growth: Some(growth),
+        };
+        count_by_profiles(
+            &puzzle,
+            &root,
+            Orientation::ALL[0],
+            limit,
+            Stop::from(&cancel),
+            |_| {},
+        )
+    };
+    let (counted, widest) = count(3).expect("counts");
+    assert_eq!(counted, factorial(18));
+    assert_eq!(widest, 48_620);
+    assert_eq!(
+        count(2).expect_err("grows past twice"),
+        CountError::TooManyProfiles { limit: 1 << 20 }
+    );
+}
+
 /// The backbone cells the sweep fixed when it counted `puzzle` under `limits` (0 if probing
 /// decided it), checking the count.
 fn backbone_fixed(puzzle: &Puzzle, limits: CountLimits) -> u64 {
@@ -524,7 +596,7 @@ proptest! {
         let count = |orientation| {
             ProfileProblem::new(&puzzle, &grid, orientation, &|| false)
                 .expect("short lines")
-                .count::<u128>(1 << 20, &cancel, |_| {})
+                .count::<u128>(LayerLimit::at_most(1 << 20), Stop::from(&cancel), |_| {})
                 .expect("counts")
         };
         let [first, rest @ ..] = Orientation::ALL.map(count);

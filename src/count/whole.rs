@@ -19,7 +19,22 @@ pub(super) struct WholeSweep<'a, P: Countable> {
     pub(super) progress: &'a CountProgress,
     /// The orientation of the sweep that counted, if one did.
     pub(super) swept_as: std::sync::Mutex<Orientation>,
+    /// Whether profiles race too, their layers bounded by memory rather than by
+    /// `limits.max_profiles`, which a layer outgrew (see [`WholeSweep::race_profiles`]).
+    pub(super) profiles_race: bool,
 }
+
+/// The most profiles a layer of the profiles that race may hold, and about the most bytes
+/// they may take: 7 million narrow profiles (a 24x24 permutation puzzle's widest layer holds
+/// 2.7 million), a hundred thousand of a grid 2,000 cells wide (docs/tuning.md,
+/// "Constants").
+const RACE_PROFILES: usize = 8 << 20;
+const RACE_LAYER_BYTES: usize = 384 << 20;
+
+/// How many times the profiles of the layer before a layer of the profiles that race may
+/// hold (see [`LayerLimit::growth`]): a permutation puzzle's layers grow at most 4.2 times
+/// once they hold 16,384 profiles (n = 25), a random picture's ten times and more.
+const RACE_GROWTH: usize = 5;
 
 impl<P: Countable> WholeSweep<'_, P> {
     /// The backbone, trials from each side, then turns, the most promising side first. (With
@@ -117,26 +132,30 @@ impl<P: Countable> WholeSweep<'_, P> {
 
     /// Neither the sweep nor components is reliably the faster (the sweep counts some random
     /// pictures a hundred times faster, and fills its memo with dead ends on others), and
-    /// neither can tell early: races them, the first to finish stopping the other.
+    /// neither can tell early: races them, the first to finish stopping the others. Profiles
+    /// join the race if `profiles_race` says so.
     pub(super) fn race_components(
         &self,
         cancel: &AtomicBool,
     ) -> Result<(BigUint, ExactMethod), CountError> {
         let progress = self.progress;
         progress.enter(CountPhase::Race);
-        let (sweep_done, components_done) = (AtomicBool::new(false), AtomicBool::new(false));
-        let finish = |done: &AtomicBool| done.store(true, std::sync::atomic::Ordering::Relaxed);
-        let (swept, by_components) = race_apart(
+        // The first try's layers are over; racing profiles show their own.
+        progress.layer(0, 0, 0);
+        // Raised by the first method to finish: the others stop.
+        let done = AtomicBool::new(false);
+        let stop = Stop::new(cancel, Some(&done));
+        let finish = || done.store(true, std::sync::atomic::Ordering::Relaxed);
+        let (swept, by_components, by_profiles) = race_apart(
             self.puzzle,
             || {
-                let swept = self.count(Stop::new(cancel, Some(&components_done)));
+                let swept = self.count(stop);
                 if swept.is_ok() {
-                    finish(&sweep_done);
+                    finish();
                 }
                 swept
             },
             || {
-                let stop = Stop::new(cancel, Some(&sweep_done));
                 let counted = count_by_components(
                     self.puzzle,
                     self.root,
@@ -145,16 +164,55 @@ impl<P: Countable> WholeSweep<'_, P> {
                     &progress.components,
                 );
                 if counted.is_ok() {
-                    finish(&components_done);
+                    finish();
                 }
                 counted
             },
+            self.profiles_race.then_some(|| {
+                let counted = self.race_profiles(stop);
+                if counted.is_ok() {
+                    finish();
+                }
+                counted
+            }),
         );
-        match (swept, by_components) {
-            (Ok(count), _) => Ok((count, self.method())),
-            (_, Ok(count)) => Ok((count, components_method(&progress.components))),
-            (_, Err(e)) => Err(e),
+        match (swept, by_components, by_profiles) {
+            (_, _, Some(Ok(counted))) => Ok(counted),
+            (Ok(count), _, _) => Ok((count, self.method())),
+            (_, Ok(count), _) => Ok((count, components_method(&progress.components))),
+            (_, Err(e), _) => Err(e),
         }
+    }
+
+    /// Counts by profiles again, their layers bounded by memory ([`RACE_PROFILES`],
+    /// [`RACE_LAYER_BYTES`]) and by their growth ([`RACE_GROWTH`]): layers that outgrew the
+    /// first limit by a few times and grow slowly (permutation puzzles of 21 to 24 lines) are
+    /// counted, where the sweep and components are lost; layers that grow tenfold a line
+    /// (random pictures) are given up within a layer or two. Its
+    /// layers show in `progress` while it runs, and after it if it counted.
+    fn race_profiles(&self, stop: Stop<'_>) -> Result<(BigUint, ExactMethod), CountError> {
+        let progress = self.progress;
+        let limit = LayerLimit {
+            profiles: RACE_PROFILES,
+            bytes: RACE_LAYER_BYTES,
+            growth: Some(RACE_GROWTH),
+        };
+        let layer = |p: LayerProgress| progress.layer(p.done, p.total, p.profiles);
+        let counted =
+            count_by_profiles(self.puzzle, self.root, self.orientation, limit, stop, layer);
+        if counted.is_err() {
+            // Gone from the race: its layers no longer say how far the count is.
+            progress.layer(0, 0, 0);
+        }
+        let (count, widest) = counted?;
+        let orientation = self.orientation;
+        Ok((
+            count,
+            ExactMethod::Profiles {
+                orientation,
+                widest,
+            },
+        ))
     }
 }
 
@@ -162,14 +220,23 @@ impl<P: Countable> WholeSweep<'_, P> {
 /// threads (the sweep gets the odd one), so that each keeps its share of the threads
 /// whatever its tasks are like: in one pool, the threads that steal the component counter's
 /// long tasks keep them, and on 4 to 8 threads the sweep, starved, took twice as long as on
-/// one. On one thread, or if a pool cannot be built, both run in the current pool
-/// (`rayon::join`: on one thread, the sweep first).
-fn race_apart<P: Domain, A, B, RA, RB>(puzzle: &P, sweep: A, components: B) -> (RA, RB)
+/// one. `profiles`, if given, runs beside them on a pool of its own as large as the
+/// components' (the cores are shared while it runs; it gives up within seconds where it
+/// cannot count). On one thread, or if a pool cannot be built, all run in the current pool,
+/// one after the other: profiles, the sweep, then components.
+fn race_apart<P: Domain, A, B, C, RA, RB, RC>(
+    puzzle: &P,
+    sweep: A,
+    components: B,
+    profiles: Option<C>,
+) -> (RA, RB, Option<RC>)
 where
     A: FnOnce() -> RA + Send,
     B: FnOnce() -> RB + Send,
+    C: FnOnce() -> RC + Send,
     RA: Send,
     RB: Send,
+    RC: Send,
 {
     let threads = rayon::current_num_threads();
     let pool = |threads: usize| {
@@ -180,19 +247,31 @@ where
             .ok()
     };
     let pools = if threads >= 2 {
-        pool(threads.div_ceil(2)).zip(pool(threads / 2))
+        let profiles_pool = profiles.as_ref().map(|_| pool(threads / 2));
+        pool(threads.div_ceil(2))
+            .zip(pool(threads / 2))
+            .zip(profiles_pool.map_or(Some(None), |built| built.map(Some)))
     } else {
         None
     };
-    let Some((sweep_pool, components_pool)) = pools else {
-        return rayon::join(sweep, components);
+    let Some(((sweep_pool, components_pool), profiles_pool)) = pools else {
+        let profiled = profiles.map(|profiles| profiles());
+        let (swept, counted) = rayon::join(sweep, components);
+        return (swept, counted, profiled);
     };
     std::thread::scope(|scope| {
+        let profiled = profiles
+            .zip(profiles_pool)
+            .map(|(profiles, pool)| scope.spawn(move || pool.install(profiles)));
         let swept = scope.spawn(|| sweep_pool.install(sweep));
         let counted = components_pool.install(components);
-        let swept = swept
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (swept, counted)
+        (joined(swept), counted, profiled.map(joined))
     })
+}
+
+/// What a scoped thread returned, its panic passed on.
+fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }

@@ -9,7 +9,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use super::{Key, Layout, ProfileError, ProfileProblem, Scratch, with_narrowest_key, within_bytes};
+use super::{
+    Key, LayerLimit, Layout, NARROW_PROFILE_BYTES, ProfileError, ProfileProblem, Scratch,
+    with_narrowest_key, within_bytes,
+};
+use crate::count::Stop;
 use crate::count::countable::Countable;
 use crate::count::dfa::{DEAD, Successors};
 use crate::count::tally::Tally;
@@ -72,13 +76,20 @@ impl<S: Successors> ProfileProblem<S> {
             return Ok(none);
         }
         // Forward: every layer, each profile with the partial grids leading to it.
-        let max_profiles = within_bytes::<K, T>(max_profiles, width, PER_CELL_BYTES);
+        let bytes = PER_CELL_BYTES.max(max_profiles.saturating_mul(NARROW_PROFILE_BYTES));
+        let max_profiles = within_bytes::<K, T>(max_profiles, width, bytes);
         let mut layers: Vec<Vec<(K, T)>> = vec![vec![(start, T::one())]];
         let mut kept = 1;
         for step in 0..self.steps.len() {
             let left = max_profiles.saturating_sub(kept);
             let next = self
-                .next_layer(layout, step, &layers[step], left, cancel)
+                .next_layer(
+                    layout,
+                    step,
+                    &layers[step],
+                    LayerLimit::at_most(left),
+                    Stop::from(cancel),
+                )
                 .map_err(|e| match e {
                     ProfileError::TooManyProfiles { layer, .. } => ProfileError::TooManyProfiles {
                         layer,
