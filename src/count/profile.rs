@@ -73,7 +73,7 @@ pub(crate) struct LayerLimit {
 
 impl LayerLimit {
     /// At most `profiles` a layer, in at most [`LAYER_BYTES`] or as many bytes as that many
-    /// narrow profiles take, where that is more; without projections.
+    /// narrow profiles take, where that is more; without a growth limit.
     pub(crate) fn at_most(profiles: usize) -> Self {
         LayerLimit {
             profiles,
