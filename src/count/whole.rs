@@ -188,8 +188,8 @@ impl<P: Countable> WholeSweep<'_, P> {
     /// [`RACE_LAYER_BYTES`]) and by their growth ([`RACE_GROWTH`]): layers that outgrew the
     /// first limit by a few times and grow slowly (permutation puzzles of 21 to 24 lines) are
     /// counted, where the sweep and components are lost; layers that grow tenfold a line
-    /// (random pictures) are given up within a layer or two. Its
-    /// layers show in `progress` while it runs, and after it if it counted.
+    /// (random pictures) are given up within a layer or two. The layers show in `progress`
+    /// while the profiles run, and after them if they counted.
     fn race_profiles(&self, stop: Stop<'_>) -> Result<(BigUint, ExactMethod), CountError> {
         let progress = self.progress;
         let limit = LayerLimit {
