@@ -257,12 +257,13 @@ pub(crate) fn count_exact<P: Countable>(
         unknown_cells,
     };
     let orientation = orientations(puzzle)[0];
-    // Layers that outgrew the first limit may still fit in memory: profiles race again.
+    // Layers that outgrew the first limit may still fit in memory: profiles race again,
+    // unless the layers of the first try already grew too fast for them.
     let mut profiles_race = false;
     if limits.max_profiles > 0 {
         match try_profiles(puzzle, &root, orientation, limits, cancel, progress)? {
             FirstTry::Counted(counted) => return Ok(done(counted)),
-            FirstTry::TooMany => profiles_race = true,
+            FirstTry::TooMany { grew_slowly } => profiles_race = grew_slowly,
             FirstTry::TooLong => {}
         }
     }
@@ -303,12 +304,22 @@ pub(crate) fn count_exact<P: Countable>(
     Ok(done((count, components_method(&progress.components))))
 }
 
+/// Whether layers of `sizes` profiles, one after the other, grew within the bound of the
+/// profiles that race (see `whole::RACE_LIMIT`): if not, those would give up where the
+/// first try's layers did, and do not race.
+fn grew_slowly(sizes: &[usize]) -> bool {
+    !sizes
+        .windows(2)
+        .any(|pair| whole::RACE_LIMIT.outgrown(pair[0], pair[1]))
+}
+
 /// What the first count by profiles gave.
 enum FirstTry {
     /// The count, and how it was made.
     Counted((BigUint, ExactMethod)),
-    /// A layer outgrew `limits.max_profiles`.
-    TooMany,
+    /// A layer outgrew `limits.max_profiles`; the layers before it grew within the racing
+    /// profiles' bound, or not (see `whole::RACE_LIMIT`).
+    TooMany { grew_slowly: bool },
     /// A line is too long for profiles.
     TooLong,
 }
@@ -323,15 +334,21 @@ fn try_profiles<P: Countable>(
     progress: &CountProgress,
 ) -> Result<FirstTry, CountError> {
     progress.enter(CountPhase::Profiles);
-    let layer = |p: LayerProgress| progress.layer(p.done, p.total, p.profiles);
-    match count_by_profiles(
+    // Each layer's profiles, from the start's one.
+    let mut sizes = vec![1];
+    let layer = |p: LayerProgress| {
+        sizes.push(p.profiles);
+        progress.layer(p.done, p.total, p.profiles);
+    };
+    let counted = count_by_profiles(
         puzzle,
         root,
         orientation,
         LayerLimit::at_most(limits.max_profiles),
         Stop::from(cancel),
         layer,
-    ) {
+    );
+    match counted {
         Ok((count, widest)) => Ok(FirstTry::Counted((
             count,
             ExactMethod::Profiles {
@@ -339,7 +356,9 @@ fn try_profiles<P: Countable>(
                 widest,
             },
         ))),
-        Err(CountError::TooManyProfiles { .. }) => Ok(FirstTry::TooMany),
+        Err(CountError::TooManyProfiles { .. }) => Ok(FirstTry::TooMany {
+            grew_slowly: grew_slowly(&sizes),
+        }),
         Err(CountError::LineTooLong) => Ok(FirstTry::TooLong),
         Err(e) => Err(e),
     }

@@ -72,6 +72,13 @@ pub(crate) struct LayerLimit {
 }
 
 impl LayerLimit {
+    /// Whether a layer of `after` profiles, following one of `before`, grows past the growth
+    /// limit (see [`LayerLimit::growth`]).
+    pub(crate) fn outgrown(&self, before: usize, after: usize) -> bool {
+        self.growth
+            .is_some_and(|g| after >= GROWTH_FROM && after > g.saturating_mul(before))
+    }
+
     /// At most `profiles` a layer, in at most [`LAYER_BYTES`] or as many bytes as that many
     /// narrow profiles take, where that is more; without a growth limit.
     pub(crate) fn at_most(profiles: usize) -> Self {
@@ -280,9 +287,7 @@ impl<S: Successors> ProfileProblem<S> {
         for step in 0..self.steps.len() {
             let entries: Vec<(K, T)> = layer.into_iter().collect();
             layer = self.next_layer(layout, step, &entries, limit, stop)?;
-            if limit.growth.is_some_and(|g| {
-                layer.len() >= GROWTH_FROM && layer.len() > g.saturating_mul(entries.len())
-            }) {
+            if limit.outgrown(entries.len(), layer.len()) {
                 return Err(ProfileError::TooManyProfiles {
                     layer: step + 1,
                     profiles: layer.len(),

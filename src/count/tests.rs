@@ -411,6 +411,19 @@ fn profiles_past_their_first_limit_race_and_the_count_is_exact() {
     }
 }
 
+/// Profiles race again only after a first try whose layers grew slowly: a permutation
+/// puzzle's (22x22: at most 3.6 times once past 16,384 profiles), not a random picture's (a
+/// random 20x20 of density 0.4: 1,507 then 18,108). Small layers may grow fast.
+#[test]
+fn profiles_race_again_after_layers_that_grew_slowly() {
+    let permutation = [1, 22, 231, 1540, 7315, 26334, 74613, 170_544];
+    assert!(grew_slowly(&permutation));
+    assert!(!grew_slowly(&[1, 1507, 18_108]));
+    assert!(grew_slowly(&[1, 64, 716, 716, 16_383]));
+    assert!(!grew_slowly(&[1, 64, 716, 3000, 16_384]));
+    assert!(grew_slowly(&[1]));
+}
+
 /// A layer that grows more than its growth limit over the layer before, once it holds
 /// 16,384 profiles, is given up; within the limit, the count is exact. The 18x18
 /// permutation puzzle's layers grow 2.17 times to their first of more than 16,384 profiles

@@ -1,7 +1,8 @@
 //! The sweep of a count over the whole grid: the backbone, a trial from each side, then the
 //! sides in turns (`turns.rs`), and its race with components, each on half the threads.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use super::backbone::{Backbone, fix_backbone};
 use super::turns::{SideSweeps, Sides};
@@ -30,6 +31,19 @@ pub(super) struct WholeSweep<'a, P: Countable> {
 /// "Constants").
 const RACE_PROFILES: usize = 8 << 20;
 const RACE_LAYER_BYTES: usize = 384 << 20;
+
+/// The layers of the profiles that race: held by memory, and by growth.
+pub(super) const RACE_LIMIT: LayerLimit = LayerLimit {
+    profiles: RACE_PROFILES,
+    bytes: RACE_LAYER_BYTES,
+    growth: Some(RACE_GROWTH),
+};
+
+/// How long the sweep and components wait, in a race that profiles have joined, for the
+/// profiles to finish or give up: they give up within 0.2 s on random pictures (1.3 s at most
+/// of 44), and count a 21x21 permutation puzzle in 4 to 6 s with the cores to themselves,
+/// against 10 s sharing them (docs/tuning.md, "Constants").
+const PROFILES_HEAD_START: Duration = Duration::from_secs(4);
 
 /// How many times the profiles of the layer before a layer of the profiles that race may
 /// hold (see [`LayerLimit::growth`]): a permutation puzzle's layers grow at most 4.2 times
@@ -133,7 +147,8 @@ impl<P: Countable> WholeSweep<'_, P> {
     /// Neither the sweep nor components is reliably the faster (the sweep counts some random
     /// pictures a hundred times faster, and fills its memo with dead ends on others), and
     /// neither can tell early: races them, the first to finish stopping the others. Profiles
-    /// join the race if `profiles_race` says so.
+    /// join the race if `profiles_race` says so, and have the cores to themselves until they
+    /// finish, give up, or have had [`PROFILES_HEAD_START`].
     pub(super) fn race_components(
         &self,
         cancel: &AtomicBool,
@@ -145,10 +160,22 @@ impl<P: Countable> WholeSweep<'_, P> {
         // Raised by the first method to finish: the others stop.
         let done = AtomicBool::new(false);
         let stop = Stop::new(cancel, Some(&done));
-        let finish = || done.store(true, std::sync::atomic::Ordering::Relaxed);
+        let finish = || done.store(true, Ordering::Relaxed);
+        // Raised once the profiles are over (or if they do not race).
+        let profiles_over = AtomicBool::new(!self.profiles_race);
+        let head_start = Instant::now() + PROFILES_HEAD_START;
+        let wait_for_profiles = || {
+            while !profiles_over.load(Ordering::Relaxed)
+                && !stop.raised()
+                && Instant::now() < head_start
+            {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        };
         let (swept, by_components, by_profiles) = race_apart(
             self.puzzle,
             || {
+                wait_for_profiles();
                 let swept = self.count(stop);
                 if swept.is_ok() {
                     finish();
@@ -156,6 +183,7 @@ impl<P: Countable> WholeSweep<'_, P> {
                 swept
             },
             || {
+                wait_for_profiles();
                 let counted = count_by_components(
                     self.puzzle,
                     self.root,
@@ -170,6 +198,7 @@ impl<P: Countable> WholeSweep<'_, P> {
             },
             self.profiles_race.then_some(|| {
                 let counted = self.race_profiles(stop);
+                profiles_over.store(true, Ordering::Relaxed);
                 if counted.is_ok() {
                     finish();
                 }
@@ -192,14 +221,15 @@ impl<P: Countable> WholeSweep<'_, P> {
     /// while the profiles run, and after them if they counted.
     fn race_profiles(&self, stop: Stop<'_>) -> Result<(BigUint, ExactMethod), CountError> {
         let progress = self.progress;
-        let limit = LayerLimit {
-            profiles: RACE_PROFILES,
-            bytes: RACE_LAYER_BYTES,
-            growth: Some(RACE_GROWTH),
-        };
         let layer = |p: LayerProgress| progress.layer(p.done, p.total, p.profiles);
-        let counted =
-            count_by_profiles(self.puzzle, self.root, self.orientation, limit, stop, layer);
+        let counted = count_by_profiles(
+            self.puzzle,
+            self.root,
+            self.orientation,
+            RACE_LIMIT,
+            stop,
+            layer,
+        );
         if counted.is_err() {
             // Gone from the race: its layers no longer say how far the count is.
             progress.layer(0, 0, 0);
@@ -220,10 +250,10 @@ impl<P: Countable> WholeSweep<'_, P> {
 /// threads (the sweep gets the odd one), so that each keeps its share of the threads
 /// whatever its tasks are like: in one pool, the threads that steal the component counter's
 /// long tasks keep them, and on 4 to 8 threads the sweep, starved, took twice as long as on
-/// one. `profiles`, if given, runs beside them on a pool of its own as large as the
-/// components' (the cores are shared while it runs; it gives up within seconds where it
-/// cannot count). On one thread, or if a pool cannot be built, all run in the current pool,
-/// one after the other: profiles, the sweep, then components.
+/// one. `profiles`, if given, runs beside them on a pool of its own of every thread (the
+/// others wait for it a while, see [`WholeSweep::race_components`]). On one thread, or if a
+/// pool cannot be built, all run in the current pool, one after the other: profiles, the
+/// sweep, then components.
 fn race_apart<P: Domain, A, B, C, RA, RB, RC>(
     puzzle: &P,
     sweep: A,
@@ -247,7 +277,7 @@ where
             .ok()
     };
     let pools = if threads >= 2 {
-        let profiles_pool = profiles.as_ref().map(|_| pool(threads / 2));
+        let profiles_pool = profiles.as_ref().map(|_| pool(threads));
         pool(threads.div_ceil(2))
             .zip(pool(threads / 2))
             .zip(profiles_pool.map_or(Some(None), |built| built.map(Some)))
