@@ -160,7 +160,6 @@ impl<P: Countable> WholeSweep<'_, P> {
         // Raised by the first method to finish: the others stop.
         let done = AtomicBool::new(false);
         let stop = Stop::new(cancel, Some(&done));
-        let finish = || done.store(true, Ordering::Relaxed);
         // Raised once the profiles are over (or if they do not race).
         let profiles_over = AtomicBool::new(!self.profiles_race);
         let head_start = Instant::now() + PROFILES_HEAD_START;
@@ -176,33 +175,19 @@ impl<P: Countable> WholeSweep<'_, P> {
             self.puzzle,
             || {
                 wait_for_profiles();
-                let swept = self.count(stop);
-                if swept.is_ok() {
-                    finish();
-                }
-                swept
+                finished(self.count(stop), &done)
             },
             || {
                 wait_for_profiles();
-                let counted = count_by_components(
-                    self.puzzle,
-                    self.root,
-                    self.limits,
-                    stop,
-                    &progress.components,
-                );
-                if counted.is_ok() {
-                    finish();
-                }
-                counted
+                let components = &progress.components;
+                let counted =
+                    count_by_components(self.puzzle, self.root, self.limits, stop, components);
+                finished(counted, &done)
             },
             self.profiles_race.then_some(|| {
                 let counted = self.race_profiles(stop);
                 profiles_over.store(true, Ordering::Relaxed);
-                if counted.is_ok() {
-                    finish();
-                }
-                counted
+                finished(counted, &done)
             }),
         );
         match (swept, by_components, by_profiles) {
@@ -297,6 +282,15 @@ where
         let counted = components_pool.install(components);
         (joined(swept), counted, profiled.map(joined))
     })
+}
+
+/// `result`, having raised `done` if it is a count: the first method of a race to finish
+/// stops the others.
+fn finished<T, E>(result: Result<T, E>, done: &AtomicBool) -> Result<T, E> {
+    if result.is_ok() {
+        done.store(true, Ordering::Relaxed);
+    }
+    result
 }
 
 /// What a scoped thread returned, its panic passed on.
