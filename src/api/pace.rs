@@ -1,8 +1,9 @@
 //! The pace of a running count or enumeration, from which its time left is told. A count made
 //! by profiles: the share of lines fixed over the last few seconds gives the time the rest
 //! will take at the same pace. A count by sweeps, which take turns from the grid's sides: the
-//! most of its tree any side has finished, over all the sweeps' time ([`SweepPace`]). An
-//! enumeration: its work and solutions over the last quarter of its run ([`RecentPace`]).
+//! most of its tree any side still kept has finished, over all the sweeps' time
+//! ([`SweepPace`]). An enumeration: its work and solutions over the last quarter of its run
+//! ([`RecentPace`]).
 
 use std::collections::VecDeque;
 
@@ -35,40 +36,46 @@ impl Pace {
         elapsed: f64,
     ) -> (Option<f64>, Option<f64>) {
         let before = std::mem::replace(&mut self.last, elapsed);
-        match snapshot.phase {
+        let (share, left) = match snapshot.phase {
             CountPhase::Profiles if snapshot.lines > 0 => {
                 let share = snapshot.lines_fixed as f64 / snapshot.lines as f64;
-                (Some(share), self.layers_left(share, elapsed))
+                (share, self.layers_left(share, elapsed))
             }
-            CountPhase::Sweep => {
-                let (share, left) = self.sweeps_left(snapshot, (before, elapsed));
-                (Some(share), left)
-            }
-            // Profiles race while their layers stay small enough: the racer that should
-            // finish first says how far the race is.
-            CountPhase::Race if snapshot.lines > 0 => {
-                let share = snapshot.lines_fixed as f64 / snapshot.lines as f64;
-                let profiles = (share, self.layers_left(share, elapsed));
+            CountPhase::Sweep | CountPhase::Race => {
+                // Profiles race while their layers stay small enough: the racer that should
+                // finish first says how far the race is.
+                let profiles = (snapshot.phase == CountPhase::Race && snapshot.lines > 0)
+                    .then(|| snapshot.lines_fixed as f64 / snapshot.lines as f64)
+                    .map(|share| (share, self.layers_left(share, elapsed)));
                 let sweeps = self.sweeps_left(snapshot, (before, elapsed));
-                let (share, left) = sooner(sweeps, profiles);
-                (Some(share), left)
+                match (sweeps, profiles) {
+                    (Some(sweeps), Some(profiles)) => sooner(sweeps, profiles),
+                    (Some(one), None) | (None, Some(one)) => one,
+                    // Components alone cannot tell.
+                    (None, None) => return (None, None),
+                }
             }
-            CountPhase::Race => {
-                let (share, left) = self.sweeps_left(snapshot, (before, elapsed));
-                (Some(share), left)
-            }
-            _ => (None, None),
-        }
+            _ => return (None, None),
+        };
+        (Some(share), left)
     }
 
     /// The sweeps' share done and time left, from `snapshot` seen at `elapsed`, the sighting
-    /// before at `before`. No sweep has started yet (the backbone comes first): nothing done.
-    fn sweeps_left(&mut self, snapshot: &CountSnapshot, seen: (f64, f64)) -> (f64, Option<f64>) {
-        if snapshot.sweep_turn == 0 {
-            return (0.0, None);
+    /// before at `before`; `None` once they gave up. No sweep has started yet (the backbone
+    /// comes first): nothing done.
+    fn sweeps_left(
+        &mut self,
+        snapshot: &CountSnapshot,
+        seen: (f64, f64),
+    ) -> Option<(f64, Option<f64>)> {
+        if snapshot.sweep_gave_up {
+            return None;
         }
-        let (turn, share) = (snapshot.sweep_turn, snapshot.sweep_explored);
-        self.sweeps.sight(turn, share, seen)
+        if snapshot.sweep_turn == 0 {
+            return Some((0.0, None));
+        }
+        let (turn, share) = (snapshot.sweep_turn, snapshot.sweep_kept_explored);
+        Some(self.sweeps.sight(turn, share, seen))
     }
 
     /// Seconds left for `share` of the profiles' lines fixed, at the pace of the last few
@@ -115,10 +122,12 @@ const MIN_SWEEP_SHARE: f64 = 0.01;
 /// The pace of sweeps that take turns from the sides of one grid. Each side's finished share
 /// grows only in its own turns, and a turn first races through its memo back to where the
 /// side's last turn stopped; the first side to finish ends the count. So the share done is
-/// the most any side has shown, and the time left is what the rest of it takes at the pace of
-/// all the sweeps' time so far (every side's turns included, as they will go on). The pace of
-/// the last half of that time, side by side, was tried and was further off: the share grows
-/// by fits and starts (docs/benchmarks.md, "Counts made without enumerating").
+/// the most any side still kept has finished ([`CountSnapshot::sweep_kept_explored`]), and the
+/// time left is what the rest of it takes at the pace of all the sweeps' time so far (every
+/// side's turns included, as they will go on, and those of sweeps dropped to make room in
+/// memory). The pace of the last half of that time, side by side, was tried and was further
+/// off: the share grows by fits and starts (docs/benchmarks.md, "Counts made without
+/// enumerating").
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SweepPace {
     /// The grid the sweeps count (see [`CountSnapshot::sweep_turn`]); a new grid starts over.
@@ -126,14 +135,13 @@ pub(crate) struct SweepPace {
     /// When this grid's sweeps began, as near as the sightings tell: half way between the
     /// first sighting of them and the one before.
     began: f64,
-    /// The most any side has finished.
-    most: f64,
 }
 
 impl SweepPace {
-    /// The most any side has finished, and the time left at the pace so far, from the sweep
-    /// `turn` at work having finished `share` after `elapsed` seconds, the sighting before
-    /// having been at `before`; then notes it. A new grid's sweeps began half way between.
+    /// The share done, and the time left at the pace so far, from the sweeps' turn `turn`
+    /// with `share` of a tree finished by the sweeps still kept after `elapsed` seconds, the
+    /// sighting before having been at `before`; then notes it. A new grid's sweeps began half
+    /// way between.
     fn sight(
         &mut self,
         turn: u32,
@@ -150,14 +158,12 @@ impl SweepPace {
             *self = SweepPace {
                 grid: Some(grid),
                 began: (before + elapsed) / 2.0,
-                most: 0.0,
             };
         }
-        self.most = self.most.max(share);
-        let left = (self.most >= MIN_SWEEP_SHARE)
-            .then(|| seconds_left(self.most, self.most, elapsed - self.began))
+        let left = (share >= MIN_SWEEP_SHARE)
+            .then(|| seconds_left(share, share, elapsed - self.began))
             .flatten();
-        (self.most, left)
+        (share, left)
     }
 }
 
@@ -207,7 +213,7 @@ mod tests {
     use super::*;
 
     /// A snapshot of a count in `phase`, with `lines_fixed` of 10 lines of profiles, or the
-    /// sweep `turn` having finished `explored` of its tree.
+    /// sweep `turn` at work, the sweeps kept having finished `explored` of their tree.
     fn snapshot(phase: CountPhase, lines_fixed: usize, turn: u32, explored: f64) -> CountSnapshot {
         CountSnapshot {
             phase,
@@ -218,6 +224,8 @@ mod tests {
             sweep_explored: explored,
             sweep_turn: turn,
             sweep_counted: 0.0,
+            sweep_kept_explored: explored,
+            sweep_gave_up: false,
             counted: 0.0,
             component_nodes: (0, 0),
             backbone: (0, 0),
@@ -252,11 +260,11 @@ mod tests {
     }
 
     #[test]
-    fn sweeps_taking_turns_show_the_furthest_side_and_its_pace_so_far() {
+    fn sweeps_taking_turns_show_the_furthest_side_kept_and_its_pace_so_far() {
         let mut pace = Pace::default();
         // Side 1 of grid 1 is turn 9, side 2 turn 10; grid 2's side 1 is turn 17.
-        let mut sight = |turn: u32, explored: f64, seconds: f64| {
-            pace.sight(&snapshot(CountPhase::Race, 0, turn, explored), seconds)
+        let mut sight = |turn: u32, kept: f64, seconds: f64| {
+            pace.sight(&snapshot(CountPhase::Race, 0, turn, kept), seconds)
         };
         // No sweep started yet: nothing done.
         assert_eq!(sight(0, 0.0, 0.5), (Some(0.0), None));
@@ -264,25 +272,27 @@ mod tests {
         let (share, left) = sight(9, 0.2, 1.0);
         assert_eq!(share, Some(0.2));
         near(left, 0.25 * 0.8 / 0.2);
-        let (share, left) = sight(9, 0.3, 2.0);
+        // Side 2's turn: side 1's 30% still holds, and the time goes on.
+        let (share, left) = sight(10, 0.3, 3.0);
         assert_eq!(share, Some(0.3));
-        near(left, 1.25 * 0.7 / 0.3);
-        // Side 2's first turn, and side 1 again, racing back through its memo: the share shown
-        // does not go down, and the time goes on.
-        for (turn, explored, seconds) in [(10, 0.05, 3.0), (9, 0.1, 4.0)] {
-            let (share, left) = sight(turn, explored, seconds);
-            assert_eq!(share, Some(0.3));
-            near(left, (seconds - 0.75) * 0.7 / 0.3);
-        }
-        let (share, left) = sight(9, 0.5, 5.0);
-        assert_eq!(share, Some(0.5));
-        near(left, 4.25);
-        // Sweeps of a smaller grid (after the backbone) start over, from 5.5 s, and tell no
+        near(left, 2.25 * 0.7 / 0.3);
+        // Side 1's sweep dropped to make room: side 2's 5% is what holds, at the pace of all
+        // the time the sweeps took.
+        let (share, left) = sight(10, 0.05, 4.0);
+        assert_eq!(share, Some(0.05));
+        near(left, 3.25 * 0.95 / 0.05);
+        // Sweeps of a smaller grid (after the backbone) start over, from 5 s, and tell no
         // time left until 1% of the tree is done.
         assert_eq!(sight(17, 0.004, 6.0), (Some(0.004), None));
         let (share, left) = sight(17, 0.1, 7.0);
         assert_eq!(share, Some(0.1));
-        near(left, 1.5 * 0.9 / 0.1);
+        near(left, 2.0 * 0.9 / 0.1);
+        // Once the sweeps give up, components alone cannot tell; racing profiles still can.
+        let mut gone = snapshot(CountPhase::Race, 0, 17, 0.1);
+        (gone.lines, gone.sweep_gave_up) = (0, true);
+        assert_eq!(pace.sight(&gone, 8.0), (None, None));
+        (gone.lines_fixed, gone.lines) = (5, 10);
+        assert_eq!(pace.sight(&gone, 9.0).0, Some(0.5));
     }
 
     #[test]

@@ -220,7 +220,13 @@ fn how_far(s: &CountSnapshot, elapsed: Duration) -> String {
         ));
     }
     let (branched, from_memo) = s.sweep_nodes;
-    if branched > 0 {
+    if branched > 0 && s.sweep_gave_up {
+        parts.push(format!(
+            "the sweep: {} nodes branched, {} from its memo, then given up (its memo full)",
+            number(branched as f64),
+            number(from_memo as f64),
+        ));
+    } else if branched > 0 {
         parts.push(format!(
             "the sweep: {} nodes branched, {} from its memo, {} of its tree finished (counting \
              {} there)",
@@ -329,6 +335,8 @@ mod tests {
             sweep_explored: 0.0,
             sweep_turn: 0,
             sweep_counted: 0.0,
+            sweep_kept_explored: 0.0,
+            sweep_gave_up: false,
             counted: 0.0,
             component_nodes: (0, 0),
             backbone: (0, 0),

@@ -44,7 +44,8 @@ pub struct CountProgress {
 /// A copy of [`CountProgress`] at one moment.
 #[derive(Clone, Copy, Debug)]
 pub struct CountSnapshot {
-    /// The method at work.
+    /// The method at work: a race whose sweeps gave up, with no profiles racing, is
+    /// components alone.
     pub phase: CountPhase,
     /// Profiles: lines fixed so far, of `lines`.
     pub lines_fixed: usize,
@@ -63,6 +64,13 @@ pub struct CountSnapshot {
     /// Sweep: solutions counted in finished subtrees of the sweep at work (about); it starts
     /// again from 0 when a sweep from another side takes its turn.
     pub sweep_counted: f64,
+    /// Sweep: the most of its tree any sweep still kept has finished (see
+    /// [`SweepStats::kept_explored`]); it goes down only when sweeps are dropped with their
+    /// work, to make room in memory.
+    pub sweep_kept_explored: f64,
+    /// Sweep: whether the sweeps gave up (see [`SweepStats::gave_up`]) while other methods
+    /// count on.
+    pub sweep_gave_up: bool,
     /// Solutions counted for certain so far, by any method (about): a lower bound on the
     /// count that never decreases from one snapshot to the next.
     pub counted: f64,
@@ -116,15 +124,22 @@ impl CountProgress {
             p if p == CountPhase::Race as u8 => CountPhase::Race,
             _ => CountPhase::Root,
         };
+        let lines = self.lines.load(Ordering::Relaxed);
+        let phase = match phase {
+            CountPhase::Race if self.sweep.gave_up() && lines == 0 => CountPhase::Components,
+            phase => phase,
+        };
         CountSnapshot {
             phase,
             lines_fixed: self.lines_fixed.load(Ordering::Relaxed),
-            lines: self.lines.load(Ordering::Relaxed),
+            lines,
             profiles: self.profiles.load(Ordering::Relaxed),
             sweep_nodes: (load(&self.sweep.branched), load(&self.sweep.memo_hits)),
             sweep_explored: self.sweep.explored(),
             sweep_turn: self.sweep.turn(),
             sweep_counted: self.sweep.counted(),
+            sweep_kept_explored: self.sweep.kept_explored(),
+            sweep_gave_up: self.sweep.gave_up(),
             counted: self.counted(),
             component_nodes: (
                 load(&self.components.branched),
@@ -139,6 +154,42 @@ impl CountProgress {
 mod tests {
     use super::super::sweep::WHOLE_TREE;
     use super::*;
+
+    #[test]
+    fn the_share_shown_is_the_most_a_sweep_still_kept_has_finished() {
+        let stats = SweepStats::default();
+        // Side 0 finishes a quarter in its turn; side 1 then starts from nothing.
+        stats.restart(0);
+        stats.finish(WHOLE_TREE >> 2, 0.0);
+        stats.end_turn(0);
+        stats.restart(1);
+        stats.finish(WHOLE_TREE >> 4, 0.0);
+        assert_eq!(stats.kept_explored(), 0.25);
+        // Side 0's sweep is dropped to make room for side 1's memo: its quarter is gone.
+        stats.drop_side(0);
+        assert_eq!(stats.kept_explored(), 1.0 / 16.0);
+        // Side 1 goes on, racing back through its memo: what it had finished still shows.
+        stats.end_turn(1);
+        stats.restart(1);
+        assert_eq!(stats.kept_explored(), 1.0 / 16.0);
+        // Dropped itself, nothing is left; a new grid starts over.
+        stats.drop_side(1);
+        assert_eq!(stats.kept_explored(), 0.0);
+        stats.give_up();
+        assert!(stats.gave_up());
+        stats.new_grid();
+        assert!(!stats.gave_up());
+    }
+
+    #[test]
+    fn a_race_whose_sweeps_gave_up_is_components_alone_unless_profiles_race() {
+        let progress = CountProgress::default();
+        progress.enter(CountPhase::Race);
+        progress.sweep.give_up();
+        assert_eq!(progress.snapshot().phase, CountPhase::Components);
+        progress.layer(3, 20, 1000);
+        assert_eq!(progress.snapshot().phase, CountPhase::Race);
+    }
 
     #[test]
     fn the_count_so_far_never_decreases_when_sweeps_take_turns() {

@@ -11,7 +11,7 @@
 //! never stores a residual problem that propagation refutes, which on random pictures is most
 //! of them.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use dashmap::DashMap;
 use rustc_hash::FxBuildHasher;
@@ -22,9 +22,12 @@ use super::key::{Key, Layout, with_narrowest_key};
 use super::profile::{Orientation, ProfileError, ProfileProblem};
 use super::propagators::ThreadPropagators;
 use super::stop::Stop;
-use super::tally::{LowerBound, Overflow, Tally};
+use super::tally::{Overflow, Tally};
 use crate::domain::{DomainGrid, each_value};
 use num_bigint::BigUint;
+pub use stats::SweepStats;
+
+mod stats;
 
 /// Why a sweep count stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,27 +48,6 @@ impl From<Overflow> for SweepError {
     }
 }
 
-/// What a sweep did, updated live (a progress display may read it while the sweep runs).
-#[derive(Debug, Default)]
-pub struct SweepStats {
-    /// Nodes whose count was not in the memo (each branched on one cell).
-    pub branched: AtomicU64,
-    /// Nodes whose count came from the memo.
-    pub memo_hits: AtomicU64,
-    /// The finished part of the sweep's tree, in units of [`WHOLE_TREE`] (see
-    /// [`share_among_children`] for how a node's part is shared among its children).
-    explored: AtomicU64,
-    /// Solutions counted in finished subtrees so far, as the bits of an `f64`.
-    counted: AtomicU64,
-    /// The most solutions a sweep that stopped before it finished had counted for certain.
-    at_least: LowerBound,
-    /// Which sweep the explored fraction is of: see [`SweepStats::turn`].
-    turn: AtomicU32,
-}
-
-/// Bits of [`SweepStats::turn`] below the grid's number, for the side plus one.
-const SIDE_BITS: u32 = 3;
-
 /// The weight of the whole tree in the explored fraction: a node's weight is shared among its
 /// children, down to units of one.
 pub(super) const WHOLE_TREE: u64 = 1 << 60;
@@ -73,71 +55,6 @@ pub(super) const WHOLE_TREE: u64 = 1 << 60;
 /// How much more a child with one more unknown cell weighs, as a power of two: children weigh
 /// `2^(UNKNOWN_CELL_WEIGHT x unknown cells)`, after propagation.
 const UNKNOWN_CELL_WEIGHT: f64 = 0.1;
-
-impl SweepStats {
-    /// The fraction of the sweep's tree finished, in `[0, 1]`.
-    pub fn explored(&self) -> f64 {
-        self.explored.load(Ordering::Relaxed) as f64 / WHOLE_TREE as f64
-    }
-
-    /// Solutions counted so far in finished subtrees (about: an `f64`); the count, once the
-    /// sweep ends.
-    pub fn counted(&self) -> f64 {
-        f64::from_bits(self.counted.load(Ordering::Relaxed))
-    }
-
-    /// The most solutions a sweep that stopped before it finished (cancelled, or its memo
-    /// full) had counted for certain, exactly: a lower bound on the count.
-    pub fn at_least(&self) -> BigUint {
-        self.at_least.get()
-    }
-
-    /// Which sweep [`SweepStats::explored`] is of, as a number: two equal numbers are one
-    /// sweep (one side of one grid), whose explored fraction only grows over its turns
-    /// (after racing back through its memo at the start of each); 0 before any sweep.
-    pub fn turn(&self) -> u32 {
-        self.turn.load(Ordering::Relaxed)
-    }
-
-    /// Starts the explored fraction and the partial count again, for a turn of the sweep
-    /// with side `side` (an index of [`Orientation::ALL`]) of the grid it counts now.
-    pub(super) fn restart(&self, side: u32) {
-        self.explored.store(0, Ordering::Relaxed);
-        self.counted.store(0f64.to_bits(), Ordering::Relaxed);
-        let grid = self.turn.load(Ordering::Relaxed) >> SIDE_BITS;
-        self.turn
-            .store(grid << SIDE_BITS | (side + 1), Ordering::Relaxed);
-    }
-
-    /// The grid a sweep's turn number (see [`SweepStats::turn`]) counts: equal for the sweeps
-    /// of every side of one grid, another once the backbone makes it smaller.
-    pub(crate) fn grid_of(turn: u32) -> u32 {
-        turn >> SIDE_BITS
-    }
-
-    /// Notes that the sweeps from now on count another grid (the backbone made it smaller),
-    /// so that their fractions are not taken for those of the sweeps before.
-    pub(super) fn new_grid(&self) {
-        self.turn.fetch_add(1 << SIDE_BITS, Ordering::Relaxed);
-    }
-
-    /// Records that a node finished, with `weight` (in units of [`WHOLE_TREE`]) of its own
-    /// (all of it for a node that did not branch, what its children were not given for one
-    /// that did), counting `solutions` of its own (`0.0` for a node whose children already
-    /// counted theirs).
-    pub(super) fn finish(&self, weight: u64, solutions: f64) {
-        if weight > 0 {
-            self.explored.fetch_add(weight, Ordering::Relaxed);
-        }
-        if solutions > 0.0 {
-            let _ = self
-                .counted
-                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |bits| {
-                    Some((f64::from_bits(bits) + solutions).to_bits())
-                });
-        }
-    }
-}
 
 /// The memory the memos of sweeps may take in all.
 #[derive(Debug)]
@@ -330,7 +247,7 @@ impl<'p, K: Key, T: Tally, P: Countable> SweepCounter<'p, K, T, P> {
         let counted = self.count_from_root(root, stop);
         if counted.is_err() {
             let at_least = std::mem::take(&mut *self.lock_unfinished());
-            self.stats.at_least.offer(at_least);
+            self.stats.offer_at_least(at_least);
         }
         counted
     }

@@ -375,6 +375,32 @@ fn the_race_of_the_sweep_and_components_counts_exactly() {
     }
 }
 
+/// A sweep whose memo cannot hold a node gives up, and the race goes on, and shows, as
+/// components alone; the count stays exact.
+#[test]
+fn a_race_whose_sweeps_give_up_is_components_alone() {
+    let limits = CountLimits {
+        max_profiles: 0,
+        sweep_memory: 1,
+        ..CountLimits::default()
+    };
+    // On one thread the sweep runs first, then components.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("pool");
+    let progress = CountProgress::default();
+    let counted = pool
+        .install(|| count_exact(&permutations(7), limits, &AtomicBool::new(false), &progress))
+        .expect("counts");
+    assert_eq!(counted.count, factorial(7));
+    assert!(matches!(counted.method, ExactMethod::Components { .. }));
+    let at_end = progress.snapshot();
+    assert!(at_end.sweep_gave_up);
+    assert_eq!(at_end.phase, CountPhase::Components);
+    assert_eq!(at_end.sweep_kept_explored, 0.0);
+}
+
 /// Profiles whose first limit is too small race the sweep and components, with layers held
 /// by memory: whichever finishes first, the count is exact, on any number of threads.
 #[test]

@@ -76,6 +76,7 @@ impl<'p, P: Countable> SideSweeps<'p, P> {
             match sweep.count_big(&self.grid, stop) {
                 Err(SweepError::Overflow) => {
                     drop(sweep);
+                    self.stats.drop_side(index(side));
                     sweep = new_sweep::<BigUint, P>(
                         self.puzzle,
                         &self.grid,
@@ -85,15 +86,33 @@ impl<'p, P: Countable> SideSweeps<'p, P> {
                         stop,
                     )?;
                 }
-                Err(SweepError::MemoFull) if !sweeps.is_empty() => sweeps.clear(),
-                Err(SweepError::MemoFull) => return Err(SweepError::MemoFull),
+                Err(SweepError::MemoFull) if !sweeps.is_empty() => {
+                    // This side goes on, racing back through its memo to where it stopped.
+                    self.stats.end_turn(index(side));
+                    for (dropped, _) in sweeps.drain(..) {
+                        self.stats.drop_side(index(dropped));
+                    }
+                }
+                Err(SweepError::MemoFull) => {
+                    self.stats.drop_side(index(side));
+                    return Err(SweepError::MemoFull);
+                }
                 other => {
+                    self.stats.end_turn(index(side));
                     sweeps.push((side, sweep));
                     return other;
                 }
             }
         }
     }
+}
+
+/// The index of `side` in [`Orientation::ALL`].
+fn index(side: Orientation) -> usize {
+    Orientation::ALL
+        .iter()
+        .position(|&o| o == side)
+        .unwrap_or(0)
 }
 
 /// How far a sweep got before its turn ended: solutions counted in finished subtrees, and

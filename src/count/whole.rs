@@ -175,7 +175,11 @@ impl<P: Countable> WholeSweep<'_, P> {
             self.puzzle,
             || {
                 wait_for_profiles();
-                finished(self.count(stop), &done)
+                let counted = self.count(stop);
+                if matches!(counted, Err(ref e) if *e != SweepError::Cancelled) {
+                    progress.sweep.give_up();
+                }
+                finished(counted, &done)
             },
             || {
                 wait_for_profiles();
