@@ -355,6 +355,16 @@ mod tests {
              1,643,555 from its memo, 0.31% of its tree finished (counting 1.20e8 there); \
              components: 23,307 counted by branching, 19,238 from the cache"
         );
+        // The sweeps gave up, and components count on alone.
+        (snapshot.phase, snapshot.sweep_gave_up) = (CountPhase::Components, true);
+        assert_eq!(
+            snapshot.how_far(Duration::ZERO),
+            "counting by components: at least 0 solutions so far, 0 s; the backbone: 86 cells \
+             fixed in 400 checks; the sweep: 1.47e7 nodes branched, 1,643,555 from its memo, \
+             then given up (its memo full); components: 23,307 counted by branching, 19,238 \
+             from the cache"
+        );
+        (snapshot.phase, snapshot.sweep_gave_up) = (CountPhase::Race, false);
         // Profiles racing too.
         snapshot.sweep_nodes = (0, 0);
         snapshot.component_nodes = (0, 0);
