@@ -133,6 +133,7 @@ fn counts_agree_with_the_oracle_on_random_pictures() {
                 completion_checks: true,
                 backbone_after,
                 sweep_from: None,
+                ..CountLimits::default()
             };
             let options = CountOptions {
                 threads: 1,

@@ -15,9 +15,6 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use dashmap::DashMap;
-use rustc_hash::FxBuildHasher;
-
 use super::checkers::ThreadCheckers;
 use super::countable::Countable;
 use super::propagators::ThreadPropagators;
@@ -28,9 +25,11 @@ use crate::domain::DomainGrid;
 use crate::learn::Completion;
 use num_bigint::BigUint;
 
+mod cache;
 mod listing;
 mod partition;
 
+use cache::ComponentCache;
 pub(crate) use listing::{ComponentSearch, Unlisted};
 
 pub(crate) use partition::component_cells;
@@ -184,10 +183,14 @@ impl<G> Clone for Liveness<'_, G> {
 
 impl<G> Copy for Liveness<'_, G> {}
 
+/// About the most bytes the components' cache takes unless told otherwise
+/// ([`ComponentCounter::cache_memory`]).
+pub(crate) const DEFAULT_CACHE_MEMORY: usize = 1 << 30;
+
 /// Counts the puzzles of domain `P` by components, sharing one cache between threads.
 pub(crate) struct ComponentCounter<'p, T, P: Countable = crate::Puzzle> {
     puzzle: &'p P,
-    cache: DashMap<u128, T, FxBuildHasher>,
+    cache: ComponentCache<T>,
     stop: Stop<'p>,
     /// What it did.
     stats: &'p ComponentStats,
@@ -206,13 +209,20 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
     pub(crate) fn new(puzzle: &'p P, stop: impl Into<Stop<'p>>, stats: &'p ComponentStats) -> Self {
         ComponentCounter {
             puzzle,
-            cache: DashMap::with_hasher(FxBuildHasher),
+            cache: ComponentCache::new(DEFAULT_CACHE_MEMORY),
             stop: stop.into(),
             stats,
             propagators: ThreadPropagators::new(),
             checkers: ThreadCheckers::new(puzzle),
             checks: Some(CompletionChecks::default()),
         }
+    }
+
+    /// About the most bytes its cache may take (see [`ComponentCache`]); by default
+    /// [`DEFAULT_CACHE_MEMORY`].
+    pub(crate) fn cache_memory(mut self, bytes: usize) -> Self {
+        self.cache = ComponentCache::new(bytes);
+        self
     }
 
     /// Whether (and when) to check, with a learning search, that a large set of unknown
@@ -341,9 +351,9 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
             return Err(Halt::cancelled(BigUint::ZERO));
         }
         let key = part.digest(grid);
-        if let Some(hit) = self.cache.get(&key) {
+        if let Some(hit) = self.cache.get(key) {
             self.stats.cache_hits.fetch_add(1, Ordering::Relaxed);
-            return Ok(hit.clone());
+            return Ok(hit);
         }
         self.stats.branched.fetch_add(1, Ordering::Relaxed);
         if part.cells.len() <= LISTED_CELLS {

@@ -98,6 +98,9 @@ pub struct CountLimits {
     pub max_profiles: usize,
     /// About the most bytes the sweep's memo may take.
     pub sweep_memory: usize,
+    /// About the most bytes the components' cache may take: once half of it is full, the
+    /// older half of the cache is dropped (the count stays exact; it may take longer).
+    pub cache_memory: usize,
     /// Whether the sweep and components race (the first to finish wins) rather than take
     /// turns (components when the sweep's memo is full).
     pub race: bool,
@@ -120,6 +123,7 @@ impl Default for CountLimits {
         CountLimits {
             max_profiles: DEFAULT_MAX_PROFILES,
             sweep_memory: DEFAULT_SWEEP_MEMORY,
+            cache_memory: components::DEFAULT_CACHE_MEMORY,
             race: true,
             completion_checks: true,
             backbone_after: Some(DEFAULT_BACKBONE_AFTER),
@@ -432,11 +436,13 @@ fn count_by_components<P: Countable>(
     let checks = limits.completion_checks.then(CompletionChecks::default);
     match ComponentCounter::<u128, P>::new(puzzle, stop, stats)
         .completion_checks(checks)
+        .cache_memory(limits.cache_memory)
         .count(root)
     {
         Err(ComponentError::Overflow) => {
             Ok(ComponentCounter::<BigUint, P>::new(puzzle, stop, stats)
                 .completion_checks(checks)
+                .cache_memory(limits.cache_memory)
                 .count(root)?)
         }
         other => Ok(other?.to_big()),

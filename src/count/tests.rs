@@ -16,6 +16,8 @@ fn count_with<P: Countable>(puzzle: &P, max_profiles: usize, sweep_memory: usize
     let limits = CountLimits {
         max_profiles,
         sweep_memory,
+        // The least cache there is, whose generations turn over often.
+        cache_memory: 0,
         race: false,
         completion_checks: true,
         backbone_after: None,
@@ -241,6 +243,7 @@ fn a_raised_cancel_flag_stops_the_count() {
             completion_checks: true,
             backbone_after: Some(std::time::Duration::ZERO),
             sweep_from: None,
+            ..CountLimits::default()
         };
         let progress = CountProgress::default();
         let error = count_exact(&permutations(9), limits, &AtomicBool::new(true), &progress)

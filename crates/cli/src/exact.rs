@@ -23,6 +23,8 @@ pub(crate) struct LimitOptions {
     pub(crate) max_profiles: Option<usize>,
     /// `--sweep-memory`, in MiB.
     pub(crate) sweep_memory_mib: Option<usize>,
+    /// `--cache-memory`, in MiB.
+    pub(crate) cache_memory_mib: Option<usize>,
     /// `--no-race`.
     pub(crate) no_race: bool,
     /// `--no-completion-checks`.
@@ -50,6 +52,8 @@ impl LimitOptions {
     fn given_beyond_profiles(self) -> Option<&'static str> {
         if self.sweep_memory_mib.is_some() {
             Some("--sweep-memory")
+        } else if self.cache_memory_mib.is_some() {
+            Some("--cache-memory")
         } else if self.no_race {
             Some("--no-race")
         } else if self.no_completion_checks {
@@ -147,6 +151,12 @@ impl ExactSettings {
                 .limits
                 .sweep_memory_mib
                 .map_or_else(nonoenum::default_sweep_memory, |mib| {
+                    mib.saturating_mul(1 << 20)
+                }),
+            cache_memory: self
+                .limits
+                .cache_memory_mib
+                .map_or_else(nonoenum::default_cache_memory, |mib| {
                     mib.saturating_mul(1 << 20)
                 }),
             race: !self.limits.no_race,

@@ -180,6 +180,9 @@ pub(crate) struct CountTuningArgs {
     /// Most memory, in MiB, of the sweep's memo (default: a quarter of the available; 0: skip).
     #[arg(long, value_name = "MIB", hide = true)]
     pub(crate) sweep_memory: Option<usize>,
+    /// Most memory, in MiB, of the components' cache (default: a quarter of the available).
+    #[arg(long, value_name = "MIB", hide = true)]
+    pub(crate) cache_memory: Option<usize>,
     /// Let the sweep fill its memo before components take over, instead of racing them.
     #[arg(long, hide = true)]
     pub(crate) no_race: bool,

@@ -64,6 +64,7 @@ fn count(args: CountArgs) -> anyhow::Result<ExitCode> {
     let limits = crate::exact::LimitOptions {
         max_profiles: t.max_profiles,
         sweep_memory_mib: t.sweep_memory,
+        cache_memory_mib: t.cache_memory,
         no_race: t.no_race,
         no_completion_checks: t.no_completion_checks,
         backbone_after: t.backbone_after,

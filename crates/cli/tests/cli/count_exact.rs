@@ -105,6 +105,17 @@ fn every_method_gives_the_same_counts() {
                 "--sweep-memory",
                 "0",
             ],
+            // Components alone, their cache the least there is, turning over often.
+            &[
+                "count",
+                "-q",
+                "--max-profiles",
+                "0",
+                "--sweep-memory",
+                "0",
+                "--cache-memory",
+                "0",
+            ],
             &["count", "-q", "--method", "decompose", "-t", "1"],
             &["count", "-q", "--max-profiles", "0", "-t", "1"],
             &["count", "-q", "--max-profiles", "0", "--no-race"],
@@ -347,6 +358,10 @@ fn options_that_do_not_go_together_are_refused() {
         (
             &["count", "--method", "enumerate", "--sweep-memory", "5"],
             "--sweep-memory",
+        ),
+        (
+            &["count", "--method", "enumerate", "--cache-memory", "5"],
+            "--cache-memory",
         ),
         (
             &["count", "--per-cell", "--sweep-memory", "5"],

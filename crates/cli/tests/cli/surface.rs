@@ -156,6 +156,7 @@ fn short_help_fits_a_screen_and_ends_with_an_example() {
     let knobs = [
         "--max-profiles",
         "--sweep-memory",
+        "--cache-memory",
         "--no-race",
         "--no-completion-checks",
         "--backbone-after",
