@@ -88,7 +88,7 @@ pub use api::{
     MergeError, Merged, PartError, PartProblem, PartRunError, RunResult, SplitError, SplitFolder,
     SplitOptions, merge,
 };
-pub use api::{CountMethod, CountRefusal, default_cache_memory, default_sweep_memory};
+pub use api::{CountMethod, CountRefusal, default_sweep_memory};
 // Progress figures (issue 68): what a display shows of a running enumeration or count.
 pub use api::{ProgressKind, ProgressMeter, ProgressReport};
 // `--to json`: the results as one JSON array (issue 68).

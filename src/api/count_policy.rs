@@ -82,12 +82,21 @@ pub fn default_sweep_memory() -> usize {
     })
 }
 
-/// The components' cache limit to use when none is given: as much as the sweep's memo
-/// ([`default_sweep_memory`]), so that the two take at most half the memory available when
-/// the count starts. (On *Nature* components cached 55.7 million residual problems in half an
-/// hour.)
-pub fn default_cache_memory() -> usize {
-    default_sweep_memory()
+impl crate::CountLimits {
+    /// These limits with the sweep's memo and the components' cache as given, in MiB, each
+    /// taking [`default_sweep_memory`] where not given: the two then take at most half the
+    /// memory available when the count starts. (On *Nature* components cached 55.7 million
+    /// residual problems in half an hour.)
+    pub fn with_memory_mib(self, sweep: Option<usize>, cache: Option<usize>) -> Self {
+        let bytes = |mib: Option<usize>| {
+            mib.map_or_else(default_sweep_memory, |mib| mib.saturating_mul(1 << 20))
+        };
+        crate::CountLimits {
+            sweep_memory: bytes(sweep),
+            cache_memory: bytes(cache),
+            ..self
+        }
+    }
 }
 
 /// `MemAvailable` of a `/proc/meminfo` text, in bytes.
@@ -111,6 +120,19 @@ mod tests {
         assert_eq!(mem_available("MemTotal: 5 kB\n"), None);
         assert_eq!(mem_available("MemAvailable: lots\n"), None);
         assert!(default_sweep_memory() >= DEFAULT_SWEEP_MEMORY);
+    }
+
+    #[test]
+    fn memory_limits_are_given_in_mib_or_taken_from_what_is_available() {
+        let limits = crate::CountLimits::default().with_memory_mib(Some(3), Some(0));
+        assert_eq!((limits.sweep_memory, limits.cache_memory), (3 << 20, 0));
+        assert_eq!(
+            limits.max_profiles,
+            crate::CountLimits::default().max_profiles
+        );
+        let limits = crate::CountLimits::default().with_memory_mib(None, Some(usize::MAX));
+        assert!(limits.sweep_memory >= DEFAULT_SWEEP_MEMORY);
+        assert_eq!(limits.cache_memory, usize::MAX);
     }
 
     #[test]

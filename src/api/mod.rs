@@ -64,7 +64,7 @@ pub use checkpoint::{
     CHECKPOINT_FORMAT, Checkpoint, CheckpointEnd, CheckpointError, CheckpointEvent,
     CheckpointOptions, CheckpointSettings,
 };
-pub use count_policy::{CountMethod, CountRefusal, default_cache_memory, default_sweep_memory};
+pub use count_policy::{CountMethod, CountRefusal, default_sweep_memory};
 pub use counter::{CountFailure, CountOptions, Counter, EnumerationNeeded, ExactOutcome};
 pub use listing::{Listing, ListingError, ListingItem, read_listing};
 pub use progress::{ProgressKind, ProgressMeter, ProgressReport};

@@ -139,6 +139,11 @@ impl Orientation {
             reversed: true,
         },
     ];
+
+    /// Where this orientation is in [`Orientation::ALL`].
+    pub fn index(self) -> usize {
+        2 * usize::from(self.transposed) + usize::from(self.reversed)
+    }
 }
 
 /// The most bytes the automata of one walk's lines may take together. An automaton has a

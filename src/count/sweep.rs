@@ -238,11 +238,11 @@ impl<'p, K: Key, T: Tally, P: Countable> SweepCounter<'p, K, T, P> {
     /// `stop` is raised. The memo stays: counting again goes on where the last count stopped.
     /// If it stops first, the solutions it had counted are offered to the stats' lower bound.
     pub(super) fn count(&self, root: &P::Grid, stop: Stop) -> Result<T, SweepError> {
-        let side = Orientation::ALL
-            .iter()
-            .position(|o| o.transposed == self.transposed && o.reversed == self.reversed)
-            .unwrap_or(0);
-        self.stats.restart(side as u32);
+        let side = Orientation {
+            transposed: self.transposed,
+            reversed: self.reversed,
+        };
+        self.stats.restart(side.index() as u32);
         *self.lock_unfinished() = BigUint::ZERO;
         let counted = self.count_from_root(root, stop);
         if counted.is_err() {

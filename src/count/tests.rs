@@ -663,3 +663,10 @@ fn tiny_components_are_counted_by_listing() {
         121
     );
 }
+
+#[test]
+fn each_orientation_knows_its_place_among_all() {
+    for (at, side) in Orientation::ALL.iter().enumerate() {
+        assert_eq!(side.index(), at, "{side:?}");
+    }
+}

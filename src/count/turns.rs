@@ -76,7 +76,7 @@ impl<'p, P: Countable> SideSweeps<'p, P> {
             match sweep.count_big(&self.grid, stop) {
                 Err(SweepError::Overflow) => {
                     drop(sweep);
-                    self.stats.drop_side(index(side));
+                    self.stats.drop_side(side.index());
                     sweep = new_sweep::<BigUint, P>(
                         self.puzzle,
                         &self.grid,
@@ -88,31 +88,23 @@ impl<'p, P: Countable> SideSweeps<'p, P> {
                 }
                 Err(SweepError::MemoFull) if !sweeps.is_empty() => {
                     // This side goes on, racing back through its memo to where it stopped.
-                    self.stats.end_turn(index(side));
+                    self.stats.end_turn(side.index());
                     for (dropped, _) in sweeps.drain(..) {
-                        self.stats.drop_side(index(dropped));
+                        self.stats.drop_side(dropped.index());
                     }
                 }
                 Err(SweepError::MemoFull) => {
-                    self.stats.drop_side(index(side));
+                    self.stats.drop_side(side.index());
                     return Err(SweepError::MemoFull);
                 }
                 other => {
-                    self.stats.end_turn(index(side));
+                    self.stats.end_turn(side.index());
                     sweeps.push((side, sweep));
                     return other;
                 }
             }
         }
     }
-}
-
-/// The index of `side` in [`Orientation::ALL`].
-fn index(side: Orientation) -> usize {
-    Orientation::ALL
-        .iter()
-        .position(|&o| o == side)
-        .unwrap_or(0)
 }
 
 /// How far a sweep got before its turn ended: solutions counted in finished subtrees, and
@@ -128,10 +120,7 @@ pub(super) struct Sides {
 impl Sides {
     /// Every side, `first` first, then the others in the order of [`Orientation::ALL`].
     pub(super) fn new(first: Orientation) -> Self {
-        let at = Orientation::ALL
-            .iter()
-            .position(|&o| o == first)
-            .unwrap_or(0);
+        let at = first.index();
         let sides = (0..Orientation::ALL.len())
             .map(|i| {
                 (

@@ -144,21 +144,10 @@ impl ExactSettings {
     }
 
     fn limits(self) -> CountLimits {
-        let defaults = CountLimits::default();
+        let defaults = CountLimits::default()
+            .with_memory_mib(self.limits.sweep_memory_mib, self.limits.cache_memory_mib);
         CountLimits {
             max_profiles: self.limits.max_profiles.unwrap_or(defaults.max_profiles),
-            sweep_memory: self
-                .limits
-                .sweep_memory_mib
-                .map_or_else(nonoenum::default_sweep_memory, |mib| {
-                    mib.saturating_mul(1 << 20)
-                }),
-            cache_memory: self
-                .limits
-                .cache_memory_mib
-                .map_or_else(nonoenum::default_cache_memory, |mib| {
-                    mib.saturating_mul(1 << 20)
-                }),
             race: !self.limits.no_race,
             completion_checks: !self.limits.no_completion_checks,
             backbone_after: match (self.limits.no_backbone, self.limits.backbone_after) {
@@ -171,6 +160,7 @@ impl ExactSettings {
                 transposed: matches!(side, SweepSide::Left | SweepSide::Right),
                 reversed: matches!(side, SweepSide::Bottom | SweepSide::Right),
             }),
+            ..defaults
         }
     }
 }
