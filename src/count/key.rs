@@ -1,6 +1,6 @@
-//! Profiles as hash keys: one class per tracked line, packed into one, two, four or eight
-//! machine words when the classes fit (no allocation, cheap hashing and comparison), else a boxed
-//! slice.
+//! Profiles as hash keys: one class per tracked line, packed into one, two, three, four or
+//! eight machine words when the classes fit (no allocation, cheap hashing and comparison), else
+//! a boxed slice. The words are `u64`s, so that a table's entries take no padding.
 
 use std::hash::Hash;
 
@@ -22,14 +22,34 @@ impl Layout {
         let mut mask = Vec::with_capacity(tracked.len());
         let mut bits = 0u32;
         for line in tracked {
-            let widest = line.widest();
-            let need = usize::BITS - widest.saturating_sub(1).leading_zeros();
+            let need = bits_for(line.widest());
             shift.push(bits);
             mask.push((1u128 << need) - 1);
             bits += need;
         }
         Layout { shift, mask, bits }
     }
+
+    /// The layout with fields of `widths` bits (at most 16 each) after the tracked lines'.
+    pub(super) fn with_fields(mut self, widths: &[u32]) -> Self {
+        for &width in widths {
+            debug_assert!(width <= 16);
+            self.shift.push(self.bits);
+            self.mask.push((1u128 << width) - 1);
+            self.bits += width;
+        }
+        self
+    }
+
+    /// The fields of a key: the tracked lines' and those added.
+    pub(super) fn fields(&self) -> usize {
+        self.shift.len()
+    }
+}
+
+/// The bits that values below `count` take (0 for a single value).
+pub(super) fn bits_for(count: usize) -> u32 {
+    usize::BITS - count.saturating_sub(1).leading_zeros()
 }
 
 /// A profile key.
@@ -71,7 +91,6 @@ macro_rules! packed_key {
 }
 
 packed_key!(u64);
-packed_key!(u128);
 
 /// `N` words: 256 bits for four, enough for the classes of 30 to 50 lines of a random picture,
 /// 512 for eight. A class may straddle two words.
@@ -124,7 +143,7 @@ impl Key for Box<[u16]> {
 }
 
 /// Evaluates `$body` with `$key` standing for the narrowest key type that holds `$layout`:
-/// one, two, four or eight words, else a boxed slice.
+/// one, two, three, four or eight words, else a boxed slice.
 macro_rules! with_narrowest_key {
     ($layout:expr, $key:ident => $body:expr) => {{
         use $crate::count::key::Key as _;
@@ -132,8 +151,11 @@ macro_rules! with_narrowest_key {
         if u64::fits(layout) {
             type $key = u64;
             $body
-        } else if u128::fits(layout) {
-            type $key = u128;
+        } else if <[u64; 2]>::fits(layout) {
+            type $key = [u64; 2];
+            $body
+        } else if <[u64; 3]>::fits(layout) {
+            type $key = [u64; 3];
             $body
         } else if <[u64; 4]>::fits(layout) {
             type $key = [u64; 4];
@@ -179,9 +201,26 @@ mod tests {
             .collect();
         assert!(u64::fits(&layout));
         round_trip::<u64>(&layout, &classes);
-        round_trip::<u128>(&layout, &classes);
+        round_trip::<[u64; 2]>(&layout, &classes);
+        round_trip::<[u64; 3]>(&layout, &classes);
         round_trip::<[u64; 4]>(&layout, &classes);
         round_trip::<[u64; 8]>(&layout, &classes);
+        round_trip::<Box<[u16]>>(&layout, &classes);
+    }
+
+    /// Fields added after the lines' classes read back, neither they nor the classes
+    /// disturbing the others, in a key of the narrowest type that holds them.
+    #[test]
+    fn added_fields_read_back() {
+        let lines: Vec<LineDfa> = (0..20)
+            .map(|_| LineDfa::new(&[1, 1, 1], &[Cell::Unknown; 12]).expect("small"))
+            .collect();
+        let bare = Layout::new(&lines);
+        let layout = bare.clone().with_fields(&[5, 16, 3]);
+        assert_eq!((layout.fields(), layout.bits), (23, bare.bits + 24));
+        assert_eq!((bits_for(1), bits_for(2), bits_for(17)), (0, 1, 5));
+        let classes: Vec<u16> = (0..20u16).map(|t| t % 4).chain([31, 0xbeef, 5]).collect();
+        with_narrowest_key!(&layout, K => round_trip::<K>(&layout, &classes));
         round_trip::<Box<[u16]>>(&layout, &classes);
     }
 
@@ -195,7 +234,7 @@ mod tests {
             .collect();
         let layout = Layout::new(&lines);
         assert!(
-            !u128::fits(&layout) && <[u64; 4]>::fits(&layout),
+            !<[u64; 2]>::fits(&layout) && <[u64; 3]>::fits(&layout),
             "{}",
             layout.bits
         );
@@ -211,6 +250,7 @@ mod tests {
                 .enumerate()
                 .map(|(t, l)| ((t + shift) % widest(l)) as u16)
                 .collect();
+            round_trip::<[u64; 3]>(&layout, &classes);
             round_trip::<[u64; 4]>(&layout, &classes);
             round_trip::<[u64; 8]>(&layout, &classes);
         }

@@ -11,22 +11,22 @@
 //! never stores a residual problem that propagation refutes, which on random pictures is most
 //! of them.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-use dashmap::DashMap;
-use rustc_hash::FxBuildHasher;
+use std::sync::atomic::Ordering;
 
 use super::countable::Countable;
 use super::dfa::{DEAD, LineDfa, Successors};
-use super::key::{Key, Layout, with_narrowest_key};
+use super::key::{Key, Layout, bits_for, with_narrowest_key};
 use super::profile::{Orientation, ProfileError, ProfileProblem};
 use super::propagators::ThreadPropagators;
 use super::stop::Stop;
 use super::tally::{Overflow, Tally};
 use crate::domain::{DomainGrid, each_value};
+pub(super) use memo::MemoBudget;
+use memo::SweepMemo;
 use num_bigint::BigUint;
 pub use stats::SweepStats;
 
+mod memo;
 mod stats;
 
 /// Why a sweep count stopped.
@@ -56,40 +56,6 @@ pub(super) const WHOLE_TREE: u64 = 1 << 60;
 /// `2^(UNKNOWN_CELL_WEIGHT x unknown cells)`, after propagation.
 const UNKNOWN_CELL_WEIGHT: f64 = 0.1;
 
-/// The memory the memos of sweeps may take in all.
-#[derive(Debug)]
-pub(super) struct MemoBudget {
-    /// Bytes taken.
-    taken: AtomicUsize,
-    /// The most bytes they may take.
-    limit: usize,
-}
-
-impl MemoBudget {
-    /// A budget of `limit` bytes.
-    pub(super) fn new(limit: usize) -> Self {
-        MemoBudget {
-            taken: AtomicUsize::new(0),
-            limit,
-        }
-    }
-
-    /// Takes `bytes` from the budget, or returns `false` if that would exceed it.
-    fn take(&self, bytes: usize) -> bool {
-        self.taken
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |taken| {
-                let after = taken.saturating_add(bytes);
-                (after <= self.limit).then_some(after)
-            })
-            .is_ok()
-    }
-
-    /// Gives `bytes` back.
-    fn give_back(&self, bytes: usize) {
-        self.taken.fetch_sub(bytes, Ordering::Relaxed);
-    }
-}
-
 /// Where a node of the sweep stands: cells decided so far and the classes they leave.
 #[derive(Clone, Debug)]
 struct Frontier<K> {
@@ -100,9 +66,6 @@ struct Frontier<K> {
     /// The class of every crossing line.
     crossing: K,
 }
-
-/// The memo key: a node's frontier without the cells.
-type MemoKey<K> = (u32, u16, K);
 
 /// A sweep over one probed grid of a puzzle, with its memo.
 pub(super) struct SweepCounter<'p, K: Key, T, P: Countable> {
@@ -116,13 +79,8 @@ pub(super) struct SweepCounter<'p, K: Key, T, P: Countable> {
     /// The crossing lines likewise.
     crossing: Vec<LineDfa<P::Successors>>,
     layout: Layout,
-    memo: DashMap<MemoKey<K>, T, FxBuildHasher>,
-    /// Entries stored (or about to be).
-    entries: AtomicUsize,
-    /// About the memory one entry takes.
-    entry_bytes: usize,
-    /// The memory the memo may take, shared with other sweeps.
-    budget: &'p MemoBudget,
+    /// Counts under keys of the crossing lines' classes, the swept line's and the cells done.
+    memo: SweepMemo<'p, K, T>,
     /// A propagator (buffers and line-result cache) for each thread of the pool, and one for
     /// a caller outside it. Owned by the counter, so that their caches serve its puzzle only.
     propagators: ThreadPropagators<P>,
@@ -133,13 +91,6 @@ pub(super) struct SweepCounter<'p, K: Key, T, P: Countable> {
     /// subtree is in one of them or within a finished parent, so once the count stops their
     /// sum is exactly the solutions it had counted.
     unfinished: std::sync::Mutex<BigUint>,
-}
-
-impl<K: Key, T, P: Countable> Drop for SweepCounter<'_, K, T, P> {
-    fn drop(&mut self) {
-        self.budget
-            .give_back(self.entries.load(Ordering::Relaxed) * self.entry_bytes);
-    }
 }
 
 /// The automata of a sweep's lines, and the layout of its keys: what a [`SweepCounter`] is
@@ -168,10 +119,15 @@ impl<S: Successors> SweepLines<S> {
                 _ => SweepError::LineTooLong,
             },
         )?;
+        // After the crossing lines' classes, a key holds the swept line's class and the cells
+        // done, the latter in two fields of at most 16 bits.
+        let swept = lines.steps.iter().map(|l| bits_for(l.widest())).max();
+        let done = bits_for(lines.steps.len() * lines.tracked.len());
+        let fields = [swept.unwrap_or(0), done.min(16), done.saturating_sub(16)];
         Ok(SweepLines {
             transposed: orientation.transposed,
             reversed: orientation.reversed,
-            layout: Layout::new(&lines.tracked),
+            layout: Layout::new(&lines.tracked).with_fields(&fields),
             swept: lines.steps,
             crossing: lines.tracked,
         })
@@ -209,25 +165,14 @@ impl<'p, K: Key, T: Tally, P: Countable> SweepCounter<'p, K, T, P> {
             crossing,
             layout,
         } = lines;
-        // An entry: the key and count, a control byte, the table's slack (half as much again
-        // on average), and a boxed key's allocation.
-        let boxed = if K::PACKED {
-            0
-        } else {
-            16 + 2 * crossing.len()
-        };
-        let entry_bytes = 3 * (size_of::<(MemoKey<K>, T)>() + 1) / 2 + boxed;
         SweepCounter {
+            memo: SweepMemo::new(budget, layout.fields()),
             puzzle,
             transposed,
             reversed,
             swept,
             crossing,
             layout,
-            memo: DashMap::with_hasher(FxBuildHasher),
-            entries: AtomicUsize::new(0),
-            entry_bytes,
-            budget,
             propagators: ThreadPropagators::new(),
             stats,
             unfinished: std::sync::Mutex::new(BigUint::ZERO),
@@ -267,7 +212,7 @@ impl<'p, K: Key, T: Tally, P: Countable> SweepCounter<'p, K, T, P> {
 
     /// [`Self::count`], without its lower bound.
     fn count_from_root(&self, root: &P::Grid, stop: Stop) -> Result<T, SweepError> {
-        let mut crossing = K::blank(self.crossing.len());
+        let mut crossing = K::blank(self.layout.fields());
         for (t, line) in self.crossing.iter().enumerate() {
             if line.start() == DEAD {
                 self.stats.finish(WHOLE_TREE, 0.0);
@@ -355,24 +300,33 @@ impl<'p, K: Key, T: Tally, P: Countable> SweepCounter<'p, K, T, P> {
             self.stats.finish(weight, 1.0);
             return Ok(T::one());
         }
-        let key = (at.done as u32, at.swept, at.crossing.clone());
+        let key = self.memo_key(&at);
         if let Some(hit) = self.memo.get(&key) {
             self.stats.memo_hits.fetch_add(1, Ordering::Relaxed);
             self.stats.finish(weight, hit.approx());
-            return Ok(hit.clone());
+            return Ok(hit);
         }
         self.stats.branched.fetch_add(1, Ordering::Relaxed);
         let mut children = self.children(grid, at.done);
         let kept = share_among_children(&mut children, weight);
         let total = self.count_children(&children, &at, stop)?;
         self.stats.finish(kept, 0.0);
-        if !self.budget.take(self.entry_bytes) {
+        if !self.memo.insert(key, &total) {
             self.keep_unfinished(&total);
             return Err(SweepError::MemoFull);
         }
-        self.entries.fetch_add(1, Ordering::Relaxed);
-        self.memo.insert(key, total.clone());
         Ok(total)
+    }
+
+    /// The memo's key for `at`: the crossing lines' classes, then the swept line's class and
+    /// the cells done (see [`SweepLines::new`]).
+    fn memo_key(&self, at: &Frontier<K>) -> K {
+        let fields = self.crossing.len();
+        let mut key = at.crossing.clone();
+        key.set(&self.layout, fields, at.swept);
+        key.set(&self.layout, fields + 1, at.done as u16);
+        key.set(&self.layout, fields + 2, (at.done >> 16) as u16);
+        key
     }
 
     /// The children of `grid` that propagation leaves alive, one for each value of the cell at

@@ -22,6 +22,10 @@ pub(crate) trait Tally: Clone + Send + Sync + 'static {
     fn to_big(&self) -> BigUint;
     /// The value as the nearest `f64` (infinite beyond its range), for progress displays.
     fn approx(&self) -> f64;
+    /// The value, if it fits in a `u64`.
+    fn to_u64(&self) -> Option<u64>;
+    /// The count `value`.
+    fn from_u64(value: u64) -> Self;
 }
 
 impl Tally for u128 {
@@ -48,6 +52,12 @@ impl Tally for u128 {
     fn approx(&self) -> f64 {
         *self as f64
     }
+    fn to_u64(&self) -> Option<u64> {
+        u64::try_from(*self).ok()
+    }
+    fn from_u64(value: u64) -> Self {
+        u128::from(value)
+    }
 }
 
 impl Tally for BigUint {
@@ -73,6 +83,12 @@ impl Tally for BigUint {
     }
     fn approx(&self) -> f64 {
         num_traits::ToPrimitive::to_f64(self).unwrap_or(f64::INFINITY)
+    }
+    fn to_u64(&self) -> Option<u64> {
+        u64::try_from(self).ok()
+    }
+    fn from_u64(value: u64) -> Self {
+        BigUint::from(value)
     }
 }
 

@@ -198,11 +198,11 @@ fn counts_past_u128_switch_to_big_integers() {
 fn wide_profiles_are_held_to_a_layer_in_bytes() {
     use super::profile::{LAYER_BYTES, LayerLimit, within_bytes};
     // Narrow keys: the default limit and a higher one asked for stand.
-    let narrow = within_bytes::<u128, u128>(DEFAULT_MAX_PROFILES, 20, LAYER_BYTES);
+    let narrow = within_bytes::<[u64; 2], u128>(DEFAULT_MAX_PROFILES, 20, LAYER_BYTES);
     assert_eq!(narrow, DEFAULT_MAX_PROFILES);
     let higher = LayerLimit::at_most(10_000_000);
     assert_eq!(
-        within_bytes::<u128, u128>(higher.profiles, 24, higher.bytes),
+        within_bytes::<[u64; 2], u128>(higher.profiles, 24, higher.bytes),
         10_000_000
     );
     // A profile of 2,000 crossing lines takes 4 KB: a layer at the default limit would take a
