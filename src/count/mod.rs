@@ -22,6 +22,7 @@
 mod backbone;
 mod checkers;
 mod components;
+mod count_table;
 mod countable;
 pub(crate) mod dfa;
 mod key;
