@@ -18,27 +18,32 @@ pub(super) struct Layout {
 impl Layout {
     /// The layout for `tracked` lines: each gets the bits its widest position needs.
     pub(super) fn new<S: Successors>(tracked: &[LineDfa<S>]) -> Self {
-        let mut shift = Vec::with_capacity(tracked.len());
-        let mut mask = Vec::with_capacity(tracked.len());
-        let mut bits = 0u32;
+        let mut layout = Layout {
+            shift: Vec::with_capacity(tracked.len()),
+            mask: Vec::with_capacity(tracked.len()),
+            bits: 0,
+        };
         for line in tracked {
-            let need = bits_for(line.widest());
-            shift.push(bits);
-            mask.push((1u128 << need) - 1);
-            bits += need;
+            layout.push(bits_for(line.widest()));
         }
-        Layout { shift, mask, bits }
+        layout
     }
 
     /// The layout with fields of `widths` bits (at most 16 each) after the tracked lines'.
     pub(super) fn with_fields(mut self, widths: &[u32]) -> Self {
         for &width in widths {
             debug_assert!(width <= 16);
-            self.shift.push(self.bits);
-            self.mask.push((1u128 << width) - 1);
-            self.bits += width;
+            self.push(width);
         }
         self
+    }
+
+    /// Adds a field of `width` bits. A field of no bits sits at bit 0 (its mask keeps it from
+    /// touching anything): placed after the others, it could lie past a full key's last word.
+    fn push(&mut self, width: u32) {
+        self.shift.push(if width == 0 { 0 } else { self.bits });
+        self.mask.push((1u128 << width) - 1);
+        self.bits += width;
     }
 
     /// The fields of a key: the tracked lines' and those added.
@@ -82,9 +87,8 @@ macro_rules! packed_key {
             }
             #[inline]
             fn set(&mut self, layout: &Layout, t: usize, class: u16) {
-                let shift = layout.shift[t];
-                *self =
-                    *self & !((layout.mask[t] as $word) << shift) | <$word>::from(class) << shift;
+                let (shift, mask) = (layout.shift[t], layout.mask[t] as $word);
+                *self = *self & !(mask << shift) | (<$word>::from(class) & mask) << shift;
             }
         }
     };
@@ -222,6 +226,25 @@ mod tests {
         let classes: Vec<u16> = (0..20u16).map(|t| t % 4).chain([31, 0xbeef, 5]).collect();
         with_narrowest_key!(&layout, K => round_trip::<K>(&layout, &classes));
         round_trip::<Box<[u16]>>(&layout, &classes);
+        // Fields that fill one or two words exactly, then one of no bits: each reads back,
+        // at its largest value, from a key of just those words.
+        let few = Layout::new(&lines[..4]);
+        for total in [64, 128] {
+            let mut widths: Vec<u32> = Vec::new();
+            let mut left = total - few.bits;
+            while left > 0 {
+                widths.push(left.min(16));
+                left -= left.min(16);
+            }
+            widths.push(0);
+            let layout = few.clone().with_fields(&widths);
+            assert_eq!(layout.bits, total);
+            let largest: Vec<u16> = layout.mask.iter().map(|&m| m as u16).collect();
+            if total == 64 {
+                round_trip::<u64>(&layout, &largest);
+            }
+            round_trip::<[u64; 2]>(&layout, &largest);
+        }
     }
 
     /// Lines of 1 to 4 bits, more than two words' worth: some classes straddle the words of a
