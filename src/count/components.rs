@@ -360,7 +360,7 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
             let copy = copy.get_or_insert_with(|| grid.clone());
             debug_assert!(copy == grid, "a listing left its copy changed");
             if let Some(count) = self.count_by_listing(copy, part)? {
-                self.cache.insert(key, count.clone());
+                self.cache.insert(key, &count);
                 return Ok(count);
             }
         }
@@ -415,7 +415,7 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
                 self.count_branches(part, &branches, memo)?
             }
         };
-        self.cache.insert(key, total.clone());
+        self.cache.insert(key, &total);
         Ok(total)
     }
 

@@ -12,6 +12,7 @@ use crate::count::tally::Tally;
 /// A digest as a key of two words, so that an entry with a one-word count has no padding.
 type Digest = [u64; 2];
 
+/// The two words of a 128-bit digest.
 fn digest(key: u128) -> Digest {
     [key as u64, (key >> 64) as u64]
 }
@@ -61,10 +62,11 @@ impl<T: Tally> ComponentCache<T> {
     /// Caches `count` under `key`; the insert that fills the young generation turns the
     /// generations over: the old one is emptied (its tables kept) and becomes the young one.
     /// A thread that still inserts into the generation just made old loses nothing.
-    pub(crate) fn insert(&self, key: u128, count: T) {
-        self.keep(digest(key), &count);
+    pub(crate) fn insert(&self, key: u128, count: &T) {
+        self.keep(digest(key), count);
     }
 
+    /// [`Self::insert`], under the digest's words.
     fn keep(&self, key: Digest, count: &T) {
         let young = self.young_at.load(Ordering::Relaxed) & 1;
         self.generations[young].insert(key, count);
@@ -86,13 +88,13 @@ mod tests {
         assert_eq!(cache.per_generation, FEWEST);
         let n = FEWEST as u128;
         for key in 0..n {
-            cache.insert(key, key * 2);
+            cache.insert(key, &(key * 2));
         }
         // The first generation is old now: still found, and key 5 moves back to the young.
         assert_eq!(cache.get(5), Some(10));
         assert_eq!(cache.get(n), None);
         for key in n..2 * n - 1 {
-            cache.insert(key, 0);
+            cache.insert(key, &0);
         }
         // The second generation filled: the first is gone, but for key 5.
         assert_eq!(cache.get(4), None);
