@@ -150,27 +150,24 @@ impl Key for Box<[u16]> {
 /// one, two, three, four or eight words, else a boxed slice.
 macro_rules! with_narrowest_key {
     ($layout:expr, $key:ident => $body:expr) => {{
-        use $crate::count::key::Key as _;
         let layout: &$crate::count::key::Layout = $layout;
-        if u64::fits(layout) {
-            type $key = u64;
-            $body
-        } else if <[u64; 2]>::fits(layout) {
-            type $key = [u64; 2];
-            $body
-        } else if <[u64; 3]>::fits(layout) {
-            type $key = [u64; 3];
-            $body
-        } else if <[u64; 4]>::fits(layout) {
-            type $key = [u64; 4];
-            $body
-        } else if <[u64; 8]>::fits(layout) {
-            type $key = [u64; 8];
+        $crate::count::key::with_narrowest_key!(
+            @first layout, $key => $body; u64, [u64; 2], [u64; 3], [u64; 4], [u64; 8]
+        )
+    }};
+    // The first of the packed types that holds the layout, else a boxed slice.
+    (@first $layout:ident, $key:ident => $body:expr; $word:ty $(, $wider:ty)*) => {{
+        use $crate::count::key::Key as _;
+        if <$word>::fits($layout) {
+            type $key = $word;
             $body
         } else {
-            type $key = Box<[u16]>;
-            $body
+            $crate::count::key::with_narrowest_key!(@first $layout, $key => $body; $($wider),*)
         }
+    }};
+    (@first $layout:ident, $key:ident => $body:expr;) => {{
+        type $key = Box<[u16]>;
+        $body
     }};
 }
 pub(super) use with_narrowest_key;
