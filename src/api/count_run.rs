@@ -5,6 +5,7 @@ use std::fmt;
 
 use thiserror::Error;
 
+use super::progress_words::memo_words;
 use super::{CountFailure, CountMethod, CountRefusal, Counter, ExactOutcome};
 use crate::count::ExactMethod;
 
@@ -82,6 +83,7 @@ impl fmt::Display for ExactMethod {
                 orientation,
                 branched,
                 memo_hits,
+                memo_bytes,
                 backbone,
                 backbone_millis,
             } => {
@@ -93,7 +95,8 @@ impl fmt::Display for ExactMethod {
                 };
                 write!(
                     f,
-                    "a sweep {order}, {branched} nodes branched, {memo_hits} from the memo"
+                    "a sweep {order}, {branched} nodes branched, {memo_hits} from the memo ({})",
+                    memo_words(memo_bytes)
                 )?;
                 if backbone > 0 {
                     let seconds = backbone_millis as f64 / 1000.0;
@@ -135,13 +138,14 @@ mod tests {
             orientation,
             branched: 3,
             memo_hits: 4,
+            memo_bytes: (3 << 20, 100 << 20),
             backbone: 5,
             backbone_millis: 1500,
         };
         assert_eq!(
             sweep.to_string(),
-            "a sweep column by column from the right, 3 nodes branched, 4 from the memo, after \
-             fixing 5 backbone cells in 1.500 s"
+            "a sweep column by column from the right, 3 nodes branched, 4 from the memo (at most \
+             3 of 100 MiB), after fixing 5 backbone cells in 1.500 s"
         );
         let profiles = ExactMethod::Profiles {
             orientation: Orientation {

@@ -225,6 +225,7 @@ mod tests {
             sweep_turn: turn,
             sweep_counted: 0.0,
             sweep_kept_explored: explored,
+            sweep_memo: (0, 0),
             sweep_gave_up: false,
             counted: 0.0,
             component_nodes: (0, 0),

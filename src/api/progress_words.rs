@@ -220,16 +220,18 @@ fn how_far(s: &CountSnapshot, elapsed: Duration) -> String {
         ));
     }
     let (branched, from_memo) = s.sweep_nodes;
+    let memo = memo_words(s.sweep_memo);
     if branched > 0 && s.sweep_gave_up {
         parts.push(format!(
-            "the sweep: {} nodes branched, {} from its memo, then given up (its memo full)",
+            "the sweep: {} nodes branched, {} from its memo, then given up (its memo full, \
+             {memo})",
             number(branched as f64),
             number(from_memo as f64),
         ));
     } else if branched > 0 {
         parts.push(format!(
-            "the sweep: {} nodes branched, {} from its memo, {} of its tree finished (counting \
-             {} there)",
+            "the sweep: {} nodes branched, {} from its memo ({memo}), {} of its tree finished \
+             (counting {} there)",
             number(branched as f64),
             number(from_memo as f64),
             share(s.sweep_explored),
@@ -245,6 +247,17 @@ fn how_far(s: &CountSnapshot, elapsed: Duration) -> String {
         ));
     }
     parts.join("; ")
+}
+
+/// How much of their budget the sweep's memos took: `at most 1,234 of 5,900 MiB` (the
+/// most bytes taken at once rounded up to whole mebibytes, then the budget).
+pub(crate) fn memo_words((peak, limit): (u64, u64)) -> String {
+    const MIB: u64 = 1 << 20;
+    format!(
+        "at most {} of {} MiB",
+        number(peak.div_ceil(MIB) as f64),
+        number((limit / MIB) as f64)
+    )
 }
 
 /// A fraction in `[0, 1]` as a percentage with as many decimals as a small one needs:
@@ -336,6 +349,7 @@ mod tests {
             sweep_turn: 0,
             sweep_counted: 0.0,
             sweep_kept_explored: 0.0,
+            sweep_memo: (1_500_000, 6_000 << 20),
             sweep_gave_up: false,
             counted: 0.0,
             component_nodes: (0, 0),
@@ -351,8 +365,8 @@ mod tests {
         assert_eq!(
             snapshot.how_far(Duration::ZERO),
             "counting two ways at once: at least 0 solutions so far, 0 s; the backbone: 86 cells \
-             fixed in 400 checks; the sweep: 1.47e7 nodes branched, \
-             1,643,555 from its memo, 0.31% of its tree finished (counting 1.20e8 there); \
+             fixed in 400 checks; the sweep: 1.47e7 nodes branched, 1,643,555 from its memo (at \
+             most 2 of 6,000 MiB), 0.31% of its tree finished (counting 1.20e8 there); \
              components: 23,307 counted by branching, 19,238 from the cache"
         );
         // The sweeps gave up, and components count on alone.
@@ -361,7 +375,7 @@ mod tests {
             snapshot.how_far(Duration::ZERO),
             "counting by components: at least 0 solutions so far, 0 s; the backbone: 86 cells \
              fixed in 400 checks; the sweep: 1.47e7 nodes branched, 1,643,555 from its memo, \
-             then given up (its memo full); components: 23,307 counted by branching, 19,238 \
+             then given up (its memo full, at most 2 of 6,000 MiB); components: 23,307 counted by branching, 19,238 \
              from the cache"
         );
         (snapshot.phase, snapshot.sweep_gave_up) = (CountPhase::Race, false);

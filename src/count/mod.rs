@@ -181,6 +181,9 @@ pub enum ExactMethod {
         branched: u64,
         /// Nodes whose count came from the memo.
         memo_hits: u64,
+        /// The most bytes the memos took at once (as their budget estimates them), and their
+        /// budget in bytes.
+        memo_bytes: (u64, u64),
         /// Cells fixed as the backbone before the sweep that counted (0 if none).
         backbone: u64,
         /// Wall time the backbone search took, in milliseconds.

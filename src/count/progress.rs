@@ -68,6 +68,9 @@ pub struct CountSnapshot {
     /// [`SweepStats::kept_explored`]); it goes down only when sweeps are dropped with their
     /// work, to make room in memory.
     pub sweep_kept_explored: f64,
+    /// Sweep: the most bytes its memos took at once (as their budget estimates them), as of
+    /// the end of the last turn, and their budget in bytes.
+    pub sweep_memo: (u64, u64),
     /// Sweep: whether the sweeps gave up (see [`SweepStats::gave_up`]) while other methods
     /// count on.
     pub sweep_gave_up: bool,
@@ -139,6 +142,7 @@ impl CountProgress {
             sweep_turn: self.sweep.turn(),
             sweep_counted: self.sweep.counted(),
             sweep_kept_explored: self.sweep.kept_explored(),
+            sweep_memo: self.sweep.memo_bytes(),
             sweep_gave_up: self.sweep.gave_up(),
             counted: self.counted(),
             component_nodes: (

@@ -68,6 +68,12 @@ impl<'p, P: Countable> SideSweeps<'p, P> {
         &self.grid
     }
 
+    /// Notes the end of a turn of the sweep from `side`, and how much memory the memos took.
+    fn end_turn(&self, side: Orientation) {
+        self.stats.end_turn(side.index());
+        self.stats.note_memo(self.budget.use_and_limit());
+    }
+
     /// The sides whose sweeps are kept.
     #[cfg(test)]
     pub(super) fn kept(&self) -> Vec<Orientation> {
@@ -115,17 +121,18 @@ impl<'p, P: Countable> SideSweeps<'p, P> {
                 }
                 Err(SweepError::MemoFull) if turn == Turn::Lead && !sweeps.is_empty() => {
                     // This side goes on, racing back through its memo to where it stopped.
-                    self.stats.end_turn(side.index());
+                    self.end_turn(side);
                     for (dropped, _) in sweeps.drain(..) {
                         self.stats.drop_side(dropped.index());
                     }
                 }
                 Err(SweepError::MemoFull) => {
+                    self.stats.note_memo(self.budget.use_and_limit());
                     self.stats.drop_side(side.index());
                     return Err(SweepError::MemoFull);
                 }
                 other => {
-                    self.stats.end_turn(side.index());
+                    self.end_turn(side);
                     sweeps.push((side, sweep));
                     return other;
                 }

@@ -140,6 +140,7 @@ impl<P: Countable> WholeSweep<'_, P> {
                 .unwrap_or_else(std::sync::PoisonError::into_inner),
             branched: load(&stats.branched),
             memo_hits: load(&stats.memo_hits),
+            memo_bytes: stats.memo_bytes(),
             backbone: load(&progress.backbone.fixed),
             backbone_millis: progress.backbone.millis(),
         }

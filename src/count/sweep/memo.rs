@@ -14,6 +14,8 @@ use super::super::tally::Tally;
 pub(in crate::count) struct MemoBudget {
     /// Bytes taken.
     taken: AtomicUsize,
+    /// The most bytes taken at once so far.
+    peak: AtomicUsize,
     /// The most bytes they may take.
     limit: usize,
 }
@@ -23,18 +25,31 @@ impl MemoBudget {
     pub(in crate::count) fn new(limit: usize) -> Self {
         MemoBudget {
             taken: AtomicUsize::new(0),
+            peak: AtomicUsize::new(0),
             limit,
         }
     }
 
+    /// The most bytes the memos took at once so far, and the most they may take.
+    pub(in crate::count) fn use_and_limit(&self) -> (usize, usize) {
+        (self.peak.load(Ordering::Relaxed), self.limit)
+    }
+
     /// Takes `bytes` from the budget, or returns `false` if that would exceed it.
     fn take(&self, bytes: usize) -> bool {
-        self.taken
+        let taken = self
+            .taken
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |taken| {
                 let after = taken.saturating_add(bytes);
                 (after <= self.limit).then_some(after)
-            })
-            .is_ok()
+            });
+        match taken {
+            Ok(before) => {
+                self.peak.fetch_max(before + bytes, Ordering::Relaxed);
+                true
+            }
+            Err(_) => false,
+        }
     }
 
     /// Gives `bytes` back.
@@ -103,9 +118,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_full_budget_keeps_nothing_and_a_dropped_memo_gives_its_bytes_back() {
+    fn a_full_budget_keeps_nothing_a_dropped_memo_gives_its_bytes_back_and_the_peak_stays() {
         let budget = MemoBudget::new(100);
-        {
+        let peak = {
             let memo = SweepMemo::<u64, u128>::new(&budget, 1);
             let mut kept = 0;
             while memo.insert(kept, &5) {
@@ -115,7 +130,13 @@ mod tests {
             assert!(!memo.insert(kept, &u128::MAX), "no room for a wide one");
             assert_eq!(memo.get(&kept), None);
             assert_eq!(memo.table.len(), (kept as usize, 0));
-        }
+            kept as usize * memo.narrow_bytes
+        };
         assert_eq!(budget.taken.load(Ordering::Relaxed), 0);
+        assert_eq!(
+            budget.use_and_limit(),
+            (peak, 100),
+            "the most taken at once"
+        );
     }
 }

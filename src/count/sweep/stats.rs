@@ -30,6 +30,8 @@ pub struct SweepStats {
     kept: [AtomicU64; 4],
     /// Whether the sweeps of the grid gave up before one finished.
     gave_up: AtomicBool,
+    /// The most bytes the memos took at once, at the end of a turn, and their budget.
+    memo: [AtomicU64; 2],
 }
 
 /// Bits of [`SweepStats::turn`] below the grid's number, for the side plus one.
@@ -99,6 +101,20 @@ impl SweepStats {
         if let Some(kept) = self.kept.get(side) {
             kept.fetch_max(explored, Ordering::Relaxed);
         }
+    }
+
+    /// Notes that the memos have taken at most `peak` bytes at once of their budget of
+    /// `limit` bytes.
+    pub(in crate::count) fn note_memo(&self, (peak, limit): (usize, usize)) {
+        self.memo[0].fetch_max(peak as u64, Ordering::Relaxed);
+        self.memo[1].store(limit as u64, Ordering::Relaxed);
+    }
+
+    /// The most bytes the memos took at once (as their budget estimates them), as of the end
+    /// of the last turn, and their budget in bytes.
+    pub fn memo_bytes(&self) -> (u64, u64) {
+        let [peak, limit] = &self.memo;
+        (peak.load(Ordering::Relaxed), limit.load(Ordering::Relaxed))
     }
 
     /// Notes that the sweep from `side` was dropped with the subtrees it had finished (to
