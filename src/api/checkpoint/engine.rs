@@ -61,6 +61,9 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
                 })?;
             self.state.committed = self.committed.to_string();
             let _ = self.state.open.remove(0);
+            // A search that finished before it was split (the split was cancelled) was one
+            // part: the whole search.
+            self.state.parts = self.state.parts.max(1);
             if last_save.elapsed() >= self.options.save_every || self.state.open.is_empty() {
                 self.save()?;
                 last_save = Instant::now();

@@ -193,6 +193,28 @@ fn a_direct_solver_and_a_checkpoint_agree_on_a_count() {
     assert!(checkpoint.parts() > 1);
 }
 
+/// A run cancelled before its split, whose one part (the whole search) still finished, is
+/// saved as one finished part, and its checkpoint loads and resumes to the same count.
+#[test]
+fn a_search_that_finishes_before_its_split_resumes_as_finished() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("ck.json");
+    // Probing solves it at the root, before the search looks at the cancel flag.
+    let puzzle = AnyPuzzle::parse("1 4\n0\n0\n0\n0\n0\n").expect("a puzzle");
+    let mut checkpoint = Checkpoint::create(&puzzle, CheckpointSettings::default()).expect("ok");
+    let options = options();
+    options.cancel.store(true, Ordering::Relaxed);
+    let end = checkpoint
+        .run(&path, &options, |_| Flow::Continue)
+        .expect("runs");
+    assert_eq!(end, CheckpointEnd::Complete);
+    assert_eq!((checkpoint.committed(), checkpoint.parts()), (1, 1));
+    let mut resumed = Checkpoint::load(&path).expect("a finished checkpoint loads");
+    let end = resumed.run(&path, &self::options(), |_| Flow::Continue);
+    assert_eq!(end.expect("resumes"), CheckpointEnd::Complete);
+    assert_eq!(resumed.committed(), 1);
+}
+
 /// A finished count of the 4x4 permutations, as JSON.
 fn finished() -> serde_json::Value {
     let dir = tempfile::tempdir().expect("a temporary folder");
