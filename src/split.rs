@@ -250,16 +250,19 @@ fn split_within<P: Searchable>(
     let Ok(root) = propagated_root_until(puzzle, &|| raised(cancel))? else {
         return Err(SolveError::Cancelled);
     };
-    let Some(root) = root else {
-        return Ok(Cut {
-            parts: vec![Part {
-                decisions: Vec::new(),
-                unknown: puzzle.size().0 * puzzle.size().1,
-                estimate: 1.0,
-            }],
-            sizing_stopped: false,
-        });
+    // A puzzle with no solution is one part, its whole search, so that its parts add up to 0.
+    let no_solution = |unknown| Cut {
+        parts: vec![Part {
+            decisions: Vec::new(),
+            unknown,
+            estimate: 1.0,
+        }],
+        sizing_stopped: false,
     };
+    let Some(root) = root else {
+        return Ok(no_solution(puzzle.size().0 * puzzle.size().1));
+    };
+    let root_unknown = root.undecided();
     let (measured, spare) = (Measured::new(), Mutex::new(Vec::new()));
     let deadline = Instant::now() + sizing_time;
     let mut splitter = Splitter::new(puzzle, cancel, (&measured, &spare), (1, deadline));
@@ -293,6 +296,15 @@ fn split_within<P: Searchable>(
         }
     }
     done.extend(open);
+    if done.is_empty() {
+        // Every subtree died below the root.
+        return Ok(no_solution(root_unknown));
+    }
+    for node in &mut done {
+        if node.estimate.is_infinite() {
+            node.estimate = sizer.size_unsized(&mut splitter, node)?;
+        }
+    }
     Ok(Cut {
         parts: in_search_order(done),
         sizing_stopped: sizer.stopped,

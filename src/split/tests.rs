@@ -214,7 +214,7 @@ fn a_cheap_split_cuts_more_subtrees_the_same_on_any_threads() {
 }
 
 #[test]
-fn a_contradicting_root_is_one_part() {
+fn a_puzzle_with_no_solution_is_one_part() {
     // 2x2 with row clues 2, 0 and column clues 2, 0: the totals agree, no grid fits.
     let puzzle = Puzzle::new(
         vec![Clue(vec![2]), Clue(vec![])],
@@ -224,6 +224,32 @@ fn a_contradicting_root_is_one_part() {
     let parts = split(&puzzle, 8, &NOT_CANCELLED).expect("splits");
     assert_eq!(parts.len(), 1);
     assert_eq!(count(&parts[0].puzzle(&puzzle)), 0);
+    // 6x2 whose root propagation leaves open, every branch then dying: one part too, where
+    // there were none.
+    let rows = [1, 1, 0, 1, 1, 0].map(|n| Clue(if n == 0 { vec![] } else { vec![n] }));
+    let puzzle = Puzzle::new(rows.to_vec(), vec![Clue(vec![2]), Clue(vec![1, 1])]).expect("ok");
+    for sizing in [
+        Sizing::UnknownCells,
+        Sizing::Measured { fewest: 3, most: 3 },
+    ] {
+        let parts = split_by(&puzzle, 3, sizing, &NOT_CANCELLED).expect("splits");
+        assert_eq!(parts.len(), 1, "{sizing:?}");
+        assert_eq!(count(&parts[0].puzzle(&puzzle)), 0);
+    }
+}
+
+/// One part asked for: the root, never branched, is still sized (its estimate was infinite,
+/// which a manifest wrote as `null`), solved by propagation or not, by either sizing.
+#[test]
+fn one_part_has_a_finite_estimate() {
+    let solved = Puzzle::new(vec![Clue(vec![2]); 2], vec![Clue(vec![2]); 2]).expect("ok");
+    for puzzle in [solved, perm(5)] {
+        let parts = split(&puzzle, 1, &NOT_CANCELLED).expect("splits");
+        assert_eq!(parts.len(), 1);
+        assert!(parts[0].estimate.is_finite() && parts[0].estimate >= 1.0);
+        let parts = split_by(&puzzle, 1, Sizing::UnknownCells, &NOT_CANCELLED).expect("splits");
+        assert_eq!(parts[0].estimate, parts[0].unknown as f64);
+    }
 }
 
 #[test]
