@@ -64,7 +64,11 @@ pub fn parse(text: &str) -> Result<AnyPuzzle, ParseError> {
         cols,
         givens: given_lines,
     } = read_sections(text)?;
-    let (palette, index_of) = palette(&declared, &rows, &cols)?;
+    // A colour that only givens name stays in the palette (the puzzle then has no solution).
+    let given_chars: Vec<char> = (given_lines.iter())
+        .filter_map(|(_, line)| tokens(line).nth(2)?.parse().ok())
+        .collect();
+    let (palette, index_of) = palette(&declared, (&rows, &cols), &given_chars)?;
     let mut map = LineMap::default();
     let row_clues = convert(&rows, &index_of, &mut map.rows)?;
     let col_clues = convert(&cols, &index_of, &mut map.cols)?;
@@ -162,12 +166,13 @@ fn read_sections(text: &str) -> Result<Sections<'_>, ParseError> {
 }
 
 /// The palette: background first, then the declared colours in order, then an implicit
-/// black default if a block needs it; colours no block uses are dropped. Also each used IN
-/// character's index in the palette.
+/// black default if a block or a given needs it; colours that neither a block nor a given
+/// (an IN character of `given_chars`) uses are dropped. Also each used IN character's index in
+/// the palette.
 fn palette(
     declared: &[Declared],
-    rows: &RawLines,
-    cols: &RawLines,
+    (rows, cols): (&RawLines, &RawLines),
+    given_chars: &[char],
 ) -> Result<(Vec<Color>, IndexOf), ParseError> {
     let background = declared.iter().position(|d| d.inchar == '0');
     let mut palette = vec![match background {
@@ -176,9 +181,9 @@ fn palette(
     }];
     let mut index_of: IndexOf = Vec::new();
     let used = |c: char| {
-        rows.iter()
-            .chain(cols)
-            .any(|(_, blocks)| blocks.iter().any(|b| b.1.unwrap_or('1') == c))
+        given_chars.contains(&c)
+            || (rows.iter().chain(cols))
+                .any(|(_, blocks)| blocks.iter().any(|b| b.1.unwrap_or('1') == c))
     };
     let mut candidates: Vec<(char, Color)> = declared
         .iter()
@@ -260,7 +265,7 @@ fn parse_given(
     };
     let Some(color) = color else {
         let message = format!(
-            "`{}` is not the IN character of a colour the clues use (or `0`)",
+            "`{}` is not the IN character of a declared colour (or `0`)",
             snippet(words[2])
         );
         return Err(ParseErrorKind::Invalid(message));
@@ -441,6 +446,29 @@ mod tests {
             panic!("colour puzzle expected")
         };
         assert!(p.givens.is_empty());
+    }
+
+    /// A given may name a declared colour that no clue uses (`convert --to g` writes one for
+    /// a black given in a puzzle without blocks): the colour stays, and there is no solution.
+    #[test]
+    fn a_given_keeps_a_colour_no_clue_uses() {
+        let text = "#d\n 0: #FFFFFF white\n a:# #000000 black\n: rows\n\n: columns\n\n\
+                    : givens\n1 1 a\n";
+        let puzzle = parse(text).expect("reads");
+        let AnyPuzzle::Bw(bw) = &puzzle else {
+            panic!("one colour is black and white: {puzzle:?}")
+        };
+        assert_eq!(bw.givens.len(), 1);
+        let outcome = (puzzle.solver(Default::default()))
+            .run(|_| crate::flow::Flow::Continue)
+            .expect("searches");
+        assert_eq!((outcome.solutions, outcome.exhausted), (0, true));
+        let undeclared = text.replace("1 1 a", "1 1 b");
+        let err = parse(&undeclared).expect_err("`b` is not declared");
+        assert!(
+            err.to_string()
+                .contains("not the IN character of a declared colour")
+        );
     }
 
     #[test]
