@@ -30,11 +30,7 @@ fn side_sweeps_go_on_where_they_stopped() {
                 loop {
                     let left = AtomicUsize::new(polls);
                     polls += polls.div_ceil(4);
-                    match sweeps.count(
-                        side,
-                        turns::Turn::Lead,
-                        Stop::from(&cancel).after_polls(&left),
-                    ) {
+                    match sweeps.count(side, Stop::from(&cancel).after_polls(&left)) {
                         Err(SweepError::Cancelled) => stops += 1,
                         other => break other.expect("counts"),
                     }
@@ -137,51 +133,8 @@ fn side_sweeps_give_up_when_the_memo_is_full() {
     let budget = MemoBudget::new(4096);
     let sweeps = turns::SideSweeps::new(&puzzle, root, &budget, &stats);
     for side in Orientation::ALL {
-        let counted = sweeps.count(side, turns::Turn::Lead, Stop::from(&cancel));
+        let counted = sweeps.count(side, Stop::from(&cancel));
         assert_eq!(counted, Err(SweepError::MemoFull), "{side:?}");
-    }
-}
-
-/// When the memos fill, a side that follows in its round makes way: it is dropped, and the
-/// side that leads keeps its sweep and finishes it, though the follower alone would fit.
-#[test]
-fn a_following_side_makes_way_for_the_lead_when_the_memos_fill() {
-    let puzzle = permutations(8);
-    let root = probed_root(&puzzle).expect("valid").expect("a solution");
-    let expected = sweep_count(&puzzle);
-    let cancel = AtomicBool::new(false);
-    let [lead, follow, ..] = Orientation::ALL;
-    let count = |sweeps: &turns::SideSweeps<'_, Puzzle>, side, turn, polls: Option<usize>| {
-        let left = AtomicUsize::new(polls.unwrap_or(usize::MAX));
-        one_thread(|| sweeps.count(side, turn, Stop::from(&cancel).after_polls(&left)))
-    };
-    // The smallest budget (in steps of a quarter) in which one sweep finishes alone.
-    let stats = SweepStats::default();
-    let mut bytes = 1024;
-    let budget = loop {
-        let budget = MemoBudget::new(bytes);
-        let alone = turns::SideSweeps::new(&puzzle, root.clone(), &budget, &stats);
-        if count(&alone, follow, turns::Turn::Follow, None) == Ok(expected.clone()) {
-            break bytes;
-        }
-        bytes += bytes / 4;
-    };
-    let mut polls = 1;
-    loop {
-        let budget = MemoBudget::new(budget);
-        let sweeps = turns::SideSweeps::new(&puzzle, root.clone(), &budget, &stats);
-        let led = count(&sweeps, lead, turns::Turn::Lead, Some(polls));
-        assert_eq!(led, Err(SweepError::Cancelled), "no memo too small for two");
-        match count(&sweeps, follow, turns::Turn::Follow, None) {
-            Err(SweepError::MemoFull) => {
-                assert_eq!(sweeps.kept(), [lead]);
-                let counted = count(&sweeps, lead, turns::Turn::Lead, None);
-                assert_eq!(counted, Ok(expected));
-                return;
-            }
-            followed => assert_eq!(followed, Ok(expected.clone()), "{polls} polls"),
-        }
-        polls += polls.div_ceil(4);
     }
 }
 

@@ -9,7 +9,6 @@
 //! explored breaking ties, such as none counting anything) first and for four times as long
 //! as each of the others, and every round twice as long as the last. A sweep keeps its memo
 //! between turns ([`SideSweeps`]), so that a turn goes on where the side's last one stopped.
-//! When the memos fill, the leading side keeps its own and the others make way for it.
 
 use std::cmp::Ordering;
 use std::time::{Duration, Instant};
@@ -20,15 +19,6 @@ use super::countable::Countable;
 use super::profile::Orientation;
 use super::stop::Stop;
 use super::sweep::{MemoBudget, ResumableSweep, SweepError, SweepStats, new_sweep};
-
-/// Whether a sweep's turn leads its round (see [`SideSweeps::count`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Turn {
-    /// The side that got furthest in the last round.
-    Lead,
-    /// Any other side.
-    Follow,
-}
 
 /// A sweep from one side, whatever its key and number types.
 type SideSweep<'p, P> = Box<dyn ResumableSweep<<P as crate::domain::Domain>::Grid> + 'p>;
@@ -74,27 +64,10 @@ impl<'p, P: Countable> SideSweeps<'p, P> {
         self.stats.note_memo(self.budget.use_and_limit());
     }
 
-    /// The sides whose sweeps are kept.
-    #[cfg(test)]
-    pub(super) fn kept(&self) -> Vec<Orientation> {
-        let sweeps = self
-            .sweeps
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        sweeps.iter().map(|&(side, _)| side).collect()
-    }
-
     /// Counts the completions by the sweep from `side`, going on where its last turn stopped,
-    /// until `stop` is raised. When the memos are full, a sweep that leads its round drops the
-    /// other sides' sweeps to make room; one that follows, or is alone, is dropped itself and
-    /// [`SweepError::MemoFull`] returned, so that a trailing side never wipes out the memo of
-    /// the side most likely to finish.
-    pub(super) fn count(
-        &self,
-        side: Orientation,
-        turn: Turn,
-        stop: Stop,
-    ) -> Result<BigUint, SweepError> {
+    /// until `stop` is raised. When its memo is full, the other sides' sweeps are dropped to
+    /// make room; when it is alone, it is dropped and [`SweepError::MemoFull`] returned.
+    pub(super) fn count(&self, side: Orientation, stop: Stop) -> Result<BigUint, SweepError> {
         let mut sweeps = self
             .sweeps
             .lock()
@@ -119,7 +92,7 @@ impl<'p, P: Countable> SideSweeps<'p, P> {
                         stop,
                     )?;
                 }
-                Err(SweepError::MemoFull) if turn == Turn::Lead && !sweeps.is_empty() => {
+                Err(SweepError::MemoFull) if !sweeps.is_empty() => {
                     // This side goes on, racing back through its memo to where it stopped.
                     self.end_turn(side);
                     for (dropped, _) in sweeps.drain(..) {
@@ -180,27 +153,23 @@ impl Sides {
     }
 
     /// One round: a sweep from each side in turn by `sweep` (which reports how far it got
-    /// through `progress`), the first leading and stopped after `lead`, the others after
-    /// `turn`. `None` when every turn ended: the sides are then ordered by how far they got.
-    /// The count when one finished, or the error that stopped it; [`SweepError::MemoFull`]
-    /// drops a side, and is returned once it has dropped every side.
+    /// through `progress`), the first stopped after `lead`, the others after `turn`. `None`
+    /// when every turn ended: the sides are then ordered by how far they got. The count when
+    /// one finished, or the error that stopped it; [`SweepError::MemoFull`] drops a side, and
+    /// is returned once it has dropped every side.
     pub(super) fn round<'s>(
         &mut self,
         lead: Duration,
         turn: Duration,
         stop: Stop<'s>,
-        sweep: impl Fn(Orientation, Turn, Stop<'s>) -> Result<BigUint, SweepError>,
+        sweep: impl Fn(Orientation, Stop<'s>) -> Result<BigUint, SweepError>,
         progress: impl Fn() -> Progress,
     ) -> Option<Result<BigUint, SweepError>> {
         let mut at = 0;
         while at < self.sides.len() {
             let side = self.sides[at].0;
-            let (role, time) = if at == 0 {
-                (Turn::Lead, lead)
-            } else {
-                (Turn::Follow, turn)
-            };
-            match sweep(side, role, stop.with_deadline(Instant::now() + time)) {
+            let time = if at == 0 { lead } else { turn };
+            match sweep(side, stop.with_deadline(Instant::now() + time)) {
                 Err(SweepError::Cancelled) if !stop.raised() => {
                     self.sides[at].1 = progress();
                     at += 1;
@@ -227,7 +196,7 @@ impl Sides {
         &mut self,
         lead: Duration,
         stop: Stop<'s>,
-        sweep: impl Fn(Orientation, Turn, Stop<'s>) -> Result<BigUint, SweepError>,
+        sweep: impl Fn(Orientation, Stop<'s>) -> Result<BigUint, SweepError>,
         progress: impl Fn() -> Progress,
     ) -> Result<BigUint, SweepError> {
         let mut lead = lead.max(MIN_TURN);
@@ -274,7 +243,7 @@ mod tests {
         let asked = RefCell::new(Vec::new());
         let last = RefCell::new((0.0, 0.0));
         let mut sides = Sides::new(Orientation::ALL[2]);
-        let sweep = |side: Orientation, _: Turn, _: Stop| {
+        let sweep = |side: Orientation, _: Stop| {
             asked.borrow_mut().push(side);
             let call = asked.borrow().len();
             match answer(side, call) {
@@ -362,7 +331,7 @@ mod tests {
         let result = Sides::new(Orientation::ALL[0]).take_turns(
             Duration::from_secs(4),
             Stop::from(&cancel),
-            |_, _, stop| {
+            |_, stop| {
                 given.borrow_mut().push(stop.time_left());
                 if given.borrow().len() == 9 {
                     Ok(BigUint::ZERO)

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::backbone::{Backbone, fix_backbone};
-use super::turns::{SideSweeps, Sides, Turn};
+use super::turns::{SideSweeps, Sides};
 use super::*;
 
 /// The sweep of an exact count over the whole grid, from each side in turn, and the side
@@ -76,7 +76,7 @@ impl<P: Countable> WholeSweep<'_, P> {
         let sweep = &self.progress.sweep;
         let sweep_progress = || (sweep.counted(), sweep.explored());
         let mut sweeps = SideSweeps::new(self.puzzle, grid, &self.budget, sweep);
-        let by = |side, turn, stop| self.sweep_by(&sweeps, side, turn, stop);
+        let by = |side, stop| self.sweep_by(&sweeps, side, stop);
         if let Some(done) = sides.round(trial, trial, stop, by, sweep_progress) {
             return done;
         }
@@ -87,7 +87,7 @@ impl<P: Countable> WholeSweep<'_, P> {
             };
             sweeps = SideSweeps::new(self.puzzle, reduced, &self.budget, sweep);
         }
-        let by = |side, turn, stop| self.sweep_by(&sweeps, side, turn, stop);
+        let by = |side, stop| self.sweep_by(&sweeps, side, stop);
         sides.take_turns(4 * trial, stop, by, sweep_progress)
     }
 
@@ -116,10 +116,9 @@ impl<P: Countable> WholeSweep<'_, P> {
         &self,
         sweeps: &SideSweeps<'_, P>,
         side: Orientation,
-        turn: Turn,
         stop: Stop<'_>,
     ) -> Result<BigUint, SweepError> {
-        let counted = sweeps.count(side, turn, stop);
+        let counted = sweeps.count(side, stop);
         if counted.is_ok() {
             *self
                 .swept_as
