@@ -302,7 +302,7 @@ fn split_within<P: Searchable>(
     }
     for node in &mut done {
         if node.estimate.is_infinite() {
-            node.estimate = sizer.size_unsized(&mut splitter, node)?;
+            node.estimate = sizer.size_unsized(node);
         }
     }
     Ok(Cut {

@@ -104,24 +104,13 @@ impl Sizer {
 
 impl Sizer {
     /// The estimate of a node that was never sized: the root, when one part is wanted (it is
-    /// never branched), sized as a child would be; `Err` when the cancel flag is raised.
-    pub(super) fn size_unsized<P: Searchable>(
-        &mut self,
-        splitter: &mut Splitter<'_, P>,
-        node: &Open<P>,
-    ) -> Result<f64, SolveError> {
-        if !matches!(self.sizing, Sizing::Measured { .. }) {
-            return Ok(node.grid.undecided() as f64);
+    /// never branched). Sizing it would cost up to the sizing time for nothing, so it takes
+    /// the unit share a stopped split gives (or its unknown cells, when those size the parts).
+    pub(super) fn size_unsized<P: Searchable>(&self, node: &Open<P>) -> f64 {
+        match self.sizing {
+            Sizing::Measured { .. } => 1.0,
+            Sizing::UnknownCells => node.grid.undecided() as f64,
         }
-        if Instant::now() < self.deadline {
-            match splitter.estimate(&node.grid, node.memo.as_ref()) {
-                Ok(estimate) => return Ok(estimate),
-                Err(Interrupted) if raised(splitter.cancel) => return Err(SolveError::Cancelled),
-                Err(Interrupted) => {}
-            }
-        }
-        // Past the sizing time, as a stopped split's children share their root's estimate.
-        Ok(1.0)
     }
 }
 
