@@ -375,8 +375,8 @@ mod tests {
             snapshot.how_far(Duration::ZERO),
             "counting by components: at least 0 solutions so far, 0 s; the backbone: 86 cells \
              fixed in 400 checks; the sweep: 1.47e7 nodes branched, 1,643,555 from its memo, \
-             then given up (its memo full, at most 2 of 6,000 MiB); components: 23,307 counted by branching, 19,238 \
-             from the cache"
+             then given up (its memo full, at most 2 of 6,000 MiB); components: 23,307 counted \
+             by branching, 19,238 from the cache"
         );
         (snapshot.phase, snapshot.sweep_gave_up) = (CountPhase::Race, false);
         // Profiles racing too.
