@@ -250,13 +250,14 @@ fn how_far(s: &CountSnapshot, elapsed: Duration) -> String {
 }
 
 /// How much of their budget the sweep's memos took: `at most 1,234 of 5,900 MiB` (the
-/// most bytes taken at once rounded up to whole mebibytes, then the budget).
+/// most bytes taken at once, then the budget, both rounded up to whole mebibytes, so that a
+/// full memo never shows above its budget).
 pub(crate) fn memo_words((peak, limit): (u64, u64)) -> String {
     const MIB: u64 = 1 << 20;
     format!(
         "at most {} of {} MiB",
         number(peak.div_ceil(MIB) as f64),
-        number((limit / MIB) as f64)
+        number(limit.div_ceil(MIB) as f64)
     )
 }
 
@@ -377,6 +378,11 @@ mod tests {
              fixed in 400 checks; the sweep: 1.47e7 nodes branched, 1,643,555 from its memo, \
              then given up (its memo full, at most 2 of 6,000 MiB); components: 23,307 counted \
              by branching, 19,238 from the cache"
+        );
+        // A full memo whose budget is not whole mebibytes shows at its budget, not above.
+        assert_eq!(
+            memo_words((6_150_000_000, 6_150_000_010)),
+            "at most 5,866 of 5,866 MiB"
         );
         (snapshot.phase, snapshot.sweep_gave_up) = (CountPhase::Race, false);
         // Profiles racing too.
