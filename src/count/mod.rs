@@ -11,9 +11,9 @@
 //! with its backbone fixed (`backbone.rs`: the cells equal in every solution). How long a
 //! sweep takes depends above all on the side of the grid it starts from, so sweeps from all
 //! four sides take turns (`turns.rs`), each keeping its memo between turns, the one that has
-//! counted most given the most time (`whole.rs`). [`ComponentCounter`] races it (the first to
-//! finish stops the other; [`Stop`]), goes on alone when the sweep's memo outgrows its
-//! limit, and counts alone when no component holds half the unknown cells: it splits the
+//! counted most (after equal time, once each has had some seconds) given the most time
+//! (`whole.rs`). [`ComponentCounter`] races it (the first to finish stops the other;
+//! [`Stop`]), goes on alone when the sweep's memo outgrows its limit, and counts alone when no component holds half the unknown cells: it splits the
 //! unknown cells into independent components (lines fall apart into independent segments),
 //! counts each by branching with probing, and caches the count of every residual problem, as
 //! exact model counters do. Counts are kept in `u128` and redone in [`BigUint`] if they

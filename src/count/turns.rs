@@ -7,7 +7,11 @@
 //! counted ten to a hundred times as many solutions in finished subtrees by then. So the
 //! sides take turns in rounds, the one that has counted most (the fraction of its tree
 //! explored breaking ties, such as none counting anything) first and for four times as long
-//! as each of the others, and every round twice as long as the last. A sweep keeps its memo
+//! as each of the others, and every round twice as long as the last. Once every side has had
+//! some seconds, the sides are compared after equal time: the leader's count as it stood
+//! when it had been given as long as the others, so that its longer turns alone do not keep
+//! it in the lead (*Lion*'s sweep from the left, which counts most in every round, against the
+//! one from the top, which finishes first). A sweep keeps its memo
 //! between turns ([`SideSweeps`]), so that a turn goes on where the side's last one stopped.
 
 use std::cmp::Ordering;
@@ -118,10 +122,44 @@ impl<'p, P: Countable> SideSweeps<'p, P> {
 /// the fraction of its tree explored.
 pub(super) type Progress = (f64, f64);
 
+/// One side, the time its turns were given in all, and how far it had got at the end of each.
+struct Side {
+    side: Orientation,
+    /// The time given to its turns so far.
+    spent: Duration,
+    /// The time spent and how far the side had got, at the end of each of its turns.
+    seen: Vec<(Duration, Progress)>,
+}
+
+impl Side {
+    fn new(side: Orientation) -> Self {
+        Side {
+            side,
+            spent: Duration::ZERO,
+            seen: Vec::new(),
+        }
+    }
+
+    /// How far the side had got after `spent` of its turns, read between the ends of the
+    /// turns around it (nothing at the start).
+    fn progress_after(&self, spent: Duration) -> Progress {
+        let after = self.seen.partition_point(|&(t, _)| t <= spent);
+        let (t0, p0) = after
+            .checked_sub(1)
+            .map_or((Duration::ZERO, (0.0, 0.0)), |at| self.seen[at]);
+        match self.seen.get(after) {
+            Some(&(t1, p1)) if t1 > t0 => {
+                let share = (spent - t0).as_secs_f64() / (t1 - t0).as_secs_f64();
+                (p0.0 + share * (p1.0 - p0.0), p0.1 + share * (p1.1 - p0.1))
+            }
+            _ => p0,
+        }
+    }
+}
+
 /// The sides a sweep may start from, in the order of their next turns.
 pub(super) struct Sides {
-    /// Each side and how far it got in its last turn.
-    sides: Vec<(Orientation, Progress)>,
+    sides: Vec<Side>,
 }
 
 impl Sides {
@@ -129,12 +167,7 @@ impl Sides {
     pub(super) fn new(first: Orientation) -> Self {
         let at = first.index();
         let sides = (0..Orientation::ALL.len())
-            .map(|i| {
-                (
-                    Orientation::ALL[(at + i) % Orientation::ALL.len()],
-                    (0.0, 0.0),
-                )
-            })
+            .map(|i| Side::new(Orientation::ALL[(at + i) % Orientation::ALL.len()]))
             .collect();
         Sides { sides }
     }
@@ -142,21 +175,23 @@ impl Sides {
     /// `side` alone.
     pub(super) fn only(side: Orientation) -> Self {
         Sides {
-            sides: vec![(side, (0.0, 0.0))],
+            sides: vec![Side::new(side)],
         }
     }
 
     /// The sides in the order of their next turns.
     #[cfg(test)]
     fn order(&self) -> Vec<Orientation> {
-        self.sides.iter().map(|&(side, _)| side).collect()
+        self.sides.iter().map(|side| side.side).collect()
     }
 
     /// One round: a sweep from each side in turn by `sweep` (which reports how far it got
     /// through `progress`), the first stopped after `lead`, the others after `turn`. `None`
-    /// when every turn ended: the sides are then ordered by how far they got. The count when
-    /// one finished, or the error that stopped it; [`SweepError::MemoFull`] drops a side, and
-    /// is returned once it has dropped every side.
+    /// when every turn ended: the sides are then ordered by how far each had got after as
+    /// much time as the side given least, once that is [`EQUAL_TIME_AFTER`], and by how far
+    /// each got before. The count when one finished, or the error that
+    /// stopped it; [`SweepError::MemoFull`] drops a side, and is returned once it has dropped
+    /// every side.
     pub(super) fn round<'s>(
         &mut self,
         lead: Duration,
@@ -167,11 +202,12 @@ impl Sides {
     ) -> Option<Result<BigUint, SweepError>> {
         let mut at = 0;
         while at < self.sides.len() {
-            let side = self.sides[at].0;
+            let side = &mut self.sides[at];
             let time = if at == 0 { lead } else { turn };
-            match sweep(side, stop.with_deadline(Instant::now() + time)) {
+            match sweep(side.side, stop.with_deadline(Instant::now() + time)) {
                 Err(SweepError::Cancelled) if !stop.raised() => {
-                    self.sides[at].1 = progress();
+                    side.spent += time;
+                    side.seen.push((side.spent, progress()));
                     at += 1;
                 }
                 Err(SweepError::MemoFull) if self.sides.len() > 1 => {
@@ -180,12 +216,23 @@ impl Sides {
                 other => return Some(other),
             }
         }
+        let least = self.sides.iter().map(|side| side.spent).min();
+        let after = match least {
+            Some(least) if least >= EQUAL_TIME_AFTER => least,
+            _ => Duration::MAX,
+        };
+        let mut ranked: Vec<(Progress, Side)> = self
+            .sides
+            .drain(..)
+            .map(|side| (side.progress_after(after), side))
+            .collect();
         // Stable: equal progress keeps the order of the round.
-        self.sides.sort_by(|(_, a), (_, b)| {
+        ranked.sort_by(|(a, _), (b, _)| {
             b.0.partial_cmp(&a.0)
                 .unwrap_or(Ordering::Equal)
                 .then(b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal))
         });
+        self.sides = ranked.into_iter().map(|(_, side)| side).collect();
         None
     }
 
@@ -208,6 +255,12 @@ impl Sides {
         }
     }
 }
+
+/// How long every side must have been given before the sides are compared after equal time.
+/// Counts after a second or two say little, and a leader that is about as fast as another
+/// side should keep the head start it has (the random 25x25 of seed 19: 15 s, against 27 s
+/// when the sides were compared after 2 s each); *Lion*'s sides cross after about 30 s.
+pub(super) const EQUAL_TIME_AFTER: Duration = Duration::from_secs(8);
 
 /// The shortest turn [`Sides::take_turns`] gives.
 pub(super) const MIN_TURN: Duration = Duration::from_millis(250);
@@ -293,6 +346,45 @@ mod tests {
         assert_eq!(result, None);
         assert_eq!(asked, [c, d, a, b]);
         assert_eq!(order, [b, a, d, c]);
+    }
+
+    /// The order after two rounds of turns in units of `unit`, the lead four units in the
+    /// second: `a` counts 10 then 40 in all, `b` 5 then 30, the others nothing.
+    fn order_after_a_head_start(unit: Duration) -> (Sides, Vec<Orientation>) {
+        let cancel = AtomicBool::new(false);
+        let [a, b, ..] = Orientation::ALL;
+        let last = RefCell::new((0.0, 0.0));
+        let mut sides = Sides::new(a);
+        let counted = |side, round: f64| match side {
+            s if s == a => 10.0 + 30.0 * round,
+            s if s == b => 5.0 + 25.0 * round,
+            _ => 0.0,
+        };
+        for (round, lead) in [(0.0, unit), (1.0, 4 * unit)] {
+            let sweep = |side, _: Stop| {
+                *last.borrow_mut() = (counted(side, round), 0.0);
+                Err(SweepError::Cancelled)
+            };
+            let done = sides.round(lead, unit, Stop::from(&cancel), sweep, || *last.borrow());
+            assert!(done.is_none());
+        }
+        let order = sides.order();
+        (sides, order)
+    }
+
+    #[test]
+    fn the_sides_are_compared_after_equal_time() {
+        let [a, b, c, d] = Orientation::ALL;
+        // a had about 17.5 after two units, when b had 30: b leads.
+        let unit = EQUAL_TIME_AFTER / 2;
+        let (sides, order) = order_after_a_head_start(unit);
+        assert_eq!(order, [b, a, c, d]);
+        assert_eq!(sides.sides[1].progress_after(2 * unit), (17.5, 0.0));
+        assert_eq!(sides.sides[1].progress_after(unit / 2), (5.0, 0.0));
+        assert_eq!(sides.sides[1].progress_after(9 * unit), (40.0, 0.0));
+        // While the turns are short, a keeps the lead its head start gave it.
+        let (_, order) = order_after_a_head_start(MIN_TURN);
+        assert_eq!(order, [a, b, c, d]);
     }
 
     #[test]
