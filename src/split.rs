@@ -199,7 +199,8 @@ pub(crate) struct Cut<T> {
 }
 
 /// [`split_balanced`] where `per_part` is more than one, else [`split`] with each subtree a
-/// part of its own; says too whether sizing stopped at [`SIZING_TIME`].
+/// part of its own (the root alone when one part is wanted); says too whether sizing stopped
+/// at [`SIZING_TIME`].
 pub(crate) fn cut_parts<P: Searchable>(
     puzzle: &P,
     parts: usize,
@@ -207,6 +208,8 @@ pub(crate) fn cut_parts<P: Searchable>(
     cancel: &AtomicBool,
 ) -> Result<Cut<Vec<Vec<Part<P>>>>, SolveError> {
     let parts = parts.max(1);
+    // One part is the whole search, with nothing to balance: the root alone, never sized.
+    let per_part = if parts == 1 { 1 } else { per_part };
     let subtrees = parts.saturating_mul(per_part.max(1));
     let most = if per_part > 1 {
         subtrees.saturating_mul(MOST_GROWTH)

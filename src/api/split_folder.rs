@@ -438,7 +438,11 @@ pub(super) fn manifest<P: Stored>(
         rows: puzzle.size().0,
         cols: puzzle.size().1,
         parts_requested: options.parts,
-        method: if P::SUBTREES_PER_PART > 1 {
+        method: if options.parts <= 1 {
+            "propagation and probing at the root; one part is the whole search, so the root is \
+             not branched"
+                .into()
+        } else if P::SUBTREES_PER_PART > 1 {
             format!(
                 "propagation and probing at each node; the open node with the largest estimated \
                  subtree is branched first, on the search's own branching cell, until there are \

@@ -200,8 +200,10 @@ fn a_cheap_split_cuts_more_subtrees_the_same_on_any_threads() {
     let subtrees = |parts: &[Vec<Part>]| parts.iter().flatten().count();
     let dear = cut_on(&perm(7), 4, 2);
     assert_eq!((dear.len(), subtrees(&dear)), (4, 64));
+    // One part: the root alone, which no sizing needs.
     let whole = cut_on(&perm(9), 1, 2);
-    assert_eq!((whole.len(), subtrees(&whole)), (1, 16));
+    assert_eq!((whole.len(), subtrees(&whole)), (1, 1));
+    assert!(whole[0][0].decisions.is_empty());
 
     let puzzle = perm(9);
     let one = cut_on(&puzzle, 2, 1);
