@@ -11,8 +11,8 @@
 //! some seconds, the sides are compared after equal time: the leader's count as it stood
 //! when it had been given as long as the others, so that its longer turns alone do not keep
 //! it in the lead (*Lion*'s sweep from the left, which counts most in every round, against the
-//! one from the top, which finishes first). A sweep keeps its memo
-//! between turns ([`SideSweeps`]), so that a turn goes on where the side's last one stopped.
+//! one from the top, which finishes first). A sweep keeps its memo between turns
+//! ([`SideSweeps`]), so that a turn goes on where the side's last one stopped.
 
 use std::cmp::Ordering;
 use std::time::{Duration, Instant};
@@ -189,9 +189,8 @@ impl Sides {
     /// through `progress`), the first stopped after `lead`, the others after `turn`. `None`
     /// when every turn ended: the sides are then ordered by how far each had got after as
     /// much time as the side given least, once that is [`EQUAL_TIME_AFTER`], and by how far
-    /// each got before. The count when one finished, or the error that
-    /// stopped it; [`SweepError::MemoFull`] drops a side, and is returned once it has dropped
-    /// every side.
+    /// each got before. The count when one finished, or the error that stopped it;
+    /// [`SweepError::MemoFull`] drops a side, and is returned once it has dropped every side.
     pub(super) fn round<'s>(
         &mut self,
         lead: Duration,
