@@ -46,6 +46,10 @@ fn run_with_fault(site: &str, args: &[&str]) -> Output {
 }
 
 #[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "faults are injected in debug builds only"
+)]
 fn a_fault_in_the_probing_search_keeps_the_solutions_listed() {
     let dir = TempDir::new().expect("a temporary folder");
     let puzzle = perm(dir.path(), 8);
@@ -61,6 +65,10 @@ fn a_fault_in_the_probing_search_keeps_the_solutions_listed() {
 }
 
 #[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "faults are injected in debug builds only"
+)]
 fn a_fault_keeps_the_solutions_written_to_an_output_file() {
     let dir = TempDir::new().expect("a temporary folder");
     let puzzle = perm(dir.path(), 8);
@@ -78,6 +86,10 @@ fn a_fault_keeps_the_solutions_written_to_an_output_file() {
 }
 
 #[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "faults are injected in debug builds only"
+)]
 fn a_fault_in_a_learner_or_a_counter_ends_the_run() {
     let dir = TempDir::new().expect("a temporary folder");
     let puzzle = perm(dir.path(), 6);
@@ -93,6 +105,10 @@ fn a_fault_in_a_learner_or_a_counter_ends_the_run() {
 }
 
 #[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "faults are injected in debug builds only"
+)]
 fn a_checkpoint_left_by_a_fault_resumes_to_the_exact_count() {
     let dir = TempDir::new().expect("a temporary folder");
     let puzzle = perm(dir.path(), 8);
