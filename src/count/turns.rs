@@ -119,7 +119,8 @@ impl<'p, P: Countable> SideSweeps<'p, P> {
 }
 
 /// How far a sweep got before its turn ended: solutions counted in finished subtrees, and
-/// the fraction of its tree explored.
+/// the fraction of its tree explored (the most at the end of any of its turns: a turn that
+/// races back through the memo may end before it is back where the last one stopped).
 pub(super) type Progress = (f64, f64);
 
 /// One side, the time its turns were given in all, and how far it had got at the end of each.
@@ -138,6 +139,23 @@ impl Side {
             spent: Duration::ZERO,
             seen: Vec::new(),
         }
+    }
+
+    /// Notes a turn of `time` that got the side to `now`. The share of its tree a sweep has
+    /// finished only grows, so less than at the end of its last turn means that its sweep was
+    /// dropped and started anew: the earlier turns then say nothing of it, and its record
+    /// starts again.
+    fn record(&mut self, time: Duration, now: Progress) {
+        if self
+            .seen
+            .last()
+            .is_some_and(|&(_, (_, explored))| now.1 < explored)
+        {
+            self.seen.clear();
+            self.spent = Duration::ZERO;
+        }
+        self.spent += time;
+        self.seen.push((self.spent, now));
     }
 
     /// How far the side had got after `spent` of its turns, read between the ends of the
@@ -185,7 +203,7 @@ impl Sides {
         self.sides.iter().map(|side| side.side).collect()
     }
 
-    /// One round: a sweep from each side in turn by `sweep` (which reports how far it got
+    /// One round: a sweep from each side in turn by `sweep` (which reports how far the side got
     /// through `progress`), the first stopped after `lead`, the others after `turn`. `None`
     /// when every turn ended: the sides are then ordered by how far each had got after as
     /// much time as the side given least, once that is [`EQUAL_TIME_AFTER`], and by how far
@@ -197,7 +215,7 @@ impl Sides {
         turn: Duration,
         stop: Stop<'s>,
         sweep: impl Fn(Orientation, Stop<'s>) -> Result<BigUint, SweepError>,
-        progress: impl Fn() -> Progress,
+        progress: impl Fn(Orientation) -> Progress,
     ) -> Option<Result<BigUint, SweepError>> {
         let mut at = 0;
         while at < self.sides.len() {
@@ -205,8 +223,7 @@ impl Sides {
             let time = if at == 0 { lead } else { turn };
             match sweep(side.side, stop.with_deadline(Instant::now() + time)) {
                 Err(SweepError::Cancelled) if !stop.raised() => {
-                    side.spent += time;
-                    side.seen.push((side.spent, progress()));
+                    side.record(time, progress(side.side));
                     at += 1;
                 }
                 Err(SweepError::MemoFull) if self.sides.len() > 1 => {
@@ -243,7 +260,7 @@ impl Sides {
         lead: Duration,
         stop: Stop<'s>,
         sweep: impl Fn(Orientation, Stop<'s>) -> Result<BigUint, SweepError>,
-        progress: impl Fn() -> Progress,
+        progress: impl Fn(Orientation) -> Progress,
     ) -> Result<BigUint, SweepError> {
         let mut lead = lead.max(MIN_TURN);
         loop {
@@ -308,7 +325,7 @@ mod tests {
         };
         let mut result = None;
         for _ in 0..rounds {
-            result = sides.round(MIN_TURN, MIN_TURN, Stop::from(cancel), sweep, || {
+            result = sides.round(MIN_TURN, MIN_TURN, Stop::from(cancel), sweep, |_| {
                 *last.borrow()
             });
             if result.is_some() {
@@ -364,7 +381,7 @@ mod tests {
                 *last.borrow_mut() = (counted(side, round), 0.0);
                 Err(SweepError::Cancelled)
             };
-            let done = sides.round(lead, unit, Stop::from(&cancel), sweep, || *last.borrow());
+            let done = sides.round(lead, unit, Stop::from(&cancel), sweep, |_| *last.borrow());
             assert!(done.is_none());
         }
         let order = sides.order();
@@ -384,6 +401,40 @@ mod tests {
         // While the turns are short, a keeps the lead its head start gave it.
         let (_, order) = order_after_a_head_start(MIN_TURN);
         assert_eq!(order, [a, b, c, d]);
+    }
+
+    #[test]
+    fn a_side_started_anew_is_judged_by_its_new_sweep() {
+        let cancel = AtomicBool::new(false);
+        let [a, b, c, d] = Orientation::ALL;
+        let unit = EQUAL_TIME_AFTER / 2;
+        let mut sides = Sides::new(a);
+        let last = RefCell::new((0.0, 0.0));
+        // How far a and b got in each round: b leads after the second (30 against a's 12.5
+        // after two units each); then its sweep is dropped, and in a turn of four units its
+        // new sweep counts 3 and finishes less of its tree than the old one had.
+        let rounds = [
+            (unit, [(10.0, 0.1), (5.0, 0.1)]),
+            (4 * unit, [(20.0, 0.2), (30.0, 0.3)]),
+            (4 * unit, [(22.0, 0.25), (3.0, 0.05)]),
+        ];
+        let mut orders = Vec::new();
+        for (lead, got) in rounds {
+            let sweep = |side, _: Stop| {
+                *last.borrow_mut() = match side {
+                    s if s == a => got[0],
+                    s if s == b => got[1],
+                    _ => (0.0, 0.0),
+                };
+                Err(SweepError::Cancelled)
+            };
+            let done = sides.round(lead, unit, Stop::from(&cancel), sweep, |_| *last.borrow());
+            assert!(done.is_none());
+            orders.push(sides.order());
+        }
+        assert_eq!(orders, [[a, b, c, d], [b, a, c, d], [a, b, c, d]]);
+        // After three units, a had 15 and b's new sweep 2.25 (its old one 23.25).
+        assert_eq!(sides.sides[1].progress_after(3 * unit).0, 2.25);
     }
 
     #[test]
@@ -430,7 +481,7 @@ mod tests {
                     Err(SweepError::Cancelled)
                 }
             },
-            || (0.0, 0.0),
+            |_| (0.0, 0.0),
         );
         assert_eq!(result, Ok(BigUint::ZERO));
         let secs: Vec<f64> = given

@@ -74,7 +74,7 @@ impl<P: Countable> WholeSweep<'_, P> {
         }
         let trial = (trials / 4).max(MIN_TRIAL);
         let sweep = &self.progress.sweep;
-        let sweep_progress = || (sweep.counted(), sweep.explored());
+        let sweep_progress = |side: Orientation| (sweep.counted(), sweep.kept_by(side.index()));
         let mut sweeps = SideSweeps::new(self.puzzle, grid, &self.budget, sweep);
         let by = |side, stop| self.sweep_by(&sweeps, side, stop);
         if let Some(done) = sides.round(trial, trial, stop, by, sweep_progress) {

@@ -129,6 +129,14 @@ impl SweepStats {
         }
     }
 
+    /// The most of its tree the sweep from `side` (an index of
+    /// [`Orientation::ALL`](crate::count::Orientation::ALL)) had finished at the end of a turn,
+    /// in `[0, 1]`; 0 once it is dropped.
+    pub(in crate::count) fn kept_by(&self, side: usize) -> f64 {
+        let kept = self.kept.get(side).map_or(0, |k| k.load(Ordering::Relaxed));
+        kept as f64 / WHOLE_TREE as f64
+    }
+
     /// The most of its tree any sweep still kept has finished, in `[0, 1]`: the sweep at
     /// work, which races back through its memo at the start of each turn, or another side
     /// at the end of its last turn.
