@@ -107,7 +107,24 @@ pub(crate) fn choose_plain<P: Domain>(
     prop: &mut Propagator<P>,
     stopped: &dyn Fn() -> bool,
 ) -> Choice<P::Grid> {
-    let Some(cell) = grid.most_constrained_cell() else {
+    choose_plain_within(puzzle, grid, prop, None, stopped)
+}
+
+/// [`choose_plain`], branching with `cells` on the first of them that is undecided.
+fn choose_plain_within<P: Domain>(
+    puzzle: &P,
+    grid: &P::Grid,
+    prop: &mut Propagator<P>,
+    cells: Option<&[(u32, u32)]>,
+    stopped: &dyn Fn() -> bool,
+) -> Choice<P::Grid> {
+    let cell = match cells {
+        None => grid.most_constrained_cell(),
+        Some(cells) => (cells.iter())
+            .map(|&(row, col)| (row as usize, col as usize))
+            .find(|&(row, col)| grid.values(row, col).count_ones() > 1),
+    };
+    let Some(cell) = cell else {
         return Choice::Solved;
     };
     let mut children = Vec::new();
@@ -175,7 +192,8 @@ pub(crate) fn probed_root_until<P: Domain>(
 ///
 /// With `cells`, only they are probed and branched on, and [`Choice::Solved`] means none of
 /// them is undecided: for a set of cells that does not interact with the rest of the grid,
-/// such as a component of the exact counter. Probing is then not bounded by [`PROBE_WORK`].
+/// such as a component of the exact counter; a node out of probing work then branches on the
+/// first of them that is undecided.
 ///
 /// `stopped` is polled before each probe: [`Choice::Interrupted`] when it says stop.
 pub(crate) fn choose_probing<P: Domain>(
@@ -200,7 +218,7 @@ pub(crate) fn choose_probing<P: Domain>(
         counts,
         narrowed: Vec::new(),
         stopped,
-        work_left: cells.map_or(PROBE_WORK, |_| u64::MAX),
+        work_left: PROBE_WORK,
         copy_work: (height * width / 16) as u64,
         line_work: height.max(width) as u64,
     };
@@ -210,7 +228,9 @@ pub(crate) fn choose_probing<P: Domain>(
             Round::Interrupted => return Choice::Interrupted,
             Round::Changed => {}
             Round::Stable(None) => return Choice::Solved,
-            Round::OutOfWork(None) => return choose_plain(puzzle, grid, prober.prop, stopped),
+            Round::OutOfWork(None) => {
+                return choose_plain_within(puzzle, grid, prober.prop, cells, stopped);
+            }
             Round::Stable(Some(best)) | Round::OutOfWork(Some(best)) => {
                 let children = match best.children {
                     Some(children) => children,
