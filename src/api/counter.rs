@@ -100,6 +100,11 @@ pub enum EnumerationNeeded {
     /// (a grid of some thousands of cells a side).
     #[error("the lines are too long for per-cell counts by profiles")]
     LinesTooLong,
+    /// Counting without enumerating would outgrow its memory: the components' search, which
+    /// keeps a copy of the grid at every level of its paths, outgrew
+    /// [`CountLimits::cache_memory`] on a grid too large for it, and no sweep counted it.
+    #[error("counting without enumerating would outgrow its memory")]
+    OutOfMemory,
 }
 
 /// A count of one puzzle without visiting its solutions (see [`AnyPuzzle::counter`]).
@@ -181,9 +186,13 @@ impl Counter<'_> {
             AnyPuzzle::Bw(p) => self.in_pool(p, || count_exact(p, limits, cancel, progress))?,
             AnyPuzzle::Color(p) => self.in_pool(p, || count_exact(p, limits, cancel, progress))?,
         };
+        let stopped = cancel.load(std::sync::atomic::Ordering::Relaxed);
         match counted {
             Ok(exact) => Ok(ExactOutcome::Counted(exact)),
-            Err(CountError::Cancelled) => Ok(ExactOutcome::Cancelled {
+            Err(CountError::OutOfMemory) if !stopped => Ok(ExactOutcome::NeedsEnumeration(
+                EnumerationNeeded::OutOfMemory,
+            )),
+            Err(CountError::Cancelled | CountError::OutOfMemory) => Ok(ExactOutcome::Cancelled {
                 at_least: progress.at_least(),
             }),
             Err(e) => Err(e.into()),

@@ -13,7 +13,7 @@
 //! each finding its lines' segments in its own way. The components themselves are found in
 //! [`partition`].
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use super::checkers::ThreadCheckers;
 use super::countable::Countable;
@@ -53,6 +53,8 @@ pub enum ComponentError {
     Cancelled,
     /// The count outgrew the number type.
     Overflow,
+    /// Its search paths outgrew the memory they were given (the cache's).
+    PathMemory,
 }
 
 impl From<Overflow> for ComponentError {
@@ -85,6 +87,23 @@ impl Halt {
             Ok(count) => count.to_big(),
             Err(halt) => halt.at_least.clone(),
         }
+    }
+
+    /// Gave up: the search paths outgrew their memory.
+    fn gave_up() -> Self {
+        Halt {
+            error: ComponentError::PathMemory,
+            at_least: BigUint::ZERO,
+        }
+    }
+
+    /// Why some of `counts` stopped, if any did: the paths' memory before a cancel, so
+    /// that a count that gave up says so.
+    fn error_of<T>(counts: &[&Result<T, Halt>]) -> Option<ComponentError> {
+        let errors = counts
+            .iter()
+            .filter_map(|c| c.as_ref().err().map(|h| h.error));
+        errors.max_by_key(|e| *e == ComponentError::PathMemory)
     }
 
     /// Whether a count stopped because its number type overflowed (it is redone in a wider
@@ -187,6 +206,10 @@ impl<G> Copy for Liveness<'_, G> {}
 /// ([`ComponentCounter::cache_memory`]).
 pub(crate) const DEFAULT_CACHE_MEMORY: usize = 1 << 30;
 
+/// The least memory the component counter's search paths are given, however small the cache:
+/// a path through a grid of a few hundred cells a side holds a few megabytes.
+pub(crate) const LEAST_PATH_MEMORY: usize = 64 << 20;
+
 /// Counts the puzzles of domain `P` by components, sharing one cache between threads.
 pub(crate) struct ComponentCounter<'p, T, P: Countable = crate::Puzzle> {
     puzzle: &'p P,
@@ -201,6 +224,43 @@ pub(crate) struct ComponentCounter<'p, T, P: Countable = crate::Puzzle> {
     checkers: ThreadCheckers<'p, P>,
     /// When sets of cells are checked for a completion before they are counted, if ever.
     checks: Option<CompletionChecks>,
+    /// What its search paths hold.
+    paths: PathMemory,
+}
+
+/// The bytes the counter's search paths hold at once, and the most they may: at each level a
+/// path keeps its node's grid and children and the lists of its component's cells, which on
+/// a 2000x2000 grid take tens of megabytes, and the paths may be as deep as there are cells.
+struct PathMemory {
+    held: AtomicUsize,
+    limit: usize,
+    /// Raised when a path would have passed the limit: the whole count then gives up.
+    outgrown: AtomicBool,
+}
+
+impl PathMemory {
+    /// Holds `bytes` until the guard is dropped; `None` if that would pass the limit.
+    fn hold(&self, bytes: usize) -> Option<HeldBytes<'_>> {
+        let before = self.held.fetch_add(bytes, Ordering::Relaxed);
+        if before.saturating_add(bytes) > self.limit {
+            self.held.fetch_sub(bytes, Ordering::Relaxed);
+            self.outgrown.store(true, Ordering::Relaxed);
+            return None;
+        }
+        Some(HeldBytes { paths: self, bytes })
+    }
+}
+
+/// Bytes a level of a search path holds, given back when it returns.
+struct HeldBytes<'m> {
+    paths: &'m PathMemory,
+    bytes: usize,
+}
+
+impl Drop for HeldBytes<'_> {
+    fn drop(&mut self) {
+        self.paths.held.fetch_sub(self.bytes, Ordering::Relaxed);
+    }
 }
 
 impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
@@ -215,7 +275,19 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
             propagators: ThreadPropagators::new(),
             checkers: ThreadCheckers::new(puzzle),
             checks: Some(CompletionChecks::default()),
+            paths: PathMemory {
+                held: AtomicUsize::new(0),
+                limit: usize::MAX,
+                outgrown: AtomicBool::new(false),
+            },
         }
+    }
+
+    /// About the most bytes its search paths may hold at once; past that the count gives up
+    /// with [`ComponentError::PathMemory`]. Unbounded by default.
+    pub(crate) fn path_memory(mut self, bytes: usize) -> Self {
+        self.paths.limit = bytes;
+        self
     }
 
     /// About the most bytes its cache may take (see [`ComponentCache`]); by default
@@ -235,6 +307,12 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
         self
     }
 
+    /// The bytes its search paths hold now.
+    #[cfg(test)]
+    pub(crate) fn path_bytes_held(&self) -> usize {
+        self.paths.held.load(Ordering::Relaxed)
+    }
+
     /// Counts the solutions that extend `grid`, a grid at a propagation fixpoint. If it is
     /// cancelled, the solutions it had counted are offered to the stats' lower bound.
     pub(crate) fn count(&self, grid: &P::Grid) -> Result<T, ComponentError> {
@@ -242,7 +320,7 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
         self.checkers.set_root(grid);
         self.count_cells(grid, &unknown, None, Liveness::OutsideCompletes)
             .map_err(|halt| {
-                if halt.error == ComponentError::Cancelled {
+                if halt.error != ComponentError::Overflow {
                     self.stats.at_least.offer(halt.at_least);
                 }
                 halt.error
@@ -328,8 +406,9 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
         if counts.iter().any(Halt::overflowed) {
             return Err(Halt::from(Overflow));
         }
-        if counts.iter().any(Result::is_err) {
-            return Err(Halt::cancelled(counts.iter().map(Halt::at_least).product()));
+        if let Some(error) = Halt::error_of(&counts.iter().collect::<Vec<_>>()) {
+            let at_least = counts.iter().map(Halt::at_least).product();
+            return Err(Halt { error, at_least });
         }
         let mut product = T::one();
         for count in counts.into_iter().flatten() {
@@ -349,6 +428,9 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
     ) -> Result<T, Halt> {
         if self.stop.raised() {
             return Err(Halt::cancelled(BigUint::ZERO));
+        }
+        if self.paths.outgrown.load(Ordering::Relaxed) {
+            return Err(Halt::gave_up());
         }
         let key = part.digest(grid);
         if let Some(hit) = self.cache.get(key) {
@@ -389,6 +471,13 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
                 children,
                 memo,
             } => {
+                // The part's lists, and those of its unknown cells that each branch makes.
+                let cell_lists =
+                    part.heap_bytes() + part.cells.len() * std::mem::size_of::<(u32, u32)>();
+                let grids = (1 + children.len()) * grid.heap_bytes();
+                let probes = memo.as_ref().map_or(0, |m| m.heap_bytes());
+                let held = self.paths.hold(cell_lists + grids + probes);
+                let _held = held.ok_or_else(Halt::gave_up)?;
                 let memo = memo.as_deref();
                 // A known completion goes down the branch it agrees with; in the others, the
                 // cells outside the component still have one, so those branches may be checked.
@@ -461,12 +550,14 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
         let (first, rest) = match branches {
             [] => return Ok(T::zero()),
             [(child, liveness)] => {
-                let left: Vec<(u32, u32)> = part
+                let mut left: Vec<(u32, u32)> = part
                     .cells
                     .iter()
                     .copied()
                     .filter(|&(r, c)| child.values(r as usize, c as usize).count_ones() > 1)
                     .collect();
+                // It lives as long as the branch; the path's memory counts it at its length.
+                left.shrink_to_fit();
                 return self.count_cells(child, &left, memo, *liveness);
             }
             _ => branches.split_at(branches.len() / 2),
@@ -483,9 +574,10 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
             (first, rest) if Halt::overflowed(&first) || Halt::overflowed(&rest) => {
                 Err(Halt::from(Overflow))
             }
-            (first, rest) => Err(Halt::cancelled(
-                Halt::at_least(&first) + Halt::at_least(&rest),
-            )),
+            (first, rest) => Err(Halt {
+                error: Halt::error_of(&[&first, &rest]).unwrap_or(ComponentError::Cancelled),
+                at_least: Halt::at_least(&first) + Halt::at_least(&rest),
+            }),
         }
     }
 }

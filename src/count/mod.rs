@@ -152,6 +152,10 @@ pub enum CountError {
     /// The cancel flag was raised.
     #[error("cancelled")]
     Cancelled,
+    /// The components' search paths outgrew their memory (`CountLimits::cache_memory`), on a
+    /// grid too large for them, and no other method counted it.
+    #[error("counting without enumerating would outgrow its memory")]
+    OutOfMemory,
 }
 
 /// The root grid of `puzzle`, its givens applied, propagated and probed to a fixpoint, or
@@ -424,6 +428,7 @@ impl From<ComponentError> for CountError {
             ComponentError::Cancelled => CountError::Cancelled,
             // Only u128 counts overflow, and they are redone in big integers.
             ComponentError::Overflow => CountError::Cancelled,
+            ComponentError::PathMemory => CountError::OutOfMemory,
         }
     }
 }
@@ -441,12 +446,14 @@ fn count_by_components<P: Countable>(
     match ComponentCounter::<u128, P>::new(puzzle, stop, stats)
         .completion_checks(checks)
         .cache_memory(limits.cache_memory)
+        .path_memory(limits.cache_memory.max(components::LEAST_PATH_MEMORY))
         .count(root)
     {
         Err(ComponentError::Overflow) => {
             Ok(ComponentCounter::<BigUint, P>::new(puzzle, stop, stats)
                 .completion_checks(checks)
                 .cache_memory(limits.cache_memory)
+                .path_memory(limits.cache_memory.max(components::LEAST_PATH_MEMORY))
                 .count(root)?)
         }
         other => Ok(other?.to_big()),

@@ -159,3 +159,34 @@ fn the_sweep_starts_from_the_side_asked() {
         }
     }
 }
+
+/// Components whose search paths would outgrow their memory give up, with what they had
+/// counted as a lower bound; with memory enough they count exactly. Either way the paths give
+/// back every byte they held.
+#[test]
+fn components_give_up_when_their_paths_outgrow_their_memory() {
+    let puzzle = permutations(7);
+    let root = probed_root(&puzzle).expect("valid").expect("a solution");
+    let cancel = AtomicBool::new(false);
+    let mut outcomes = Vec::new();
+    for limit in [0, 1 << 12, 1 << 16, usize::MAX] {
+        let stats = ComponentStats::default();
+        let counter = ComponentCounter::<BigUint>::new(&puzzle, &cancel, &stats).path_memory(limit);
+        let counted = counter.count(&root);
+        assert_eq!(counter.path_bytes_held(), 0, "limit {limit}");
+        match &counted {
+            Ok(count) => assert_eq!(count, &BigUint::from(5040u32), "limit {limit}"),
+            Err(error) => {
+                assert_eq!(*error, ComponentError::PathMemory, "limit {limit}");
+                assert!(stats.at_least() < BigUint::from(5040u32), "limit {limit}");
+            }
+        }
+        outcomes.push(counted.is_ok());
+    }
+    assert_eq!(
+        outcomes.first(),
+        Some(&false),
+        "no memory: gives up at once"
+    );
+    assert_eq!(outcomes.last(), Some(&true), "memory enough: counts");
+}

@@ -60,6 +60,12 @@ pub(super) struct Part {
 }
 
 impl Part {
+    /// The bytes its lists take.
+    pub(super) fn heap_bytes(&self) -> usize {
+        self.cells.capacity() * std::mem::size_of::<(u32, u32)>()
+            + self.segments.capacity() * std::mem::size_of::<(u32, Segment)>()
+    }
+
     /// A 128-bit digest of the component's residual problem: each segment's line, blocks and
     /// cells, with the known ones. Equal problems have equal digests; unequal ones collide
     /// with probability about 2^-128 per pair.
