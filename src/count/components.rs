@@ -99,11 +99,13 @@ impl Halt {
 
     /// Why some of `counts` stopped, if any did: the paths' memory before a cancel, so
     /// that a count that gave up says so.
-    fn error_of<T>(counts: &[&Result<T, Halt>]) -> Option<ComponentError> {
-        let errors = counts
-            .iter()
-            .filter_map(|c| c.as_ref().err().map(|h| h.error));
-        errors.max_by_key(|e| *e == ComponentError::PathMemory)
+    fn error_of<'a, T: 'a>(
+        counts: impl IntoIterator<Item = &'a Result<T, Halt>>,
+    ) -> Option<ComponentError> {
+        let errors = counts.into_iter().filter_map(|c| c.as_ref().err());
+        errors
+            .map(|halt| halt.error)
+            .max_by_key(|e| *e == ComponentError::PathMemory)
     }
 
     /// Whether a count stopped because its number type overflowed (it is redone in a wider
@@ -406,7 +408,7 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
         if counts.iter().any(Halt::overflowed) {
             return Err(Halt::from(Overflow));
         }
-        if let Some(error) = Halt::error_of(&counts.iter().collect::<Vec<_>>()) {
+        if let Some(error) = Halt::error_of(&counts) {
             let at_least = counts.iter().map(Halt::at_least).product();
             return Err(Halt { error, at_least });
         }
@@ -575,7 +577,7 @@ impl<'p, T: Tally, P: Countable> ComponentCounter<'p, T, P> {
                 Err(Halt::from(Overflow))
             }
             (first, rest) => Err(Halt {
-                error: Halt::error_of(&[&first, &rest]).unwrap_or(ComponentError::Cancelled),
+                error: Halt::error_of([&first, &rest]).unwrap_or(ComponentError::Cancelled),
                 at_least: Halt::at_least(&first) + Halt::at_least(&rest),
             }),
         }

@@ -166,8 +166,8 @@ fn the_sweep_starts_from_the_side_asked() {
 #[test]
 fn components_give_up_when_their_paths_outgrow_their_memory() {
     let puzzle = permutations(7);
+    let (cancel, expected) = (AtomicBool::new(false), BigUint::from(5040u32));
     let root = probed_root(&puzzle).expect("valid").expect("a solution");
-    let cancel = AtomicBool::new(false);
     let mut outcomes = Vec::new();
     for limit in [0, 1 << 12, 1 << 16, usize::MAX] {
         let stats = ComponentStats::default();
@@ -175,10 +175,10 @@ fn components_give_up_when_their_paths_outgrow_their_memory() {
         let counted = counter.count(&root);
         assert_eq!(counter.path_bytes_held(), 0, "limit {limit}");
         match &counted {
-            Ok(count) => assert_eq!(count, &BigUint::from(5040u32), "limit {limit}"),
+            Ok(count) => assert_eq!(count, &expected, "limit {limit}"),
             Err(error) => {
                 assert_eq!(*error, ComponentError::PathMemory, "limit {limit}");
-                assert!(stats.at_least() < BigUint::from(5040u32), "limit {limit}");
+                assert!(stats.at_least() < expected, "limit {limit}");
             }
         }
         outcomes.push(counted.is_ok());
