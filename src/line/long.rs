@@ -17,17 +17,25 @@
 //! solve costs O(blocks x words + lengths x words x log of the longest block) word operations,
 //! against O(blocks x cells) steps for [`super::DpLineSolver`].
 //!
+//! On lines of over eight words (510 cells) each set is computed only over its *window*, the
+//! words where it can have a bit ([`forward`]): block `j` lies between where the blocks before
+//! it can end and where the cells that can be empty after it run out. On a mostly known line a
+//! window is a word or two, so a solve there costs about blocks + words instead of their
+//! product (a random 3x3000 strip is decided five times faster).
+//!
 //! A clue of one block (or none) needs no backward pass: the block's possible starts are the
 //! runs of cells that can be filled and hold every filled cell, and the answer follows from
 //! them at once (a permutation puzzle, every clue `1`, has nothing else).
 //!
 //! Every set lives in buffers kept between calls.
 
+mod forward;
+
 use super::words::{
-    Fits, lowest_and_highest, mirror, range_word, run_right_word, run_starts, shl_in_place,
-    shr_in_place, smear,
+    Fits, lowest_and_highest, mirror, mirror_window, range_word, run_starts, smear,
 };
 use super::{Contradiction, LineIn, LineOut, LineSolver};
+use forward::{forward, window};
 
 /// The bit-parallel solver for lines of any length whose blocks are all at least one cell long
 /// (a line of no cells only fits the empty clue). Keeps its buffers between calls: create one
@@ -50,6 +58,13 @@ pub struct LongLineSolver {
     mirrored_ready: Vec<u64>,
     mirrored_reach: Vec<u64>,
     after: Vec<u64>,
+    /// For each set of `ready` and `fwd`, of the mirrored ones, and of `after`, the words that
+    /// may be set: only these words were written for the line, the others hold what earlier
+    /// lines left and are never read. Empty for lines of up to eight words, whose sets are
+    /// written whole (see [`window`]).
+    windows: Vec<(usize, usize)>,
+    mirrored_windows: Vec<(usize, usize)>,
+    after_windows: Vec<(usize, usize)>,
     /// Where blocks of each length fit, in the line and in the mirrored line.
     fits: Fits<u32>,
     mirrored_fits: Fits<u32>,
@@ -59,80 +74,6 @@ pub struct LongLineSolver {
     scratch: Vec<u64>,
     union: Vec<u64>,
     reversed_clue: Vec<u32>,
-}
-
-/// Fills `ready` and `reach` (`clue.len() + 1` sets of `n` words each) as
-/// [`super::bits`]'s `forward` does: `reach[j]` the positions `p` such that exactly the first
-/// `j` blocks fit in cells `0..p`, `ready[j]` those where besides a block may start at `p`.
-/// `can_empty` includes the virtual empty cell at the line's end; `fits` serves `can_fill`.
-fn forward(
-    ready: &mut Vec<u64>,
-    reach: &mut Vec<u64>,
-    fits: &mut Fits<u32>,
-    ends: &mut Vec<u64>,
-    clue: &[u32],
-    can_fill: &[u64],
-    can_empty: &[u64],
-) {
-    // Lines of 127 to 510 cells (three to eight words, with the virtual cell) get passes of a
-    // known number of words, which the compiler unrolls; longer ones take the general passes.
-    let sets = (ready, reach, fits, ends);
-    match can_fill.len() {
-        3 => forward_words::<3>(sets, clue, can_fill, can_empty),
-        4 => forward_words::<4>(sets, clue, can_fill, can_empty),
-        5 => forward_words::<5>(sets, clue, can_fill, can_empty),
-        6 => forward_words::<6>(sets, clue, can_fill, can_empty),
-        7 => forward_words::<7>(sets, clue, can_fill, can_empty),
-        8 => forward_words::<8>(sets, clue, can_fill, can_empty),
-        _ => forward_words::<0>(sets, clue, can_fill, can_empty),
-    }
-}
-
-/// [`forward`] over sets of `N` words, or of as many as `can_fill` has for `N = 0`.
-#[inline(always)]
-fn forward_words<const N: usize>(
-    (ready, reach, fits, ends): (&mut Vec<u64>, &mut Vec<u64>, &mut Fits<u32>, &mut Vec<u64>),
-    clue: &[u32],
-    can_fill: &[u64],
-    can_empty: &[u64],
-) {
-    let n = if N == 0 { can_fill.len() } else { N };
-    let (can_fill, can_empty) = (&can_fill[..n], &can_empty[..n]);
-    // Every word of these is written below.
-    ready.resize((clue.len() + 1) * n, 0);
-    reach.resize((clue.len() + 1) * n, 0);
-    ends.resize(n, 0);
-    fits.clear();
-    // Runs right from position 0.
-    let mut carry = false;
-    for i in 0..n {
-        let seed = u64::from(i == 0);
-        let word = run_right_word(seed, can_empty[i], &mut carry);
-        ready[i] = word;
-        reach[i] = word;
-    }
-    for (j, &block) in clue.iter().enumerate() {
-        let fit = fits.index(block, block, || can_fill);
-        let starts = fits.set(fit, n);
-        let (done, next) = ready.split_at_mut((j + 1) * n);
-        let ends = &mut ends[..n];
-        // The ends of block `j` placed at a start it may take.
-        for ((end, &now), &fits) in ends.iter_mut().zip(&done[j * n..]).zip(starts) {
-            *end = now & fits;
-        }
-        shl_in_place(ends, block as usize);
-        // Past an empty cell after the end, then on over cells that can be empty.
-        let (next, reach_next) = (&mut next[..n], &mut reach[(j + 1) * n..(j + 2) * n]);
-        let (mut carry, mut below) = (false, 0u64);
-        for i in 0..n {
-            let separated = ends[i] & can_empty[i];
-            let seed = separated << 1 | below >> 63;
-            below = separated;
-            let word = run_right_word(seed, can_empty[i], &mut carry);
-            next[i] = word;
-            reach_next[i] = word | ends[i];
-        }
-    }
 }
 
 /// A line of no cells: only the empty clue fits.
@@ -177,16 +118,16 @@ impl LongLineSolver {
     /// The forward pass over the loaded line: whether the clue fits.
     fn forward_fits(&mut self, clue: &[u32], len: usize) -> bool {
         forward(
-            &mut self.ready,
-            &mut self.fwd,
+            (&mut self.ready, &mut self.fwd, &mut self.windows),
             &mut self.fits,
             &mut self.scratch,
             clue,
             &self.can_fill,
             &self.can_empty,
         );
-        let last = clue.len() * self.words;
-        self.fwd[last + len / 64] >> (len % 64) & 1 == 1
+        let (lo, hi) = window(&self.windows, clue.len(), self.words);
+        let word = len / 64;
+        (lo..hi).contains(&word) && self.fwd[clue.len() * self.words + word] >> (len % 64) & 1 == 1
     }
 
     /// Both passes over the loaded line: `fwd`/`ready` and `after` filled, or the
@@ -205,9 +146,13 @@ impl LongLineSolver {
         self.mirrored_empty[len / 64] |= 1 << (len % 64);
         self.reversed_clue.clear();
         self.reversed_clue.extend(clue.iter().rev());
-        forward(
+        let mirrored_sets = (
             &mut self.mirrored_ready,
             &mut self.mirrored_reach,
+            &mut self.mirrored_windows,
+        );
+        forward(
+            mirrored_sets,
             &mut self.mirrored_fits,
             &mut self.scratch,
             &self.reversed_clue,
@@ -218,12 +163,32 @@ impl LongLineSolver {
         // position `p` of the mirrored line is `len - p` of the line, and `after` is one
         // position to the left of that, `len - 1 - p`: a mirror of width `len`.
         self.after.resize((k + 1) * n, 0);
+        self.after_windows.clear();
         for j in 0..=k {
             let set = &self.mirrored_reach[(k - j) * n..(k - j + 1) * n];
-            mirror(&mut self.after[j * n..(j + 1) * n], set, len);
+            let after = &mut self.after[j * n..(j + 1) * n];
+            // Lines of up to eight words mirror every word: the faster pass there.
+            match self.mirrored_windows.get(k - j) {
+                None => mirror(after, set, len),
+                Some(&from) => self
+                    .after_windows
+                    .push(mirror_window(after, set, len, from)),
+            }
         }
-        // After the last block, the virtual empty cell may serve as its separator.
-        self.after[k * n + len / 64] |= 1 << (len % 64);
+        // After the last block, the virtual empty cell may serve as its separator; the words
+        // the window takes in to reach it are zeroed first.
+        let (word, (lo, hi)) = (len / 64, window(&self.after_windows, k, n));
+        let (from, to) = match lo < hi {
+            true => (lo.min(word), hi.max(word + 1)),
+            false => (word, word + 1),
+        };
+        for w in (from..to).filter(|w| !(lo..hi).contains(w)) {
+            self.after[k * n + w] = 0;
+        }
+        self.after[k * n + word] |= 1 << (len % 64);
+        if let Some(window) = self.after_windows.get_mut(k) {
+            *window = (from, to);
+        }
         Ok(())
     }
 
@@ -314,23 +279,34 @@ impl LongLineSolver {
     }
 
     /// The starts of block `j` (of length `block`) in some placement of the whole clue, after
-    /// [`Self::both_passes`], left in `scratch`; returns the index of `block` in `fits`.
-    fn valid_starts(&mut self, j: usize, block: u32) -> usize {
+    /// [`Self::both_passes`], left in `scratch` within the words of the range returned (the
+    /// words outside it are not written and hold no start); returns the index of `block` in
+    /// `fits`, and that range.
+    fn valid_starts(&mut self, j: usize, block: u32) -> (usize, (usize, usize)) {
         let n = self.words;
+        let (q, r) = (block as usize / 64, block % 64);
         // The cell after the block can be empty and the rest holds blocks `j + 1..`: bit `e`
-        // of `union` for a block ending at `e`.
+        // of `after & can_empty` for a block ending at `e`, shifted right by `block`.
         let after = &self.after[(j + 1) * n..(j + 2) * n];
-        for ((u, &a), &e) in self.union.iter_mut().zip(after).zip(&self.can_empty) {
-            *u = a & e;
-        }
-        shr_in_place(&mut self.union, block as usize);
+        let (after_lo, after_hi) = window(&self.after_windows, j + 1, n);
+        let ending = |w: usize| match (after_lo..after_hi).contains(&w) {
+            true => after[w] & self.can_empty[w],
+            false => 0,
+        };
         let fit = self.fits.index(block, block, || &self.can_fill);
         let starts = self.fits.set(fit, n);
         let ready = &self.ready[j * n..(j + 1) * n];
-        for (i, s) in self.scratch.iter_mut().enumerate() {
-            *s = ready[i] & starts[i] & self.union[i];
+        let (ready_lo, ready_hi) = window(&self.windows, j, n);
+        let lo = ready_lo.max(after_lo.saturating_sub(q + 1));
+        let hi = ready_hi.min(after_hi.saturating_sub(q)).max(lo);
+        for i in lo..hi {
+            let shifted = match r {
+                0 => ending(i + q),
+                _ => ending(i + q) >> r | ending(i + q + 1) << (64 - r),
+            };
+            self.scratch[i] = ready[i] & starts[i] & shifted;
         }
-        fit
+        (fit, (lo, hi))
     }
 
     /// The earliest and latest start of each block over the placements that agree with the
@@ -362,9 +338,10 @@ impl LongLineSolver {
         self.scratch.resize(n, 0);
         self.union.resize(n, 0);
         for (j, &block) in line.clue.iter().enumerate() {
-            self.valid_starts(j, block);
-            let (earliest, latest) = lowest_and_highest(&self.scratch).ok_or(Contradiction)?;
-            out.push((earliest as u32, latest as u32));
+            let (_, (lo, hi)) = self.valid_starts(j, block);
+            let (earliest, latest) =
+                lowest_and_highest(&self.scratch[lo..hi]).ok_or(Contradiction)?;
+            out.push(((64 * lo + earliest) as u32, (64 * lo + latest) as u32));
         }
         Ok(())
     }
@@ -401,9 +378,9 @@ impl LineSolver for LongLineSolver {
         self.starts_by_len.clear();
         self.starts_by_len.resize(self.fits.keys.len() * n, 0);
         for (j, &block) in clue.iter().enumerate() {
-            let fit = self.valid_starts(j, block);
-            let gathered = &mut self.starts_by_len[fit * n..(fit + 1) * n];
-            for (g, &s) in gathered.iter_mut().zip(&self.scratch) {
+            let (fit, (lo, hi)) = self.valid_starts(j, block);
+            let gathered = &mut self.starts_by_len[fit * n + lo..fit * n + hi];
+            for (g, &s) in gathered.iter_mut().zip(&self.scratch[lo..hi]) {
                 *g |= s;
             }
         }
@@ -421,11 +398,13 @@ impl LineSolver for LongLineSolver {
         let emptyable = &mut self.union;
         emptyable.fill(0);
         for j in 0..=clue.len() {
-            let (fwd, after) = (
-                &self.fwd[j * n..(j + 1) * n],
-                &self.after[j * n..(j + 1) * n],
-            );
-            for ((e, &f), &a) in emptyable.iter_mut().zip(fwd).zip(after) {
+            let (fwd_lo, fwd_hi) = window(&self.windows, j, n);
+            let (after_lo, after_hi) = window(&self.after_windows, j, n);
+            let lo = fwd_lo.max(after_lo);
+            let hi = fwd_hi.min(after_hi).max(lo);
+            let fwd = &self.fwd[j * n + lo..j * n + hi];
+            let after = &self.after[j * n + lo..j * n + hi];
+            for ((e, &f), &a) in emptyable[lo..hi].iter_mut().zip(fwd).zip(after) {
                 *e |= f & a;
             }
         }

@@ -286,3 +286,123 @@ fn long_solver_reused_across_lengths() {
         );
     }
 }
+
+/// A line past eight words (where the passes keep to each block's window of words), mostly
+/// known: a random picture with most of its cells shown, sometimes one of them flipped.
+fn mostly_known_line(rng: &mut SplitMix) -> (Vec<u32>, String) {
+    let len = 511 + rng.next() as usize % 800;
+    let density = 2 + rng.next() % 7;
+    let picture: Vec<bool> = (0..len).map(|_| rng.chance(density, 10)).collect();
+    let clue = crate::puzzle::blocks_of(picture.iter().copied());
+    let hidden = [1, 5, 20, 50][rng.next() as usize % 4];
+    let mut line: Vec<char> = picture
+        .iter()
+        .map(|&f| match (rng.chance(hidden, 100), f) {
+            (true, _) => '?',
+            (false, true) => '#',
+            (false, false) => '.',
+        })
+        .collect();
+    if rng.chance(1, 4) {
+        let at = rng.next() as usize % len;
+        line[at] = if line[at] == '#' { '.' } else { '#' };
+    }
+    (clue, line.into_iter().collect())
+}
+
+/// Each block's earliest and latest start, by a dynamic program over cells and blocks as
+/// plain as can be: block `j` starts at `s` when blocks `..j` fit before `s - 1`, its cells
+/// can be filled, the cell after it can be empty and blocks `j + 1..` fit after that.
+fn block_starts_by_cells(clue: &[u32], line: &str) -> Option<Vec<(u32, u32)>> {
+    let cells: Vec<char> = line.chars().collect();
+    let (len, k) = (cells.len(), clue.len());
+    let can = |i: usize, c: char| cells[i] == '?' || cells[i] == c;
+    let fits_at = |j: usize, s: usize| {
+        let end = s + clue[j] as usize;
+        end <= len && (s..end).all(|i| can(i, '#')) && (end == len || can(end, '.'))
+    };
+    // prefix[j][p]: blocks `..j` fit in cells `..p`; suffix[j][p]: blocks `j..` in `p..`.
+    let mut prefix = vec![vec![false; len + 1]; k + 1];
+    prefix[0][0] = true;
+    for p in 1..=len {
+        prefix[0][p] = prefix[0][p - 1] && can(p - 1, '.');
+    }
+    let mut suffix = vec![vec![false; len + 2]; k + 1];
+    suffix[k][len] = true;
+    suffix[k][len + 1] = true;
+    for p in (0..len).rev() {
+        suffix[k][p] = suffix[k][p + 1] && can(p, '.');
+    }
+    for j in 0..k {
+        for p in 1..=len {
+            let block = clue[j] as usize;
+            let placed = p >= block && {
+                let s = p - block;
+                let before = if s == 0 {
+                    j == 0
+                } else {
+                    prefix[j][s - 1] && can(s - 1, '.')
+                };
+                before && (s..p).all(|i| can(i, '#'))
+            };
+            prefix[j + 1][p] = placed || prefix[j + 1][p - 1] && can(p - 1, '.');
+        }
+    }
+    for j in (0..k).rev() {
+        for p in (0..=len).rev() {
+            let here = fits_at(j, p) && suffix[j + 1][(p + clue[j] as usize + 1).min(len + 1)];
+            suffix[j][p] = here || p < len && can(p, '.') && suffix[j][p + 1];
+        }
+    }
+    let mut out = Vec::new();
+    for j in 0..k {
+        let block = clue[j] as usize;
+        let mut starts = (0..len).filter(|&s| {
+            let before = if s == 0 {
+                j == 0
+            } else {
+                prefix[j][s - 1] && can(s - 1, '.')
+            };
+            before && fits_at(j, s) && suffix[j + 1][(s + block + 1).min(len + 1)]
+        });
+        let first = starts.next()?;
+        let last = starts.next_back().unwrap_or(first);
+        out.push((first as u32, last as u32));
+    }
+    (k > 0 || suffix[0][0]).then_some(out)
+}
+
+/// One solver for long, mostly known lines of many lengths, its solves, feasibility checks and
+/// block starts taking turns: each agrees with the DP, and with the plain block starts above.
+#[test]
+fn long_solver_reused_on_mostly_known_lines() {
+    let mut rng = SplitMix(11);
+    let mut solver = LongLineSolver::new();
+    let mut starts = Vec::new();
+    for _ in 0..80 {
+        let (clue, line) = mostly_known_line(&mut rng);
+        let fresh = run(&mut DpLineSolver::new(), &clue, &line);
+        assert_eq!(
+            run(&mut solver, &clue, &line),
+            fresh,
+            "clue {clue:?} line {line}"
+        );
+        let (len, filled, empty) = parse(&line);
+        let known = LineIn {
+            clue: &clue,
+            len,
+            filled: &filled,
+            empty: &empty,
+        };
+        assert_eq!(solver.feasible(known), fresh.is_ok(), "feasible: {line}");
+        let expected = block_starts_by_cells(&clue, &line);
+        let got = solver
+            .block_starts(known, &mut starts)
+            .map(|()| starts.clone());
+        assert_eq!(
+            got.ok(),
+            expected,
+            "block starts: clue {clue:?} line {line}"
+        );
+    }
+}

@@ -181,6 +181,42 @@ pub(crate) fn mirror(dst: &mut [u64], src: &[u64], width: usize) {
     }
 }
 
+/// [`mirror`] of the words `lo..hi` of `src` (the others taken as zero), written only to the
+/// words of `dst` they can reach: returns that range (empty when `lo..hi` is), outside which
+/// `dst` is left as it was and the mirror is zero.
+pub(crate) fn mirror_window(
+    dst: &mut [u64],
+    src: &[u64],
+    width: usize,
+    (lo, hi): (usize, usize),
+) -> (usize, usize) {
+    let n = src.len();
+    if lo >= hi {
+        return (0, 0);
+    }
+    let k = 64 * n - width;
+    let (q, r) = (k / 64, k % 64);
+    let reversed = |w: usize| {
+        if (n - hi..n - lo).contains(&w) {
+            src[n - 1 - w].reverse_bits()
+        } else {
+            0
+        }
+    };
+    // Word `i` reads words `i + q` and `i + q + 1` of the reversal, set within `n - hi..n - lo`.
+    let from = (n - hi).saturating_sub(q + 1);
+    let to = (n - lo).saturating_sub(q).min(n);
+    for (i, out) in dst.iter_mut().enumerate().take(to).skip(from) {
+        let now = reversed(i + q);
+        *out = if r == 0 {
+            now
+        } else {
+            now >> r | reversed(i + q + 1) << (64 - r)
+        };
+    }
+    (from, to.max(from))
+}
+
 /// Word `i` of the set of bits `from..to`.
 #[inline]
 pub(crate) fn range_word(i: usize, from: usize, to: usize) -> u64 {
@@ -221,6 +257,31 @@ mod tests {
         x
     }
 
+    /// [`mirror_window`] of `x` cut to each window of its words gives [`mirror`] of the cut
+    /// set, and its range holds every word that mirror sets.
+    fn mirror_windows_agree(x: &[u64], width: usize) {
+        let words = x.len();
+        for lo in 0..=words {
+            for hi in lo..=words {
+                let cut: Vec<u64> = (0..words)
+                    .map(|w| if (lo..hi).contains(&w) { x[w] } else { 0 })
+                    .collect();
+                let mut expected = vec![0; words];
+                mirror(&mut expected, &cut, width);
+                // What `dst` held before is left outside the range.
+                let mut got = vec![0x5a5a; words];
+                let (from, to) = mirror_window(&mut got, x, width, (lo, hi));
+                for w in 0..words {
+                    let (expected, got) = (expected[w], got[w]);
+                    match (from..to).contains(&w) {
+                        true => assert_eq!(got, expected, "word {w}, {lo}..{hi} of {x:x?}"),
+                        false => assert_eq!((got, expected), (0x5a5a, 0), "word {w} outside"),
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn shifts_move_every_bit_by_k() {
         let mut seed = 5u64;
@@ -256,6 +317,7 @@ mod tests {
                     let expected: Vec<bool> =
                         (0..n).map(|i| i < width && b[width - 1 - i]).collect();
                     assert_eq!(m, from_bits(&expected), "mirror {width} of {x:x?}");
+                    mirror_windows_agree(&x, width);
                 }
             }
         }
