@@ -122,7 +122,8 @@ const ALLOCATION_OVERHEAD: usize = 16;
 /// A line's classes, position by position. Position `len` has the single accepting class `0`.
 #[derive(Clone, Debug)]
 pub struct LineDfa<S = Class> {
-    /// `classes[pos]`: the live classes before cell `pos`.
+    /// `classes[pos]`: the live classes before cell `pos` (of the states a reading of the
+    /// cells before it reaches).
     classes: Vec<Vec<S>>,
     /// The class of the start, or [`DEAD`] if the line has no completion at all.
     start: u16,
@@ -167,10 +168,14 @@ impl<S: Successors> LineDfa<S> {
         classes[len].push(S::from_fn(values, |_| DEAD));
         let mut now = vec![DEAD; raw.count()];
         let mut interned: FxHashMap<S, u16> = FxHashMap::default();
+        let reachable = Reachable::new(&raw, known, values);
         for pos in (0..len).rev() {
             interned.clear();
             let mut list = Vec::new();
-            for (s, slot) in now.iter_mut().enumerate() {
+            // Only the states some reading of cells `..pos` reaches get a class: the others'
+            // entries are never read.
+            for &s in reachable.at(pos) {
+                let s = usize::from(s);
                 let class = S::from_fn(values, |value| {
                     let allowed = known[pos] >> value & 1 == 1;
                     match raw.next(s, value) {
@@ -178,7 +183,7 @@ impl<S: Successors> LineDfa<S> {
                         _ => DEAD,
                     }
                 });
-                *slot = if class.is_dead() {
+                now[s] = if class.is_dead() {
                     DEAD
                 } else {
                     *interned.entry(class).or_insert_with_key(|class| {
@@ -243,6 +248,47 @@ impl<S: Successors> LineDfa<S> {
 /// The clue automaton before merging: state `base[j] + r` means `r` cells of block `j` painted
 /// (`r == blocks[j]`: the block is complete and, before a block of its colour, a gap must
 /// follow); the last state means every block is done.
+/// For each position of a line, the raw states that some reading of the cells before it (each
+/// cell a value its known values allow) reaches from the start, in increasing order. On a long
+/// line with most cells known they are a handful a position, where the raw states are
+/// thousands.
+struct Reachable {
+    /// The states of position `pos` are `states[from[pos]..from[pos + 1]]`.
+    states: Vec<u16>,
+    from: Vec<usize>,
+}
+
+impl Reachable {
+    fn new(raw: &RawStates<'_>, known: &[u64], values: usize) -> Self {
+        let mut states = vec![0u16];
+        let mut from = vec![0, 1];
+        // The last position that marked each state, so that a state is listed once.
+        let mut marked = vec![usize::MAX; raw.count()];
+        let mut next = Vec::new();
+        for (pos, &allowed) in known.iter().enumerate() {
+            next.clear();
+            for &s in &states[from[pos]..from[pos + 1]] {
+                let values = (0..values).filter(|&v| allowed >> v & 1 == 1);
+                for n in values.filter_map(|v| raw.next(usize::from(s), v)) {
+                    if marked[n] != pos {
+                        marked[n] = pos;
+                        next.push(n as u16);
+                    }
+                }
+            }
+            next.sort_unstable();
+            states.extend_from_slice(&next);
+            from.push(states.len());
+        }
+        Reachable { states, from }
+    }
+
+    /// The states reached before cell `pos`.
+    fn at(&self, pos: usize) -> &[u16] {
+        &self.states[self.from[pos]..self.from[pos + 1]]
+    }
+}
+
 struct RawStates<'a> {
     blocks: &'a [(u32, u8)],
     base: Vec<usize>,

@@ -249,7 +249,7 @@ mod tests {
     #[test]
     fn classes_straddling_words_read_back() {
         let clues: [&[u32]; 4] = [&[1], &[2, 2], &[1, 1, 1], &[1, 1, 1, 1, 1, 1, 1]];
-        let lines: Vec<LineDfa> = (0..48)
+        let lines: Vec<LineDfa> = (0..56)
             .map(|t| LineDfa::new(clues[t % 4], &[Cell::Unknown; 20]).expect("small"))
             .collect();
         let layout = Layout::new(&lines);
