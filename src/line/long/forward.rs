@@ -44,7 +44,9 @@ pub(super) fn forward(
 /// [`forward`] over the words where the sets can have a bit: block `j + 1` can only start
 /// after where block `j` may, and the run of cells that can be empty after it stops at the
 /// first cell that cannot. On a long line with many known cells each block has a window of a
-/// word or two, so a pass costs far less than blocks x words.
+/// word or two, so a pass costs far less than blocks x words. Not inlined, so that the
+/// unrolled passes of shorter lines stay as they were.
+#[inline(never)]
 fn forward_windowed(
     (ready, reach, windows): (&mut Vec<u64>, &mut Vec<u64>, &mut Vec<(usize, usize)>),
     fits: &mut Fits<u32>,
