@@ -21,7 +21,7 @@
 //! words where it can have a bit ([`forward`]): block `j` lies between where the blocks before
 //! it can end and where the cells that can be empty after it run out. On a mostly known line a
 //! window is a word or two, so a solve there costs about blocks + words instead of their
-//! product (a random 3x3000 strip is decided five times faster).
+//! product (figures in docs/benchmarks.md, "Long lines").
 //!
 //! A clue of one block (or none) needs no backward pass: the block's possible starts are the
 //! runs of cells that can be filled and hold every filled cell, and the answer follows from
