@@ -336,7 +336,6 @@ impl LongLineSolver {
         self.both_passes(line.clue, line.len)?;
         let n = self.words;
         self.scratch.resize(n, 0);
-        self.union.resize(n, 0);
         for (j, &block) in line.clue.iter().enumerate() {
             let (_, (lo, hi)) = self.valid_starts(j, block);
             let (earliest, latest) =

@@ -122,11 +122,7 @@ fn next_window(
     let mut i = first;
     while i < n {
         let ends = if i < ends_end { end_word(i) } else { 0 };
-        // Past an empty cell after the end, then on over cells that can be empty.
-        let separated = ends & can_empty[i];
-        let seed = separated << 1 | below >> 63;
-        below = separated;
-        let word = run_right_word(seed, can_empty[i], &mut carry);
+        let word = past_ends(ends, can_empty[i], &mut below, &mut carry);
         next[i] = word;
         reach_next[i] = word | ends;
         if word | ends != 0 {
@@ -179,18 +175,25 @@ fn forward_words<const N: usize>(
             *end = now & fits;
         }
         shl_in_place(ends, block as usize);
-        // Past an empty cell after the end, then on over cells that can be empty.
         let (next, reach_next) = (&mut next[..n], &mut reach[(j + 1) * n..(j + 2) * n]);
         let (mut carry, mut below) = (false, 0u64);
         for i in 0..n {
-            let separated = ends[i] & can_empty[i];
-            let seed = separated << 1 | below >> 63;
-            below = separated;
-            let word = run_right_word(seed, can_empty[i], &mut carry);
+            let word = past_ends(ends[i], can_empty[i], &mut below, &mut carry);
             next[i] = word;
             reach_next[i] = word | ends[i];
         }
     }
+}
+
+/// One word of the positions reachable past a block's `ends`: past an empty cell after an end
+/// (`open`, the cells that can be empty), then on over cells that can be empty. `below`
+/// carries the previous word's separators, `carry` the run's addition, from word to word.
+#[inline(always)]
+fn past_ends(ends: u64, open: u64, below: &mut u64, carry: &mut bool) -> u64 {
+    let separated = ends & open;
+    let seed = separated << 1 | *below >> 63;
+    *below = separated;
+    run_right_word(seed, open, carry)
 }
 
 /// The words of set `j` that were written: `windows[j]`, or all `n` when the passes wrote
