@@ -106,9 +106,12 @@ impl CellCounts {
     }
 
     /// Each cell's counts through `f`, row by row.
-    fn rows<T: Clone>(&self, f: impl Fn(&[u64]) -> T) -> Vec<Vec<T>> {
-        let cells: Vec<T> = self.counts.chunks(self.values).map(f).collect();
-        cells.chunks(self.width.max(1)).map(<[T]>::to_vec).collect()
+    fn rows<T>(&self, f: impl Fn(&[u64]) -> T) -> Vec<Vec<T>> {
+        let row = |cells: &[u64]| cells.chunks(self.values).map(&f).collect();
+        self.counts
+            .chunks(self.values * self.width.max(1))
+            .map(row)
+            .collect()
     }
 }
 

@@ -119,16 +119,25 @@ fn write_colour_text(
 
 /// Writes counts as rows of decimal numbers right-aligned to the widest, one line a row.
 pub fn write_count_rows(out: &mut impl Write, rows: &[Vec<BigUint>]) -> io::Result<()> {
-    let text: Vec<Vec<String>> = rows
-        .iter()
-        .map(|row| row.iter().map(ToString::to_string).collect())
-        .collect();
-    let width = text.iter().flatten().map(String::len).max().unwrap_or(1);
-    for row in text {
-        let cells: Vec<String> = row.iter().map(|n| format!("{n:>width$}")).collect();
-        writeln!(out, "{}", cells.join(" "))?;
+    // Counts that fit a machine word are written without a string each: a 2000x2000 grid is
+    // four million numbers.
+    let digits = |n: &BigUint| match u64::try_from(n) {
+        Ok(small) => small.checked_ilog10().map_or(1, |d| d as usize + 1),
+        Err(_) => n.to_string().len(),
+    };
+    let width = rows.iter().flatten().map(digits).max().unwrap_or(1);
+    let mut out = io::BufWriter::new(out);
+    for row in rows {
+        for (i, n) in row.iter().enumerate() {
+            let gap = if i == 0 { "" } else { " " };
+            match u64::try_from(n) {
+                Ok(small) => write!(out, "{gap}{small:>width$}")?,
+                Err(_) => write!(out, "{gap}{n:>width$}")?,
+            }
+        }
+        writeln!(out)?;
     }
-    Ok(())
+    out.flush()
 }
 
 impl RunResult {
@@ -190,6 +199,22 @@ mod tests {
     #[test]
     fn aligns_numbers_of_different_widths() {
         assert_eq!(text(&[vec![10, 0]]), "10  0\n");
+    }
+
+    /// Counts past a machine word, beside small ones, set the width all are aligned to.
+    #[test]
+    fn aligns_counts_past_a_machine_word() {
+        let huge = BigUint::from(u64::MAX) * 1000u32 + 7u32;
+        let rows = vec![
+            vec![huge.clone(), BigUint::from(0u32)],
+            vec![BigUint::from(u64::MAX), BigUint::from(9u32)],
+        ];
+        let mut text = Vec::new();
+        write_count_rows(&mut text, &rows).expect("writes");
+        let (digits, max) = (huge.to_string(), u64::MAX.to_string());
+        let width = digits.len();
+        let expected = format!("{digits} {:>width$}\n{max:>width$} {:>width$}\n", 0, 9);
+        assert_eq!(String::from_utf8(text).expect("utf-8"), expected);
     }
 
     #[test]
