@@ -68,7 +68,9 @@ impl CellCounts {
     }
 
     /// Runs `solver`, a search of `puzzle`, adding each solution it finds, until it has
-    /// found them all, `limit` of them (if given), or its cancel flag is raised.
+    /// found them all, more than `limit` of them (if given), or its cancel flag is raised.
+    /// The tally holds at most `limit` solutions; the search looks for one more, so that
+    /// [`Outcome::exhausted`] is true when exactly `limit` exist.
     pub fn enumerate(
         puzzle: &AnyPuzzle,
         solver: &AnySolver<'_>,
@@ -76,14 +78,14 @@ impl CellCounts {
     ) -> Result<(Outcome, CellCounts), SolveError> {
         let mut counts = CellCounts::new(puzzle);
         let max = limit.unwrap_or(u64::MAX);
-        let outcome = solver.run(|grid| {
-            counts.add(grid);
+        let mut outcome = solver.run(|grid| {
             if counts.solutions >= max {
-                Flow::Stop
-            } else {
-                Flow::Continue
+                return Flow::Stop;
             }
+            counts.add(grid);
+            Flow::Continue
         })?;
+        outcome.solutions = counts.solutions;
         Ok((outcome, counts))
     }
 
@@ -223,6 +225,19 @@ mod tests {
             BigUint::from(5u32),
             "one filled cell a row in each solution"
         );
+    }
+
+    #[test]
+    fn an_enumeration_limited_to_the_count_is_complete() {
+        let puzzle = AnyPuzzle::Bw(permutations(4));
+        let solver = puzzle.solver(SolverOptions::default());
+        for (limit, exhausted) in [(23, false), (24, true), (25, true)] {
+            let (outcome, counts) =
+                CellCounts::enumerate(&puzzle, &solver, Some(limit)).expect("runs");
+            let found = limit.min(24);
+            assert_eq!((outcome.solutions, counts.solutions()), (found, found));
+            assert_eq!(outcome.exhausted, exhausted, "limit {limit}");
+        }
     }
 
     #[test]

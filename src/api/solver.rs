@@ -238,6 +238,30 @@ impl AnySolver<'_> {
         }
     }
 
+    /// Counts the solutions by enumerating them, in batches and without copying any: all of
+    /// them, or `limit` if there are more. One past the limit is looked for, so that
+    /// [`Outcome::exhausted`] is true when exactly `limit` exist.
+    ///
+    /// ```
+    /// use nonoenum::{AnyPuzzle, SolverOptions};
+    ///
+    /// let puzzle = AnyPuzzle::parse("4 4\n1\n1\n1\n1\n1\n1\n1\n1\n").expect("valid"); // 24 solutions
+    /// let solver = puzzle.solver(SolverOptions::default());
+    /// let all = solver.count_up_to(Some(24)).expect("runs");
+    /// assert_eq!((all.solutions, all.exhausted), (24, true));
+    /// let some = solver.count_up_to(Some(23)).expect("runs");
+    /// assert_eq!((some.solutions, some.exhausted), (23, false));
+    /// ```
+    pub fn count_up_to(&self, limit: Option<u64>) -> Result<Outcome, SolveError> {
+        let nothing = |_: AnyGrid<'_>, _: &mut Vec<u8>| {};
+        let past_limit = limit.map(|n| n.saturating_add(1));
+        let mut outcome = self.run_batched(&nothing, past_limit, |_, _| Flow::Continue)?;
+        if let Some(n) = limit.filter(|&n| outcome.solutions > n) {
+            (outcome.solutions, outcome.exhausted) = (n, false);
+        }
+        Ok(outcome)
+    }
+
     /// Runs the search with each solution written by `writer` on the thread that found it,
     /// handing `on_bytes` whole solutions in batches, at most `limit` of them in all (see
     /// [`Solver::run_batched`]).

@@ -213,7 +213,7 @@ pub(crate) struct CountArgs {
     /// line (docs/commands.md lists its fields).
     #[arg(long, value_enum, value_name = "FORMAT", num_args = 0..=1, require_equals = true, default_missing_value = "text", hide_possible_values = true)]
     pub(crate) progress: Option<ProgressFormat>,
-    /// Stop after N solutions, enumerating (prints `incomplete: at least N`).
+    /// Stop after N solutions, enumerating (prints `incomplete: at least N` if there are more).
     #[arg(long, value_name = "N", alias = "max-solutions")]
     pub(crate) limit: Option<u64>,
     #[command(flatten)]

@@ -181,9 +181,7 @@ impl Run<'_> {
     ) -> anyhow::Result<Outcome> {
         let json = self.settings.json;
         Ok(match self.mode {
-            Mode::Count(_) if tally.is_none() => {
-                batched::count(solver, self.settings.max_solutions)?
-            }
+            Mode::Count(_) if tally.is_none() => solver.count_up_to(self.settings.max_solutions)?,
             Mode::Count(_) => {
                 let limit = self.settings.max_solutions;
                 let (outcome, counts) = CellCounts::enumerate(self.puzzle, solver, limit)?;

@@ -142,10 +142,3 @@ pub(crate) fn list(
     }
     Ok(outcome)
 }
-
-/// Counts the solutions of `solver` by enumerating them, up to `limit`: the workers count
-/// in batches, and no solution is copied to the collector.
-pub(crate) fn count(solver: &AnySolver<'_>, limit: Option<u64>) -> anyhow::Result<Outcome> {
-    let nothing = |_: AnyGrid<'_>, _: &mut Vec<u8>| {};
-    Ok(solver.run_batched(&nothing, limit, |_, _| Flow::Continue)?)
-}

@@ -106,6 +106,20 @@ fn max_solutions_stops_count_and_list() {
     let small = perm(tmp.path(), 4);
     let (code, out, _) = run(&["count", "--limit", "100"], &small);
     assert_eq!((code, out.as_str()), (0, "24\n"));
+    // A limit of exactly the count is a complete count; one below it is not.
+    for per_cell in [false, true] {
+        let args = |limit: &'static str| {
+            let mut args = vec!["count", "--limit", limit];
+            args.extend(per_cell.then_some("--per-cell"));
+            args
+        };
+        let (code, out, _) = run(&args("24"), &small);
+        assert_eq!(code, 0);
+        assert_eq!(out.lines().last(), Some("24"), "{out}");
+        let (_, out, _) = run(&args("23"), &small);
+        let incomplete = "incomplete: at least 23 (solution limit reached)";
+        assert_eq!(out.lines().last(), Some(incomplete), "{out}");
+    }
 }
 
 #[test]
