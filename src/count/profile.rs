@@ -21,7 +21,10 @@ use super::tally::{Overflow, Tally};
 use crate::domain::DomainGrid;
 use crate::puzzle::LineId;
 
+mod aside;
 mod cells;
+
+use aside::drop_aside;
 #[cfg(test)]
 pub(crate) use cells::count_per_cell_by_profiles;
 pub(crate) use cells::count_per_colour_by_profiles;
@@ -291,11 +294,20 @@ impl<S: Successors> ProfileProblem<S> {
         layer.insert(start, T::one());
         for step in 0..self.steps.len() {
             let entries: Vec<(K, T)> = layer.into_iter().collect();
-            layer = self.next_layer(layout, step, &entries, limit, stop)?;
+            layer = match self.next_layer(layout, step, &entries, limit, stop) {
+                Ok(next) => next,
+                Err(e) => {
+                    let profiles = entries.len();
+                    drop_aside(entries, profiles);
+                    return Err(e);
+                }
+            };
             if limit.outgrown(entries.len(), layer.len()) {
+                let (before, profiles) = (entries.len(), layer.len());
+                drop_aside((entries, layer), before + profiles);
                 return Err(ProfileError::TooManyProfiles {
                     layer: step + 1,
-                    profiles: layer.len(),
+                    profiles,
                     limit: limit.profiles,
                 });
             }
@@ -381,20 +393,22 @@ impl<S: Successors> ProfileProblem<S> {
                 });
             },
         );
-        if stop.raised() {
-            return Err(ProfileError::Cancelled);
-        }
-        if overflow.load(Ordering::Relaxed) {
-            return Err(ProfileError::Overflow);
-        }
-        if too_many.load(Ordering::Relaxed) {
-            return Err(ProfileError::TooManyProfiles {
+        let failure = if stop.raised() {
+            ProfileError::Cancelled
+        } else if overflow.load(Ordering::Relaxed) {
+            ProfileError::Overflow
+        } else if too_many.load(Ordering::Relaxed) {
+            ProfileError::TooManyProfiles {
                 layer: step + 1,
                 profiles: next.len(),
                 limit: max_profiles,
-            });
-        }
-        Ok(next)
+            }
+        } else {
+            return Ok(next);
+        };
+        let profiles = next.len();
+        drop_aside(next, profiles);
+        Err(failure)
     }
 
     /// Calls `emit` with the profile after each placement of step line `step` that the

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
+use super::aside::drop_aside;
 use super::{
     Key, LayerLimit, Layout, NARROW_PROFILE_BYTES, ProfileError, ProfileProblem, Scratch,
     with_narrowest_key, within_bytes,
@@ -82,22 +83,24 @@ impl<S: Successors> ProfileProblem<S> {
         let mut kept = 1;
         for step in 0..self.steps.len() {
             let left = max_profiles.saturating_sub(kept);
-            let next = self
-                .next_layer(
-                    layout,
-                    step,
-                    &layers[step],
-                    LayerLimit::at_most(left),
-                    Stop::from(cancel),
-                )
-                .map_err(|e| match e {
-                    ProfileError::TooManyProfiles { layer, .. } => ProfileError::TooManyProfiles {
-                        layer,
-                        profiles: kept,
-                        limit: max_profiles,
-                    },
-                    other => other,
-                })?;
+            let limit = LayerLimit::at_most(left);
+            let next = match self.next_layer(layout, step, &layers[step], limit, Stop::from(cancel))
+            {
+                Ok(next) => next,
+                Err(e) => {
+                    drop_aside(layers, kept);
+                    return Err(match e {
+                        ProfileError::TooManyProfiles { layer, .. } => {
+                            ProfileError::TooManyProfiles {
+                                layer,
+                                profiles: kept,
+                                limit: max_profiles,
+                            }
+                        }
+                        other => other,
+                    });
+                }
+            };
             if next.is_empty() {
                 return Ok(none);
             }
@@ -115,7 +118,14 @@ impl<S: Successors> ProfileProblem<S> {
         let mut filled = Vec::with_capacity(self.steps.len());
         for step in (0..self.steps.len()).rev() {
             let entries = layers.pop().unwrap_or_default();
-            let (counts, cells) = self.step_back(layout, step, &entries, &completions, cancel)?;
+            let (counts, cells) = match self.step_back(layout, step, &entries, &completions, cancel)
+            {
+                Ok(stepped) => stepped,
+                Err(e) => {
+                    drop_aside((layers, entries, completions), kept);
+                    return Err(e);
+                }
+            };
             completions = entries
                 .into_iter()
                 .zip(counts)
