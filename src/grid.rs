@@ -317,10 +317,17 @@ fn fewest_undecided(
         }
     };
     if words == 1 {
-        // Lines of up to 64 cells, the common case, one word each.
-        for (index, (f, e)) in filled.iter().zip(empty).enumerate() {
-            consider(index, len - (f | e).count_ones() as usize);
-        }
+        // Lines of up to 64 cells, the common case, one word each: the least of (undecided,
+        // index) packed into one word, lines with none undecided packed as the largest.
+        let least = (filled.iter().zip(empty).enumerate())
+            .map(|(index, (f, e))| {
+                let undecided = len as u64 - u64::from((f | e).count_ones());
+                let packed = undecided << 32 | index as u64;
+                if undecided == 0 { u64::MAX } else { packed }
+            })
+            .min()
+            .filter(|&packed| packed != u64::MAX)?;
+        return Some(((least >> 32) as usize, (least & 0xFFFF_FFFF) as usize));
     } else {
         let lines = filled.chunks_exact(words).zip(empty.chunks_exact(words));
         for (index, (f, e)) in lines.enumerate() {
