@@ -478,7 +478,7 @@ fn racing_learner_solutions(vars: usize) -> u64 {
 /// finished search ends the run (the probing search beside it stops), and a search that has
 /// reported [`racing_learner_solutions`] stops, leaving the run to the probing search. `racer`
 /// says how it differs from the other learning searches of the run, and what it shares with
-/// them.
+/// them. Alone, a colour search may start again from the probed root ([`PROBE_ROOT_AFTER`]).
 fn learn<'p, P: Searchable>(
     cx: &SearchCx<'p, P>,
     root: &LearnerRoot<P::Grid>,
@@ -497,38 +497,67 @@ fn learn<'p, P: Searchable>(
             return;
         }
     };
-    // The live counters follow the search: each poll adds what it did since the last.
-    let mut reported = LearnStats::default();
-    let mut report = |now: &LearnStats| {
-        cx.stats.add_learning(&now.since(&reported));
-        reported = *now;
-    };
     let most = racing.then(|| racing_learner_solutions(cx.puzzle.learner_vars()));
-    let mut reported_solutions = 0u64;
-    let outcome = cx.puzzle.learn_search(
-        root,
-        racer,
-        |now| {
-            report(now);
-            cx.poll();
-            cx.stopped()
-        },
-        |grid| {
-            cx.stats.add_solution();
-            cx.send(grid.clone());
-            reported_solutions += 1;
-            if cx.stopped() || most.is_some_and(|most| reported_solutions >= most) {
-                Flow::Stop
-            } else {
-                Flow::Continue
+    let solutions = std::cell::Cell::new(0u64);
+    // A colour learning search alone starts from the propagated root, and from the probed
+    // root once it has found nothing for `PROBE_ROOT_AFTER`.
+    let probe_later = !P::LEARNER_PROBES_THE_ROOT && !racing;
+    let started = Instant::now();
+    let mut probed = None;
+    loop {
+        // The live counters follow the search: each poll adds what it did since the last.
+        let mut reported = LearnStats::default();
+        let mut give_up = false;
+        let outcome = cx.puzzle.learn_search(
+            probed.as_ref().unwrap_or(root),
+            racer,
+            |now| {
+                cx.stats.add_learning(&now.since(&reported));
+                reported = *now;
+                cx.poll();
+                give_up = probe_later
+                    && probed.is_none()
+                    && solutions.get() == 0
+                    && started.elapsed() >= PROBE_ROOT_AFTER;
+                give_up || cx.stopped()
+            },
+            |grid| {
+                cx.stats.add_solution();
+                cx.send(grid.clone());
+                solutions.set(solutions.get() + 1);
+                if cx.stopped() || most.is_some_and(|most| solutions.get() >= most) {
+                    Flow::Stop
+                } else {
+                    Flow::Continue
+                }
+            },
+        );
+        cx.stats.add_learning(&outcome.stats.since(&reported));
+        if give_up && !cx.stopped() {
+            // The puzzle was checked, so an invalid one cannot reach here: no solution.
+            match crate::choose::probed_root_until(cx.puzzle, &|| cx.stopped()) {
+                Ok(Ok(Some(grid))) => {
+                    probed = Some(grid);
+                    continue;
+                }
+                Ok(Ok(None)) | Err(_) | Ok(Err(crate::choose::Interrupted)) => return,
             }
-        },
-    );
-    report(&outcome.stats);
-    if racing && outcome.exhausted {
-        cx.stop.store(true, Ordering::Relaxed);
+        }
+        if racing && outcome.exhausted {
+            cx.stop.store(true, Ordering::Relaxed);
+        }
+        return;
     }
 }
+
+/// How long a colour learning search alone runs from the propagated root, having found no
+/// solution, before it starts again from the probed root: on a random 200x200 picture of two
+/// colours it then decides in a second or two what it does not decide in ten seconds from the
+/// propagated one, but probing the root costs more than it saves on most colour puzzles, which
+/// the search decides within this time (docs/benchmarks.md, "One thread"). None in the unit
+/// tests, so that their colour searches on one thread take the path that starts again.
+const PROBE_ROOT_AFTER: std::time::Duration =
+    std::time::Duration::from_secs(if cfg!(test) { 0 } else { 1 });
 
 /// The probing search on one thread, racing the learning search for a first solution or two:
 /// if its first [`HAND_OVER_NODES`] nodes find no solution, it gives its thread to a second
