@@ -28,9 +28,10 @@
 //! so the samples of a node and of its children, which overlap, keep the same nodes and
 //! measure them once; on a random 16x16 picture, the nodes that probe measured fell by a sixth.
 //!
-//! The children of a node are sized side by side on rayon's threads, and so are the nodes of
-//! each level of their sampling and the nodes expanded at once; the keys depend on the nodes
-//! alone, so the parts are the same for every number of threads. Grids of more than
+//! The children of a node are sized side by side on rayon's threads, and so are the nodes
+//! expanded at once and, where the children are fewer than the threads, the nodes of each
+//! level of their sampling; the keys depend on the nodes alone, so the parts are the same for
+//! every number of threads. Grids of more than
 //! [`SIDE_BY_SIDE_CELLS`] cells are sized on one thread, to bound memory.
 //!
 //! Sizing stops after [`SIZING_TIME`]: on grids whose nodes take seconds to probe (a random

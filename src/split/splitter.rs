@@ -40,6 +40,9 @@ pub(super) struct Splitter<'p, P: Domain> {
     pub(super) seed: u64,
     /// When sizing stops: measuring a node after it is [`Interrupted`] too.
     deadline: Deadline,
+    /// Whether [`Splitter::each`] may spread its work over rayon's threads: not where it runs
+    /// inside an `each` that already keeps them all busy.
+    side_by_side: bool,
 }
 
 impl<P: Domain> Drop for Splitter<'_, P> {
@@ -67,27 +70,35 @@ impl<'p, P: Domain> Splitter<'p, P> {
             counts: ProbeCounts::default(),
             seed,
             deadline: Deadline::new(deadline),
+            side_by_side: true,
         }
     }
 
     /// `work(splitter, i)` for each `i` in `0..n`, in order of `i`: side by side on rayon's
     /// threads, each with a splitter of its own, on grids of at most [`SIDE_BY_SIDE_CELLS`]
-    /// cells; one after the other with this splitter on larger grids. Both give the same.
+    /// cells; one after the other with this splitter on larger grids, and inside an `each`
+    /// whose tasks were as many as the threads (nested tasks then cost more than they gain:
+    /// docs/benchmarks.md, "Nested sizing"). Both give the same.
     pub(super) fn each<T: Send>(
         &mut self,
         n: usize,
         work: impl Fn(&mut Splitter<'p, P>, usize) -> Result<T, Interrupted> + Sync + Send,
     ) -> Result<Vec<T>, Interrupted> {
         let (rows, cols) = self.puzzle.size();
-        if rows.saturating_mul(cols) > SIDE_BY_SIDE_CELLS {
+        if !self.side_by_side || rows.saturating_mul(cols) > SIDE_BY_SIDE_CELLS {
             return (0..n).map(|i| work(self, i)).collect();
         }
         let (puzzle, cancel, keys) = (self.puzzle, self.cancel, (self.seed, self.deadline.at()));
         let kept = (self.measured, self.spare);
+        let nested = n < rayon::current_num_threads();
         (0..n)
             .into_par_iter()
             .map_init(
-                || Splitter::new(puzzle, cancel, kept, keys),
+                || {
+                    let mut sizer = Splitter::new(puzzle, cancel, kept, keys);
+                    sizer.side_by_side = nested;
+                    sizer
+                },
                 |sizer, i| work(sizer, i),
             )
             .collect()
