@@ -7,6 +7,7 @@
 //!   (each solution lies under one of them); in black and white, the cells both values fix the
 //!   same way are fixed outright.
 //!
+//! A round skips the cells whose probes the probes of an earlier cell imply ([`implied`]).
 //! The rounds repeat until one changes nothing. The branching cell is then the one whose
 //! probes fixed the most cells, by the domain's [`Domain::branch_score`] (in black and white
 //! `(1 + fixed_if_filled) * (1 + fixed_if_empty)`, which favours cells whose both branches
@@ -27,10 +28,13 @@
 //! column) with the fewest undecided cells: the most constrained line, where a guess is most
 //! often right or quickly refuted; its children are its values that do not contradict at once.
 
+mod implied;
 mod memo;
 mod policy;
 
 use std::sync::Arc;
+
+use implied::Implied;
 
 pub(crate) use memo::{ProbeMemo, SealedMemo};
 pub use policy::Probing;
@@ -217,6 +221,7 @@ pub(crate) fn choose_probing<P: Domain>(
         prop,
         counts,
         narrowed: Vec::new(),
+        implied: Implied::default(),
         stopped,
         work_left: PROBE_WORK,
         copy_work: (height * width / 16) as u64,
@@ -294,6 +299,8 @@ struct Prober<'a, P: Domain> {
     counts: &'a mut ProbeCounts,
     /// A buffer for [`Prober::narrow_to_union`].
     narrowed: Vec<(usize, usize, u64)>,
+    /// The cells whose probes a round may skip.
+    implied: Implied,
     stopped: &'a dyn Fn() -> bool,
     /// What is left of the node's probing work.
     work_left: u64,
@@ -314,9 +321,10 @@ impl<P: Domain> Prober<'_, P> {
         let cells = cells_in(grid, scope);
         let mut fixed = Vec::new();
         let mut survivors = Vec::new();
+        self.implied.start(grid, scope.is_none());
         for cell @ (row, col) in cells {
             let values = grid.values(row, col);
-            if values.count_ones() < 2 {
+            if values.count_ones() < 2 || self.implied.holds(cell) {
                 continue;
             }
             if (self.stopped)() {
@@ -354,20 +362,26 @@ impl<P: Domain> Prober<'_, P> {
                     *grid = only;
                     changed = true;
                     best = None;
+                    self.implied.forget();
                     continue;
                 }
                 _ => {}
             }
             match self.narrow_to_union(grid, &survivors, memo) {
                 Err(Contradiction) => return Round::Dead,
-                Ok(0) if !changed => {
-                    let score = self.puzzle.branch_score(&fixed);
-                    consider_probed(&mut best, &mut survivors, score, cell);
+                Ok(0) => {
+                    if let [a, b] = &survivors[..] {
+                        self.implied.note(grid, cell, a, b);
+                    }
+                    if !changed {
+                        let score = self.puzzle.branch_score(&fixed);
+                        consider_probed(&mut best, &mut survivors, score, cell);
+                    }
                 }
-                Ok(0) => {}
                 Ok(n) => {
                     self.counts.fixed += n;
                     changed = true;
+                    self.implied.forget();
                 }
             }
         }

@@ -121,6 +121,24 @@ impl DomainGrid for Grid {
         Grid::storage_mut(self)
     }
 
+    fn mark_opposed(&self, a: &Self, b: &Self, after: (usize, usize), marks: &mut [u64]) -> bool {
+        let (gf, ge) = self.row_planes();
+        let ((af, ae), (bf, be)) = (a.row_planes(), b.row_planes());
+        let row_words = gf.len() / self.height().max(1);
+        let start = after.0 * row_words + after.1 / 64;
+        let mut any = false;
+        for w in start..gf.len() {
+            let mut bits = (af[w] & be[w] | ae[w] & bf[w]) & !(gf[w] | ge[w]);
+            if w == start {
+                // Only the cells after `after` in its word.
+                bits &= u64::MAX << (after.1 % 64) << 1;
+            }
+            marks[w] |= bits;
+            any |= bits != 0;
+        }
+        any
+    }
+
     fn common_narrowing(&self, children: &[Self], out: &mut Vec<(usize, usize, u64)>) {
         let (gf, ge) = self.row_planes();
         let row_words = gf.len() / self.height().max(1);

@@ -89,12 +89,44 @@ pub trait DomainGrid: Clone + Debug + PartialEq + Eq + Send + Sync + 'static {
     /// way, pushed onto `out` with the union of the children's values: a narrowing that holds
     /// below every child, so a sound one where the children cover every solution.
     fn common_narrowing(&self, children: &[Self], out: &mut Vec<(usize, usize, u64)>);
+    /// Marks in `marks` the cells after `after` (row by row) with two possible values here
+    /// that `a` and `b` (each narrower than this grid) both decide, to different values: where
+    /// `a` and `b` are the probes of a cell's two values, each value of these cells implies
+    /// one of that cell's. `marks` holds a bit per cell, each row in words of its own
+    /// (`width.div_ceil(64)` of them). Returns whether it marked any.
+    fn mark_opposed(&self, a: &Self, b: &Self, after: (usize, usize), marks: &mut [u64]) -> bool {
+        mark_opposed_by_cells(self, a, b, after, marks)
+    }
     /// The words that store the grid's cells (in any layout the grid likes), for the search's
     /// deltas between grids.
     fn storage(&self) -> &[u64];
     /// The words that store the grid's cells, and its count of undecided cells, to write.
     /// Whoever writes them keeps the two in agreement.
     fn storage_mut(&mut self) -> (&mut [u64], &mut usize);
+}
+
+/// [`DomainGrid::mark_opposed`] cell by cell, from [`DomainGrid::values`].
+pub(crate) fn mark_opposed_by_cells<G: DomainGrid>(
+    grid: &G,
+    a: &G,
+    b: &G,
+    after: (usize, usize),
+    marks: &mut [u64],
+) -> bool {
+    let row_words = grid.width().div_ceil(64);
+    let mut any = false;
+    for row in after.0..grid.height() {
+        let first = if row == after.0 { after.1 + 1 } else { 0 };
+        for col in first..grid.width() {
+            let (va, vb) = (a.values(row, col), b.values(row, col));
+            let decided = va.is_power_of_two() && vb.is_power_of_two();
+            if decided && va != vb && grid.values(row, col).count_ones() == 2 {
+                marks[row * row_words + col / 64] |= 1 << (col % 64);
+                any = true;
+            }
+        }
+    }
+    any
 }
 
 /// [`DomainGrid::most_constrained_cell`] from [`DomainGrid::undecided_in`] and
