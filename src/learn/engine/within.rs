@@ -86,8 +86,8 @@ impl<D: LearnDomain> Engine<'_, D> {
         true
     }
 
-    /// Ends a check: puts the variables set aside back in the decision queue, forgets the scope
-    /// and backs up to level 0.
+    /// Ends the last check, as the next one starts: puts the variables set aside back in the
+    /// decision queue, forgets the scope and backs up to level 0.
     pub(in crate::learn) fn release(&mut self) {
         if let Some(mut scope) = self.scope.take() {
             for &var in &scope.vars {
