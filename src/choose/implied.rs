@@ -74,10 +74,12 @@ fn skips() -> bool {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use proptest::prelude::*;
 
     use super::*;
-    use crate::choose::{Choice, ProbeCounts, Probing, choose_by};
+    use crate::choose::{Choice, ProbeCounts, Probing, SealedMemo, choose_by};
     use crate::color::ColorPuzzle;
     use crate::domain::{Domain, mark_opposed_by_cells};
     use crate::grid::Grid;
@@ -85,11 +87,21 @@ mod tests {
     use crate::puzzle::Puzzle;
     use crate::test_strategies::palette;
 
-    /// What probing `grid` gives (the probed grid, the branching cell, the children), and the
-    /// probes it ran, with or without skipping.
-    type Probed<G> = (G, Option<((usize, usize), Vec<G>)>, u64);
+    /// What probing `grid` gives (the probed grid, the branching cell, the children and the
+    /// memo they inherit), and the probes it ran, with or without skipping.
+    type Probed<G> = (
+        G,
+        Option<((usize, usize), Vec<G>)>,
+        Option<Arc<SealedMemo<G>>>,
+        u64,
+    );
 
-    fn probe<P: Domain>(puzzle: &P, grid: &P::Grid, skipping: bool) -> Probed<P::Grid> {
+    fn probe<P: Domain>(
+        puzzle: &P,
+        grid: &P::Grid,
+        memo: Option<&SealedMemo<P::Grid>>,
+        skipping: bool,
+    ) -> Probed<P::Grid> {
         SKIPS.with(|s| s.set(skipping));
         let (mut grid, mut counts) = (grid.clone(), ProbeCounts::default());
         let mut prop = Propagator::new();
@@ -100,19 +112,48 @@ mod tests {
             &mut grid,
             &mut prop,
             &mut counts,
-            None,
+            memo,
             &|| false,
         );
         SKIPS.with(|s| s.set(true));
-        let branch = match choice {
-            Choice::Branch { cell, children, .. } => Some((cell, children)),
-            _ => None,
-        };
-        (grid, branch, counts.probes)
+        match choice {
+            Choice::Branch {
+                cell,
+                children,
+                memo,
+            } => (grid, Some((cell, children)), memo, counts.probes),
+            _ => (grid, None, None, counts.probes),
+        }
     }
 
-    /// Probing the propagated root of `puzzle`, and each of its children, gives the same with
-    /// and without skipping, and skipping probes no more.
+    /// Probing `grid` gives the same with and without skipping, and so do its descendants
+    /// `depth` levels down, each probed with the memo its parent handed down (which keeps the
+    /// cells that remembered probes imply); returns the probes with and without.
+    fn same_below<P: Domain>(
+        puzzle: &P,
+        grid: &P::Grid,
+        memos: [Option<&SealedMemo<P::Grid>>; 2],
+        depth: usize,
+    ) -> Result<(u64, u64), TestCaseError> {
+        let with = probe(puzzle, grid, memos[0], true);
+        let without = probe(puzzle, grid, memos[1], false);
+        prop_assert!(
+            with.0 == without.0 && with.1 == without.1,
+            "a node {depth} levels above the deepest differs"
+        );
+        let (mut probes_with, mut probes_without) = (with.3, without.3);
+        if depth > 0 {
+            for child in with.1.iter().flat_map(|(_, children)| children) {
+                let memos = [with.2.as_deref(), without.2.as_deref()];
+                let (a, b) = same_below(puzzle, child, memos, depth - 1)?;
+                (probes_with, probes_without) = (probes_with + a, probes_without + b);
+            }
+        }
+        Ok((probes_with, probes_without))
+    }
+
+    /// Probing the propagated root of `puzzle`, its children and grandchildren gives the same
+    /// with and without skipping, and skipping probes no more.
     fn same_both_ways<P: Domain>(puzzle: &P) -> Result<(), TestCaseError> {
         let Some(mut root) = puzzle.given_grid() else {
             return Ok(());
@@ -120,19 +161,8 @@ mod tests {
         if Propagator::new().propagate_all(puzzle, &mut root).is_err() {
             return Ok(());
         }
-        let (with, without) = (probe(puzzle, &root, true), probe(puzzle, &root, false));
-        prop_assert!(
-            with.0 == without.0 && with.1 == without.1,
-            "the root differs"
-        );
-        prop_assert!(with.2 <= without.2);
-        for child in with.1.iter().flat_map(|(_, children)| children) {
-            let (with, without) = (probe(puzzle, child, true), probe(puzzle, child, false));
-            prop_assert!(
-                with.0 == without.0 && with.1 == without.1,
-                "a child differs"
-            );
-        }
+        let (with, without) = same_below(puzzle, &root, [None, None], 2)?;
+        prop_assert!(with <= without);
         Ok(())
     }
 
@@ -164,9 +194,10 @@ mod tests {
             Propagator::new()
                 .propagate_all(&puzzle, &mut root)
                 .expect("a picture's clues");
-            let (probed, skipped) = (probe(&puzzle, &root, false), probe(&puzzle, &root, true));
+            let probed = probe(&puzzle, &root, None, false);
+            let skipped = probe(&puzzle, &root, None, true);
             assert!(probed.0 == skipped.0 && probed.1 == skipped.1);
-            (with, without) = (with + skipped.2, without + probed.2);
+            (with, without) = (with + skipped.3, without + probed.3);
         }
         assert!(
             with < without,
@@ -188,7 +219,7 @@ mod tests {
 
         #[test]
         fn skipping_implied_probes_changes_no_choice_in_colour(
-            (h, w, cells) in (2usize..9, 2usize..9).prop_flat_map(|(h, w)| {
+            (h, w, cells) in (2usize..13, 2usize..13).prop_flat_map(|(h, w)| {
                 (Just(h), Just(w), proptest::collection::vec(0u8..3, h * w))
             })
         ) {
