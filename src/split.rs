@@ -293,6 +293,7 @@ fn split_within<P: Searchable>(
             tree: open.iter().chain(&done).map(|node| node.estimate).sum(),
             cut: open.len() + done.len(),
             grid_bytes: open.peek().map_or(0, |node| node.grid.heap_bytes()),
+            largest: open.peek().map_or(0.0, |node| node.estimate),
             took: started.elapsed(),
         };
         if !sizer.grow(&now) {

@@ -446,8 +446,9 @@ pub(super) fn manifest<P: Stored>(
             format!(
                 "propagation and probing at each node; the open node with the largest estimated \
                  subtree is branched first, on the search's own branching cell, until there are \
-                 {} subtrees per part (up to {} times as many while the split's work stays under \
-                 a tenth of the search's estimated work); runs of consecutive subtrees in search \
+                 {} subtrees per part (up to {} times as many while the largest subtree fills over a \
+                 quarter of a part and the split's work stays under a tenth of the search's \
+                 estimated work); runs of consecutive subtrees in search \
                  order are packed into parts of near-equal estimated size{stopped}",
                 P::SUBTREES_PER_PART,
                 crate::split::MOST_GROWTH

@@ -124,21 +124,25 @@ pub(super) struct Progress {
     pub(super) cut: usize,
     /// The heap bytes of one of their grids.
     pub(super) grid_bytes: usize,
+    /// The largest subtree's estimate.
+    pub(super) largest: f64,
     /// The time the split has taken.
     pub(super) took: Duration,
 }
 
 impl Sizer {
-    /// Doubles the subtrees to cut, up to [`Sizing::Measured`]'s `most`, when the split's work,
-    /// [`DOUBLING_COST`] times over, stays within [`CHEAP_SHARE`] of the estimated work of the
-    /// whole search, twice the subtrees' grids stay within [`GROWTH_BYTES`], and the sizing time
-    /// allows it. More subtrees pack into more even parts, and a tree that is large beside the
-    /// split's work affords them; a split into one part gains nothing from them.
+    /// Doubles the subtrees to cut, up to [`Sizing::Measured`]'s `most`, while the largest
+    /// subtree is over [`UNEVEN_SHARE`] of a part, when the split's work, [`DOUBLING_COST`]
+    /// times over, stays within [`CHEAP_SHARE`] of the estimated work of the whole search, twice
+    /// the subtrees' grids stay within [`GROWTH_BYTES`], and the sizing time allows it. More
+    /// subtrees pack into more even parts, and a tree that is large beside the split's work
+    /// affords them; a split into one part, or into parts that small subtrees already fill,
+    /// gains nothing from them.
     pub(super) fn grow(&mut self, now: &Progress) -> bool {
         let Sizing::Measured { fewest, most } = self.sizing else {
             return false;
         };
-        if fewest < 2 {
+        if fewest < 2 || now.largest <= UNEVEN_SHARE * now.tree / fewest as f64 {
             return false;
         }
         let affordable = now.tree.is_finite()
@@ -158,6 +162,13 @@ impl Sizer {
 /// of an enumeration on two threads came close to this ratio (docs/tuning.md).
 const CHEAP_SHARE: f64 = 0.1;
 
+/// The share of a part's estimated work past which the largest subtree makes the split cut
+/// more: a subtree's estimate is often off by half or more (docs/benchmarks.md, "What the
+/// split's cost is made of"), so one that fills much of a part can make it the largest. On a
+/// 14x14 permutation puzzle the largest of 1,024 subtrees is a fifth of a part, and the parts
+/// are as even at 1,024 subtrees as at 4,096 (docs/tuning.md).
+const UNEVEN_SHARE: f64 = 0.25;
+
 /// How many times its work a split takes when it cuts twice the subtrees: about 1.5 on random
 /// 16x16 pictures (docs/tuning.md), with a margin.
 const DOUBLING_COST: f64 = 1.6;
@@ -170,3 +181,34 @@ const GROWTH_BYTES: usize = 256 << 20;
 /// 16x16 of issue 67 sizes in about 2.5 s, a random 25x25 picture in 12 s, but a random
 /// 200x200 colour picture takes seconds a node (docs/tuning.md).
 pub(crate) const SIZING_TIME: Duration = Duration::from_secs(30);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A split into 4 parts that has cut 16 subtrees, its work a thousandth of the tree's,
+    /// with the largest subtree's estimate `largest` (a part is 250).
+    fn grows(largest: f64) -> (bool, usize) {
+        let sizing = Sizing::Measured {
+            fewest: 4,
+            most: 64,
+        };
+        let mut sizer = Sizer::new(sizing, 16, Instant::now() + Duration::from_secs(60));
+        let now = Progress {
+            work: 1.0,
+            tree: 1000.0,
+            cut: 16,
+            grid_bytes: 64,
+            largest,
+            took: Duration::from_millis(1),
+        };
+        (sizer.grow(&now), sizer.parts)
+    }
+
+    #[test]
+    fn a_cheap_split_cuts_more_only_while_a_subtree_fills_much_of_a_part() {
+        assert_eq!(grows(100.0), (true, 32), "two fifths of a part");
+        assert_eq!(grows(62.5), (false, 16), "a quarter of a part");
+        assert_eq!(grows(10.0), (false, 16), "a twenty-fifth of a part");
+    }
+}
