@@ -127,8 +127,8 @@ mod tests {
     }
 
     /// Probing `grid` gives the same with and without skipping, and so do its descendants
-    /// `depth` levels down, each probed with the memo its parent handed down (which keeps the
-    /// cells that remembered probes imply); returns the probes with and without.
+    /// `depth` levels down, each probed with the memo its parent handed down; returns the
+    /// probes with and without.
     fn same_below<P: Domain>(
         puzzle: &P,
         grid: &P::Grid,
