@@ -20,6 +20,7 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 use crate::grid::Cell;
 
@@ -35,6 +36,10 @@ pub trait Successors: Clone + Debug + PartialEq + Eq + Hash + Send + Sync + 'sta
     fn values(&self) -> usize;
     /// The successor after a cell of value `value` (below [`Self::values`]).
     fn after(&self, value: usize) -> u16;
+    /// The bytes it keeps on the heap, besides its own size.
+    fn heap_bytes(&self) -> usize {
+        0
+    }
     /// Whether every value leads nowhere.
     fn is_dead(&self) -> bool {
         (0..self.values()).all(|v| self.after(v) == DEAD)
@@ -84,9 +89,11 @@ impl Successors for Class {
     }
 }
 
-/// The successors of one colour class at one position, one per palette value.
+/// The successors of one colour class at one position, one per palette value: in place for
+/// palettes of up to eight values, so that the automata of long lines (a class per live state
+/// at each position) are not millions of small allocations to make and free.
 #[derive(Debug, PartialEq, Eq, Hash)]
-pub struct ColorClass(Box<[u16]>);
+pub struct ColorClass(SmallVec<[u16; 8]>);
 
 impl Clone for ColorClass {
     fn clone(&self) -> Self {
@@ -112,6 +119,14 @@ impl Successors for ColorClass {
     #[inline]
     fn after(&self, value: usize) -> u16 {
         self.0[value]
+    }
+
+    fn heap_bytes(&self) -> usize {
+        if self.0.spilled() {
+            2 * self.0.capacity() + ALLOCATION_OVERHEAD
+        } else {
+            0
+        }
     }
 }
 
@@ -200,11 +215,12 @@ impl<S: Successors> LineDfa<S> {
         Ok(LineDfa { classes, start })
     }
 
-    /// The bytes its classes take: each stores a successor (two bytes) per value, in
-    /// colour on the heap; and each position's list is an allocation of its own, which on a
-    /// long line of short clues (two classes a position) weighs more than its classes.
+    /// The bytes its classes take: each stores a successor (two bytes) per value, on the
+    /// heap for colour palettes of over eight values; and each position's list is an
+    /// allocation of its own, which on a long line of short clues (two classes a position)
+    /// weighs more than its classes.
     pub fn bytes(&self) -> usize {
-        let per_class = |c: &S| std::mem::size_of::<S>().max(2 * c.values());
+        let per_class = |c: &S| std::mem::size_of::<S>() + c.heap_bytes();
         let per_list = |list: &Vec<S>| {
             std::mem::size_of::<Vec<S>>()
                 + ALLOCATION_OVERHEAD
