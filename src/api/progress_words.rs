@@ -58,7 +58,9 @@ fn words(report: &ProgressReport) -> String {
 /// never `0 s` left while the search runs.
 fn search_line(report: &ProgressReport) -> String {
     let total = report.estimate.map_or(String::new(), |s| {
-        if number(s.low) == number(s.high) {
+        if !s.high.is_finite() {
+            format!(" of ~{} (no range yet)", number(s.mean))
+        } else if number(s.low) == number(s.high) {
             format!(" of ~{}", number(s.mean))
         } else {
             format!(
@@ -72,7 +74,8 @@ fn search_line(report: &ProgressReport) -> String {
     let left = (report.seconds_left, report.seconds_left_range);
     let eta = match report.estimate.map(|_| left) {
         None => "ETA unknown yet".to_string(),
-        Some((_, None)) => "ETA unknown (past the estimate)".to_string(),
+        Some((Some(mean), None)) => format!("ETA {} (no range yet)", about(mean)),
+        Some((None, None)) => "ETA unknown (past the estimate)".to_string(),
         Some((None, Some((_, high)))) => {
             format!("ETA unknown (past the estimate, up to {})", about(high))
         }
@@ -477,5 +480,27 @@ mod tests {
         let near = Some(estimate(1_001.0, 500.0, 1_002.0));
         let line = enumeration(1_000, 1_000, near, None, 10);
         assert!(line.ends_with("ETA <1 s"), "{line}");
+    }
+
+    #[test]
+    fn an_estimate_of_one_probe_says_it_has_no_range_yet() {
+        let one = Spread {
+            mean: 2e6,
+            low: 0.0,
+            high: f64::INFINITY,
+        };
+        let estimate = TreeEstimate {
+            probes: 1,
+            nodes: one,
+            solutions: one,
+            line_solves: Spread::default(),
+        };
+        // 200,000 of an estimated 4e6 nodes and solutions, in 1 s: 19 s left.
+        let line = enumeration(100_000, 100_000, Some(estimate), None, 1);
+        assert_eq!(
+            line,
+            "100,000 solutions so far of ~2,000,000 (no range yet), 100,000/s, 1 s, \
+             ETA ~19 s (no range yet)"
+        );
     }
 }

@@ -8,10 +8,10 @@
 //! ([`super::Solver::with_estimate`]), so that a progress display can say how big the tree is,
 //! with a range, and when the run may end ([`TreeEstimate::seconds_left`]).
 
-/// Probes before an estimate is given: fewer say too little about the spread. Each of the
-/// estimator's probes is a wide one, a breadth-first search and stratified sampling below it
-/// (see `probe.rs`).
-pub(crate) const MIN_PROBES: u64 = 2;
+/// Probes before an estimate is given. Each of the estimator's probes is a wide one, a
+/// breadth-first search and stratified sampling below it (see `probe.rs`), so one is already
+/// an estimate; it says nothing of the spread, and its range is unbounded until a second.
+pub(crate) const MIN_PROBES: u64 = 1;
 
 /// One estimated quantity, and a range around it. Trees are lopsided: the probes spread over
 /// orders of magnitude, most of them low, and their plain mean is carried by rare high ones, so
@@ -100,8 +100,9 @@ pub struct Outlook {
     /// done as much work as estimated (the tree is bigger), or before it has a rate.
     pub seconds_left: Option<f64>,
     /// Seconds left by the low and high ends of the range: the low end 0 or more (the search
-    /// may end at any moment), the high end above zero; `None` when the search is past the
-    /// high end too, or before it has a rate.
+    /// may end at any moment), the high end above zero and finite; `None` when the search is
+    /// past the high end too, before it has a rate, or while the range is unbounded (one
+    /// probe).
     pub seconds_left_range: Option<(f64, f64)>,
     /// The share of the estimated work done, from 0 to 1 (below 1 but for rounding); `None`
     /// where [`Outlook::seconds_left`] is.
