@@ -21,7 +21,7 @@
 use super::puzzle::Block;
 use crate::line::Contradiction;
 use crate::line::words::{
-    Fits, lowest_and_highest, mirror, run_right_word, shl_in_place, shr_in_place, smear,
+    Fits, lowest_and_highest, mirror, run_right_word, run_starts, shl_in_place, shr_in_place, smear,
 };
 
 /// The colour line solver. Keeps its buffers between calls: one per thread.
@@ -57,8 +57,10 @@ struct LineSets {
     colours: Vec<u8>,
     /// One set per entry of `colours`.
     allow: Vec<u64>,
-    /// Where blocks of each (colour, length) asked for fit.
+    /// Where blocks of each (colour, length) of the clue fit.
     fits: Fits<(u8, u32)>,
+    /// For each block of the clue, the index of its set in `fits`.
+    block_fits: Vec<usize>,
 }
 
 impl LineSets {
@@ -73,44 +75,54 @@ impl LineSets {
         self.colours.dedup();
         self.allow.clear();
         self.allow.resize(self.colours.len() * words, 0);
-        self.fits.clear();
         for (i, chunk) in cells.chunks(64).enumerate() {
             self.background[i] = cells_allowing(chunk, 0);
             for (k, &colour) in self.colours.iter().enumerate() {
                 self.allow[k * words + i] = cells_allowing(chunk, colour);
             }
         }
+        self.fits.clear();
+        self.block_fits.clear();
+        for b in clue {
+            let (colours, allow) = (&self.colours, &self.allow);
+            let at = self.fits.index((b.color, b.len), b.len, || {
+                let k = colour_index(colours, b.color);
+                &allow[k * words..(k + 1) * words]
+            });
+            self.block_fits.push(at);
+        }
     }
 
-    /// Loads the line of `line` mirrored (`n` cells), without its fits.
+    /// Loads the line of `line` mirrored (`n` cells), for its clue reversed, with its fits in
+    /// the order of `line`'s, so that no block looks its own up.
     fn load_mirrored(&mut self, line: &LineSets, n: usize) {
         let words = line.words;
         self.words = words;
         self.colours.clone_from(&line.colours);
-        self.fits.clear();
         self.background.resize(words, 0);
         mirror(&mut self.background, &line.background, n);
         self.allow.resize(line.allow.len(), 0);
         for (mirrored, set) in self.allow.chunks_mut(words).zip(line.allow.chunks(words)) {
             mirror(mirrored, set, n);
         }
+        self.fits.clear();
+        for &(colour, len) in &line.fits.keys {
+            let k = colour_index(&self.colours, colour);
+            let allow = &self.allow[k * words..(k + 1) * words];
+            self.fits.push_with((colour, len), words, |set| {
+                set.copy_from_slice(allow);
+                run_starts(set, len);
+            });
+        }
+        self.block_fits.clear();
+        self.block_fits.extend(line.block_fits.iter().rev());
     }
 
-    /// The positions `s` where cells `s..s + len` all allow `colour`, computed the first time.
-    fn fits(&mut self, colour: u8, len: u32) -> &[u64] {
-        let Self {
-            words,
-            colours,
-            allow,
-            fits,
-            ..
-        } = self;
-        let w = *words;
-        let at = fits.index((colour, len), len, || {
-            let k = colour_index(colours, colour);
-            &allow[k * w..(k + 1) * w]
-        });
-        fits.set(at, w)
+    /// The positions `s` where block `j` of the clue loaded fits: cells `s..s + len` all
+    /// allow its colour.
+    #[inline]
+    fn block_fits(&self, j: usize) -> &[u64] {
+        self.fits.set(self.block_fits[j], self.words)
     }
 }
 
@@ -189,7 +201,7 @@ fn forward_words<const N: usize>(
                 .for_each(|(s, &bg)| *s &= bg);
             shl_in_place(starts, 1);
         }
-        let fits = &sets.fits(b.color, b.len)[..w];
+        let fits = &sets.block_fits(j)[..w];
         for ((e, &s), &f) in scratch.iter_mut().zip(&*starts).zip(fits) {
             *e = s & f;
         }
@@ -368,7 +380,7 @@ impl ColorLineSolver {
             }
             shr_in_place(starts, b.len as usize);
             let ready = &self.ready[j * w..(j + 1) * w];
-            let fits = self.line.fits(b.color, b.len);
+            let fits = self.line.block_fits(j);
             for ((s, &r), &f) in self.scratch.iter_mut().zip(ready).zip(fits) {
                 *s &= r & f;
             }

@@ -135,6 +135,15 @@ impl<K: Copy + PartialEq> Fits<K> {
         self.keys.len() - 1
     }
 
+    /// Adds `key` with a set of `n` words that `fill` writes (given zeroed); returns its index.
+    pub(crate) fn push_with(&mut self, key: K, n: usize, fill: impl FnOnce(&mut [u64])) -> usize {
+        self.keys.push(key);
+        let start = self.sets.len();
+        self.sets.resize(start + n, 0);
+        fill(&mut self.sets[start..start + n]);
+        self.keys.len() - 1
+    }
+
     /// The set at `index` (sets of `n` words).
     #[inline]
     pub(crate) fn set(&self, index: usize, n: usize) -> &[u64] {
