@@ -21,7 +21,7 @@
 use super::puzzle::Block;
 use crate::line::Contradiction;
 use crate::line::words::{
-    Fits, lowest_and_highest, mirror, run_right_word, run_starts, shl_in_place, shr_in_place, smear,
+    Fits, lowest_and_highest, mirror, run_right_word, shl_in_place, shr_in_place, smear,
 };
 
 /// The colour line solver. Keeps its buffers between calls: one per thread.
@@ -108,11 +108,8 @@ impl LineSets {
         self.fits.clear();
         for &(colour, len) in &line.fits.keys {
             let k = colour_index(&self.colours, colour);
-            let allow = &self.allow[k * words..(k + 1) * words];
-            self.fits.push_with((colour, len), words, |set| {
-                set.copy_from_slice(allow);
-                run_starts(set, len);
-            });
+            self.fits
+                .add((colour, len), &self.allow[k * words..(k + 1) * words], len);
         }
         self.block_fits.clear();
         self.block_fits.extend(line.block_fits.iter().rev());

@@ -125,22 +125,14 @@ impl<K: Copy + PartialEq> Fits<K> {
         }
     }
 
-    /// Adds the positions where blocks of `len` cells fit in `cells`; returns their index.
+    /// Adds the positions where blocks of `len` cells fit in `cells`, for `key` (which must
+    /// not be there yet); returns their index.
     #[inline(never)]
-    fn add(&mut self, key: K, cells: &[u64], len: u32) -> usize {
+    pub(crate) fn add(&mut self, key: K, cells: &[u64], len: u32) -> usize {
         self.keys.push(key);
         let start = self.sets.len();
         self.sets.extend_from_slice(cells);
         run_starts(&mut self.sets[start..start + cells.len()], len);
-        self.keys.len() - 1
-    }
-
-    /// Adds `key` with a set of `n` words that `fill` writes (given zeroed); returns its index.
-    pub(crate) fn push_with(&mut self, key: K, n: usize, fill: impl FnOnce(&mut [u64])) -> usize {
-        self.keys.push(key);
-        let start = self.sets.len();
-        self.sets.resize(start + n, 0);
-        fill(&mut self.sets[start..start + n]);
         self.keys.len() - 1
     }
 
