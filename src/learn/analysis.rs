@@ -15,8 +15,9 @@ pub(super) trait Implications {
     /// Whether `var` was set by a decision.
     fn is_decision(&self, var: u32) -> bool;
     /// Appends to `out` the true literals that forced `var` (none for decisions and root
-    /// variables).
-    fn antecedents(&mut self, var: u32, out: &mut Vec<Lit>);
+    /// variables); `ending` says whether the search is ending, and the explanation may then
+    /// be longer than it need be.
+    fn antecedents(&mut self, var: u32, out: &mut Vec<Lit>, ending: &mut dyn FnMut() -> bool);
     /// Notes that `var` took part in the conflict, for the decision order.
     fn bump(&mut self, var: u32);
     /// Marks of the variables in the clause being built, one per variable, all `false`
@@ -36,7 +37,11 @@ pub(super) struct Learned {
 
 /// First-UIP analysis of the conflict whose true literals are `lits` (all set, the latest at
 /// the current level; `lits` serves as a buffer afterwards).
-pub(super) fn analyze(e: &mut impl Implications, lits: &mut Vec<Lit>) -> Learned {
+pub(super) fn analyze(
+    e: &mut impl Implications,
+    lits: &mut Vec<Lit>,
+    ending: &mut dyn FnMut() -> bool,
+) -> Learned {
     let level = e.decision_level();
     let mut clause: Vec<Lit> = vec![0];
     let mut pending = 0usize;
@@ -68,10 +73,10 @@ pub(super) fn analyze(e: &mut impl Implications, lits: &mut Vec<Lit>) -> Learned
             break next;
         }
         lits.clear();
-        e.antecedents(var_of(next), lits);
+        e.antecedents(var_of(next), lits, ending);
     };
     clause[0] = negated(uip);
-    let minimized = minimize(e, &mut clause, lits);
+    let minimized = minimize(e, &mut clause, lits, ending);
     for &l in &clause[1..] {
         e.seen()[var_of(l) as usize] = false;
     }
@@ -94,14 +99,19 @@ pub(super) fn analyze(e: &mut impl Implications, lits: &mut Vec<Lit>) -> Learned
 /// Drops from `clause` each literal (after the first) whose variable was forced by variables
 /// all already in the clause or at level 0; returns how many it dropped. `seen` marks the
 /// clause's variables.
-fn minimize(e: &mut impl Implications, clause: &mut Vec<Lit>, buffer: &mut Vec<Lit>) -> usize {
+fn minimize(
+    e: &mut impl Implications,
+    clause: &mut Vec<Lit>,
+    buffer: &mut Vec<Lit>,
+    ending: &mut dyn FnMut() -> bool,
+) -> usize {
     let mut keep = 1;
     for i in 1..clause.len() {
         let l = clause[i];
         let var = var_of(l);
         let redundant = !e.is_decision(var) && {
             buffer.clear();
-            e.antecedents(var, buffer);
+            e.antecedents(var, buffer, ending);
             buffer.iter().all(|&a| {
                 let v = var_of(a);
                 e.seen()[v as usize] || e.level(v) == 0

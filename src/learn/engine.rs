@@ -18,7 +18,7 @@ use super::explain::{Fact, GroupSize};
 use super::lit::{Lit, lit, negated, value, var_of};
 use super::order::{Decisions, FirstGuess, Order, Phases};
 use super::recall::ExplanationCache;
-use super::schedule::{self, Cdcl};
+use super::schedule::{self, Cdcl, Hurry};
 use super::share::Sharing;
 use crate::flow::Flow;
 use crate::puzzle::LineId;
@@ -77,6 +77,9 @@ pub(super) struct Engine<'p, D: LearnDomain> {
     sharing: Option<Sharing<'p>>,
     /// Literals of a clause taken from the exchange (kept to save allocations).
     taken: Vec<Lit>,
+    /// Whether the search is ending, asked during a conflict's analysis: then the rest of its
+    /// explanations are not shrunk (longer, still valid), so that the analysis ends soon.
+    hurry: Hurry,
 }
 
 /// The variables a scoped search may decide.
@@ -202,6 +205,7 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
             scope_member: Vec::new(),
             sharing: None,
             taken: Vec::new(),
+            hurry: Hurry::new(),
         };
         // The root should be a fixpoint already; solving every line once makes sure.
         for row in 0..shape.height {
@@ -211,6 +215,12 @@ impl<'p, D: LearnDomain> Engine<'p, D> {
             engine.queue.push(LineId::Col(col));
         }
         engine
+    }
+
+    /// Explains every deduction unshrunk, as a search told to stop does (see [`Hurry`]).
+    #[cfg(test)]
+    pub(super) fn always_hurry(&mut self) {
+        self.hurry = Hurry::always();
     }
 
     /// Starts the decisions in an order drawn from `seed` (see [`Order::perturb`]).
@@ -479,8 +489,8 @@ impl<D: LearnDomain> Cdcl for Engine<'_, D> {
         Engine::propagate(self)
     }
 
-    fn resolve(&mut self, conflict: Conflict) -> bool {
-        Engine::resolve(self, conflict)
+    fn resolve(&mut self, conflict: Conflict, ending: &mut dyn FnMut() -> bool) -> bool {
+        Engine::resolve(self, conflict, ending)
     }
 
     fn is_complete(&self) -> bool {

@@ -16,7 +16,7 @@ pub(super) trait Cdcl {
     /// Propagates to a fixpoint; returns the conflict if one is found.
     fn propagate(&mut self) -> Option<Self::Conflict>;
     /// Learns from a conflict and jumps back; `false` if no solution is left.
-    fn resolve(&mut self, conflict: Self::Conflict) -> bool;
+    fn resolve(&mut self, conflict: Self::Conflict, ending: &mut dyn FnMut() -> bool) -> bool;
     /// Whether every variable has a value (after a conflict-free propagation: a solution).
     fn is_complete(&self) -> bool;
     /// Calls `on_solution` with the complete assignment.
@@ -73,7 +73,8 @@ pub(super) fn run_on<E: Cdcl>(
             if poll.due(conflicts.is_multiple_of(64), true) && stopped(&e.snapshot()) {
                 return false;
             }
-            if !e.resolve(conflict) {
+            let at = e.snapshot();
+            if !e.resolve(conflict, &mut || stopped(&at)) {
                 return true;
             }
             e.requeue();
@@ -116,12 +117,12 @@ const POLL_EVERY: Duration = Duration::from_millis(10);
 
 /// When the search asks whether to stop: at its counters' steps, or once [`POLL_EVERY`] has
 /// passed since it last asked.
-struct Poll {
+pub(super) struct Poll {
     last: Instant,
 }
 
 impl Poll {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         Poll {
             last: Instant::now(),
         }
@@ -135,6 +136,75 @@ impl Poll {
             return true;
         }
         false
+    }
+}
+
+/// Whether the search is ending, asked in the middle of a conflict's analysis, which on a huge
+/// grid can take over a second (a 2000x2000 permutation puzzle: one conflict past its time
+/// limit took 1.3 s). Asked only once an analysis has run [`POLL_EVERY`], and again each
+/// [`POLL_EVERY`] after; once told to stop, it stays ending until the next analysis.
+pub(super) struct Hurry {
+    poll: Poll,
+    ending: bool,
+    /// Ending from the start of every analysis, whatever `ask` says (for tests).
+    always: bool,
+}
+
+impl Hurry {
+    pub(super) fn new() -> Self {
+        Hurry {
+            poll: Poll::new(),
+            ending: false,
+            always: false,
+        }
+    }
+
+    /// A hurry that is always ending: every explanation unshrunk.
+    #[cfg(test)]
+    pub(super) fn always() -> Self {
+        Hurry {
+            always: true,
+            ..Hurry::new()
+        }
+    }
+
+    /// Starts a conflict's analysis: not ending, and not asking before [`POLL_EVERY`].
+    pub(super) fn start(&mut self) {
+        self.ending = self.always;
+        self.poll = Poll::new();
+    }
+
+    /// Whether the search has been told to stop, asking `ask` if it is time to.
+    pub(super) fn ending(&mut self, ask: &mut dyn FnMut() -> bool) -> bool {
+        if !self.ending && self.poll.due(false, true) {
+            self.ending = ask();
+        }
+        self.ending
+    }
+}
+
+#[cfg(test)]
+mod hurry_tests {
+    use super::*;
+
+    #[test]
+    fn a_hurry_asks_only_once_an_analysis_has_run_a_while() {
+        let mut hurry = Hurry::new();
+        let asked = std::cell::Cell::new(0);
+        let mut ask = || {
+            asked.set(asked.get() + 1);
+            true
+        };
+        hurry.start();
+        assert!(!hurry.ending(&mut ask));
+        std::thread::sleep(POLL_EVERY);
+        assert!(hurry.ending(&mut ask));
+        assert!(hurry.ending(&mut ask));
+        assert_eq!(asked.get(), 1);
+        // The next analysis starts afresh.
+        hurry.start();
+        assert!(!hurry.ending(&mut ask));
+        assert_eq!(asked.get(), 1);
     }
 }
 

@@ -28,8 +28,8 @@ impl<D: LearnDomain> Implications for Engine<'_, D> {
         self.a.reason[var as usize] == Reason::Decision
     }
 
-    fn antecedents(&mut self, var: u32, out: &mut Vec<Lit>) {
-        self.var_antecedents(var, out);
+    fn antecedents(&mut self, var: u32, out: &mut Vec<Lit>, ending: &mut dyn FnMut() -> bool) {
+        self.var_antecedents(var, out, ending);
     }
 
     fn bump(&mut self, var: u32) {
@@ -43,8 +43,8 @@ impl<D: LearnDomain> Implications for Engine<'_, D> {
 
 impl<D: LearnDomain> Engine<'_, D> {
     /// Appends to `out` the true literals that forced `var` (none for decisions and root
-    /// variables).
-    fn var_antecedents(&mut self, var: u32, out: &mut Vec<Lit>) {
+    /// variables); `ending` as [`Self::explain_line`] takes it.
+    fn var_antecedents(&mut self, var: u32, out: &mut Vec<Lit>, ending: &mut dyn FnMut() -> bool) {
         let v = var as usize;
         match self.a.reason[v] {
             Reason::Root | Reason::Decision => {}
@@ -66,7 +66,7 @@ impl<D: LearnDomain> Engine<'_, D> {
                     value: value(self.a.true_lit(var)),
                 };
                 let start = out.len();
-                self.explain_line(line, mark, Some(var), deduction, out);
+                self.explain_line((line, mark), Some(var), deduction, out, ending);
                 let saved = &mut self.explanations[v];
                 saved.clear();
                 saved.extend_from_slice(&out[start..]);
@@ -76,14 +76,15 @@ impl<D: LearnDomain> Engine<'_, D> {
     }
 
     /// Appends to `out` the true literals of a minimal explanation of `deduction` in `line`
-    /// from the variables set before trail position `mark` (other than `except`).
+    /// from the variables set before trail position `mark` (other than `except`). Once
+    /// `ending` says the search is ending (see [`super::Hurry`]), of every such variable instead.
     fn explain_line(
         &mut self,
-        line: LineId,
-        mark: u32,
+        (line, mark): (LineId, u32),
         except: Option<u32>,
         deduction: Deduction,
         out: &mut Vec<Lit>,
+        ending: &mut dyn FnMut() -> bool,
     ) {
         let shape = self.shape;
         let per_cell = self.puzzle.vars_per_cell();
@@ -147,6 +148,9 @@ impl<D: LearnDomain> Engine<'_, D> {
         {
             self.stats.explain_solves += 1;
             self.stats.explanations_recalled += 1;
+        } else if self.hurry.ending(ending) {
+            // Ending: every fact the deduction was made from, unshrunk.
+            self.kept.clone_from(&self.facts);
         } else {
             for fact in &self.facts {
                 check.toggle(fact);
@@ -175,7 +179,12 @@ impl<D: LearnDomain> Engine<'_, D> {
     }
 
     /// The true literals that together contradict.
-    fn conflict_lits(&mut self, conflict: Conflict, out: &mut Vec<Lit>) {
+    fn conflict_lits(
+        &mut self,
+        conflict: Conflict,
+        out: &mut Vec<Lit>,
+        ending: &mut dyn FnMut() -> bool,
+    ) {
         match conflict {
             Conflict::Clause(clause) => {
                 self.clause_used(clause);
@@ -183,7 +192,7 @@ impl<D: LearnDomain> Engine<'_, D> {
             }
             Conflict::Line(line) => {
                 let mark = self.a.trail.len() as u32;
-                self.explain_line(line, mark, None, Deduction::Contradiction, out);
+                self.explain_line((line, mark), None, Deduction::Contradiction, out, ending);
             }
             Conflict::Cell(cell) => self.puzzle.cell_conflict(&self.a, cell, out),
         }
@@ -191,10 +200,12 @@ impl<D: LearnDomain> Engine<'_, D> {
 
     /// Learns from a conflict and jumps back; `false` if the conflict holds at level 0 (no
     /// solution is left) or, in a check of [`super::within`], at the level of its assumptions.
-    pub(super) fn resolve(&mut self, conflict: Conflict) -> bool {
+    /// `ending` says whether the search is ending (see [`super::Hurry`]).
+    pub(super) fn resolve(&mut self, conflict: Conflict, ending: &mut dyn FnMut() -> bool) -> bool {
+        self.hurry.start();
         let mut lits = std::mem::take(&mut self.scratch);
         lits.clear();
-        self.conflict_lits(conflict, &mut lits);
+        self.conflict_lits(conflict, &mut lits, ending);
         // The conflict may involve no literal of the current level (a blocking clause, say):
         // it then arose at the highest level among its literals.
         let top = analysis::top_level(self, &lits);
@@ -212,7 +223,7 @@ impl<D: LearnDomain> Engine<'_, D> {
             clause: learnt,
             jump,
             minimized,
-        } = analysis::analyze(self, &mut lits);
+        } = analysis::analyze(self, &mut lits, ending);
         self.scratch = lits;
         self.stats.minimized += minimized as u64;
         if jump + 1 < self.a.decision_level() {
