@@ -177,33 +177,54 @@ const RECENT_SHARE: f64 = 0.25;
 /// or just before the stretch began (or from the start, before any), to now.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RecentPace {
-    /// Sightings of (seconds elapsed, work, solutions), the oldest first: one at or before the
-    /// last stretch, and those since.
-    seen: std::collections::VecDeque<(f64, f64, f64)>,
+    /// Sightings, the oldest first: one at or before the last stretch, and those since.
+    seen: std::collections::VecDeque<Sighting>,
+}
+
+/// What an enumeration had done at one moment: seconds elapsed, work (nodes, solutions and
+/// line solves), solutions, and seconds its estimator had spent probing.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Sighting {
+    pub(crate) elapsed: f64,
+    pub(crate) work: f64,
+    pub(crate) solutions: f64,
+    pub(crate) probing: f64,
+}
+
+/// An enumeration's pace over a stretch of its run: work and solutions a second, and the share
+/// of the stretch its estimator spent probing.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Rates {
+    pub(crate) work: f64,
+    pub(crate) solutions: f64,
+    pub(crate) probing: f64,
 }
 
 impl RecentPace {
-    /// Work (nodes, solutions and line solves) and solutions a second over the last stretch of a run that
-    /// has done `work` and found `solutions` in `elapsed` seconds; then notes this sighting.
+    /// The pace over the last stretch of a run that stands at `now`; then notes this sighting.
     /// The pace so far where the stretch shows none (no time passed, or no work done in it).
-    pub(crate) fn rates(&mut self, elapsed: f64, work: f64, solutions: f64) -> (f64, f64) {
-        let began = elapsed * (1.0 - RECENT_SHARE);
-        while self.seen.len() > 1 && self.seen[1].0 <= began {
+    pub(crate) fn rates(&mut self, now: Sighting) -> Rates {
+        let began = now.elapsed * (1.0 - RECENT_SHARE);
+        while self.seen.len() > 1 && self.seen[1].elapsed <= began {
             self.seen.pop_front();
         }
         let from = match self.seen.front() {
-            Some(&first) if first.0 <= began => first,
-            _ => (0.0, 0.0, 0.0),
+            Some(&first) if first.elapsed <= began => first,
+            _ => Sighting::default(),
         };
-        self.seen.push_back((elapsed, work, solutions));
-        let per_second = |from: (f64, f64, f64)| {
-            let took = elapsed - from.0;
-            ((work - from.1) / took, (solutions - from.2) / took)
+        self.seen.push_back(now);
+        let per_second = |from: Sighting| {
+            let took = now.elapsed - from.elapsed;
+            Rates {
+                work: (now.work - from.work) / took,
+                solutions: ((now.solutions - from.solutions) / took).max(0.0),
+                probing: ((now.probing - from.probing) / took).clamp(0.0, 1.0),
+            }
         };
         match per_second(from) {
-            (work, solutions) if work > 0.0 && work.is_finite() => (work, solutions.max(0.0)),
-            _ if elapsed > 0.0 => per_second((0.0, 0.0, 0.0)),
-            _ => (0.0, 0.0),
+            rates if rates.work > 0.0 && rates.work.is_finite() => rates,
+            _ if now.elapsed > 0.0 => per_second(Sighting::default()),
+            _ => Rates::default(),
         }
     }
 }
@@ -324,23 +345,38 @@ mod tests {
     #[test]
     fn an_enumerations_pace_is_that_of_the_last_quarter_of_its_run() {
         let mut pace = RecentPace::default();
-        // Nothing seen before: the pace from the start.
-        assert_eq!(pace.rates(1.0, 100.0, 10.0), (100.0, 10.0));
-        assert_eq!(pace.rates(2.0, 200.0, 20.0), (100.0, 10.0));
-        // From 4 s on, the run goes three times as fast.
-        pace.rates(3.0, 300.0, 30.0);
-        pace.rates(4.0, 400.0, 40.0);
-        pace.rates(5.0, 700.0, 70.0);
-        pace.rates(6.0, 1000.0, 100.0);
+        let mut rates = |elapsed: f64, work: f64, probing: f64| {
+            let r = pace.rates(Sighting {
+                elapsed,
+                work,
+                solutions: work / 10.0,
+                probing,
+            });
+            (r.work, r.solutions, r.probing)
+        };
+        // Nothing seen before: the pace from the start, the estimator probing all along.
+        assert_eq!(rates(1.0, 100.0, 1.0), (100.0, 10.0, 1.0));
+        assert_eq!(rates(2.0, 200.0, 2.0), (100.0, 10.0, 1.0));
+        // From 4 s on, the run goes three times as fast, the estimator probing a tenth of the
+        // time from 3 s.
+        rates(3.0, 300.0, 3.0);
+        rates(4.0, 400.0, 3.1);
+        rates(5.0, 700.0, 3.2);
+        rates(6.0, 1000.0, 3.3);
         // At 8 s the last quarter began at 6 s.
-        assert_eq!(pace.rates(8.0, 1600.0, 160.0), (300.0, 30.0));
+        let (work, solutions, probing) = rates(8.0, 1600.0, 3.5);
+        assert_eq!((work, solutions), (300.0, 30.0));
+        assert!((probing - 0.1).abs() < 1e-9, "{probing}");
         // A stretch with no work in it (from 8 s to 16 s): the pace so far.
-        assert_eq!(pace.rates(16.0, 1600.0, 160.0), (100.0, 10.0));
+        assert_eq!(rates(16.0, 1600.0, 4.3).0, 100.0);
         // Only the sightings the stretch may need are kept.
-        pace.rates(40.0, 2000.0, 200.0);
+        rates(40.0, 2000.0, 6.7);
         assert!(pace.seen.len() <= 3, "{:?}", pace.seen);
         // No time passed: no pace.
-        assert_eq!(RecentPace::default().rates(0.0, 0.0, 0.0), (0.0, 0.0));
+        assert_eq!(
+            RecentPace::default().rates(Sighting::default()),
+            Rates::default()
+        );
     }
 
     #[test]

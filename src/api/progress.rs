@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use super::pace::{Pace, RecentPace};
+use super::pace::{Pace, RecentPace, Sighting};
 use crate::count::{CountPhase, CountProgress, CountSnapshot};
+use crate::search::duty::Ahead;
 use crate::search::estimate::{Spread, TreeEstimate};
 use crate::search::{SearchStats, StatsSnapshot};
 
@@ -30,6 +31,8 @@ enum Source {
         stats: Arc<SearchStats>,
         total: Arc<OnceLock<u128>>,
         pace: RecentPace,
+        /// The cores the search and its estimator share.
+        cores: f64,
     },
     Count {
         progress: Arc<CountProgress>,
@@ -48,6 +51,7 @@ impl ProgressMeter {
                 stats,
                 total,
                 pace: RecentPace::default(),
+                cores: std::thread::available_parallelism().map_or(0.0, |n| n.get() as f64),
             },
         }
     }
@@ -80,7 +84,12 @@ impl ProgressMeter {
     pub fn report(&mut self) -> ProgressReport {
         let elapsed = self.start.elapsed();
         match &mut self.source {
-            Source::Enumeration { stats, total, pace } => {
+            Source::Enumeration {
+                stats,
+                total,
+                pace,
+                cores,
+            } => {
                 let snapshot = stats.snapshot();
                 let total = total.get().copied();
                 debug_assert!(
@@ -88,10 +97,19 @@ impl ProgressMeter {
                     "the enumeration found {} solutions of an exact total of {total:?}",
                     snapshot.solutions
                 );
-                let found = snapshot.solutions as f64;
-                let work = snapshot.done().work();
-                let rates = pace.rates(elapsed.as_secs_f64(), work, found);
+                let duty = stats.estimator_duty();
+                let rates = pace.rates(Sighting {
+                    elapsed: elapsed.as_secs_f64(),
+                    work: snapshot.done().work(),
+                    solutions: snapshot.solutions as f64,
+                    probing: duty.map_or(0.0, |d| d.busy_seconds),
+                });
+                let ahead = match duty {
+                    Some(duty) => duty.ahead(rates.work, rates.probing, *cores),
+                    None => Ahead::steady(rates.work),
+                };
                 let estimate = stats.estimate();
+                let rates = (ahead, rates.solutions);
                 ProgressReport::enumeration_at(&snapshot, estimate, total, elapsed, rates)
             }
             Source::Count { progress, pace } => {
@@ -167,19 +185,22 @@ impl ProgressReport {
     ) -> ProgressReport {
         let secs = elapsed.as_secs_f64();
         let found = stats.solutions as f64;
-        let rates = (rate(stats.done().work(), secs), rate(found, secs));
+        let rates = (
+            Ahead::steady(rate(stats.done().work(), secs)),
+            rate(found, secs),
+        );
         ProgressReport::enumeration_at(stats, estimate, total, elapsed, rates)
     }
 
-    /// [`ProgressReport::enumeration`], with the time left at `(work, solutions)` a second,
-    /// the work as [`Done::work`] counts it: the pace of the run's last stretch, where a meter
-    /// keeps it ([`RecentPace`]).
+    /// [`ProgressReport::enumeration`], with the time left at the pace `work` ahead (work as
+    /// [`Done::work`](crate::Done::work) counts it) and `solution_rate` solutions a second:
+    /// the pace of the run's last stretch, where a meter keeps it ([`RecentPace`]).
     fn enumeration_at(
         stats: &StatsSnapshot,
         estimate: Option<TreeEstimate>,
         total: Option<u128>,
         elapsed: Duration,
-        (work_rate, solution_rate): (f64, f64),
+        (work, solution_rate): (Ahead, f64),
     ) -> ProgressReport {
         let (found, secs) = (stats.solutions, elapsed.as_secs_f64());
         let solution_rate = if solution_rate > 0.0 {
@@ -215,7 +236,7 @@ impl ProgressReport {
                 found as f64 / whole
             });
         } else {
-            let outlook = estimate.map(|e| e.outlook_at(stats.done(), secs, work_rate));
+            let outlook = estimate.map(|e| e.outlook_at(stats.done(), secs, work));
             report.estimate = outlook.map(|o| o.solutions);
             report.seconds_left = outlook.and_then(|o| o.seconds_left);
             report.seconds_left_range = outlook.and_then(|o| o.seconds_left_range);
@@ -456,13 +477,14 @@ mod tests {
             None,
             Some(1000),
             five,
-            (300.0, 100.0),
+            (Ahead::steady(300.0), 100.0),
         );
         assert_eq!(report.rate, 100.0);
         assert_eq!(report.seconds_left, Some(7.5));
         // A last stretch that found nothing: the rate so far, for the rate and the time left.
+        let recent = (Ahead::steady(300.0), 0.0);
         let report =
-            ProgressReport::enumeration_at(&stats(250, 900), None, Some(1000), five, (300.0, 0.0));
+            ProgressReport::enumeration_at(&stats(250, 900), None, Some(1000), five, recent);
         assert_eq!((report.rate, report.seconds_left), (50.0, Some(15.0)));
     }
 

@@ -8,6 +8,8 @@
 //! ([`super::Solver::with_estimate`]), so that a progress display can say how big the tree is,
 //! with a range, and when the run may end ([`TreeEstimate::seconds_left`]).
 
+use super::duty::Ahead;
+
 /// Probes before an estimate is given. Each of the estimator's probes is a wide one, a
 /// breadth-first search and stratified sampling below it (see `probe.rs`), so one is already
 /// an estimate; it says nothing of the spread, and its range is unbounded until a second.
@@ -71,18 +73,18 @@ impl TreeEstimate {
             return None;
         }
         let work = done.work();
-        self.seconds_left_at(work, work / elapsed)
+        self.seconds_left_at(work, Ahead::steady(work / elapsed))
     }
 
     /// Seconds left, as `(estimate, low, high)`, with `done` work (see [`Done::work`]) done
-    /// and going on at `rate` work a second; `None` without a rate.
-    fn seconds_left_at(&self, done: f64, rate: f64) -> Option<(f64, f64, f64)> {
-        if !(rate > 0.0 && rate.is_finite()) {
+    /// and going on at `pace`; `None` without a pace.
+    fn seconds_left_at(&self, done: f64, pace: Ahead) -> Option<(f64, f64, f64)> {
+        if !pace.is_valid() {
             return None;
         }
         let left = |end: fn(&Spread) -> f64| {
             let whole = end(&self.nodes) + end(&self.solutions) + end(&self.line_solves);
-            (whole - done).max(0.0) / rate
+            pace.seconds_for(whole - done)
         };
         Some((left(|s| s.mean), left(|s| s.low), left(|s| s.high)))
     }
@@ -119,13 +121,13 @@ impl TreeEstimate {
         } else {
             0.0
         };
-        self.outlook_at(done, elapsed, rate)
+        self.outlook_at(done, elapsed, Ahead::steady(rate))
     }
 
-    /// [`TreeEstimate::outlook`], the time left at `rate` work (see [`Done::work`]) a second
-    /// instead of the rate so far: the pace of the last stretch of the run, where the meter
-    /// keeps it (see `api/pace.rs`).
-    pub(crate) fn outlook_at(&self, done: Done, elapsed: f64, rate: f64) -> Outlook {
+    /// [`TreeEstimate::outlook`], the time left at `pace` (work a second, see [`Done::work`])
+    /// instead of the rate so far: the pace of the last stretch of the run, as it will change
+    /// once the estimator pauses, where the meter keeps it (see `api/pace.rs`).
+    pub(crate) fn outlook_at(&self, done: Done, elapsed: f64, pace: Ahead) -> Outlook {
         let found = done.solutions as f64;
         // `f64::max` takes the number where one side is not a number.
         let mean = self.solutions.mean.max(found);
@@ -135,7 +137,7 @@ impl TreeEstimate {
             high: self.solutions.high.max(mean),
         };
         let left = (done.nodes > 0 && elapsed > 0.0)
-            .then(|| self.seconds_left_at(done.work(), rate))
+            .then(|| self.seconds_left_at(done.work(), pace))
             .flatten();
         let positive = |secs: f64| (secs > 0.0 && secs.is_finite()).then_some(secs);
         let seconds_left = left.and_then(|(mean, _, _)| positive(mean));
@@ -347,8 +349,29 @@ mod tests {
     }
 
     #[test]
-    fn seconds_left_follow_the_rate() {
-        let e = TreeEstimate {
+    fn the_time_left_goes_faster_once_the_estimator_pauses() {
+        let e = a_thousand_nodes();
+        // 100 nodes a second, measured while the estimator probed without pause beside two
+        // search threads on two cores, with 2 s of that left: 200 nodes in those 2 s, the
+        // other 700 with 1.9 cores instead of 4/3.
+        let duty = crate::search::duty::DutySnapshot {
+            busy_seconds: 1.0,
+            steady_left: 2.0,
+            threads: 2.0,
+        };
+        let outlook = e.outlook_at(done(100, 0), 1.0, duty.ahead(100.0, 1.0, 2.0));
+        let faster = 100.0 * (2.0 * 2.0 / 2.1) / (4.0 / 3.0);
+        let left = outlook.seconds_left.expect("a time left");
+        assert!((left - (2.0 + 700.0 / faster)).abs() < 1e-9, "{left}");
+        assert!(left < 9.0, "sooner than at the pace measured");
+        let (low, high) = outlook.seconds_left_range.expect("a range");
+        assert!((low - (2.0 + 200.0 / faster)).abs() < 1e-9, "{low}");
+        assert!((high - (2.0 + 1700.0 / faster)).abs() < 1e-9, "{high}");
+    }
+
+    /// An estimate of 1000 nodes (500 to 2000), and nothing else.
+    fn a_thousand_nodes() -> TreeEstimate {
+        TreeEstimate {
             probes: 20,
             nodes: Spread {
                 mean: 1000.0,
@@ -357,7 +380,12 @@ mod tests {
             },
             solutions: Spread::default(),
             line_solves: Spread::default(),
-        };
+        }
+    }
+
+    #[test]
+    fn seconds_left_follow_the_rate() {
+        let e = a_thousand_nodes();
         assert_eq!(e.seconds_left(done(0, 0), 1.0), None);
         // 100 nodes a second.
         assert_eq!(e.seconds_left(done(100, 0), 1.0), Some((9.0, 4.0, 19.0)));

@@ -12,6 +12,7 @@ pub(crate) mod batch;
 mod batch_tests;
 #[cfg(test)]
 mod color_tests;
+pub(crate) mod duty;
 pub(crate) mod estimate;
 mod finished;
 mod held;

@@ -13,6 +13,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use super::duty::{EstimatorDuty, PAUSE_FACTOR, STEADY};
 use super::estimate::{Done, Probe, Samples};
 use super::finished::Finished;
 use super::product::{Product, Split};
@@ -23,10 +24,6 @@ use crate::domain::{DomainGrid, fingerprint};
 use crate::propagate::Propagator;
 use crate::rng::SplitMix;
 
-/// How long the estimator probes without pause at the start of a search.
-const STEADY: Duration = Duration::from_secs(3);
-/// After [`STEADY`], the estimator sleeps this many times as long as it probed.
-const PAUSE_FACTOR: u32 = 9;
 /// Nodes of a wide probe's breadth-first search.
 const BREADTH: usize = 64;
 
@@ -249,12 +246,13 @@ impl<P: Countable> Walk<'_, P> {
 /// for the first seconds, then a tenth of the time. Each probe is a wide one
 /// ([`Walk::wide`]) of the tree still open (not in `finished`, which the search must be
 /// recording), to which it adds the nodes and solutions the search has done (`done`), half
-/// way through the probe.
+/// way through the probe. Each probe's time goes to `duty`.
 pub(crate) fn run_probes<P: Countable>(
     puzzle: &P,
     root: &P::Grid,
     probing: Probing,
     (samples, finished): (&Mutex<Samples>, &Finished),
+    duty: &EstimatorDuty,
     done: &dyn Fn() -> Done,
     stopped: &dyn Fn() -> bool,
 ) {
@@ -272,7 +270,9 @@ pub(crate) fn run_probes<P: Countable>(
             stopped,
             visited: Some(&visited),
         };
-        let Some(open) = walk.wide(root, &mut prop, &mut rng, BREADTH) else {
+        let open = walk.wide(root, &mut prop, &mut rng, BREADTH);
+        duty.add_busy(began.elapsed());
+        let Some(open) = open else {
             return;
         };
         let after = done();

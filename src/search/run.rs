@@ -233,9 +233,10 @@ impl<P: Searchable> Solver<'_, P> {
             };
             let estimator = (self.estimate && probe_threads > 0)
                 .then(|| {
+                    let beside = probe_threads + crew.plan.learners;
                     spawn(
                         "nonoenum-estimate",
-                        self.estimator(root.clone(), searched, stop),
+                        self.estimator(root.clone(), beside, searched, stop),
                     )
                 })
                 .transpose()?;
@@ -283,10 +284,11 @@ impl<P: Searchable> Solver<'_, P> {
     }
 
     /// The estimator's work: probes of the tree from `root` until the search is over
-    /// (`searched`), stopped or cancelled.
+    /// (`searched`), stopped or cancelled, beside a search on `threads` threads.
     fn estimator<'w>(
         &'w self,
         root: P::Grid,
+        threads: usize,
         searched: &'w AtomicBool,
         stop: &'w AtomicBool,
     ) -> Box<dyn FnOnce() + Send + 'w> {
@@ -302,7 +304,9 @@ impl<P: Searchable> Solver<'_, P> {
             let probing = self.options.probing;
             let done = || stats.done();
             let record = (&stats.samples, &stats.finished);
-            super::probe::run_probes(self.puzzle, &root, probing, record, &done, &stopped);
+            stats.duty.begin(threads);
+            let duty = &stats.duty;
+            super::probe::run_probes(self.puzzle, &root, probing, record, duty, &done, &stopped);
         })
     }
 }

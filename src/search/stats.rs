@@ -13,6 +13,7 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use super::duty::{DutySnapshot, EstimatorDuty};
 use super::estimate::{Done, Samples, TreeEstimate};
 use super::finished::Finished;
 
@@ -53,6 +54,8 @@ pub struct SearchStats {
     pub(super) samples: Mutex<Samples>,
     /// The subtrees near the root already finished, for the probes.
     pub(super) finished: Finished,
+    /// The estimator's share of the machine, which the search's pace depends on.
+    pub(super) duty: EstimatorDuty,
 }
 
 impl Default for SearchStats {
@@ -68,6 +71,7 @@ impl Default for SearchStats {
             root_nanos: AtomicU64::default(),
             samples: Mutex::default(),
             finished: Finished::default(),
+            duty: EstimatorDuty::default(),
         }
     }
 }
@@ -231,6 +235,11 @@ impl SearchStats {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .estimate()
+    }
+
+    /// Where the estimator stands, for the pace ahead; `None` when it has not started.
+    pub(crate) fn estimator_duty(&self) -> Option<DutySnapshot> {
+        self.duty.snapshot()
     }
 
     /// Nodes visited, solutions found and lines solved so far.
