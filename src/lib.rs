@@ -90,7 +90,7 @@ pub use api::{
 };
 pub use api::{CountMethod, CountRefusal, default_sweep_memory};
 // Progress figures (issue 68): what a display shows of a running enumeration or count.
-pub use api::{ProgressKind, ProgressMeter, ProgressReport};
+pub use api::{Learning, ProgressKind, ProgressMeter, ProgressReport};
 // `--to json`: the results as one JSON array (issue 68).
 pub use api::JsonArray;
 // Pictures and puzzles (issue 68).

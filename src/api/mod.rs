@@ -67,7 +67,7 @@ pub use checkpoint::{
 pub use count_policy::{CountMethod, CountRefusal, default_sweep_memory};
 pub use counter::{CountFailure, CountOptions, Counter, EnumerationNeeded, ExactOutcome};
 pub use listing::{Listing, ListingError, ListingItem, read_listing};
-pub use progress::{ProgressKind, ProgressMeter, ProgressReport};
+pub use progress::{Learning, ProgressKind, ProgressMeter, ProgressReport};
 pub use side_count::{SIDE_COUNT_START_AFTER, SIDE_COUNT_TIME_FLOOR, SideCount};
 pub use solve::{Solution, Solutions, Verdict};
 pub use solver::{AnyGrid, AnySolutionWriter, AnySolver, LEARN_ALONE_LIMIT, RACE_LIMIT};

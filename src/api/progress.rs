@@ -170,6 +170,24 @@ pub struct ProgressReport {
     /// An enumeration's share of its search tree finished, each finished subtree weighing
     /// `2^-depth`, until its total is known; `None` then, and for a count.
     pub explored: Option<f64>,
+    /// Whether an enumeration's random probes estimate its total (not while it decides a
+    /// puzzle: `solve`); false for a count.
+    pub estimating: bool,
+    /// How far an enumeration's learning search got, once it met a conflict; `None` without
+    /// one, and for a count.
+    pub learning: Option<Learning>,
+}
+
+/// How far the learning search of an enumeration got: the conflicts it learned from, and
+/// the most of its variables it had set without one (a cell each in black and white).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Learning {
+    /// Conflicts met so far.
+    pub conflicts: u64,
+    /// The deepest consistent trail: the most variables set below a conflict's level.
+    pub deepest: u64,
+    /// The search's variables.
+    pub variables: u64,
 }
 
 impl ProgressReport {
@@ -218,6 +236,12 @@ impl ProgressReport {
             seconds_left_range: None,
             fraction_done: None,
             explored: None,
+            estimating: stats.estimating,
+            learning: (stats.variables > 0 && stats.conflicts > 0).then_some(Learning {
+                conflicts: stats.conflicts,
+                deepest: stats.deepest,
+                variables: stats.variables,
+            }),
         };
         if let Some(total) = total {
             let whole = total as f64;
@@ -264,6 +288,8 @@ impl ProgressReport {
             seconds_left_range: None,
             fraction_done: share,
             explored: None,
+            estimating: false,
+            learning: None,
         }
     }
 
@@ -300,6 +326,7 @@ impl ProgressReport {
             eta_high_seconds: range.map(|r| r.1),
             fraction_done: self.fraction_done,
             explored: self.explored,
+            learning: self.learning,
         };
         // Only strings, numbers and options: this cannot fail.
         serde_json::to_string(&line).unwrap_or_default()
@@ -334,6 +361,10 @@ struct JsonProgress<'a> {
     /// Absent for a count, and once an enumeration's total is known.
     #[serde(skip_serializing_if = "Option::is_none")]
     explored: Option<f64>,
+    /// A learning search's conflicts, deepest consistent trail and variables; absent
+    /// without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    learning: Option<Learning>,
 }
 
 /// A count kept as a float, as a JSON integer where it is one (up to 2^53), else as a number
@@ -538,5 +569,27 @@ mod tests {
         let report = meter.report();
         assert!(matches!(report.kind, ProgressKind::Count(_)), "{report:?}");
         assert_eq!((report.total, report.estimate), (None, None));
+    }
+
+    #[test]
+    fn a_meter_reads_how_far_a_learning_search_got() {
+        // 24 solutions: the learning search meets conflicts as it blocks them.
+        let puzzle = AnyPuzzle::parse(&format!("4 4\n{}", "1\n".repeat(8))).expect("a puzzle");
+        let options = SolverOptions {
+            engine: crate::Engine::Learn,
+            ..SolverOptions::default()
+        };
+        let solver = puzzle.solver(options);
+        let mut meter = ProgressMeter::enumeration(solver.stats(), Arc::default());
+        solver.run(|_| crate::Flow::Continue).expect("a search");
+        let report = meter.report();
+        let learning = report.learning.expect("the learning search met a conflict");
+        assert_eq!(learning.variables, 16);
+        assert!(
+            learning.conflicts > 0 && learning.deepest <= 16,
+            "{learning:?}"
+        );
+        assert!(!report.estimating);
+        assert!(!report.to_string().contains("ETA"), "{report}");
     }
 }

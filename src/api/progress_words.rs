@@ -73,26 +73,39 @@ fn search_line(report: &ProgressReport) -> String {
     });
     let left = (report.seconds_left, report.seconds_left_range);
     let eta = match report.estimate.map(|_| left) {
-        None => "ETA unknown yet".to_string(),
-        Some((Some(mean), None)) => format!("ETA {} (no range yet)", about(mean)),
-        Some((None, None)) => "ETA unknown (past the estimate)".to_string(),
+        None if !report.estimating => String::new(),
+        None => ", ETA unknown yet".to_string(),
+        Some((Some(mean), None)) => format!(", ETA {} (no range yet)", about(mean)),
+        Some((None, None)) => ", ETA unknown (past the estimate)".to_string(),
         Some((None, Some((_, high)))) => {
-            format!("ETA unknown (past the estimate, up to {})", about(high))
+            format!(", ETA unknown (past the estimate, up to {})", about(high))
         }
         Some((Some(mean), Some((low, high)))) if time_left(low) == time_left(high) => {
-            format!("ETA {}", about(mean))
+            format!(", ETA {}", about(mean))
         }
         Some((Some(mean), Some((low, high)))) => format!(
-            "ETA {} ({} – {})",
+            ", ETA {} ({} – {})",
             about(mean),
             time_left(low),
             time_left(high)
         ),
     };
+    let learning = report.learning.map_or(String::new(), |l| {
+        format!(
+            "; learning: {} conflicts, deepest trail {} of {} variables",
+            grouped(&l.conflicts.to_string()),
+            grouped(&l.deepest.to_string()),
+            grouped(&l.variables.to_string())
+        )
+    });
+    // A search that decides stops at its second solution: its rate says nothing.
+    let rate = match report.estimating {
+        true => format!(", {}/s", number(report.rate)),
+        false => String::new(),
+    };
     format!(
-        "{} solutions so far{total}, {}/s, {}, {eta}",
+        "{} solutions so far{total}{rate}, {}{eta}{learning}",
         number(report.found()),
-        number(report.rate),
         duration(report.elapsed.as_secs_f64())
     )
 }
@@ -416,10 +429,40 @@ mod tests {
         let stats = StatsSnapshot {
             solutions: found,
             nodes,
+            estimating: true,
             ..StatsSnapshot::default()
         };
         let elapsed = Duration::from_secs(secs);
         ProgressReport::enumeration(&stats, estimate, total, elapsed).to_string()
+    }
+
+    #[test]
+    fn a_search_that_decides_gives_no_eta_and_says_how_far_its_learning_got() {
+        let mut stats = StatsSnapshot {
+            nodes: 190_000,
+            variables: 22_500,
+            ..StatsSnapshot::default()
+        };
+        let line = |stats: &StatsSnapshot| {
+            ProgressReport::enumeration(stats, None, None, Duration::from_secs(12)).to_string()
+        };
+        // Before its first conflict the learning search has nothing to say.
+        assert_eq!(line(&stats), "0 solutions so far, 12 s");
+        (stats.conflicts, stats.deepest) = (48_187, 12_823);
+        assert_eq!(
+            line(&stats),
+            "0 solutions so far, 12 s; learning: 48,187 conflicts, deepest trail 12,823 of \
+             22,500 variables"
+        );
+        // An estimating enumeration still promises an estimate.
+        stats.estimating = true;
+        assert!(line(&stats).contains("0/s, 12 s, ETA unknown yet; learning: 48,187 conflicts"));
+        let json = ProgressReport::enumeration(&stats, None, None, Duration::from_secs(12))
+            .to_json("puzzle 1");
+        assert!(
+            json.contains(r#""learning":{"conflicts":48187,"deepest":12823,"variables":22500}"#),
+            "{json}"
+        );
     }
 
     #[test]

@@ -287,6 +287,7 @@ impl<'p, P: Searchable> Solver<'p, P> {
     /// [`SearchStats::estimate`]. Worth it for a progress display of a long enumeration.
     pub fn with_estimate(mut self, estimate: bool) -> Self {
         self.estimate = estimate;
+        self.stats.set_estimating(estimate);
         self
     }
 

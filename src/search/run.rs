@@ -501,6 +501,7 @@ fn learn<'p, P: Searchable>(
             return;
         }
     };
+    cx.stats.add_learner(cx.puzzle.learner_vars());
     let most = racing.then(|| racing_learner_solutions(cx.puzzle.learner_vars()));
     let solutions = std::cell::Cell::new(0u64);
     // A colour learning search alone starts from the propagated root, and from the probed

@@ -11,7 +11,7 @@
 //! a permutation puzzle slower than one). A read adds the lanes up.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use super::duty::{DutySnapshot, EstimatorDuty};
 use super::estimate::{Done, Samples, TreeEstimate};
@@ -49,6 +49,8 @@ pub struct SearchStats {
     recalled: AtomicU64,
     imported: AtomicU64,
     deepest: AtomicU64,
+    variables: AtomicU64,
+    estimating: AtomicBool,
     root_nanos: AtomicU64,
     /// The random probes of the tree's size, when the solver makes them.
     pub(super) samples: Mutex<Samples>,
@@ -68,6 +70,8 @@ impl Default for SearchStats {
             recalled: AtomicU64::default(),
             imported: AtomicU64::default(),
             deepest: AtomicU64::default(),
+            variables: AtomicU64::default(),
+            estimating: AtomicBool::default(),
             root_nanos: AtomicU64::default(),
             samples: Mutex::default(),
             finished: Finished::default(),
@@ -107,6 +111,12 @@ pub struct StatsSnapshot {
     /// the deepest consistent partial assignment it reached (in black and white a variable is
     /// a cell; in colour, whether a cell has one colour). 0 without a learning search.
     pub deepest: u64,
+    /// The variables of the learning search, of which [`deepest`](Self::deepest) counts the
+    /// most it had set; 0 without a learning search.
+    pub variables: u64,
+    /// Whether random probes estimate the size of the tree
+    /// ([`Solver::with_estimate`](super::Solver::with_estimate)).
+    pub estimating: bool,
     /// Line solves looked up in the line-result cache ([`crate::line::LineCache`]).
     pub cache_lookups: u64,
     /// Line solves the cache answered.
@@ -179,6 +189,16 @@ impl SearchStats {
             let _ = lane.cache_lookups.fetch_add(lookups, Relaxed);
             let _ = lane.cache_hits.fetch_add(hits, Relaxed);
         }
+    }
+
+    /// Notes that a learning search of `variables` variables runs.
+    pub(crate) fn add_learner(&self, variables: usize) {
+        let _ = self.variables.fetch_max(variables as u64, Relaxed);
+    }
+
+    /// Notes whether random probes estimate the size of the tree.
+    pub(crate) fn set_estimating(&self, estimating: bool) {
+        self.estimating.store(estimating, Relaxed);
     }
 
     /// Adds the counters of a learning search: its decisions count as nodes.
@@ -266,6 +286,8 @@ impl SearchStats {
             explanations_recalled: self.recalled.load(Relaxed),
             imported: self.imported.load(Relaxed),
             deepest: self.deepest.load(Relaxed),
+            variables: self.variables.load(Relaxed),
+            estimating: self.estimating.load(Relaxed),
             cache_lookups: self.total(|l| &l.cache_lookups),
             cache_hits: self.total(|l| &l.cache_hits),
             root_seconds: self.root_nanos.load(Relaxed) as f64 * 1e-9,
