@@ -130,8 +130,8 @@ impl Components {
                 }
             }
         }
-        let joined = Self::join(&rows, &cols, cells, max_cells, stopped)?;
-        let mut parent = joined.parent;
+        let mut joined = Self::join(&rows, &cols, cells, max_cells, stopped)?;
+        let mut parent = std::mem::take(&mut joined.parent);
         let mut part_of_root = vec![u32::MAX; cells.len()];
         let mut parts: Vec<Part> = Vec::new();
         for (i, &cell) in cells.iter().enumerate() {
@@ -148,7 +148,12 @@ impl Components {
             }
             let part = &mut parts[part_of_root[r] as usize];
             part.cells.push(cell);
+            // Each segment once, by the first of its cells: a huge component would otherwise
+            // sort two entries a cell (8 million on a 2000x2000 grid) to drop the repeats.
             for (line, k) in joined.keys[i] {
+                if !joined.first_cell_of(line, k, i) {
+                    continue;
+                }
                 let segs = if line < h as u32 {
                     rows[line as usize].as_deref()
                 } else {
@@ -165,7 +170,6 @@ impl Components {
             }
             part.segments
                 .sort_unstable_by_key(|&(line, seg)| (line, seg.start));
-            part.segments.dedup();
         }
         Some(Components { parts })
     }
@@ -224,7 +228,12 @@ impl Components {
             }
             keys.push(cell_keys);
         }
-        Some(Joined { parent, keys })
+        Some(Joined {
+            parent,
+            keys,
+            first_slot,
+            first_in,
+        })
     }
 }
 
@@ -234,6 +243,17 @@ struct Joined {
     parent: Vec<u32>,
     /// Each cell's row and column, each as its line number and the number of its segment.
     keys: Vec<[(u32, u32); 2]>,
+    /// Where each line's segments start in `first_in`.
+    first_slot: Vec<usize>,
+    /// The first cell seen in each segment.
+    first_in: Vec<u32>,
+}
+
+impl Joined {
+    /// Whether cell `i` is the first cell seen in segment `k` of `line`.
+    fn first_cell_of(&self, line: u32, k: u32, i: usize) -> bool {
+        self.first_in[self.first_slot[line as usize] + k as usize] == i as u32
+    }
 }
 
 /// The root of cell `x` in the union-find forest `parent`, halving the path to it.
