@@ -103,9 +103,15 @@ fn search_line(report: &ProgressReport) -> String {
         true => format!(", {}/s", number(report.rate)),
         false => String::new(),
     };
+    let found = report.found();
     format!(
-        "{} solutions so far{total}{rate}, {}{eta}{learning}",
-        number(report.found()),
+        "{} {} so far{total}{rate}, {}{eta}{learning}",
+        number(found),
+        if found == 1.0 {
+            "solution"
+        } else {
+            "solutions"
+        },
         duration(report.elapsed.as_secs_f64())
     )
 }
@@ -448,6 +454,9 @@ mod tests {
         };
         // Before its first conflict the learning search has nothing to say.
         assert_eq!(line(&stats), "0 solutions so far, 12 s");
+        stats.solutions = 1;
+        assert_eq!(line(&stats), "1 solution so far, 12 s");
+        stats.solutions = 0;
         (stats.conflicts, stats.deepest) = (48_187, 12_823);
         assert_eq!(
             line(&stats),
