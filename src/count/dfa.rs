@@ -308,6 +308,9 @@ impl Reachable {
 struct RawStates<'a> {
     blocks: &'a [(u32, u8)],
     base: Vec<usize>,
+    /// The block of each state (`blocks.len()` for the last), so that decoding a state is a
+    /// lookup: lines of thousands of cells decode millions of states.
+    block_of: Vec<u32>,
 }
 
 impl<'a> RawStates<'a> {
@@ -319,7 +322,16 @@ impl<'a> RawStates<'a> {
             at += len as usize + 1;
         }
         base.push(at);
-        RawStates { blocks, base }
+        let mut block_of = Vec::with_capacity(at + 1);
+        for (j, pair) in base.windows(2).enumerate() {
+            block_of.resize(pair[1], j as u32);
+        }
+        block_of.push(blocks.len() as u32);
+        RawStates {
+            blocks,
+            base,
+            block_of,
+        }
     }
 
     fn count(&self) -> usize {
@@ -328,7 +340,7 @@ impl<'a> RawStates<'a> {
 
     /// `(block, painted)` of state `s`.
     fn decode(&self, s: usize) -> (usize, usize) {
-        let j = self.base.partition_point(|&b| b <= s) - 1;
+        let j = self.block_of[s] as usize;
         (j, s - self.base[j])
     }
 
