@@ -251,6 +251,7 @@ mod tests {
             counted: 0.0,
             component_nodes: (0, 0),
             backbone: (0, 0),
+            backbone_checking: None,
         }
     }
 

@@ -305,11 +305,19 @@ impl ProgressReport {
     /// `label` (docs/commands.md): every figure, `null` where unknown (or not finite).
     pub fn to_json(&self, label: &str) -> String {
         let range = self.seconds_left_range;
-        let (phase, found) = match self.kind {
-            ProgressKind::Enumeration { found } => (None, json!(found)),
-            ProgressKind::Count(snapshot) => {
-                (Some(phase_name(snapshot.phase)), whole(snapshot.counted))
-            }
+        let (phase, found, backbone) = match self.kind {
+            ProgressKind::Enumeration { found } => (None, json!(found), None),
+            ProgressKind::Count(snapshot) => (
+                Some(phase_name(snapshot.phase)),
+                whole(snapshot.counted),
+                snapshot
+                    .backbone_checking
+                    .map(|(checked, cells)| BackboneJson {
+                        checked,
+                        cells,
+                        fixed: snapshot.backbone.1,
+                    }),
+            ),
         };
         let line = JsonProgress {
             r#type: "progress",
@@ -327,6 +335,7 @@ impl ProgressReport {
             fraction_done: self.fraction_done,
             explored: self.explored,
             learning: self.learning,
+            backbone,
         };
         // Only strings, numbers and options: this cannot fail.
         serde_json::to_string(&line).unwrap_or_default()
@@ -365,6 +374,18 @@ struct JsonProgress<'a> {
     /// without one.
     #[serde(skip_serializing_if = "Option::is_none")]
     learning: Option<Learning>,
+    /// The backbone search a count's sweep waits for; absent when none runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    backbone: Option<BackboneJson>,
+}
+
+/// The backbone search of a count, in the JSON form: cells taken to check, cells to check (0
+/// while it looks for a first solution), and cells fixed.
+#[derive(serde::Serialize)]
+struct BackboneJson {
+    checked: u64,
+    cells: u64,
+    fixed: u64,
 }
 
 /// A count kept as a float, as a JSON integer where it is one (up to 2^53), else as a number
@@ -549,6 +570,13 @@ mod tests {
         snapshot.counted = 1e300;
         let json = ProgressReport::count(snapshot, two, None, None).to_json("p");
         assert!(json.contains("\"found\":1e+300,"), "{json}");
+        // While the sweep waits for the backbone, the line says how far that got.
+        (snapshot.backbone_checking, snapshot.backbone) = (Some((30, 800)), (12, 45));
+        let json = ProgressReport::count(snapshot, two, Some(0.0), None).to_json("p");
+        assert!(
+            json.ends_with("\"backbone\":{\"checked\":30,\"cells\":800,\"fixed\":45}}"),
+            "{json}"
+        );
     }
 
     #[test]

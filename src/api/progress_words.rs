@@ -42,7 +42,11 @@ fn words(report: &ProgressReport) -> String {
             let shown = report
                 .fraction_done
                 .filter(|_| snapshot.phase != CountPhase::Profiles);
-            let eta = exact_eta(snapshot.phase, report.fraction_done, report.seconds_left);
+            // While the sweep waits for the backbone, no pace says how long it will take.
+            let eta = match snapshot.backbone_checking {
+                Some(_) => String::new(),
+                None => exact_eta(snapshot.phase, report.fraction_done, report.seconds_left),
+            };
             format!("{}{eta}", exact_line(&snapshot, report.elapsed, shown))
         }
         ProgressKind::Enumeration { found } => match report.total {
@@ -156,9 +160,10 @@ fn about(secs: f64) -> String {
 /// counted for certain so far (a lower bound that never decreases), the sweep's `share` of
 /// its tree done where given, and the time it took.
 fn exact_line(s: &CountSnapshot, elapsed: Duration, share: Option<f64>) -> String {
-    let done = |whose: &str| match share {
-        Some(share) => format!(", {whose}{} done", self::share(share)),
-        None => String::new(),
+    let done = |whose: &str| match (s.backbone_checking, share) {
+        (Some(checking), _) => backbone_words(checking, s.backbone.1),
+        (None, Some(share)) => format!(", {whose}{} done", self::share(share)),
+        (None, None) => String::new(),
     };
     let so_far = |what: &str, whose: &str| {
         format!(
@@ -191,6 +196,20 @@ fn exact_line(s: &CountSnapshot, elapsed: Duration, share: Option<f64>) -> Strin
         ),
         CountPhase::Race => so_far("counting two ways at once", "sweep "),
     }
+}
+
+/// What the backbone search the sweep waits for has done, `(taken, cells)` as in
+/// [`CountSnapshot::backbone_checking`], with `fixed` cells fixed.
+fn backbone_words((taken, cells): (u64, u64), fixed: u64) -> String {
+    if cells == 0 {
+        return ", backbone: looking for a first solution".to_string();
+    }
+    format!(
+        ", backbone: {} of {} cells checked, {} fixed",
+        grouped(&taken.to_string()),
+        grouped(&cells.to_string()),
+        grouped(&fixed.to_string())
+    )
 }
 
 /// The time left of a count made without enumerating, in words, for its live line: from the
@@ -377,6 +396,7 @@ mod tests {
             counted: 0.0,
             component_nodes: (0, 0),
             backbone: (0, 0),
+            backbone_checking: None,
         };
         let doing = "counting two ways at once: at least 0 solutions so far, 0 s";
         assert_eq!(snapshot.how_far(Duration::ZERO), doing);
@@ -407,6 +427,20 @@ mod tests {
             "at most 5,866 of 5,866 MiB"
         );
         (snapshot.phase, snapshot.sweep_gave_up) = (CountPhase::Race, false);
+        // The sweep waits for the backbone: its share says nothing yet.
+        snapshot.backbone_checking = Some((0, 0));
+        assert_eq!(
+            snapshot.describe(Duration::from_secs(2), Some(0.0)),
+            "counting two ways at once: at least 0 solutions so far, backbone: looking for a \
+             first solution, 2 s"
+        );
+        (snapshot.backbone_checking, snapshot.backbone) = (Some((3_100, 3_800)), (2_000, 741));
+        assert_eq!(
+            snapshot.describe(Duration::from_secs(40), Some(0.0)),
+            "counting two ways at once: at least 0 solutions so far, backbone: 3,100 of 3,800 \
+             cells checked, 741 fixed, 40 s"
+        );
+        snapshot.backbone_checking = None;
         // Profiles racing too.
         snapshot.sweep_nodes = (0, 0);
         snapshot.component_nodes = (0, 0);

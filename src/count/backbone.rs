@@ -31,12 +31,27 @@ pub struct BackboneStats {
     pub fixed: AtomicU64,
     /// Wall time spent, in nanoseconds.
     pub nanos: AtomicU64,
+    /// Whether a backbone search is running now.
+    running: AtomicBool,
+    /// Cells the running search has taken to check, and cells it has to check (0 while it
+    /// looks for its first solution).
+    taken: AtomicU64,
+    cells: AtomicU64,
 }
 
 impl BackboneStats {
     /// Wall time spent, in milliseconds.
     pub fn millis(&self) -> u64 {
         self.nanos.load(Ordering::Relaxed) / 1_000_000
+    }
+
+    /// While a backbone search runs, the cells it has taken to check and the cells it has to
+    /// check (`(0, 0)` while it looks for its first solution); `None` otherwise.
+    pub fn checking(&self) -> Option<(u64, u64)> {
+        self.running.load(Ordering::Relaxed).then(|| {
+            let cells = self.cells.load(Ordering::Relaxed);
+            (self.taken.load(Ordering::Relaxed).min(cells), cells)
+        })
     }
 }
 
@@ -50,16 +65,30 @@ pub(super) enum Backbone<G> {
     Reduced(G),
 }
 
-/// Adds the time from its making to its drop to a count of nanoseconds.
-struct Timer<'a> {
+/// Marks a backbone search running from its making to its drop, and adds the time between
+/// to its wall time.
+struct Running<'a> {
     started: std::time::Instant,
-    nanos: &'a AtomicU64,
+    stats: &'a BackboneStats,
 }
 
-impl Drop for Timer<'_> {
+impl<'a> Running<'a> {
+    fn new(stats: &'a BackboneStats) -> Self {
+        stats.taken.store(0, Ordering::Relaxed);
+        stats.cells.store(0, Ordering::Relaxed);
+        stats.running.store(true, Ordering::Relaxed);
+        Running {
+            started: std::time::Instant::now(),
+            stats,
+        }
+    }
+}
+
+impl Drop for Running<'_> {
     fn drop(&mut self) {
         let nanos = u64::try_from(self.started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        self.nanos.fetch_add(nanos, Ordering::Relaxed);
+        self.stats.nanos.fetch_add(nanos, Ordering::Relaxed);
+        self.stats.running.store(false, Ordering::Relaxed);
     }
 }
 
@@ -74,10 +103,7 @@ pub(super) fn fix_backbone<P: Countable>(
     stop: Stop<'_>,
     stats: &BackboneStats,
 ) -> Backbone<P::Grid> {
-    let _timer = Timer {
-        started: std::time::Instant::now(),
-        nanos: &stats.nanos,
-    };
+    let _running = Running::new(stats);
     let Some(mut checker) = puzzle.checker(root) else {
         return Backbone::Reduced(root.clone());
     };
@@ -91,6 +117,9 @@ pub(super) fn fix_backbone<P: Countable>(
         Completion::Impossible => return Backbone::NoSolution,
         Completion::Unknown => return Backbone::Reduced(root.clone()),
     };
+    stats
+        .cells
+        .store(candidates.len() as u64, Ordering::Relaxed);
     // The threads' searches learn apart, so together they take more conflicts than one
     // would: each thread gets the budget, so that running out takes about as long on any
     // number of threads.
@@ -168,12 +197,13 @@ impl<P: Countable> CellChecks<'_, '_, P> {
         let mut checker = None;
         let mut propagator = Propagator::<P>::new();
         while !self.stopped() {
-            let Some(&(row, col)) = self
-                .candidates
-                .get(self.next.fetch_add(1, Ordering::Relaxed))
-            else {
+            let index = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(row, col)) = self.candidates.get(index) else {
                 break;
             };
+            self.stats
+                .taken
+                .fetch_max(index as u64 + 1, Ordering::Relaxed);
             let (row, col) = (row as usize, col as usize);
             let mut other = {
                 let shared = lock(&self.shared);
@@ -379,5 +409,33 @@ mod tests {
             panic!("a stopped search says nothing");
         };
         assert_eq!(grid.unknown_count(), root.unknown_count());
+    }
+
+    /// A search says it checks while it runs, from `(0, 0)` (no first solution yet) to its
+    /// cells taken of those to check, and nothing once it returns.
+    #[test]
+    fn a_search_says_how_far_it_checked_while_it_runs() {
+        let stats = BackboneStats::default();
+        assert_eq!(stats.checking(), None);
+        {
+            let _running = Running::new(&stats);
+            assert_eq!(stats.checking(), Some((0, 0)));
+            stats.cells.store(40, Ordering::Relaxed);
+            stats.taken.store(41, Ordering::Relaxed);
+            // Threads take one index past the last cell each as they finish.
+            assert_eq!(stats.checking(), Some((40, 40)));
+        }
+        assert_eq!(stats.checking(), None);
+        let puzzle = crate::count::tests::seeded_picture(12, 12, 5);
+        let root = probed_root(&puzzle).expect("valid").expect("a solution");
+        let cancel = AtomicBool::new(false);
+        fix_backbone(&puzzle, &root, u64::MAX, Stop::from(&cancel), &stats);
+        assert_eq!(stats.checking(), None);
+        let (taken, cells) = (
+            stats.taken.load(Ordering::Relaxed),
+            stats.cells.load(Ordering::Relaxed),
+        );
+        assert_eq!(cells, root.unknown_count() as u64);
+        assert!(taken >= cells.min(1), "{taken} of {cells}");
     }
 }

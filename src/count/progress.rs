@@ -81,6 +81,10 @@ pub struct CountSnapshot {
     pub component_nodes: (u64, u64),
     /// Backbone: checks made, and cells fixed.
     pub backbone: (u64, u64),
+    /// Backbone: while its search runs, the cells taken to check and the cells to check
+    /// (`(0, 0)` while it looks for a first solution); `None` otherwise. The sweep waits
+    /// for it, unless `CountLimits::backbone_after` lets the sweep go first.
+    pub backbone_checking: Option<(u64, u64)>,
 }
 
 impl CountProgress {
@@ -150,6 +154,7 @@ impl CountProgress {
                 load(&self.components.cache_hits),
             ),
             backbone: (load(&self.backbone.checks), load(&self.backbone.fixed)),
+            backbone_checking: self.backbone.checking(),
         }
     }
 }
