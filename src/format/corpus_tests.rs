@@ -98,3 +98,59 @@ fn tournament_solutions_match_their_puzzles() {
         }
     }
 }
+
+#[test]
+fn picross_solver_grids_parse_and_round_trip() {
+    let Some(mut files) = corpus("picross-solver/inputs", "txt") else {
+        return;
+    };
+    files.extend(corpus("picross-solver/inputs/picross_ds", "txt").unwrap_or_default());
+    let (mut grids, mut read_files) = (0, 0);
+    for path in &files {
+        let bytes = std::fs::read(path).expect("readable");
+        let result = read_puzzles(&bytes, None, Some(path));
+        if path.ends_with("invalid_input.txt") {
+            assert!(result.is_err());
+            invalid_grids_fail_each_in_its_way(&String::from_utf8_lossy(&bytes));
+            continue;
+        }
+        let puzzles = result.unwrap_or_else(|e| panic!("{}:{e}", path.display()));
+        for puzzle in &puzzles {
+            let text = super::picross::write(puzzle);
+            assert_eq!(Format::detect(None, &text), Some(Format::Picross));
+            assert_eq!(super::picross::parse(&text), Ok(vec![puzzle.clone()]));
+        }
+        grids += puzzles.len();
+        read_files += 1;
+    }
+    // 15 test patterns, 8 Picross DS puzzles, the example (2 grids) and the dominoes (7).
+    assert_eq!((read_files, grids), (25, 32));
+}
+
+/// picross-solver's grids broken on purpose, each after a `#` line saying how, read one by
+/// one: five are refused, two (which have no solution) are read.
+fn invalid_grids_fail_each_in_its_way(text: &str) {
+    let verdicts: Vec<String> = text
+        .split("\n\n#")
+        .map(|grid| match super::picross::parse(&format!("#{grid}")) {
+            Ok(_) => "read".to_string(),
+            Err(e) => e.to_string(),
+        })
+        .collect();
+    let expected = [
+        "row clues fill 153 cells but column clues fill 154",
+        "has no ROWS clues",
+        "column 1",
+        "row 1",
+        "read",
+        "read",
+        "unexpected `GRILL Beaf`",
+    ];
+    assert_eq!(verdicts.len(), expected.len(), "{verdicts:?}");
+    for (verdict, expected) in verdicts.iter().zip(expected) {
+        assert!(
+            verdict.contains(expected),
+            "{verdict} (expected {expected})"
+        );
+    }
+}

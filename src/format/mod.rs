@@ -24,6 +24,7 @@ pub mod json;
 pub mod nin;
 pub mod non;
 pub mod olsak;
+pub mod picross;
 pub mod plain;
 pub mod pzl;
 pub mod tournament;
@@ -88,11 +89,13 @@ pub enum Format {
     Json,
     /// izaron's `.pzl` colour format: see [`pzl`].
     Pzl,
+    /// picross-solver's text format (`GRID NAME`, `ROWS`, `[ 1 2 ]`, …): see [`picross`].
+    Picross,
 }
 
 impl Format {
     /// Every format, in the order of [`Format::name`]'s documentation.
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 10] = [
         Format::Plain,
         Format::Non,
         Format::Tournament,
@@ -102,6 +105,7 @@ impl Format {
         Format::Nin,
         Format::Json,
         Format::Pzl,
+        Format::Picross,
     ];
 
     /// The format with a name (case-insensitive): `plain`, `txt` or `text`; `non`;
@@ -117,6 +121,7 @@ impl Format {
             "nin" => Some(Format::Nin),
             "json" => Some(Format::Json),
             "pzl" => Some(Format::Pzl),
+            "picross" | "grid" => Some(Format::Picross),
             _ => None,
         }
     }
@@ -133,6 +138,7 @@ impl Format {
             Format::Nin => "nin",
             Format::Json => "json",
             Format::Pzl => "pzl",
+            Format::Picross => "picross",
         }
     }
 
@@ -141,7 +147,7 @@ impl Format {
     /// An extension `.non`, `.g`, `.xml`, `.mk`, `.nin`, `.json` or `.pzl` decides. Otherwise a
     /// text starting with `<?xml` or `<puzzleset` is XML, one starting with `{` JSON, one with a
     /// line starting with `:` Olšák's `.g`. Otherwise, skipping blank lines and `#` comments: a first
-    /// line starting with `$` is a tournament file; a line starting with `width`, `height`,
+    /// line `GRID NAME` is picross-solver's format; one starting with `$` is a tournament file; a line starting with `width`, `height`,
     /// `rows` or `columns` is `.non`; a first line of exactly two numbers is plain; a first line
     /// of tab-separated numbers is a tournament file without `$` lines. A `.txt` extension
     /// decides nothing (tournament files are `.txt` too).
@@ -177,6 +183,9 @@ impl Format {
             .map(|(_, line)| line.trim())
             .filter(|line| !line.is_empty() && !line.starts_with('#'));
         let first = lines.next()?;
+        if picross::grid_name(first).is_some() {
+            return Some(Format::Picross);
+        }
         if first.starts_with('$') {
             return Some(Format::Tournament);
         }
@@ -215,6 +224,7 @@ impl Format {
             Format::Nin => nin::parse(text).map(|p| bw(vec![p])),
             Format::Json => json::parse(text).map(|p| bw(vec![p])),
             Format::Pzl => pzl::parse(text).map(|p| vec![p]),
+            Format::Picross => picross::parse(text).map(bw),
         }
     }
 }

@@ -20,6 +20,7 @@ pub fn write_puzzle(puzzle: &AnyPuzzle, format: Format) -> Result<String, String
         (Format::Mk, AnyPuzzle::Bw(p)) => Ok(super::nin::write_mk(p)),
         (Format::Nin, AnyPuzzle::Bw(p)) => Ok(super::nin::write(p)),
         (Format::Json, AnyPuzzle::Bw(p)) => Ok(super::json::write(p)),
+        (Format::Picross, AnyPuzzle::Bw(p)) => Ok(super::picross::write(p)),
     }
 }
 

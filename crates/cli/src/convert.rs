@@ -16,7 +16,9 @@ use crate::stop::{Cancel, Stop};
 /// The format named by `--to`.
 pub(crate) fn format_named(name: &str) -> anyhow::Result<Format> {
     Format::from_name(name).with_context(|| {
-        format!("unknown --to '{name}' (expected plain, non, g, xml, mk, nin, json or pzl)")
+        format!(
+            "unknown --to '{name}' (expected plain, non, g, xml, mk, nin, json, pzl or picross)"
+        )
     })
 }
 
@@ -24,7 +26,8 @@ pub(crate) fn format_named(name: &str) -> anyhow::Result<Format> {
 fn input_format(name: &str) -> anyhow::Result<Format> {
     Format::from_name(name).with_context(|| {
         format!(
-            "unknown format '{name}' (expected plain, non, tournament, g, xml, mk, nin, json or pzl)"
+            "unknown format '{name}' (expected plain, non, tournament, g, xml, mk, nin, json, pzl or \
+             picross)"
         )
     })
 }

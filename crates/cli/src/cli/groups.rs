@@ -17,7 +17,8 @@ pub(crate) struct InputArgs {
     pub(crate) file: PathBuf,
     /// Input format, instead of detecting it.
     ///
-    /// plain, non, tournament, g (Olšák), xml (webpbn), mk, nin, json or pzl; case-insensitive.
+    /// plain, non, tournament, g (Olšák), xml (webpbn), mk, nin, json, pzl or picross;
+    /// case-insensitive.
     #[arg(long, value_name = "FMT")]
     pub(crate) format: Option<String>,
     /// In a file of several puzzles, only the Nth (1-based).
