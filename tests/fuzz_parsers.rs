@@ -35,6 +35,8 @@ fn seeds() -> Vec<(String, Vec<u8>)> {
         "../shared/puzzles/survey/bw-non/webpbn-00436.non",
         "../shared/puzzles/counted/gchq2015-givens.txt",
         "../shared/puzzles/picross-solver/inputs/invalid_input.txt",
+        "../shared/puzzles/tsionyx/nonogrid/UK.toml",
+        "../shared/puzzles/tsionyx/pynogram/apples.txt",
     ] {
         let path = root.join(shared);
         if path.exists() {

@@ -154,3 +154,28 @@ fn invalid_grids_fail_each_in_its_way(text: &str) {
         );
     }
 }
+
+#[test]
+fn pynogram_and_nonogrid_files_parse() {
+    let Some(mut files) = corpus("tsionyx/pynogram", "txt") else {
+        return;
+    };
+    files.extend(corpus("tsionyx/pynogram-history", "txt").unwrap_or_default());
+    files.extend(corpus("tsionyx/nonogrid", "toml").unwrap_or_default());
+    let files: Vec<_> = (files.into_iter())
+        .filter(|p| !p.ends_with("LICENSE-head.txt"))
+        .collect();
+    let mut colour = 0;
+    for path in &files {
+        let bytes = std::fs::read(path).expect("readable");
+        assert_eq!(
+            Format::detect(Some(path), &String::from_utf8_lossy(&bytes)),
+            Some(Format::Pynogram)
+        );
+        let puzzles = super::read_any_puzzles(&bytes, None, Some(path))
+            .unwrap_or_else(|e| panic!("{}:{e}", path.display()));
+        colour += usize::from(matches!(puzzles[..], [crate::AnyPuzzle::Color(_)]));
+    }
+    // In colour: the flag of the United Kingdom in both spellings, and the apples.
+    assert_eq!((files.len(), colour), (20, 3));
+}

@@ -26,6 +26,7 @@ pub mod non;
 pub mod olsak;
 pub mod picross;
 pub mod plain;
+pub mod pynogram;
 pub mod pzl;
 pub mod tournament;
 pub mod write;
@@ -91,11 +92,13 @@ pub enum Format {
     Pzl,
     /// picross-solver's text format (`GRID NAME`, `ROWS`, `[ 1 2 ]`, …): see [`picross`].
     Picross,
+    /// pynogram's and nonogrid's `[clues]` files, black-and-white or colour: see [`pynogram`].
+    Pynogram,
 }
 
 impl Format {
     /// Every format, in the order of [`Format::name`]'s documentation.
-    pub const ALL: [Format; 10] = [
+    pub const ALL: [Format; 11] = [
         Format::Plain,
         Format::Non,
         Format::Tournament,
@@ -106,6 +109,7 @@ impl Format {
         Format::Json,
         Format::Pzl,
         Format::Picross,
+        Format::Pynogram,
     ];
 
     /// The format with a name (case-insensitive): `plain`, `txt` or `text`; `non`;
@@ -122,6 +126,7 @@ impl Format {
             "json" => Some(Format::Json),
             "pzl" => Some(Format::Pzl),
             "picross" | "grid" => Some(Format::Picross),
+            "pynogram" | "nonogrid" | "toml" => Some(Format::Pynogram),
             _ => None,
         }
     }
@@ -139,14 +144,15 @@ impl Format {
             Format::Json => "json",
             Format::Pzl => "pzl",
             Format::Picross => "picross",
+            Format::Pynogram => "pynogram",
         }
     }
 
     /// Tells the format of a file from its name and content, or `None` if it cannot.
     ///
-    /// An extension `.non`, `.g`, `.xml`, `.mk`, `.nin`, `.json` or `.pzl` decides. Otherwise a
-    /// text starting with `<?xml` or `<puzzleset` is XML, one starting with `{` JSON, one with a
-    /// line starting with `:` Olšák's `.g`. Otherwise, skipping blank lines and `#` comments: a first
+    /// An extension `.non`, `.g`, `.xml`, `.mk`, `.nin`, `.json`, `.pzl` or `.toml` decides.
+    /// Otherwise a text starting with `<?xml` or `<puzzleset` is XML, one starting with `{` JSON,
+    /// one with a `[clues]` line pynogram's, one with a line starting with `:` Olšák's `.g`. Otherwise, skipping blank lines and `#` comments: a first
     /// line `GRID NAME` is picross-solver's format; one starting with `$` is a tournament file; a line starting with `width`, `height`,
     /// `rows` or `columns` is `.non`; a first line of exactly two numbers is plain; a first line
     /// of tab-separated numbers is a tournament file without `$` lines. A `.txt` extension
@@ -161,6 +167,7 @@ impl Format {
             ("nin", Format::Nin),
             ("json", Format::Json),
             ("pzl", Format::Pzl),
+            ("toml", Format::Pynogram),
         ];
         if let Some(ext) = extension
             && let Some(&(_, format)) = by_extension
@@ -175,6 +182,9 @@ impl Format {
         }
         if start.starts_with('{') {
             return Some(Format::Json);
+        }
+        if pynogram::has_clues_section(text) {
+            return Some(Format::Pynogram);
         }
         if text::numbered_lines(text).any(|(_, line)| line.starts_with(':')) {
             return Some(Format::Olsak);
@@ -225,6 +235,7 @@ impl Format {
             Format::Json => json::parse(text).map(|p| bw(vec![p])),
             Format::Pzl => pzl::parse(text).map(|p| vec![p]),
             Format::Picross => picross::parse(text).map(bw),
+            Format::Pynogram => pynogram::parse(text).map(|p| vec![p]),
         }
     }
 }

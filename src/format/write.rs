@@ -21,6 +21,7 @@ pub fn write_puzzle(puzzle: &AnyPuzzle, format: Format) -> Result<String, String
         (Format::Nin, AnyPuzzle::Bw(p)) => Ok(super::nin::write(p)),
         (Format::Json, AnyPuzzle::Bw(p)) => Ok(super::json::write(p)),
         (Format::Picross, AnyPuzzle::Bw(p)) => Ok(super::picross::write(p)),
+        (Format::Pynogram, AnyPuzzle::Bw(p)) => Ok(super::pynogram::write(p)),
     }
 }
 

@@ -17,7 +17,8 @@ use crate::stop::{Cancel, Stop};
 pub(crate) fn format_named(name: &str) -> anyhow::Result<Format> {
     Format::from_name(name).with_context(|| {
         format!(
-            "unknown --to '{name}' (expected plain, non, g, xml, mk, nin, json, pzl or picross)"
+            "unknown --to '{name}' (expected plain, non, g, xml, mk, nin, json, pzl, picross or \
+             pynogram)"
         )
     })
 }
@@ -26,8 +27,8 @@ pub(crate) fn format_named(name: &str) -> anyhow::Result<Format> {
 fn input_format(name: &str) -> anyhow::Result<Format> {
     Format::from_name(name).with_context(|| {
         format!(
-            "unknown format '{name}' (expected plain, non, tournament, g, xml, mk, nin, json, pzl or \
-             picross)"
+            "unknown format '{name}' (expected plain, non, tournament, g, xml, mk, nin, json, pzl, \
+             picross or pynogram)"
         )
     })
 }

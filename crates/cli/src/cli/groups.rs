@@ -17,7 +17,7 @@ pub(crate) struct InputArgs {
     pub(crate) file: PathBuf,
     /// Input format, instead of detecting it.
     ///
-    /// plain, non, tournament, g (Olšák), xml (webpbn), mk, nin, json, pzl or picross;
+    /// plain, non, tournament, g (Olšák), xml (webpbn), mk, nin, json, pzl, picross or pynogram;
     /// case-insensitive.
     #[arg(long, value_name = "FMT")]
     pub(crate) format: Option<String>,

@@ -317,7 +317,8 @@ pub(crate) struct ConvertArgs {
     /// The puzzle file (`-`: standard input).
     #[arg(value_name = "FILE")]
     pub(crate) input: PathBuf,
-    /// Output format: plain, non, g, xml, mk, nin, json, pzl or picross (colour: g, xml or pzl).
+    /// Output format: plain, non, g, xml, mk, nin, json, pzl, picross or pynogram (colour: g,
+    /// xml or pzl).
     #[arg(long, value_name = "FMT")]
     pub(crate) to: String,
     /// Write to this file instead of standard output.
@@ -343,7 +344,7 @@ pub(crate) struct MakeArgs {
     /// The picture: PBM, PNG or XPM, with a small palette.
     #[arg(value_name = "IMAGE")]
     pub(crate) image: PathBuf,
-    /// Output format: plain, non, g, xml, mk, nin, json, pzl or picross [default: g].
+    /// Output format: plain, non, g, xml, mk, nin, json, pzl, picross or pynogram [default: g].
     #[arg(
         long,
         value_name = "FMT",

@@ -330,8 +330,8 @@ pub(crate) fn strategy_name(strategy: Strategy) -> &'static str {
 fn input_format(name: &str) -> anyhow::Result<Format> {
     Format::from_name(name).with_context(|| {
         format!(
-            "unknown format '{name}' (expected plain, non, tournament, g, xml, mk, nin, json, pzl or \
-             picross)"
+            "unknown format '{name}' (expected plain, non, tournament, g, xml, mk, nin, json, pzl, \
+             picross or pynogram)"
         )
     })
 }
