@@ -87,7 +87,8 @@ pub fn parse(text: &str) -> Result<AnyPuzzle, ParseError> {
             .map(|&(n, clue)| parse_clue(clue, &read.entries).map_err(|k| ParseError::new(n, k)))
             .collect()
     };
-    let (row_clues, col_clues) = (clues(&read.rows)?, clues(&read.columns)?);
+    let (mut row_clues, mut col_clues) = (clues(&read.rows)?, clues(&read.columns)?);
+    drop_unused_black(&mut colors, &mut row_clues, &mut col_clues);
     assign_chars(&mut colors);
     let map = LineMap {
         size: first,
@@ -96,6 +97,21 @@ pub fn parse(text: &str) -> Result<AnyPuzzle, ParseError> {
         goal: 0,
     };
     map.check_color(ColorPuzzle::unchecked(colors, row_clues, col_clues))
+}
+
+/// Takes black (palette index 1) out of a colour puzzle whose clues do not use it.
+fn drop_unused_black(colors: &mut Vec<Color>, rows: &mut [ColorClue], cols: &mut [ColorClue]) {
+    let mut blocks = rows
+        .iter_mut()
+        .chain(cols.iter_mut())
+        .flat_map(|c| c.0.iter_mut());
+    if colors.len() <= 2 || blocks.any(|b| b.color == 1) {
+        return;
+    }
+    colors.remove(1);
+    for block in rows.iter_mut().chain(cols).flat_map(|c| c.0.iter_mut()) {
+        block.color -= 1;
+    }
 }
 
 /// Reads the sections of a file, line by line.
@@ -320,6 +336,15 @@ mod tests {
             let rows: Vec<Vec<(u32, u8)>> = p.row_clues.iter().map(blocks).collect();
             assert_eq!(rows, [vec![(1, 2)], vec![(1, 1), (1, 3)]]);
         }
+        // Black only where a block has no colour.
+        let Ok(AnyPuzzle::Color(p)) = parse(
+            "[colors]\nr = (red) %\ng = (green) *\n[clues]\ncolumns = 1r, 1g\nrows = 1r 1g\n",
+        ) else {
+            panic!("colour");
+        };
+        let names: Vec<&str> = p.colors.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["background", "red", "green"]);
+        assert_eq!(p.row_clues[0].blocks()[1].color, 2);
     }
 
     #[test]
