@@ -39,6 +39,20 @@ mod text;
 #[cfg(test)]
 mod corpus_tests;
 
+/// For each case `(text, line, message)`: `text` fails to parse at `line`, with an error
+/// message that contains `message`.
+#[cfg(test)]
+fn assert_texts_fail<T: fmt::Debug>(
+    parse: impl Fn(&str) -> Result<T, ParseError>,
+    cases: &[(&str, usize, &str)],
+) {
+    for &(text, line, message) in cases {
+        let err = parse(text).expect_err(text);
+        assert_eq!(err.line, line, "{text:?}: {err}");
+        assert!(err.to_string().contains(message), "{text:?}: {err}");
+    }
+}
+
 /// For each case `(from, to, line, kind)`: `good` with `from` replaced by `to` fails to parse
 /// at `line`, with an error kind that prints (with `{:?}`) starting with `kind`.
 #[cfg(test)]

@@ -251,11 +251,7 @@ mod tests {
             ),
             ("GRID a\nROWS\n[ 1 ]\nCOLUMNS\nx\n", 5, "`x` where"),
         ];
-        for (text, line, message) in cases {
-            let err = parse(text).unwrap_err();
-            assert_eq!(err.line, line, "{text:?}: {err}");
-            assert!(err.to_string().contains(message), "{text:?}: {err}");
-        }
+        super::super::assert_texts_fail(parse, &cases);
     }
 
     #[test]

@@ -377,10 +377,6 @@ mod tests {
                 "`columns` appears twice",
             ),
         ];
-        for (text, line, message) in cases {
-            let err = parse(text).unwrap_err();
-            assert_eq!(err.line, line, "{text:?}: {err}");
-            assert!(err.to_string().contains(message), "{text:?}: {err}");
-        }
+        super::super::assert_texts_fail(parse, &cases);
     }
 }
