@@ -229,32 +229,6 @@ mod tests {
     }
 
     #[test]
-    fn errors_name_the_line_and_the_problem() {
-        let cases = [
-            ("ROWS\n[ 1 ]\n", 1, "before the first `GRID` line"),
-            ("GRID a\n[ 1 ]\n", 2, "before `ROWS` or `COLUMNS`"),
-            ("GRID a\nROWS\n[ 1 ]\nROWS\n", 4, "`ROWS` appears twice"),
-            ("GRID a\nROWS\n1 2\n", 3, "a clue in brackets should be"),
-            ("GRID a\nROWS\n[ 1 2\n", 3, "in brackets, `[ 2 1 ]`"),
-            ("GRID a\nROWS\n[ 1 x ]\n", 3, "`x` is not a number"),
-            (
-                "GRID a\nROWS\n[ 1 ]\n",
-                1,
-                "the grid `a` has no COLUMNS clues",
-            ),
-            ("GRID a\nROWS\n[ 1 ]\nCOLUMNS\n[ 2 ]\n", 5, "column 1"),
-            // The first error in the file: a grid's before a later stray line.
-            (
-                "GRID a\nROWS\n[ 1 ]\nCOLUMNS\n[ 2 ]\nGRID b\nROWS\nx\n",
-                5,
-                "column 1",
-            ),
-            ("GRID a\nROWS\n[ 1 ]\nCOLUMNS\nx\n", 5, "`x` where"),
-        ];
-        super::super::assert_texts_fail(parse, &cases);
-    }
-
-    #[test]
     fn a_grid_line_is_the_keyword_and_a_name() {
         assert_eq!(grid_name("GRID Fish"), Some("Fish"));
         assert_eq!(grid_name("Grid"), Some(""));

@@ -346,37 +346,4 @@ mod tests {
         assert_eq!(names, ["background", "red", "green"]);
         assert_eq!(p.row_clues[0].blocks()[1].color, 2);
     }
-
-    #[test]
-    fn errors_name_the_line_and_the_problem() {
-        let cases = [
-            (
-                "[clues]\ncolumns = 1\nrows = 1x\n",
-                3,
-                "colour `x` is not in `[colors]`",
-            ),
-            ("[clues]\ncolumns = 1\nrows = a\n", 3, "`a` is not a number"),
-            ("[clues]\ncolumns = 1\n", 3, "expected `rows =`"),
-            ("[colors]\nr = red %\n[clues]\n", 2, "a colour is written"),
-            (
-                "[colors]\nr = (red) %\nr = (blue) *\n",
-                3,
-                "`r` appears twice",
-            ),
-            ("[meta]\n", 1, "unknown section `meta`"),
-            ("columns = 1\n[clues]\n", 1, "where `[clues]`"),
-            ("[clues]\ncolumns = 2\nrows = 1\n", 2, "column 1"),
-            (
-                "[clues]\ncolumns = 1 0\nrows = 1\n",
-                2,
-                "a block of 0 cells",
-            ),
-            (
-                "[clues]\ncolumns = 1\nrows = 1\ncolumns = 1\n",
-                4,
-                "`columns` appears twice",
-            ),
-        ];
-        super::super::assert_texts_fail(parse, &cases);
-    }
 }
