@@ -101,3 +101,12 @@ pub(crate) fn colour_bands(k: usize, m: usize) -> ColorPuzzle {
         .collect();
     ColorPuzzle::new(palette(k), rows, cols).expect("valid")
 }
+
+/// A picture of 2 to `max` rows and columns with 2 to 4 colours, the background included.
+pub(crate) fn colour_picture(max: usize) -> impl Strategy<Value = ColorPuzzle> {
+    (2..=max, 2..=max, 2usize..=4).prop_flat_map(|(h, w, n)| {
+        proptest::collection::vec(0..n as u8, h * w).prop_map(move |cells| {
+            ColorPuzzle::from_picture(palette(n - 1), h, w, &cells).expect("valid")
+        })
+    })
+}

@@ -303,18 +303,18 @@ mod tests {
 
     use super::*;
     use crate::count::probed_root;
-    use crate::grid::{Cell, Grid};
+    use crate::grid::Cell;
     use crate::puzzle::Puzzle;
-    use crate::test_strategies::random_clues;
+    use crate::test_strategies::{colour_picture, random_clues};
 
     /// Every solution of `puzzle`, by the test-only enumeration.
-    fn solutions(puzzle: &Puzzle) -> Vec<Grid> {
+    fn solutions<P: Countable>(puzzle: &P) -> Vec<P::Grid> {
         crate::test_enumeration::solutions(puzzle)
     }
 
     /// With conflicts enough, the cells fixed are exactly those equal in every solution, and
     /// "no solution" exactly when there is none.
-    fn fixes_exactly_the_backbone(puzzle: &Puzzle) -> Result<(), TestCaseError> {
+    fn fixes_exactly_the_backbone<P: Countable>(puzzle: &P) -> Result<(), TestCaseError> {
         let all = solutions(puzzle);
         let Some(root) = probed_root(puzzle).expect("valid") else {
             prop_assert!(all.is_empty());
@@ -327,18 +327,17 @@ mod tests {
                 prop_assert!(!all.is_empty());
                 for row in 0..grid.height() {
                     for col in 0..grid.width() {
-                        let constant = all
-                            .iter()
-                            .all(|s| s.cell(row, col) == all[0].cell(row, col));
-                        let known = grid.cell(row, col) != Cell::Unknown;
+                        let first = all[0].values(row, col);
+                        let constant = all.iter().all(|s| s.values(row, col) == first);
+                        let known = grid.values(row, col).is_power_of_two();
                         prop_assert_eq!(known, constant, "cell ({}, {})", row, col);
                         if known {
-                            prop_assert_eq!(grid.cell(row, col), all[0].cell(row, col));
+                            prop_assert_eq!(grid.values(row, col), first);
                         }
                     }
                 }
                 let fixed = stats.fixed.load(Ordering::Relaxed) as usize;
-                prop_assert_eq!(fixed, root.unknown_count() - grid.unknown_count());
+                prop_assert_eq!(fixed, root.undecided() - grid.undecided());
             }
         }
         Ok(())
@@ -362,6 +361,11 @@ mod tests {
 
         #[test]
         fn the_cells_fixed_are_the_backbone_of_random_clues(puzzle in random_clues(7)) {
+            fixes_exactly_the_backbone(&puzzle)?;
+        }
+
+        #[test]
+        fn the_cells_fixed_are_the_backbone_of_colour_pictures(puzzle in colour_picture(7)) {
             fixes_exactly_the_backbone(&puzzle)?;
         }
     }

@@ -8,9 +8,9 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::color::{Block, ColorClue, ColorPuzzle};
-use crate::test_strategies::{colour_bands, palette};
+use crate::test_strategies::{colour_bands, colour_picture, palette};
 
-use super::tests::{profile_count, sweep_count};
+use super::tests::{CHECKING, component_count_checking, profile_count, sweep_count};
 
 /// `2n` rows alternately of colours 1 and 2, each holding one cell, over `n` columns each
 /// holding one cell of colour 1 above one of colour 2: one component.
@@ -137,15 +137,6 @@ fn cancelled_colour_counts_give_a_lower_bound() {
     assert_eq!(error, CountError::Cancelled);
 }
 
-/// A picture of 2 to `max` rows and columns with 2 to 4 colours, the background included.
-fn colour_picture(max: usize) -> impl Strategy<Value = ColorPuzzle> {
-    (2..=max, 2..=max, 2usize..=4).prop_flat_map(|(h, w, n)| {
-        proptest::collection::vec(0..n as u8, h * w).prop_map(move |cells| {
-            ColorPuzzle::from_picture(palette(n - 1), h, w, &cells).expect("valid")
-        })
-    })
-}
-
 /// The solutions and, row by row and cell by cell, in how many each cell holds each colour,
 /// by enumerating them.
 fn per_colour_enumerated(puzzle: &ColorPuzzle) -> (BigUint, Vec<Vec<Vec<BigUint>>>) {
@@ -192,6 +183,17 @@ proptest! {
         let counted = by_components(&puzzle).count;
         prop_assert!(counted >= BigUint::from(1u8));
         prop_assert_eq!(counted, BigUint::from(enumerated(&puzzle)));
+    }
+
+    /// Completion checks of every set of cells (colour learning searches) change no count.
+    #[test]
+    fn components_count_colour_pictures_alike_with_and_without_completion_checks(
+        puzzle in colour_picture(6),
+    ) {
+        let expected = BigUint::from(enumerated(&puzzle));
+        for checks in CHECKING {
+            prop_assert_eq!(component_count_checking(&puzzle, checks), expected.clone());
+        }
     }
 
     /// Profiles, the sweep, components and enumeration agree.

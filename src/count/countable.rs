@@ -1,7 +1,6 @@
 //! What exact counting needs of a [`Domain`] beyond propagation and probing: where a line falls
 //! apart into independent segments, the automaton of a line (for profiles and the sweep), and
-//! whether a learning search can check a set of cells for a completion (black and white only,
-//! so far).
+//! a learning search that checks a set of cells for a completion.
 
 use super::dfa::{Class, ColorClass, LineDfa, Successors, TooLarge};
 use super::segments::{ColorSegmentSolver, Segment, segments_of_bits};
@@ -129,11 +128,10 @@ impl Countable for Puzzle {
     }
 }
 
-/// Colour has no learning search yet: every set of cells is counted without a check.
 impl Countable for ColorPuzzle {
     type Successors = ColorClass;
     type SegmentSolver = ColorSegmentSolver;
-    type Checker<'p> = std::convert::Infallible;
+    type Checker<'p> = CompletionChecker<'p, ColorPuzzle>;
 
     fn segments(
         &self,
@@ -155,21 +153,21 @@ impl Countable for ColorPuzzle {
         automaton(grid, line, blocks, self.colors.len(), backwards)
     }
 
-    fn checker(&self, _: &ColorGrid) -> Option<std::convert::Infallible> {
-        None
+    fn checker<'p>(&'p self, root: &ColorGrid) -> Option<Self::Checker<'p>> {
+        Some(CompletionChecker::new(self, root))
     }
 
-    fn conflicts(checker: &std::convert::Infallible) -> u64 {
-        match *checker {}
+    fn conflicts(checker: &Self::Checker<'_>) -> u64 {
+        checker.stats().conflicts
     }
 
     fn check(
-        checker: &mut std::convert::Infallible,
-        _: &ColorGrid,
-        _: &[(u32, u32)],
-        _: u64,
-        _: impl FnMut() -> bool,
+        checker: &mut Self::Checker<'_>,
+        grid: &ColorGrid,
+        cells: &[(u32, u32)],
+        max_conflicts: u64,
+        stopped: impl FnMut() -> bool,
     ) -> Completion<ColorGrid> {
-        match *checker {}
+        checker.check(grid, cells, max_conflicts, stopped)
     }
 }

@@ -251,7 +251,6 @@ fn open_root<P: Domain>(
 /// one by one, in the current rayon pool: by profiles while a layer holds at most
 /// `limits.max_profiles`, else by a sweep while its memo fits `limits.sweep_memory`, else by
 /// components (racing, profiles again among them if a layer outgrew the limit). `progress` is kept up to date for a display that reads it from another thread.
-/// (A domain without a completion checker, colour so far, fixes no backbone.)
 pub(crate) fn count_exact<P: Countable>(
     puzzle: &P,
     limits: CountLimits,

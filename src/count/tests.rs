@@ -66,12 +66,15 @@ pub(super) fn component_count(puzzle: &Puzzle) -> BigUint {
 }
 
 /// Components alone, checking sets of cells for a completion as `checks` says.
-fn component_count_checking(puzzle: &Puzzle, checks: Option<CompletionChecks>) -> BigUint {
+pub(super) fn component_count_checking<P: Countable>(
+    puzzle: &P,
+    checks: Option<CompletionChecks>,
+) -> BigUint {
     let Some(root) = probed_root(puzzle).expect("valid") else {
         return BigUint::ZERO;
     };
     let (cancel, stats) = (AtomicBool::new(false), ComponentStats::default());
-    let count = ComponentCounter::<BigUint>::new(puzzle, &cancel, &stats)
+    let count = ComponentCounter::<BigUint, P>::new(puzzle, &cancel, &stats)
         .completion_checks(checks)
         .count(&root)
         .expect("counts");
@@ -88,7 +91,7 @@ fn component_count_checking(puzzle: &Puzzle, checks: Option<CompletionChecks>) -
 
 /// Checks of every set of cells, however small: with all the conflicts they need, with
 /// none (each check that needs a conflict gives up), and no checks.
-const CHECKING: [Option<CompletionChecks>; 3] = [
+pub(super) const CHECKING: [Option<CompletionChecks>; 3] = [
     Some(CompletionChecks {
         min_cells: 1,
         max_conflicts: u64::MAX,

@@ -7,6 +7,7 @@
 //! carry over as well: the values of the last completion found are tried first, which finds a
 //! completion of a nearby grid at once more often than not.
 
+use super::domain::LearnDomain;
 use super::engine::{Assumed, Engine};
 use super::order::{Decisions, Phases};
 use super::schedule::{self, Schedule};
@@ -27,15 +28,21 @@ pub enum Completion<G = Grid> {
     Unknown,
 }
 
-/// A learning search that checks grid after grid of one puzzle.
-pub struct CompletionChecker<'p> {
-    engine: Engine<'p, Puzzle>,
+/// A learning search that checks grid after grid of one puzzle, black and white by default,
+/// or of any domain the learning search knows.
+#[allow(
+    private_bounds,
+    reason = "public only as `Countable::Checker`, in a module outside code cannot name"
+)]
+pub struct CompletionChecker<'p, D: LearnDomain = Puzzle> {
+    engine: Engine<'p, D>,
     schedule: Schedule,
 }
 
-impl<'p> CompletionChecker<'p> {
+#[allow(private_bounds, reason = "see the struct")]
+impl<'p, D: LearnDomain> CompletionChecker<'p, D> {
     /// A checker for grids of `puzzle` that extend `root` (a grid at a propagation fixpoint).
-    pub fn new(puzzle: &'p Puzzle, root: &Grid) -> Self {
+    pub fn new(puzzle: &'p D, root: &D::Grid) -> Self {
         CompletionChecker {
             engine: Engine::new(puzzle, root, Phases::Saved, Decisions::Activity),
             schedule: Schedule::new(schedule::RESTART_UNIT),
@@ -51,11 +58,11 @@ impl<'p> CompletionChecker<'p> {
     /// `grid` have a completion: a learned clause may hold only because they have none.
     pub fn check(
         &mut self,
-        grid: &Grid,
+        grid: &D::Grid,
         cells: &[(u32, u32)],
         max_conflicts: u64,
         mut stopped: impl FnMut() -> bool,
-    ) -> Completion {
+    ) -> Completion<D::Grid> {
         let answer = match self.engine.assume(grid, cells) {
             Assumed::Contradiction => Completion::Impossible,
             Assumed::Ready => {

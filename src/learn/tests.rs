@@ -540,11 +540,15 @@ fn a_raised_cancel_flag_stops_at_once() {
 mod completion {
     use proptest::prelude::*;
 
+    use crate::color::{ColorGrid, ColorPuzzle};
+    use crate::domain::DomainGrid;
     use crate::grid::Cell;
     use crate::grid::Grid;
     use crate::learn::{Completion, CompletionChecker};
+    use crate::propagate::Propagator;
     use crate::puzzle::Given;
     use crate::puzzle::Puzzle;
+    use crate::test_strategies::colour_picture;
 
     fn picture(max: usize) -> impl Strategy<Value = (usize, usize, Vec<bool>)> {
         (2..=max, 2..=max).prop_flat_map(|(h, w)| {
@@ -611,6 +615,54 @@ mod completion {
                                 );
                             }
                         }
+                    }
+                    Completion::Impossible => prop_assert_eq!(solutions, 0),
+                    Completion::Unknown => prop_assert!(false, "an unlimited check decides"),
+                }
+            }
+        }
+
+        /// The same for colour: one checker asked about grids whose cells are narrowed to
+        /// random sets of colours, then propagated.
+        #[test]
+        fn a_colour_checker_finds_a_completion_exactly_when_there_is_one(
+            puzzle in colour_picture(6),
+            narrowings in proptest::collection::vec(
+                proptest::collection::vec((0usize..36, 1u64..16), 1..4),
+                1..6,
+            ),
+        ) {
+            let Ok(Some(root)) = crate::test_enumeration::root(&puzzle) else {
+                return Ok(());
+            };
+            let all = crate::test_enumeration::solutions(&puzzle);
+            let (h, w) = (root.height(), root.width());
+            let mut checker = CompletionChecker::new(&puzzle, &root);
+            let mut propagator = Propagator::<ColorPuzzle>::new();
+            for narrowing in narrowings {
+                let mut grid = root.clone();
+                let narrowed = narrowing.iter().all(|&(at, set)| {
+                    let (row, col) = ((at / w) % h, at % w);
+                    grid.restrict(row, col, set).is_ok()
+                        && propagator.propagate_cell(&puzzle, &mut grid, row, col).is_ok()
+                });
+                if !narrowed {
+                    continue;
+                }
+                let agrees = |s: &ColorGrid| {
+                    (0..h).all(|r| (0..w).all(|c| s.values(r, c) & grid.values(r, c) != 0))
+                };
+                let solutions = all.iter().filter(|s| agrees(s)).count();
+                let unknown: Vec<(u32, u32)> = (0..h)
+                    .flat_map(|r| (0..w).map(move |c| (r, c)))
+                    .filter(|&(r, c)| !grid.values(r, c).is_power_of_two())
+                    .map(|(r, c)| (r as u32, c as u32))
+                    .collect();
+                match checker.check(&grid, &unknown, u64::MAX, || false) {
+                    Completion::Found(found) => {
+                        prop_assert!(solutions > 0);
+                        prop_assert!(found.complete());
+                        prop_assert!(all.contains(&found) && agrees(&found));
                     }
                     Completion::Impossible => prop_assert_eq!(solutions, 0),
                     Completion::Unknown => prop_assert!(false, "an unlimited check decides"),
