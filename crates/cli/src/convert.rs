@@ -10,6 +10,7 @@ use anyhow::{Context, bail};
 use nonoenum::format::{self, Format};
 use nonoenum::{AnyPuzzle, Picture, Uniqueness};
 
+use crate::cli::input_format;
 use crate::input::display_name;
 use crate::stop::{Cancel, Stop};
 
@@ -19,16 +20,6 @@ pub(crate) fn format_named(name: &str) -> anyhow::Result<Format> {
         format!(
             "unknown --to '{name}' (expected plain, non, g, xml, mk, nin, json, pzl, picross or \
              pynogram)"
-        )
-    })
-}
-
-/// The format named by `--format`.
-fn input_format(name: &str) -> anyhow::Result<Format> {
-    Format::from_name(name).with_context(|| {
-        format!(
-            "unknown format '{name}' (expected plain, non, tournament, g, xml, mk, nin, json, pzl, \
-             picross or pynogram)"
         )
     })
 }

@@ -12,7 +12,9 @@ pub(crate) use groups::{
     CheckpointArgs, CountMethod, CountTuningArgs, EngineChoice, InputArgs, ProgressFormat,
     ResultOutputArgs, RunArgs, SolutionOutputArgs, Strategy, SweepSide,
 };
-pub(crate) use settings::{JsonStyle, Settings, SolutionFormat, seconds, strategy_name, threads};
+pub(crate) use settings::{
+    JsonStyle, Settings, SolutionFormat, input_format, seconds, strategy_name, threads,
+};
 
 /// What the long help of the tool and of each command ends with.
 const EXIT_CODES: &str = "\

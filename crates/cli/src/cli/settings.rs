@@ -327,7 +327,7 @@ pub(crate) fn strategy_name(strategy: Strategy) -> &'static str {
 }
 
 /// The format named by `--format`.
-fn input_format(name: &str) -> anyhow::Result<Format> {
+pub(crate) fn input_format(name: &str) -> anyhow::Result<Format> {
     Format::from_name(name).with_context(|| {
         format!(
             "unknown format '{name}' (expected plain, non, tournament, g, xml, mk, nin, json, pzl, \
