@@ -271,8 +271,11 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
             })
         }
         ExactOutcome::Cancelled { at_least } => {
-            if !settings.per_cell {
-                // Say how far it got, as the last progress line would.
+            // Say how far it got, as the last progress line would (per-cell profiles keep no
+            // progress counters).
+            if settings.per_cell {
+                say(&summary);
+            } else {
                 let how_far = counter.progress().snapshot().how_far(elapsed);
                 say(&format!("{summary}; {how_far}"));
             }

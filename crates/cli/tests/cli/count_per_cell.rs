@@ -124,6 +124,20 @@ fn per_cell_counts_past_enumeration_by_profiles() {
 }
 
 #[test]
+fn a_per_cell_count_stopped_by_its_time_limit_still_gives_its_statistics() {
+    let dir = TempDir::new().expect("temp dir");
+    // 40! solutions: per-cell profiles of C(40, 20) columns used do not finish in a second.
+    let args = ["count", "--per-cell", "--stats", "--time-limit", "1"];
+    let (code, _, stderr) = run(&args, &perm(dir.path(), 40));
+    assert_eq!(code, 3, "{stderr}");
+    assert!(
+        stderr.contains(" s, stopped before the count was known, at least 0 solutions counted"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("time limit reached"), "{stderr}");
+}
+
+#[test]
 fn per_cell_by_profiles_enumerates_or_gives_up_when_the_layers_are_too_many() {
     let dir = TempDir::new().expect("temp dir");
     // 6 x 6 permutations: 2^6 = 64 profiles in all, over 8 x 4.
