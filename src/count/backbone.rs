@@ -363,15 +363,16 @@ mod tests {
         fn the_cells_fixed_are_the_backbone_of_random_clues(puzzle in random_clues(7)) {
             fixes_exactly_the_backbone(&puzzle)?;
         }
-
-        #[test]
-        fn the_cells_fixed_are_the_backbone_of_colour_pictures(puzzle in colour_picture(7)) {
-            fixes_exactly_the_backbone(&puzzle)?;
-        }
     }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(100))]
+
+        /// Colour pictures, each check a colour learning search's.
+        #[test]
+        fn the_cells_fixed_are_the_backbone_of_colour_pictures(puzzle in colour_picture(7)) {
+            fixes_exactly_the_backbone(&puzzle)?;
+        }
 
         /// Four threads check cells at once (on any machine: the pool is built with four),
         /// and still fix exactly the backbone.
