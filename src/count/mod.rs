@@ -257,6 +257,18 @@ pub(crate) fn count_exact<P: Countable>(
     cancel: &AtomicBool,
     progress: &CountProgress,
 ) -> Result<ExactCount, CountError> {
+    count_exact_trying(puzzle, limits, whole::QUICK_TRY, cancel, progress)
+}
+
+/// [`count_exact`], whose sweep alone gets `quick_try` before a race that profiles join
+/// (none if zero).
+fn count_exact_trying<P: Countable>(
+    puzzle: &P,
+    limits: CountLimits,
+    quick_try: Duration,
+    cancel: &AtomicBool,
+    progress: &CountProgress,
+) -> Result<ExactCount, CountError> {
     crate::fault::inject("count");
     let (root, unknown_cells) = match open_root(puzzle, progress, cancel)? {
         Ok(open) => open,
@@ -292,8 +304,12 @@ pub(crate) fn count_exact<P: Countable>(
         progress,
         swept_as: std::sync::Mutex::new(orientation),
         profiles_race,
+        quick_try,
     };
     if limits.sweep_memory > 0 && whole && limits.race {
+        if profiles_race && let Some(counted) = sweep.quick_try(cancel) {
+            return Ok(done(counted));
+        }
         return sweep.race_components(cancel).map(done);
     }
     if limits.sweep_memory > 0 && whole {

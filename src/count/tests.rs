@@ -417,14 +417,12 @@ fn profiles_past_their_first_limit_race_and_the_count_is_exact() {
             .build()
             .expect("pool");
         for n in [7, 9] {
-            let limits = CountLimits {
-                max_profiles: 20,
-                ..CountLimits::default()
-            };
+            let limits = profiles_within(20);
             let progress = CountProgress::default();
             let counted = pool
                 .install(|| {
-                    count_exact(&permutations(n), limits, &AtomicBool::new(false), &progress)
+                    let (puzzle, cancel) = (permutations(n), AtomicBool::new(false));
+                    count_exact_trying(&puzzle, limits, Duration::ZERO, &cancel, &progress)
                 })
                 .expect("counts");
             assert_eq!(
@@ -441,6 +439,26 @@ fn profiles_past_their_first_limit_race_and_the_count_is_exact() {
             }
         }
     }
+}
+
+/// The default limits but `max_profiles`.
+fn profiles_within(max_profiles: usize) -> CountLimits {
+    CountLimits {
+        max_profiles,
+        ..CountLimits::default()
+    }
+}
+
+/// Before profiles race, the sweep alone tries, and counts a puzzle it finishes at once.
+#[test]
+fn the_sweep_tries_alone_before_profiles_race() {
+    let (cancel, progress) = (AtomicBool::new(false), CountProgress::default());
+    let counted =
+        count_exact(&permutations(7), profiles_within(20), &cancel, &progress).expect("counts");
+    assert_eq!(counted.count, factorial(7));
+    assert!(matches!(counted.method, ExactMethod::Sweep { .. }));
+    // The race never started.
+    assert_ne!(progress.snapshot().phase, CountPhase::Race);
 }
 
 /// Profiles race again only after a first try whose layers grew slowly: a permutation

@@ -23,6 +23,9 @@ pub(super) struct WholeSweep<'a, P: Countable> {
     /// Whether profiles race too, their layers bounded by memory rather than by
     /// `limits.max_profiles`, which a layer outgrew (see [`WholeSweep::race_profiles`]).
     pub(super) profiles_race: bool,
+    /// How long the sweep alone may try before a race that profiles join (see
+    /// [`WholeSweep::quick_try`]).
+    pub(super) quick_try: Duration,
 }
 
 /// The most profiles a layer of the profiles that race may hold, and about the most bytes
@@ -44,6 +47,12 @@ pub(super) const RACE_LIMIT: LayerLimit = LayerLimit {
 /// of 44), and count a 21x21 permutation puzzle in 4 to 6 s with the cores to themselves,
 /// against 10 s sharing them (docs/tuning.md, "Constants").
 const PROFILES_HEAD_START: Duration = Duration::from_secs(4);
+
+/// How long the sweep alone (its backbone first) may try, on every thread, before profiles
+/// race with their head start: taai2011 #200's profiles grow slowly but wide (470 MB of
+/// layers), and waiting for them took 4.3 s where the sweep counts its 240 solutions in
+/// 0.03 s (docs/tuning.md, "Constants").
+pub(super) const QUICK_TRY: Duration = Duration::from_millis(500);
 
 /// How many times the profiles of the layer before a layer of the profiles that race may
 /// hold (see [`LayerLimit::growth`]): a permutation puzzle's layers grow at most 4.2 times
@@ -143,6 +152,26 @@ impl<P: Countable> WholeSweep<'_, P> {
             backbone: load(&progress.backbone.fixed),
             backbone_millis: progress.backbone.millis(),
         }
+    }
+
+    /// The sweep alone, for at most `self.quick_try` ([`QUICK_TRY`] by default), before a race
+    /// that profiles join. It keeps counters of its own, so what it counted without finishing
+    /// never adds to the race's lower bounds; `None` if it did not finish.
+    pub(super) fn quick_try(&self, cancel: &AtomicBool) -> Option<(BigUint, ExactMethod)> {
+        if self.quick_try.is_zero() {
+            return None;
+        }
+        let progress = CountProgress::default();
+        let quick = WholeSweep {
+            budget: MemoBudget::new(self.limits.sweep_memory),
+            progress: &progress,
+            swept_as: std::sync::Mutex::new(self.orientation),
+            profiles_race: false,
+            ..*self
+        };
+        let stop = Stop::from(cancel).with_deadline(Instant::now() + self.quick_try);
+        let count = quick.count(stop).ok()?;
+        Some((count, quick.method()))
     }
 
     /// Neither the sweep nor components is reliably the faster (the sweep counts some random
