@@ -32,6 +32,29 @@ pub(crate) fn random_clues(max: usize) -> impl Strategy<Value = Puzzle> {
     })
 }
 
+/// The clues of random black-and-white pictures, `min` to `max` cells a side, each cell black
+/// with chance `density`.
+pub(crate) fn bw_picture(min: usize, max: usize, density: f64) -> impl Strategy<Value = Puzzle> {
+    (min..=max, min..=max).prop_flat_map(move |(h, w)| {
+        proptest::collection::vec(proptest::bool::weighted(density), h * w)
+            .prop_map(move |cells| Puzzle::from_picture(h, w, &cells).expect("valid"))
+    })
+}
+
+/// A random picture of `h` x `w` cells, about 40% filled, from a fixed seed.
+pub(crate) fn seeded_picture(h: usize, w: usize, seed: u64) -> Puzzle {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let cells: Vec<bool> = (0..h * w)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % 100 < 40
+        })
+        .collect();
+    Puzzle::from_picture(h, w, &cells).expect("valid")
+}
+
 /// The n x n puzzle whose every clue is `1`: n! solutions.
 pub(crate) fn permutations(n: usize) -> Puzzle {
     let ones = || (0..n).map(|_| Clue(vec![1])).collect::<Vec<_>>();

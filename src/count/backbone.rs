@@ -345,10 +345,7 @@ mod tests {
 
     /// The clues of random pictures of 0.4 density, `min` to `max` cells a side.
     fn random_pictures(min: usize, max: usize) -> impl Strategy<Value = Puzzle> {
-        (min..=max, min..=max).prop_flat_map(|(h, w)| {
-            proptest::collection::vec(proptest::bool::weighted(0.4), h * w)
-                .prop_map(move |cells| Puzzle::from_picture(h, w, &cells).expect("valid"))
-        })
+        crate::test_strategies::bw_picture(min, max, 0.4)
     }
 
     proptest! {
@@ -387,7 +384,7 @@ mod tests {
     /// varies, even when it stops in the middle.
     #[test]
     fn a_search_stopped_early_fixes_backbone_cells_only() {
-        let puzzle = crate::count::tests::seeded_picture(12, 12, 5);
+        let puzzle = crate::test_strategies::seeded_picture(12, 12, 5);
         let all = solutions(&puzzle);
         let root = probed_root(&puzzle).expect("valid").expect("a solution");
         let cancel = AtomicBool::new(false);
@@ -431,7 +428,7 @@ mod tests {
             assert_eq!(stats.checking(), Some((40, 40)));
         }
         assert_eq!(stats.checking(), None);
-        let puzzle = crate::count::tests::seeded_picture(12, 12, 5);
+        let puzzle = crate::test_strategies::seeded_picture(12, 12, 5);
         let root = probed_root(&puzzle).expect("valid").expect("a solution");
         let cancel = AtomicBool::new(false);
         fix_backbone(&puzzle, &root, u64::MAX, Stop::from(&cancel), &stats);

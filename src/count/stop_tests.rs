@@ -3,11 +3,12 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize};
 
-use super::tests::{component_count, seeded_picture, sweep_count, sweep_first};
+use super::tests::{component_count, sweep_count, sweep_first};
 use super::*;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use crate::test_strategies::permutations;
+use crate::test_strategies::seeded_picture;
 
 /// A sweep stopped part way keeps its memo: counted again from any side, after any number of
 /// stops, it gives the same count, and a memo too small for two sweeps drops the other side.

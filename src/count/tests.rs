@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use proptest::prelude::*;
 
-use crate::test_strategies::{diagonal_squares, permutations, random_clues};
+use crate::test_strategies::{diagonal_squares, permutations, random_clues, seeded_picture};
 
 use super::*;
 use crate::grid::Grid;
@@ -102,20 +102,6 @@ pub(super) const CHECKING: [Option<CompletionChecks>; 3] = [
     }),
     None,
 ];
-
-/// A random picture of `h` x `w` cells, about 40% filled, from a fixed seed.
-pub(super) fn seeded_picture(h: usize, w: usize, seed: u64) -> Puzzle {
-    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    let cells: Vec<bool> = (0..h * w)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % 100 < 40
-        })
-        .collect();
-    Puzzle::from_picture(h, w, &cells).expect("valid")
-}
 
 /// On pictures big enough for probing to miss dead residual problems, the checks prove some
 /// impossible, and the counts stay those of the sweep and of components without checks.

@@ -158,10 +158,7 @@ fn assert_stops_when_told<D: LearnDomain>(puzzle: &D, root: &D::Grid) {
 }
 
 fn picture(max: usize) -> impl Strategy<Value = Puzzle> {
-    (1..=max, 1..=max).prop_flat_map(|(h, w)| {
-        proptest::collection::vec(proptest::bool::weighted(0.45), h * w)
-            .prop_map(move |cells| Puzzle::from_picture(h, w, &cells).expect("valid"))
-    })
+    crate::test_strategies::bw_picture(1, max, 0.45)
 }
 
 fn palette(n: usize) -> Vec<Color> {
