@@ -45,6 +45,17 @@ impl BackboneStats {
         self.nanos.load(Ordering::Relaxed) / 1_000_000
     }
 
+    /// Adds the checks, fixed cells and time of `other`, a search that handed its grid on.
+    pub(super) fn add(&self, other: &BackboneStats) {
+        for (mine, theirs) in [
+            (&self.checks, &other.checks),
+            (&self.fixed, &other.fixed),
+            (&self.nanos, &other.nanos),
+        ] {
+            mine.fetch_add(theirs.load(Ordering::Relaxed), Ordering::Relaxed);
+        }
+    }
+
     /// While a backbone search runs, the cells it has taken to check and the cells it has to
     /// check (`(0, 0)` while it looks for its first solution); `None` otherwise.
     pub fn checking(&self) -> Option<(u64, u64)> {

@@ -60,7 +60,7 @@ pub(crate) use sweep::SweepError;
 pub use sweep::SweepStats;
 pub use tally::Overflow;
 pub(crate) use tally::Tally;
-use whole::WholeSweep;
+use whole::{QuickTry, WholeSweep};
 
 use crate::domain::{Domain, DomainGrid};
 use crate::puzzle::PuzzleError;
@@ -307,10 +307,30 @@ fn count_exact_trying<P: Countable>(
         quick_try,
     };
     if limits.sweep_memory > 0 && whole && limits.race {
-        if profiles_race && let Some(counted) = sweep.quick_try(cancel) {
-            return Ok(done(counted));
+        if !profiles_race {
+            return sweep.race_components(cancel).map(done);
         }
-        return sweep.race_components(cancel).map(done);
+        let reduced = match sweep.quick_try(cancel) {
+            QuickTry::Counted(count, method) => return Ok(done((count, method))),
+            QuickTry::NotCounted(None) => return sweep.race_components(cancel).map(done),
+            QuickTry::NotCounted(Some(reduced)) => reduced,
+        };
+        // The race starts from the cells the quick try fixed, and looks no further for
+        // backbone cells if it found them all.
+        let backbone_after = if reduced.complete {
+            None
+        } else {
+            limits.backbone_after
+        };
+        let from_backbone = WholeSweep {
+            root: &reduced.grid,
+            limits: CountLimits {
+                backbone_after,
+                ..limits
+            },
+            ..sweep
+        };
+        return from_backbone.race_components(cancel).map(done);
     }
     if limits.sweep_memory > 0 && whole {
         progress.enter(CountPhase::Sweep);

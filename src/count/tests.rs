@@ -1,11 +1,13 @@
 //! Counting by profiles, by the sweep and by components against enumeration, factorials and
 //! powers of two.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use proptest::prelude::*;
 
-use crate::test_strategies::{diagonal_squares, permutations, random_clues, seeded_picture};
+use crate::test_strategies::{
+    bw_picture, diagonal_squares, permutations, random_clues, seeded_picture,
+};
 
 use super::*;
 use crate::grid::Grid;
@@ -445,6 +447,84 @@ fn the_sweep_tries_alone_before_profiles_race() {
     assert!(matches!(counted.method, ExactMethod::Sweep { .. }));
     // The race never started.
     assert_ne!(progress.snapshot().phase, CountPhase::Race);
+}
+
+/// The backbone search of `root` from scratch, on the current pool: its grid and the cells it
+/// fixed.
+fn backbone_of<P: Countable>(puzzle: &P, root: &P::Grid) -> (Option<P::Grid>, u64) {
+    use super::backbone::{Backbone, fix_backbone};
+    let (cancel, stats) = (AtomicBool::new(false), super::BackboneStats::default());
+    let grid = match fix_backbone(puzzle, root, u64::MAX, Stop::from(&cancel), &stats) {
+        Backbone::NoSolution => None,
+        Backbone::Reduced(grid) => Some(grid),
+    };
+    (grid, stats.fixed.load(Ordering::Relaxed))
+}
+
+fn one_thread() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("pool")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A quick try whose sweep cannot finish (a memo of one byte) hands on the grid its
+    /// backbone search reached, every backbone cell fixed, and adds its counters to the
+    /// count's.
+    #[test]
+    fn a_quick_try_that_fails_hands_its_backbone_on(puzzle in bw_picture(5, 10, 0.4)) {
+        let Some(root) = probed_root(&puzzle).expect("valid").filter(|root| root.undecided() > 0)
+        else {
+            return Ok(());
+        };
+        let progress = CountProgress::default();
+        let orientation = Orientation::ALL[0];
+        let sweep = WholeSweep {
+            puzzle: &puzzle,
+            root: &root,
+            limits: CountLimits { sweep_memory: 1, ..CountLimits::default() },
+            orientation,
+            budget: MemoBudget::new(1),
+            progress: &progress,
+            swept_as: std::sync::Mutex::new(orientation),
+            profiles_race: true,
+            quick_try: Duration::from_secs(60),
+        };
+        let pool = one_thread();
+        let tried = pool.install(|| sweep.quick_try(&AtomicBool::new(false)));
+        let (backbone, fixed) = pool.install(|| backbone_of(&puzzle, &root));
+        match tried {
+            QuickTry::Counted(count, _) => {
+                prop_assert_eq!(count, BigUint::from(crate::test_enumeration::count(&puzzle)));
+            }
+            QuickTry::NotCounted(reduced) => {
+                let reduced = reduced.expect("the backbone search ran");
+                prop_assert!(reduced.complete);
+                prop_assert_eq!(Some(reduced.grid), backbone);
+                prop_assert_eq!(progress.snapshot().backbone.1, fixed);
+            }
+        }
+    }
+
+    /// Counts whose quick try fails (profiles of two at most, whose layers grow slowly
+    /// enough to race; a sweep memo of one byte) race from the quick try's backbone, whole or
+    /// not, and are exact.
+    #[test]
+    fn counts_that_race_from_a_quick_tries_backbone_are_exact(puzzle in bw_picture(5, 10, 0.4)) {
+        let limits = CountLimits { max_profiles: 2, sweep_memory: 1, ..CountLimits::default() };
+        let truth = BigUint::from(crate::test_enumeration::count(&puzzle));
+        // A quick try that stops at once hands on the root, its backbone still to find.
+        for quick_try in [Duration::from_nanos(1), Duration::from_secs(60)] {
+            let (cancel, progress) = (AtomicBool::new(false), CountProgress::default());
+            let counted = one_thread()
+                .install(|| count_exact_trying(&puzzle, limits, quick_try, &cancel, &progress))
+                .expect("counts");
+            prop_assert_eq!(&counted.count, &truth);
+        }
+    }
 }
 
 /// Profiles race again only after a first try whose layers grew slowly: a permutation

@@ -59,6 +59,22 @@ pub(super) const QUICK_TRY: Duration = Duration::from_millis(500);
 /// once they hold 16,384 profiles (n = 25), a random picture's ten times and more.
 const RACE_GROWTH: usize = 5;
 
+/// How the sweep's quick try before a race ended (see [`WholeSweep::quick_try`]).
+pub(super) enum QuickTry<G> {
+    /// It counted: the count and how it was made.
+    Counted(BigUint, ExactMethod),
+    /// It did not finish in time, or was not tried; what its backbone search fixed, if it ran.
+    NotCounted(Option<Reduced<G>>),
+}
+
+/// The root with the backbone cells a search fixed, at a propagation fixpoint.
+pub(super) struct Reduced<G> {
+    pub(super) grid: G,
+    /// Whether the search ended on its own, every cell checked or its conflicts spent, so that
+    /// the race need not search again (else the quick try's time ran out first).
+    pub(super) complete: bool,
+}
+
 impl<P: Countable> WholeSweep<'_, P> {
     /// The backbone, trials from each side, then turns, the most promising side first. (With
     /// `backbone_after` above 0, the trials come first, then the backbone, and the sweeps
@@ -155,23 +171,62 @@ impl<P: Countable> WholeSweep<'_, P> {
     }
 
     /// The sweep alone, for at most `self.quick_try` ([`QUICK_TRY`] by default), before a race
-    /// that profiles join. It keeps counters of its own, so what it counted without finishing
-    /// never adds to the race's lower bounds; `None` if it did not finish.
-    pub(super) fn quick_try(&self, cancel: &AtomicBool) -> Option<(BigUint, ExactMethod)> {
+    /// that profiles join, its backbone first (unless `limits.backbone_after` says otherwise).
+    /// It keeps counters of its own, so what it counted without finishing never adds to the
+    /// race's lower bounds; if it does not finish, the cells its backbone search fixed are
+    /// handed on, so that the race need not find them again.
+    pub(super) fn quick_try(&self, cancel: &AtomicBool) -> QuickTry<P::Grid> {
         if self.quick_try.is_zero() {
-            return None;
+            return QuickTry::NotCounted(None);
         }
         let progress = CountProgress::default();
-        let quick = WholeSweep {
+        let stop = Stop::from(cancel).with_deadline(Instant::now() + self.quick_try);
+        let backbone_first = self.limits.backbone_after == Some(Duration::ZERO);
+        let quick = |root, backbone_after| WholeSweep {
+            root,
+            limits: CountLimits {
+                backbone_after,
+                ..self.limits
+            },
             budget: MemoBudget::new(self.limits.sweep_memory),
             progress: &progress,
             swept_as: std::sync::Mutex::new(self.orientation),
             profiles_race: false,
             ..*self
         };
-        let stop = Stop::from(cancel).with_deadline(Instant::now() + self.quick_try);
-        let count = quick.count(stop).ok()?;
-        Some((count, quick.method()))
+        if !backbone_first {
+            let sweep = quick(self.root, self.limits.backbone_after);
+            return match sweep.count(stop) {
+                Ok(count) => QuickTry::Counted(count, sweep.method()),
+                Err(_) => QuickTry::NotCounted(None),
+            };
+        }
+        let backbone = &progress.backbone;
+        let reduced = match fix_backbone(self.puzzle, self.root, BACKBONE_CONFLICTS, stop, backbone)
+        {
+            Backbone::NoSolution => {
+                return QuickTry::Counted(BigUint::ZERO, quick(self.root, None).method());
+            }
+            Backbone::Reduced(grid) if stop.raised() => {
+                self.progress.backbone.add(backbone);
+                return QuickTry::NotCounted(Some(Reduced {
+                    grid,
+                    complete: false,
+                }));
+            }
+            Backbone::Reduced(grid) => grid,
+        };
+        let sweep = quick(&reduced, None);
+        match sweep.count(stop) {
+            Ok(count) => QuickTry::Counted(count, sweep.method()),
+            Err(_) => {
+                self.progress.backbone.add(backbone);
+                QuickTry::NotCounted(Some(Reduced {
+                    grid: reduced,
+                    complete: true,
+                }))
+            }
+        }
     }
 
     /// Neither the sweep nor components is reliably the faster (the sweep counts some random
