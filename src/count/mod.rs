@@ -509,6 +509,8 @@ fn orientations<P: Domain>(puzzle: &P) -> [Orientation; 2] {
 #[cfg(test)]
 mod color_tests;
 #[cfg(test)]
+mod race_tests;
+#[cfg(test)]
 mod stop_tests;
 #[cfg(test)]
 mod tests;
