@@ -1,6 +1,7 @@
 """Helpers that the benchmark and check scripts share: running a process under a time limit
-(stopping its whole process group), reading the first line of its output, and progress notes
-on standard error. Only the Python standard library is used.
+(stopping its whole process group), reading the first line of its output, progress notes on
+standard error, ranges of numbers such as ``1-100,250``, and random pictures from the oracle's
+generator. Only the Python standard library is used.
 
 A script imports it from its own folder::
 
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 # Seconds a process gets to end after SIGTERM before SIGKILL.
 GRACE_SECONDS = 3.0
@@ -74,3 +76,34 @@ def first_line(text: str) -> str:
 def progress(message: str) -> None:
     """A note on standard error, at once."""
     print(message, file=sys.stderr, flush=True)
+
+
+def seconds_cell(run: Run, timeout: float) -> str:
+    """A run's wall time for a table, or `>T` when it was stopped at `timeout`."""
+    return f">{timeout:g}" if run.timed_out else f"{run.seconds:.2f}"
+
+
+def parse_range(spec: str | None, count: int) -> list[int]:
+    """`1-100,250` -> the numbers named, within `1..=count`; all of them when `spec` is empty."""
+    if not spec:
+        return list(range(1, count + 1))
+    chosen: set[int] = set()
+    for part in spec.split(","):
+        part = part.strip()
+        if "-" in part:
+            lo, hi = part.split("-", 1)
+            chosen.update(range(int(lo), int(hi) + 1))
+        elif part:
+            chosen.add(int(part))
+    return sorted(n for n in chosen if 1 <= n <= count)
+
+
+def random_picture(oracle: Path, rows: int, cols: int, density: str, seed: int) -> str:
+    """The clues of a random picture from the oracle's generator (`oracle.py gen`), each cell
+    black with probability `density`; exits the script if the generator fails."""
+    cmd = [sys.executable, str(oracle), "gen", "--rows", str(rows), "--cols", str(cols),
+           "--density", density, "--seed", str(seed)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed: {first_line(done.stderr)}")
+    return done.stdout
