@@ -19,6 +19,7 @@ use std::process::ExitCode;
 use clap::FromArgMatches;
 
 fn main() -> ExitCode {
+    stop::mark_start();
     let matches = cli::command().get_matches();
     let cli = cli::Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     fault::install_hook();

@@ -161,12 +161,8 @@ fn check_checkpoint(settings: &Settings) -> anyhow::Result<()> {
 /// `resume`.
 fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
     let threads = crate::cli::threads(args.threads)?;
-    let time_limit = args
-        .time_limit
-        .map(|s| crate::cli::seconds("--time-limit", s))
-        .transpose()?;
     let every = crate::cli::seconds("--checkpoint-every", args.checkpoint_every.unwrap_or(5.0))?;
-    let cancel = Cancel::install(time_limit);
+    let cancel = cancel_within(args.time_limit)?;
     let options = crate::checkpoint::Options {
         threads,
         quiet: args.quiet,
@@ -179,27 +175,25 @@ fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
 /// `split`.
 fn split(args: SplitArgs) -> anyhow::Result<ExitCode> {
     let settings = Settings::read(args.input)?;
-    let time_limit = args
-        .time_limit
-        .map(|s| crate::cli::seconds("--time-limit", s))
-        .transpose()?;
-    let cancel = Cancel::install(time_limit);
+    let cancel = cancel_within(args.time_limit)?;
     crate::parts::split(&settings, args.parts, &args.output, args.quiet, &cancel)
 }
 
 /// `make`.
 fn make(args: MakeArgs) -> anyhow::Result<ExitCode> {
-    let time_limit = args
-        .time_limit
-        .map(|s| crate::cli::seconds("--time-limit", s))
-        .transpose()?;
     let options = crate::convert::MakeOptions {
         to: &args.to,
         output: args.output.as_deref(),
         max_solutions: args.limit.max(2),
         threads: crate::cli::threads(args.threads)?,
         quiet: args.quiet,
-        cancel: &Cancel::install(time_limit),
+        cancel: &cancel_within(args.time_limit)?,
     };
     crate::convert::make(&args.image, &options)
+}
+
+/// Installs the stop flags, with the time limit of `--time-limit SECONDS` if given.
+fn cancel_within(seconds: Option<f64>) -> anyhow::Result<Cancel> {
+    let limit = seconds.map(|s| crate::cli::seconds("--time-limit", s));
+    Ok(Cancel::install(limit.transpose()?))
 }
