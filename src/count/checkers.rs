@@ -6,7 +6,7 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 use super::countable::Countable;
 
 /// A completion checker for each thread of the current pool, and one for a caller outside it.
-pub(super) struct ThreadCheckers<'p, P: Countable> {
+pub(crate) struct ThreadCheckers<'p, P: Countable> {
     puzzle: &'p P,
     /// The grid every checked grid extends: level 0 of every checker.
     root: OnceLock<P::Grid>,
@@ -16,25 +16,28 @@ pub(super) struct ThreadCheckers<'p, P: Countable> {
 impl<'p, P: Countable> ThreadCheckers<'p, P> {
     /// No checkers yet, for the threads of the current rayon pool.
     pub(super) fn new(puzzle: &'p P) -> Self {
+        Self::for_threads(puzzle, rayon::current_num_threads())
+    }
+
+    /// No checkers yet, for the threads of a pool of `threads` threads.
+    pub(crate) fn for_threads(puzzle: &'p P, threads: usize) -> Self {
         ThreadCheckers {
             puzzle,
             root: OnceLock::new(),
-            slots: (0..=rayon::current_num_threads())
-                .map(|_| Mutex::new(None))
-                .collect(),
+            slots: (0..=threads).map(|_| Mutex::new(None)).collect(),
         }
     }
 
     /// Sets the root grid (a grid at a propagation fixpoint that every checked grid extends);
     /// only the first call counts.
-    pub(super) fn set_root(&self, root: &P::Grid) {
+    pub(crate) fn set_root(&self, root: &P::Grid) {
         let _ = self.root.get_or_init(|| root.clone());
     }
 
     /// The calling thread's checker, built at its first use; `None` before [`Self::set_root`]
     /// (the guard holds `None` where the domain has no checker). Drop the guard before running
     /// rayon tasks.
-    pub(super) fn get(&self) -> Option<MutexGuard<'_, Option<P::Checker<'p>>>> {
+    pub(crate) fn get(&self) -> Option<MutexGuard<'_, Option<P::Checker<'p>>>> {
         let root = self.root.get()?;
         let slot = rayon::current_thread_index()
             .unwrap_or(usize::MAX)

@@ -33,8 +33,9 @@ use cache::ComponentCache;
 pub(crate) use listing::{ComponentSearch, Unlisted};
 
 pub(crate) use partition::component_cells;
+pub(super) use partition::largest_component;
+pub(crate) use partition::unknown_cells;
 use partition::{Components, Part};
-pub(super) use partition::{largest_component, unknown_cells};
 
 /// The most unknown cells a component may have to be counted by listing its solutions in a
 /// copy of the grid that serves every component of a node, rather than by probing and

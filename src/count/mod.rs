@@ -40,9 +40,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 pub use backbone::BackboneStats;
+pub(crate) use checkers::ThreadCheckers;
 pub(crate) use components::{CompletionChecks, ComponentCounter};
 pub use components::{ComponentError, ComponentStats};
-pub(crate) use components::{ComponentSearch, Unlisted, component_cells};
+pub(crate) use components::{ComponentSearch, Unlisted, component_cells, unknown_cells};
 pub use countable::Countable;
 pub use num_bigint::BigUint;
 pub use profile::Orientation;

@@ -171,6 +171,7 @@ mod tests {
             cancel: &cancel,
             attempt: None,
             solutions: Outlet::Grids(tx),
+            dead_ends: None,
         };
         search(&cx, root);
         drop(cx);

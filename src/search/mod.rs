@@ -12,6 +12,9 @@ pub(crate) mod batch;
 mod batch_tests;
 #[cfg(test)]
 mod color_tests;
+mod dead_ends;
+#[cfg(test)]
+mod dead_ends_tests;
 pub(crate) mod duty;
 pub(crate) mod estimate;
 mod finished;
@@ -146,7 +149,8 @@ pub struct SolverOptions {
     /// Hand solutions over in the order of the sequential search, whatever the number of
     /// threads (default `false`: in the order they are found). The parallel search then holds
     /// back solutions found ahead of their turn, within a memory budget, and stays as fast
-    /// unless their turn is long in coming; with one thread it changes nothing.
+    /// unless their turn is long in coming; with one thread it only turns off the completion
+    /// checks (see [`Solver::with_completion_checks`]), which reorder children.
     pub ordered: bool,
     /// Until the first solution is found, search in bounded attempts that each explore the
     /// tree in a different order (default `false`). Cuts the unlucky tail of some puzzles but
@@ -250,6 +254,9 @@ pub struct Solver<'p, P: Searchable = Puzzle> {
     estimate: bool,
     /// The most solutions the caller takes, if it said (see [`Solver::with_solution_limit`]).
     solution_limit: Option<u64>,
+    /// When the probing search checks nodes for a completion, if ever (see
+    /// [`Solver::with_completion_checks`]).
+    checks: Option<dead_ends::CheckPolicy>,
 }
 
 /// Capacity of the solution channel: enough to keep workers busy while the collector writes.
@@ -270,7 +277,24 @@ impl<'p, P: Searchable> Solver<'p, P> {
             restart_unit: restart::NODE_UNIT,
             estimate: false,
             solution_limit: None,
+            checks: Some(dead_ends::CheckPolicy::default()),
         }
+    }
+
+    /// Whether the probing search asks a learning search, at large nodes, if a solution lies
+    /// below (default `true`; never in an ordered search): once many nodes have passed without
+    /// a solution, a node without one is left unexplored, and a solution found goes first.
+    /// The solutions are the same either way; only their order and the time change.
+    pub fn with_completion_checks(mut self, on: bool) -> Self {
+        self.checks = on.then(dead_ends::CheckPolicy::default);
+        self
+    }
+
+    /// Sets when the probing search checks its nodes (tests check every one).
+    #[cfg(test)]
+    pub(crate) fn with_check_policy(mut self, policy: dead_ends::CheckPolicy) -> Self {
+        self.checks = Some(policy);
+        self
     }
 
     /// Tells the search that its caller stops after `limit` solutions ([`Solver::run`]'s

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::batch::Collected;
+use super::dead_ends::{CheckPolicy, CutDeadEnds, DeadEnds};
 use super::ordered::{self, Ordered, Route};
 use super::restart::Attempt;
 use super::tree::{Outlet, Parallel, SearchCx, Sequential};
@@ -138,6 +139,9 @@ impl<P: Searchable> Solver<'_, P> {
             return Ok(self.outcome(0, true, start));
         };
         let stop = AtomicBool::new(false);
+        let dead_ends = self
+            .check_policy()
+            .map(|policy| DeadEnds::new(self.puzzle, &root, self.thread_count(), policy));
         let cx = SearchCx {
             puzzle: self.puzzle,
             probing: self.options.probing,
@@ -146,6 +150,7 @@ impl<P: Searchable> Solver<'_, P> {
             cancel: &self.cancel,
             attempt: None,
             solutions: outlet,
+            dead_ends: dead_ends.as_ref().map(|d| d as &dyn CutDeadEnds<P::Grid>),
         };
         if root.complete() {
             let collected = self.solved_at_root(cx, root, collect);
@@ -162,6 +167,9 @@ impl<P: Searchable> Solver<'_, P> {
             guess: &SharedGuess::new(plan.hands_over),
         };
         let collected = self.run_threads(cx, root, crew, collect)?;
+        if let Some(checks) = &dead_ends {
+            self.stats.add_checks(&checks.cut, &checks.found);
+        }
         let exhausted = !collected.stopped && !self.cancel.load(Ordering::Relaxed);
         Ok(self.outcome(collected.received, exhausted, start))
     }
@@ -181,6 +189,14 @@ impl<P: Searchable> Solver<'_, P> {
         cx.flush_all();
         drop(cx);
         collect(false)
+    }
+
+    /// When the probing search checks its nodes for a completion, if it does: not in an
+    /// ordered search (the checks reorder children), nor where a learning search for each
+    /// thread would not fit in [`RACE_LEARNER_MEMORY`].
+    fn check_policy(&self) -> Option<CheckPolicy> {
+        let fit = learners_that_fit(self.puzzle.learner_vars()) >= self.thread_count();
+        self.checks.filter(|_| fit && !self.options.ordered)
     }
 
     /// Starts the threads of the run from `root` (the estimator, the learning searches, the

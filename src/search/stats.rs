@@ -52,6 +52,8 @@ pub struct SearchStats {
     variables: AtomicU64,
     estimating: AtomicBool,
     root_nanos: AtomicU64,
+    checks_cut: AtomicU64,
+    checks_found: AtomicU64,
     /// The random probes of the tree's size, when the solver makes them.
     pub(super) samples: Mutex<Samples>,
     /// The subtrees near the root already finished, for the probes.
@@ -73,6 +75,8 @@ impl Default for SearchStats {
             variables: AtomicU64::default(),
             estimating: AtomicBool::default(),
             root_nanos: AtomicU64::default(),
+            checks_cut: AtomicU64::default(),
+            checks_found: AtomicU64::default(),
             samples: Mutex::default(),
             finished: Finished::default(),
             duty: EstimatorDuty::default(),
@@ -117,6 +121,11 @@ pub struct StatsSnapshot {
     /// Whether random probes estimate the size of the tree
     /// ([`Solver::with_estimate`](super::Solver::with_estimate)).
     pub estimating: bool,
+    /// Nodes of the probing search that a completion check proved to have no solution (see
+    /// [`Solver::with_completion_checks`](super::Solver::with_completion_checks)).
+    pub completion_cuts: u64,
+    /// Completion checks of the probing search that found a solution below their node.
+    pub completion_found: u64,
     /// Line solves looked up in the line-result cache ([`crate::line::LineCache`]).
     pub cache_lookups: u64,
     /// Line solves the cache answered.
@@ -229,6 +238,12 @@ impl SearchStats {
         let _ = self.lane().choose_nanos.fetch_add(nanos(time), Relaxed);
     }
 
+    /// Adds what the probing search's completion checks did: nodes `cut`, solutions `found`.
+    pub(crate) fn add_checks(&self, cut: &AtomicU64, found: &AtomicU64) {
+        self.checks_cut.fetch_add(cut.load(Relaxed), Relaxed);
+        self.checks_found.fetch_add(found.load(Relaxed), Relaxed);
+    }
+
     /// Records that an attempt was abandoned: the next one starts exploring afresh.
     pub(crate) fn restart(&self) {
         let _ = self.restarts.fetch_add(1, Relaxed);
@@ -288,6 +303,8 @@ impl SearchStats {
             deepest: self.deepest.load(Relaxed),
             variables: self.variables.load(Relaxed),
             estimating: self.estimating.load(Relaxed),
+            completion_cuts: self.checks_cut.load(Relaxed),
+            completion_found: self.checks_found.load(Relaxed),
             cache_lookups: self.total(|l| &l.cache_lookups),
             cache_hits: self.total(|l| &l.cache_hits),
             root_seconds: self.root_nanos.load(Relaxed) as f64 * 1e-9,

@@ -10,6 +10,7 @@ use std::time::Instant;
 use crossbeam_channel::Sender;
 
 use super::batch::{Batch, Batcher};
+use super::dead_ends::{CutDeadEnds, Verdict};
 use super::held::{Hold, MemoSlot, Siblings, hold_memo};
 use super::product::{Product, Split};
 use super::restart::Attempt;
@@ -164,6 +165,8 @@ pub(crate) struct SearchCx<'a, P: Countable = Puzzle> {
     /// The attempt this search is, in a search with restarts (see [`super::restart`]).
     pub(crate) attempt: Option<&'a Attempt>,
     pub(crate) solutions: Outlet<'a, P::Grid>,
+    /// Cuts dead subtrees by completion checks, if this search does.
+    pub(crate) dead_ends: Option<&'a (dyn CutDeadEnds<P::Grid> + 'a)>,
 }
 
 impl<P: Countable> SearchCx<'_, P> {
@@ -349,6 +352,9 @@ impl<P: Countable> SearchCx<'_, P> {
         }
         self.poll();
         self.stats.add_node();
+        if let Some(dead_ends) = self.dead_ends {
+            dead_ends.node();
+        }
         if self.attempt.is_some_and(|a| !a.visit()) {
             return Step::Done;
         }
@@ -412,13 +418,42 @@ impl<P: Countable> SearchCx<'_, P> {
             }
             Choice::Branch {
                 cell: (row, col),
-                children,
+                mut children,
                 memo,
-            } => Step::Branch {
-                cell: row * self.puzzle.size().1 + col,
-                children,
-                memo,
-            },
+            } => {
+                // Only nodes that probe are checked: the others are too small to pay for it.
+                if started.is_some() && self.cut_or_order(&grid, (row, col), &mut children) {
+                    self.stats.finish_subtree(depth);
+                    return Step::Done;
+                }
+                Step::Branch {
+                    cell: row * self.puzzle.size().1 + col,
+                    children,
+                    memo,
+                }
+            }
+        }
+    }
+
+    /// Whether the completion checks, if this search makes them, prove that `grid` (branching
+    /// on `cell` into `children`) has no solution; else the child that holds a solution they
+    /// know goes first (the others keep their order).
+    fn cut_or_order(
+        &self,
+        grid: &P::Grid,
+        (row, col): (usize, usize),
+        children: &mut [P::Grid],
+    ) -> bool {
+        let Some(checks) = self.dead_ends else {
+            return false;
+        };
+        match checks.verdict(grid, (row, col), &|| self.stopped()) {
+            Verdict::Dead => true,
+            Verdict::Prefer(values) => {
+                children.sort_by_key(|child| child.values(row, col) & values == 0);
+                false
+            }
+            Verdict::Open => false,
         }
     }
 
@@ -441,6 +476,9 @@ impl<P: Countable> SearchCx<'_, P> {
             return;
         }
         self.count_solution(depth);
+        if let Some(dead_ends) = self.dead_ends {
+            dead_ends.solution();
+        }
         self.send(grid);
     }
 

@@ -40,7 +40,7 @@ pub(crate) fn component_cells<P: Countable>(
 }
 
 /// The unknown cells of a grid, row-major.
-pub(in crate::count) fn unknown_cells<G: DomainGrid>(grid: &G) -> Vec<(u32, u32)> {
+pub(crate) fn unknown_cells<G: DomainGrid>(grid: &G) -> Vec<(u32, u32)> {
     let mut cells = Vec::with_capacity(grid.undecided());
     for r in 0..grid.height() {
         for c in 0..grid.width() {

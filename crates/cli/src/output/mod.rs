@@ -35,11 +35,10 @@ pub(crate) fn write_picture(
 pub(crate) fn print_stats(label: &str, outcome: &Outcome) {
     let s = &outcome.stats;
     let secs = outcome.elapsed.as_secs_f64();
-    let asked = s.probes + s.probes_reused;
     eprintln!(
         "stats {label}: {:.3} s, {} solutions, {} nodes ({:.0}/s), {} line solves, {} probes \
          fixing {} cells, {} probes reused (memo hit rate {:.1}%), line cache hit rate {:.1}%, {} restarts, {} conflicts learned from, {} backjumps, {} explanations recalled, {} clauses shared, \
-         deepest consistent trail {} variables; \
+         completion checks cutting {} nodes and finding {} solutions, deepest consistent trail {} variables; \
          time: root {:.3} s, probing at nodes {:.3} s (summed over threads)",
         secs,
         outcome.solutions,
@@ -49,13 +48,15 @@ pub(crate) fn print_stats(label: &str, outcome: &Outcome) {
         s.probes,
         s.probe_fixed,
         s.probes_reused,
-        100.0 * s.probes_reused as f64 / asked.max(1) as f64,
+        100.0 * s.probes_reused as f64 / (s.probes + s.probes_reused).max(1) as f64,
         100.0 * s.cache_hits as f64 / s.cache_lookups.max(1) as f64,
         s.restarts,
         s.conflicts,
         s.backjumps,
         s.explanations_recalled,
         s.imported,
+        s.completion_cuts,
+        s.completion_found,
         s.deepest,
         s.root_seconds,
         s.choose_seconds,

@@ -213,7 +213,17 @@ fn a_listing_stopped_by_the_time_limit_is_a_prefix_of_the_full_one() {
     let listed = String::from_utf8(output.stdout).expect("UTF-8");
     let n = grids(&listed).len();
     assert!(n > 0, "nothing listed in half a second");
-    let first = stdout(&["list", "-q", "-t", "1", "--limit", &n.to_string(), perm]);
+    let limit = n.to_string();
+    let first = stdout(&[
+        "list",
+        "-q",
+        "--ordered",
+        "-t",
+        "1",
+        "--limit",
+        &limit,
+        perm,
+    ]);
     assert!(
         listed == first,
         "the {n} solutions listed are not the first {n}"
