@@ -16,6 +16,11 @@ use crate::count::{Countable, ThreadCheckers, unknown_cells};
 use crate::domain::DomainGrid;
 use crate::learn::Completion;
 
+/// The most variables (cells in black and white) a puzzle may have for its probing search to
+/// make checks: a check's first propagation on a random 1000x1000 picture took six seconds,
+/// between two questions to the stop flag (docs/tuning.md).
+pub(crate) const MOST_CHECKED_VARS: usize = 40_000;
+
 /// When the probing search checks its nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct CheckPolicy {

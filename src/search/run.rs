@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::batch::Collected;
-use super::dead_ends::{CheckPolicy, CutDeadEnds, DeadEnds};
+use super::dead_ends::{CheckPolicy, CutDeadEnds, DeadEnds, MOST_CHECKED_VARS};
 use super::ordered::{self, Ordered, Route};
 use super::restart::Attempt;
 use super::tree::{Outlet, Parallel, SearchCx, Sequential};
@@ -192,10 +192,12 @@ impl<P: Searchable> Solver<'_, P> {
     }
 
     /// When the probing search checks its nodes for a completion, if it does: not in an
-    /// ordered search (the checks reorder children), nor where a learning search for each
-    /// thread would not fit in [`RACE_LEARNER_MEMORY`].
+    /// ordered search (the checks reorder children), nor on puzzles of more than
+    /// [`MOST_CHECKED_VARS`] variables, nor where a learning search for each thread would not
+    /// fit in [`RACE_LEARNER_MEMORY`].
     fn check_policy(&self) -> Option<CheckPolicy> {
-        let fit = learners_that_fit(self.puzzle.learner_vars()) >= self.thread_count();
+        let vars = self.puzzle.learner_vars();
+        let fit = vars <= MOST_CHECKED_VARS && learners_that_fit(vars) >= self.thread_count();
         self.checks.filter(|_| fit && !self.options.ordered)
     }
 
