@@ -24,7 +24,8 @@ pub(crate) const MOST_CHECKED_VARS: usize = 40_000;
 /// When the probing search checks its nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct CheckPolicy {
-    /// Nodes expanded without a solution (all threads together) after which nodes are checked.
+    /// Probing nodes expanded without a solution (all threads together) after which they are
+    /// checked.
     pub barren_nodes: u64,
     /// The fewest unknown cells a checked node has: smaller subtrees cost less to explore.
     pub min_cells: usize,
@@ -59,7 +60,8 @@ pub(crate) enum Verdict {
 /// What the search asks of its [`DeadEnds`], behind a reference that does not fix the
 /// lifetime of their checkers (which would tie every search context to it).
 pub(crate) trait CutDeadEnds<G>: Sync {
-    /// Counts a node expanded.
+    /// Counts a probing node expanded (plain nodes are not counted: a shared counter would
+    /// cost them more than they are worth).
     fn node(&self);
     /// Counts a solution found: the search is no longer barren.
     fn solution(&self);
@@ -72,7 +74,7 @@ pub(crate) trait CutDeadEnds<G>: Sync {
 pub(crate) struct DeadEnds<'p, P: Countable> {
     checkers: ThreadCheckers<'p, P>,
     policy: CheckPolicy,
-    /// Nodes expanded since the last solution, by every thread.
+    /// Probing nodes expanded since the last solution, by every thread.
     barren: AtomicU64,
     /// The last solution a check found.
     guide: Mutex<Option<Arc<P::Grid>>>,
@@ -139,7 +141,10 @@ impl<P: Countable> CutDeadEnds<P::Grid> for DeadEnds<'_, P> {
     }
 
     fn solution(&self) {
-        self.barren.store(0, Ordering::Relaxed);
+        // Read first: a store on every solution would bounce the line between threads.
+        if self.barren.load(Ordering::Relaxed) != 0 {
+            self.barren.store(0, Ordering::Relaxed);
+        }
     }
 
     fn verdict(

@@ -352,9 +352,6 @@ impl<P: Countable> SearchCx<'_, P> {
         }
         self.poll();
         self.stats.add_node();
-        if let Some(dead_ends) = self.dead_ends {
-            dead_ends.node();
-        }
         if self.attempt.is_some_and(|a| !a.visit()) {
             return Step::Done;
         }
@@ -447,6 +444,7 @@ impl<P: Countable> SearchCx<'_, P> {
         let Some(checks) = self.dead_ends else {
             return false;
         };
+        checks.node();
         match checks.verdict(grid, (row, col), &|| self.stopped()) {
             Verdict::Dead => true,
             Verdict::Prefer(values) => {
