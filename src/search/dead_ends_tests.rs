@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use proptest::prelude::*;
 
 use super::dead_ends::CheckPolicy;
-use super::{Flow, Outcome, Probing, Searchable, Solver, SolverOptions};
+use super::{Engine, Flow, Outcome, Probing, Searchable, Solver, SolverOptions};
 use crate::domain::DomainGrid;
 
 /// A check at every node that probes (every node here), however small, as long as it takes.
@@ -87,4 +87,26 @@ fn checks_cut_dead_nodes_and_find_solutions() {
     }
     assert!(cuts > 0, "no check cut a node");
     assert!(found > 0, "no check found a solution");
+}
+
+/// A probing search that learning searches race for one or two solutions makes no checks
+/// (the learners find those); alone, it does.
+#[test]
+fn no_checks_where_learners_race_for_two_solutions() {
+    let puzzle = crate::test_strategies::seeded_picture(12, 12, 10);
+    let checks = |engine: Engine, limit: u64| {
+        let options = SolverOptions {
+            threads: 2,
+            engine,
+            ..SolverOptions::default()
+        };
+        let solver = Solver::new(&puzzle, options).with_check_policy(EVERY_NODE);
+        let (_, outcome) = solver.find(limit).expect("search runs");
+        outcome.stats.completion_cuts + outcome.stats.completion_found
+    };
+    assert_eq!(checks(Engine::Both, 2), 0);
+    assert!(
+        checks(Engine::Probe, 2) > 0,
+        "a search alone is not checked"
+    );
 }

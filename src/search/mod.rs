@@ -282,9 +282,10 @@ impl<'p, P: Searchable> Solver<'p, P> {
     }
 
     /// Whether the probing search asks a learning search, at large nodes, if a solution lies
-    /// below (default `true`; never in an ordered search): once many nodes have passed without
-    /// a solution, a node without one is left unexplored, and a solution found goes first.
-    /// The solutions are the same either way; only their order and the time change.
+    /// below (default `true`; never in an ordered search, nor where learning searches race it
+    /// for one or two solutions): once many nodes have passed without a solution, a node
+    /// without one is left unexplored, and a solution found goes first. The solutions are the
+    /// same either way; only their order and the time change.
     pub fn with_completion_checks(mut self, on: bool) -> Self {
         self.checks = on.then(dead_ends::CheckPolicy::default);
         self

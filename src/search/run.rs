@@ -139,8 +139,9 @@ impl<P: Searchable> Solver<'_, P> {
             return Ok(self.outcome(0, true, start));
         };
         let stop = AtomicBool::new(false);
+        let plan = self.plan(limit);
         let dead_ends = self
-            .check_policy()
+            .check_policy(plan, limit)
             .map(|policy| DeadEnds::new(self.puzzle, &root, self.thread_count(), policy));
         let cx = SearchCx {
             puzzle: self.puzzle,
@@ -156,7 +157,6 @@ impl<P: Searchable> Solver<'_, P> {
             let collected = self.solved_at_root(cx, root, collect);
             return Ok(self.outcome(collected.received, true, start));
         }
-        let plan = self.plan(limit);
         let crew = Crew {
             plan,
             learner_root: &LearnerRoot::new(root.clone()),
@@ -192,13 +192,17 @@ impl<P: Searchable> Solver<'_, P> {
     }
 
     /// When the probing search checks its nodes for a completion, if it does: not in an
-    /// ordered search (the checks reorder children), nor on puzzles of more than
-    /// [`MOST_CHECKED_VARS`] variables, nor where a learning search for each thread would not
-    /// fit in [`RACE_LEARNER_MEMORY`].
-    fn check_policy(&self) -> Option<CheckPolicy> {
+    /// ordered search (the checks reorder children), nor where learning searches race it for
+    /// at most [`HAND_OVER_LIMIT`] solutions (they find those, and the root's check would only
+    /// hold the probing search back), nor on puzzles of more than [`MOST_CHECKED_VARS`]
+    /// variables, nor where a learning search for each thread would not fit in
+    /// [`RACE_LEARNER_MEMORY`].
+    fn check_policy(&self, plan: Plan, limit: Option<u64>) -> Option<CheckPolicy> {
         let vars = self.puzzle.learner_vars();
         let fit = vars <= MOST_CHECKED_VARS && learners_that_fit(vars) >= self.thread_count();
-        self.checks.filter(|_| fit && !self.options.ordered)
+        let raced = plan.racing && limit.is_some_and(|n| n <= HAND_OVER_LIMIT);
+        self.checks
+            .filter(|_| fit && !self.options.ordered && !raced)
     }
 
     /// Starts the threads of the run from `root` (the estimator, the learning searches, the
