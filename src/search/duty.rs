@@ -4,6 +4,7 @@
 //! once the estimator pauses (a 11x11 permutation puzzle on two cores and two threads: 2.2
 //! then 3.8 million solutions a second), and a time left from the first pace overshoots.
 
+use std::cell::Cell;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -12,6 +13,10 @@ use std::time::{Duration, Instant};
 pub(super) const STEADY: Duration = Duration::from_secs(3);
 /// After [`STEADY`], the estimator sleeps this many times as long as it probed.
 pub(super) const PAUSE_FACTOR: u32 = 9;
+
+/// The longest stretch the estimator probes past [`STEADY`] before it rests, even in the
+/// middle of a probe: one probe of a large colour puzzle can take a minute.
+const STRETCH: Duration = Duration::from_millis(100);
 
 /// The share of the time the estimator probes once past [`STEADY`].
 fn paused_share() -> f64 {
@@ -53,6 +58,61 @@ impl EstimatorDuty {
         })
     }
 }
+
+/// The estimator's thread at work in stretches: past [`STEADY`], each stretch of probing is
+/// followed by a rest [`PAUSE_FACTOR`] times as long, at the end of a probe or, in a long
+/// probe, every [`STRETCH`]. Its probing time goes to the [`EstimatorDuty`].
+pub(super) struct Shifts<'a> {
+    duty: &'a EstimatorDuty,
+    steady_end: Instant,
+    /// When the stretch at work began.
+    since: Cell<Instant>,
+    /// Calls of [`Shifts::rest_if_due`], which reads the clock every 64th.
+    calls: Cell<u32>,
+}
+
+impl<'a> Shifts<'a> {
+    /// Stretches from now on, steady until [`STEADY`] after `start`.
+    pub(super) fn new(duty: &'a EstimatorDuty, start: Instant) -> Self {
+        Shifts {
+            duty,
+            steady_end: start + STEADY,
+            since: Cell::new(Instant::now()),
+            calls: Cell::new(0),
+        }
+    }
+
+    /// Rests (see [`Shifts::rest`]) if the stretch at work is past [`STEADY`] and
+    /// [`STRETCH`] long.
+    pub(super) fn rest_if_due(&self, stopped: &dyn Fn() -> bool) {
+        let calls = self.calls.get().wrapping_add(1);
+        self.calls.set(calls);
+        if calls.is_multiple_of(64) && self.owed(Instant::now()) >= STRETCH {
+            self.rest(stopped);
+        }
+    }
+
+    /// Ends the stretch at work: its time goes to the duty, and the thread sleeps
+    /// [`PAUSE_FACTOR`] times as long as it probed past [`STEADY`], waking often enough to
+    /// end soon after `stopped` says so.
+    pub(super) fn rest(&self, stopped: &dyn Fn() -> bool) {
+        let now = Instant::now();
+        self.duty.add_busy(now - self.since.get());
+        let until = now + self.owed(now) * PAUSE_FACTOR;
+        while Instant::now() < until && !stopped() {
+            std::thread::sleep(until.saturating_duration_since(Instant::now()).min(NAP));
+        }
+        self.since.set(Instant::now());
+    }
+
+    /// The probing time of the stretch at work past [`STEADY`], at `now`.
+    fn owed(&self, now: Instant) -> Duration {
+        now.saturating_duration_since(self.since.get().max(self.steady_end))
+    }
+}
+
+/// The longest sleep of a rest between two looks at the stop flag.
+const NAP: Duration = Duration::from_millis(50);
 
 /// A copy of an [`EstimatorDuty`] at one moment.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -125,6 +185,46 @@ impl Ahead {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Stretches whose steady time ended `ago` and whose stretch at work began `worked` ago.
+    fn shifts_at(duty: &EstimatorDuty, ago: Duration, worked: Duration) -> Shifts<'_> {
+        let shifts = Shifts::new(duty, Instant::now() - STEADY - ago);
+        shifts.since.set(Instant::now() - worked);
+        shifts
+    }
+
+    #[test]
+    fn a_stretch_rests_only_past_the_steady_time() {
+        let duty = EstimatorDuty::default();
+        let steady = Shifts::new(&duty, Instant::now());
+        steady.since.set(Instant::now() - 2 * STRETCH);
+        for _ in 0..256 {
+            steady.rest_if_due(&|| panic!("a rest in the steady time"));
+        }
+        let past = shifts_at(&duty, Duration::from_secs(1), 2 * STRETCH);
+        let rested = Cell::new(false);
+        for _ in 0..64 {
+            past.rest_if_due(&|| {
+                rested.set(true);
+                true
+            });
+        }
+        assert!(rested.get(), "no rest after a long stretch");
+        assert!(duty.busy.load(Relaxed) >= (2 * STRETCH).as_nanos() as u64);
+    }
+
+    #[test]
+    fn the_steady_time_is_not_owed() {
+        let duty = EstimatorDuty::default();
+        let shifts = shifts_at(&duty, Duration::from_millis(10), Duration::from_secs(2));
+        let owed = shifts.owed(Instant::now());
+        assert!(
+            owed >= Duration::from_millis(10) && owed < Duration::from_secs(1),
+            "{owed:?}"
+        );
+        shifts.rest(&|| true);
+        assert!(duty.busy.load(Relaxed) >= Duration::from_secs(2).as_nanos() as u64);
+    }
 
     fn near(a: f64, b: f64) {
         assert!((a - b).abs() < 1e-9, "{a} against {b}");

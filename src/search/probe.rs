@@ -11,9 +11,9 @@
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use super::duty::{EstimatorDuty, PAUSE_FACTOR, STEADY};
+use super::duty::{EstimatorDuty, Shifts};
 use super::estimate::{Done, Probe, Samples};
 use super::finished::Finished;
 use super::product::{Product, Split};
@@ -259,20 +259,24 @@ pub(crate) fn run_probes<P: Countable>(
     let mut prop = Propagator::<P>::with_line_cache();
     let mut rng = SplitMix(0x6E6F_6E6F_656E_756D);
     let visited = RefCell::new(Visited::new());
-    let start = Instant::now();
+    let shifts = Shifts::new(duty, Instant::now());
+    // A long probe rests in its middle too, keeping the search its cores.
+    let stopped_or_rest = || {
+        shifts.rest_if_due(stopped);
+        stopped()
+    };
     while !stopped() {
-        let began = Instant::now();
         let before = done();
         let walk = Walk {
             puzzle,
             probing,
             finished: Some(finished),
-            stopped,
+            stopped: &stopped_or_rest,
             visited: Some(&visited),
         };
         let open = walk.wide(root, &mut prop, &mut rng, BREADTH);
-        duty.add_busy(began.elapsed());
         let Some(open) = open else {
+            shifts.rest(&|| true);
             return;
         };
         let after = done();
@@ -287,14 +291,7 @@ pub(crate) fn run_probes<P: Countable>(
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .add(sample);
-        if start.elapsed() > STEADY {
-            let pause = began.elapsed() * PAUSE_FACTOR;
-            let until = Instant::now() + pause;
-            // Wake up often enough to end soon after the search does.
-            while !stopped() && Instant::now() < until {
-                std::thread::sleep(pause.min(Duration::from_millis(50)));
-            }
-        }
+        shifts.rest(stopped);
     }
 }
 
