@@ -62,7 +62,9 @@ fn words(report: &ProgressReport) -> String {
 /// never `0 s` left while the search runs.
 fn search_line(report: &ProgressReport) -> String {
     let total = report.estimate.map_or(String::new(), |s| {
-        if !s.high.is_finite() {
+        if !s.high.is_finite() && s.mean <= report.found() {
+            format!(" of at least {} (past the estimate)", number(s.mean))
+        } else if !s.high.is_finite() {
             format!(" of ~{} (no range yet)", number(s.mean))
         } else if number(s.low) == number(s.high) {
             format!(" of ~{}", number(s.mean))
@@ -557,10 +559,13 @@ mod tests {
             "1.47e7 solutions so far of ~1.47e7 (1.47e7–1.72e10), 1,470,000/s, 10 s, ETA unknown \
              (past the estimate, up to ~2 h)"
         );
-        // Past the high end too.
+        // Past the high end too: the total is at least what was found, nothing bounds it.
         let past = Some(estimate(8e6, 1e5, 1e7));
         let line = enumeration(14_700_000, 30_000_000, past, None, 10);
-        assert!(line.contains(" of ~1.47e7, "), "{line}");
+        assert!(
+            line.contains(" so far of at least 1.47e7 (past the estimate), "),
+            "{line}"
+        );
         assert!(line.ends_with("ETA unknown (past the estimate)"), "{line}");
         // Nearly done: under a second left reads `<1 s`, never `0 s`.
         let near = Some(estimate(1_001.0, 500.0, 1_002.0));
@@ -587,6 +592,14 @@ mod tests {
             line,
             "100,000 solutions so far of ~2,000,000 (no range yet), 100,000/s, 1 s, \
              ETA ~19 s (no range yet)"
+        );
+        // More found than that one probe said.
+        let line = enumeration(3_000_000, 3_000_000, Some(estimate), None, 1);
+        assert!(
+            line.starts_with(
+                "3,000,000 solutions so far of at least 3,000,000 (past the estimate), "
+            ),
+            "{line}"
         );
     }
 }

@@ -96,7 +96,9 @@ impl TreeEstimate {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Outlook {
     /// The solutions in all: the estimate and both ends of its range at least those found,
-    /// the high end at least the estimate. Values that are not numbers read as those found.
+    /// the high end at least the estimate, and unbounded (infinite) once more were found than
+    /// the probes' high end: the search is past the estimate. Values that are not numbers
+    /// read as those found.
     pub solutions: Spread,
     /// Seconds left by the estimate, above zero and finite; `None` when the search has already
     /// done as much work as estimated (the tree is bigger), or before it has a rate.
@@ -131,10 +133,16 @@ impl TreeEstimate {
         let found = done.solutions as f64;
         // `f64::max` takes the number where one side is not a number.
         let mean = self.solutions.mean.max(found);
+        // Past the whole range, the probes bound nothing: a range of the solutions found
+        // alone would say the search is about to end.
+        let high = match found > self.solutions.high {
+            true => f64::INFINITY,
+            false => self.solutions.high.max(mean),
+        };
         let solutions = Spread {
             mean,
             low: self.solutions.low.max(found).min(mean),
-            high: self.solutions.high.max(mean),
+            high,
         };
         let left = (done.nodes > 0 && elapsed > 0.0)
             .then(|| self.seconds_left_at(done.work(), pace))
@@ -444,9 +452,13 @@ mod tests {
 
     #[test]
     fn the_outlook_never_says_fewer_solutions_than_found() {
-        // 10 solutions of an estimated 5 (4 to 8) are found in 10 nodes: past even the high end.
+        // 10 solutions of an estimated 5 (4 to 8) are found in 10 nodes: past even the high
+        // end, which then bounds nothing.
         let low = estimated(spread(5.0, 4.0, 8.0)).outlook(done(10, 10), 2.0);
-        assert_eq!(low.solutions, spread(10.0, 10.0, 10.0));
+        assert_eq!(low.solutions, spread(10.0, 10.0, f64::INFINITY));
+        // At the high end, not past it: an exact estimate, all found.
+        let exact = estimated(spread(10.0, 10.0, 10.0)).outlook(done(10, 10), 2.0);
+        assert_eq!(exact.solutions, spread(10.0, 10.0, 10.0));
         assert_eq!(
             (low.seconds_left, low.seconds_left_range, low.fraction_done),
             (None, None, None)
