@@ -94,7 +94,9 @@ pub use api::{Learning, ProgressKind, ProgressMeter, ProgressReport};
 // `--to json`: the results as one JSON array (issue 68).
 pub use api::JsonArray;
 // Pictures and puzzles (issue 68).
-pub use api::{CELL_PIXELS, Picture, PictureError, Uniqueness, svg_image};
+pub use api::{
+    CELL_PIXELS, MAX_IMAGE_SIDE, Picture, PictureError, Uniqueness, cell_pixels, svg_image,
+};
 // Counts by a method, and per-cell counts as results (issue 68).
 pub use api::{MethodError, PerCell, write_count_rows};
 // Inputs as the command reads them, and the runs `--strategy auto` races (issue 68).

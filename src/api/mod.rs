@@ -83,7 +83,9 @@ pub use part_run::PartRunError;
 pub use count_run::MethodError;
 pub use input::{InputError, ReadOptions, input_name, read_input, read_labelled};
 pub use per_cell::{PerCell, write_count_rows};
-pub use picture::{CELL_PIXELS, Picture, PictureError, Uniqueness, svg_image};
+pub use picture::{
+    CELL_PIXELS, MAX_IMAGE_SIDE, Picture, PictureError, Uniqueness, cell_pixels, svg_image,
+};
 pub use results::{ColorCells, JsonLine, RunResult};
 pub use split_folder::{
     Manifest, ManifestPart, ManifestSubtree, SplitError, SplitFolder, SplitOptions,

@@ -3,6 +3,7 @@
 //! colour puzzle with its clues; [`AnyPuzzle::uniqueness`] tells whether the clues have one
 //! solution and which cells vary; [`svg_image`] draws a solution.
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -344,28 +345,44 @@ impl AnyPuzzle {
     }
 }
 
-/// Pixels a cell side in the images of solutions ([`svg_image`], and the command's PNG).
+/// Pixels a cell side in the images of solutions ([`svg_image`], and the command's PNG), on
+/// grids small enough ([`cell_pixels`]).
 pub const CELL_PIXELS: usize = 12;
 
-/// A solution (palette indices, row-major) as an SVG image: a square of [`CELL_PIXELS`] per
-/// cell, the background drawn once behind them all.
+/// The longest side, in pixels, of an image of a solution: past it, cells shrink.
+pub const MAX_IMAGE_SIDE: usize = 8192;
+
+/// Pixels a cell side in an image of a `width` x `height` solution: [`CELL_PIXELS`], fewer on
+/// grids whose longer side would pass [`MAX_IMAGE_SIDE`] pixels, and at least one.
+pub fn cell_pixels(width: usize, height: usize) -> usize {
+    (MAX_IMAGE_SIDE / width.max(height).max(1)).clamp(1, CELL_PIXELS)
+}
+
+/// A solution (palette indices, row-major) as an SVG image: a square of [`cell_pixels`] per
+/// cell, each run of one colour along a row drawn as one rectangle, the background drawn once
+/// behind them all.
 pub fn svg_image(width: usize, height: usize, colors: &[Color], cells: &[u8]) -> String {
-    const CELL: usize = CELL_PIXELS;
-    let (w, h) = (width * CELL, height * CELL);
+    let cell = cell_pixels(width, height);
+    let (w, h) = (width * cell, height * cell);
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n\
          <rect width=\"{w}\" height=\"{h}\" fill=\"{}\"/>\n",
         colors[0].hex()
     );
-    for (i, &c) in cells.iter().enumerate() {
-        if c == 0 {
-            continue;
+    for (row, line) in cells.chunks(width.max(1)).enumerate() {
+        let mut start = 0;
+        for run in line.chunk_by(|a, b| a == b) {
+            let (x, c) = (start * cell, run[0]);
+            start += run.len();
+            if c != 0 {
+                let (y, run_w) = (row * cell, run.len() * cell);
+                let fill = colors[usize::from(c)].hex();
+                let _ = writeln!(
+                    out,
+                    "<rect x=\"{x}\" y=\"{y}\" width=\"{run_w}\" height=\"{cell}\" fill=\"{fill}\"/>"
+                );
+            }
         }
-        let (x, y) = (i % width * CELL, i / width * CELL);
-        let fill = colors[usize::from(c)].hex();
-        out.push_str(&format!(
-            "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\"/>\n"
-        ));
     }
     out.push_str("</svg>\n");
     out
@@ -448,6 +465,67 @@ mod tests {
         let svg = svg_image(2, 1, &colors, &[1, 0]);
         assert!(svg.contains("fill=\"#FF0000\""), "{svg}");
         assert_eq!(svg.matches("<rect").count(), 2);
+        // A run of one colour along a row is one rectangle.
+        let svg = svg_image(3, 2, &colors, &[1, 1, 0, 0, 1, 1]);
+        assert_eq!(svg.matches("<rect").count(), 3, "{svg}");
+        assert!(svg.contains("width=\"24\" height=\"12\""), "{svg}");
+    }
+
+    #[test]
+    fn cells_shrink_so_that_no_image_passes_its_longest_side() {
+        assert_eq!(cell_pixels(10, 10), CELL_PIXELS);
+        assert_eq!(cell_pixels(682, 3), CELL_PIXELS);
+        assert_eq!(cell_pixels(1, 683), 11);
+        assert_eq!(cell_pixels(4096, 4096), 2);
+        assert_eq!(cell_pixels(0, 0), CELL_PIXELS);
+        for side in [1, 5, 100, 700, 1000, 4096, 10_000] {
+            let cell = cell_pixels(side, 1);
+            assert!(cell >= 1 && (side * cell <= MAX_IMAGE_SIDE || cell == 1));
+        }
+    }
+
+    /// The colours an SVG of [`svg_image`] paints, cell by cell, read back from its
+    /// rectangles (the later over the earlier).
+    fn painted(svg: &str, width: usize, height: usize, colors: &[Color]) -> Vec<u8> {
+        let cell = cell_pixels(width, height);
+        let mut cells = vec![0; width * height];
+        let number = |rect: &str, name: &str| -> usize {
+            rect.split(&format!(" {name}=\""))
+                .nth(1)
+                .and_then(|rest| rest.split('"').next())
+                .map_or(0, |n| n.parse().unwrap_or(0))
+        };
+        for rect in svg.lines().skip(2).filter(|l| l.starts_with("<rect")) {
+            let fill = rect
+                .split("fill=\"")
+                .nth(1)
+                .and_then(|r| r.split('"').next());
+            let c = colors.iter().position(|k| Some(k.hex().as_str()) == fill);
+            let (x, y) = (number(rect, "x") / cell, number(rect, "y") / cell);
+            for dx in 0..number(rect, "width") / cell {
+                cells[y * width + x + dx] = u8::try_from(c.unwrap_or(0)).unwrap_or(0);
+            }
+        }
+        cells
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn an_svg_paints_every_cell_its_colour(
+            (width, cells) in proptest::strategy::Strategy::prop_flat_map(1usize..9, |w| {
+                (proptest::strategy::Just(w), proptest::collection::vec(0u8..3, w..=w * 6))
+            }),
+        ) {
+            let colors = [
+                Color::new("white", [255; 3], '.'),
+                Color::new("red", [255, 0, 0], 'r'),
+                Color::new("blue", [0, 0, 255], 'b'),
+            ];
+            let height = cells.len() / width;
+            let cells = &cells[..width * height];
+            let svg = svg_image(width, height, &colors, cells);
+            proptest::prop_assert_eq!(painted(&svg, width, height, &colors), cells);
+        }
     }
 
     /// A picture read is as large as it says, and its cells lie in its palette.

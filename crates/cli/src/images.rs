@@ -1,9 +1,10 @@
-//! Pictures in and out: PNG images decoded into the library's [`Picture`] (which reads PBM
-//! and XPM itself), for `make`; solutions drawn as SVG (by the library) or PNG, for `--to
-//! svg|png`.
+//! PNG pictures in and out: decoded into the library's [`Picture`] (which reads PBM and XPM
+//! itself) for `make`, and solutions drawn for `--to png` (the library draws SVG).
 
 use anyhow::{Context, bail};
-use nonoenum::{CELL_PIXELS as CELL, Color, Picture};
+use std::io::Write as _;
+
+use nonoenum::{Color, Picture, cell_pixels};
 
 /// Reads a PBM (`P1` or `P4`), PNG or XPM image, told apart by its first bytes.
 pub(crate) fn read_image(bytes: &[u8], name: &str) -> anyhow::Result<Picture> {
@@ -48,40 +49,38 @@ fn read_png(bytes: &[u8]) -> anyhow::Result<Picture> {
     )?)
 }
 
-/// A solution as an SVG image (the library's [`nonoenum::svg_image`]).
-pub(crate) fn svg(width: usize, height: usize, colors: &[Color], cells: &[u8]) -> String {
-    nonoenum::svg_image(width, height, colors, cells)
-}
-
-/// A solution as a PNG image (RGB, `CELL` pixels a cell).
+/// A solution as a PNG image (RGB, [`cell_pixels`] a cell), encoded a row at a time.
 pub(crate) fn png(
     width: usize,
     height: usize,
     colors: &[Color],
     cells: &[u8],
 ) -> anyhow::Result<Vec<u8>> {
-    let (w, h) = (width * CELL, height * CELL);
-    let mut data = Vec::with_capacity(w * h * 3);
-    for y in 0..h {
-        for x in 0..w {
-            let c = cells[y / CELL * width + x / CELL];
-            data.extend_from_slice(&colors[usize::from(c)].rgb);
+    let cell = cell_pixels(width, height);
+    let (w, h) = (u32::try_from(width * cell)?, u32::try_from(height * cell)?);
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, w, h);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut header = encoder.write_header()?;
+    let mut writer = header.stream_writer()?;
+    for row in cells.chunks(width.max(1)) {
+        let pixels: Vec<u8> = (row.iter())
+            .flat_map(|&c| std::iter::repeat_n(colors[usize::from(c)].rgb, cell).flatten())
+            .collect();
+        for _ in 0..cell {
+            writer.write_all(&pixels)?;
         }
     }
-    let mut out = Vec::new();
-    {
-        let mut encoder = png::Encoder::new(&mut out, u32::try_from(w)?, u32::try_from(h)?);
-        encoder.set_color(png::ColorType::Rgb);
-        encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header()?;
-        writer.write_image_data(&data)?;
-    }
+    writer.finish()?;
+    header.finish()?;
     Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nonoenum::CELL_PIXELS as CELL;
 
     #[test]
     fn reads_each_kind_by_its_first_bytes() {
@@ -105,7 +104,6 @@ mod tests {
         assert_eq!((back.width, back.height), (2 * CELL, CELL));
         assert_eq!(back.cells[0], 1);
         assert_eq!(back.cells[CELL], 0);
-        assert!(svg(2, 1, &colors, &[1, 0]).contains("#FF0000"));
     }
 
     /// Valid pictures of each kind, for the fuzzing below to edit.

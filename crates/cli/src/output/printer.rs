@@ -167,7 +167,7 @@ pub(crate) fn encode(
         }
         F::Non => puzzle_as(nonoenum::format::Format::Non),
         F::Xml => puzzle_as(nonoenum::format::Format::Xml),
-        F::Svg => Ok(crate::images::svg(w, h, &colors, &cells).into_bytes()),
+        F::Svg => Ok(nonoenum::svg_image(w, h, &colors, &cells).into_bytes()),
         F::Png => crate::images::png(w, h, &colors, &cells).map_err(io::Error::other),
         F::Compact => {
             let header = CompactHeader::for_puzzle(puzzle);

@@ -106,6 +106,25 @@ fn every_output_format_writes_the_solution() {
         .expect("runs");
     assert!(png.status.success() && png.stdout.starts_with(b"\x89PNG"));
     assert!(stdout(&["solve", "-q", "--to", "svg", &flag]).starts_with("<svg"));
+    // A grid 4096 cells wide is drawn 2 pixels a cell, 8192 pixels wide, not 12 pixels a cell.
+    let wide = dir.path().join("wide.txt");
+    std::fs::write(&wide, format!("1 4096\n4096\n{}", "1\n".repeat(4096))).expect("write");
+    let png = nonoenum(["solve", "-q", "--to", "png"]).arg(&wide).output();
+    let png = png.expect("runs").stdout;
+    let side = |at: usize| {
+        png.get(at..at + 4)
+            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    assert_eq!(
+        (side(16), side(20)),
+        (Some(8192), Some(2)),
+        "the PNG's IHDR size"
+    );
+    let svg = stdout(&["solve", "-q", "--to", "svg", &wide.to_string_lossy()]);
+    assert!(
+        svg.contains("<rect x=\"0\" y=\"0\" width=\"8192\" height=\"2\""),
+        "one rectangle: {svg}"
+    );
     nonoenum(["list", "-q", "--to", "svg", &flag])
         .assert()
         .code(2)
