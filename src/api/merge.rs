@@ -228,7 +228,8 @@ fn check_results(
     Ok(checked)
 }
 
-/// Checks what a manifest read back lists: its format, and each part once, at least one.
+/// Checks what a manifest read back lists: its format, each part once, at least one, and the
+/// parts as the split listed them.
 pub(crate) fn check_manifest(manifest: &Manifest, path: &str) -> Result<(), MergeError> {
     let path = path.to_string();
     if !MANIFEST_FORMATS.contains(&manifest.format.as_str()) {
@@ -255,6 +256,9 @@ pub(crate) fn check_manifest(manifest: &Manifest, path: &str) -> Result<(), Merg
     if let Some(outside) = manifest.parts.iter().find(|p| !plain_name(&p.file)) {
         let file = outside.file.clone();
         return Err(MergeError::Outside { path, file });
+    }
+    if (manifest.parts_checksum.as_ref()).is_some_and(|c| *c != manifest.parts_checksum_now()) {
+        return Err(MergeError::PartsEdited { path });
     }
     Ok(())
 }

@@ -47,6 +47,14 @@ pub enum MergeError {
         /// The part's file.
         file: String,
     },
+    /// The manifest's parts differ from those the split listed (its parts checksum).
+    #[error(
+        "{path}: the parts listed do not match the manifest's checksum (a part removed, added or edited)"
+    )]
+    PartsEdited {
+        /// The manifest.
+        path: String,
+    },
     /// A part is not a file of the split folder (`../x`, `/x`, `a/b`).
     #[error("{path}: part `{file}` is not a file name in the split folder")]
     Outside {

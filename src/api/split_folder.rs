@@ -59,6 +59,27 @@ pub struct Manifest {
     pub method: String,
     /// The parts, in search order.
     pub parts: Vec<ManifestPart>,
+    /// [`Manifest::parts_checksum_now`] when the split wrote it, checked by `merge`, so that a
+    /// part removed, added or edited by hand is refused. (Absent in older manifests.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parts_checksum: Option<String>,
+}
+
+impl Manifest {
+    /// The checksum of the parts as listed: each part's file and its subtrees' givens
+    /// checksums, in order.
+    pub fn parts_checksum_now(&self) -> String {
+        let mut text = String::new();
+        for part in &self.parts {
+            text.push_str(&part.file);
+            for subtree in &part.subtrees {
+                text.push(' ');
+                text.push_str(&subtree.givens);
+            }
+            text.push('\n');
+        }
+        crate::checksum::fnv1a64(text.as_bytes())
+    }
 }
 
 /// One part in the manifest.
@@ -428,7 +449,7 @@ pub(super) fn manifest<P: Stored>(
     } else {
         String::new()
     };
-    Manifest {
+    let mut manifest = Manifest {
         format: MANIFEST_FORMAT.into(),
         nonoenum: env!("CARGO_PKG_VERSION").into(),
         source: options.source.clone(),
@@ -461,7 +482,10 @@ pub(super) fn manifest<P: Stored>(
             )
         },
         parts: listed,
-    }
+        parts_checksum: None,
+    };
+    manifest.parts_checksum = Some(manifest.parts_checksum_now());
+    manifest
 }
 
 /// A kind of puzzle that part files hold: its text format and how many subtrees a file takes.

@@ -171,7 +171,7 @@ fn merge_refuses_a_missing_foreign_or_unfinished_part() {
 }
 
 #[test]
-fn merge_refuses_a_manifest_without_parts_with_one_twice_or_outside_its_folder() {
+fn merge_refuses_a_manifest_without_parts_with_one_twice_outside_its_folder_or_dropped() {
     let tmp = tempfile::tempdir().expect("a temporary folder");
     split_and_run(&perm(4), 2, tmp.path());
     let path = tmp.path().join("manifest.json");
@@ -195,6 +195,17 @@ fn merge_refuses_a_manifest_without_parts_with_one_twice_or_outside_its_folder()
     }
     let format = edited(&|m| m["format"] = serde_json::json!("nonoenum-split/9"));
     assert!(matches!(format, MergeError::Format { .. }), "{format}");
+    // A part dropped, or a subtree edited: the parts no longer match the manifest's checksum.
+    let dropped = edited(&|m| m["parts"] = serde_json::json!([m["parts"][1].clone()]));
+    assert!(
+        matches!(dropped, MergeError::PartsEdited { .. }),
+        "{dropped}"
+    );
+    let renamed = edited(&|m| m["parts"][0]["subtrees"][0]["givens"] = serde_json::json!("x"));
+    assert!(
+        matches!(renamed, MergeError::PartsEdited { .. }),
+        "{renamed}"
+    );
     std::fs::write(&path, "{").expect("written");
     let broken = merge(tmp.path()).expect_err("not a manifest");
     assert!(matches!(broken, MergeError::NotManifest { .. }), "{broken}");

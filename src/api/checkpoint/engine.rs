@@ -162,8 +162,7 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
     }
 
     fn save(&self) -> Result<(), CheckpointError> {
-        let json = serde_json::to_string(&*self.state).unwrap_or_default() + "\n";
-        write_atomically(self.path, json.as_bytes())
+        write_atomically(self.path, self.state.to_file().as_bytes())
     }
 }
 
@@ -191,12 +190,73 @@ pub(super) fn check_progress<P: Stored>(
             "{open} open parts of {parts}"
         )));
     }
+    if state.command
+        != if state.output.is_some() {
+            "list"
+        } else {
+            "count"
+        }
+    {
+        let command = &state.command;
+        return Err(CheckpointError::Altered(format!(
+            "the command `{command}` does not match its output file"
+        )));
+    }
+    if state
+        .progress
+        .as_ref()
+        .is_some_and(|p| *p != state.progress_checksum())
+    {
+        return Err(CheckpointError::Altered(
+            "its progress does not match its checksum".into(),
+        ));
+    }
     for decisions in &state.open {
         for &d in decisions {
             let _ = read_decision(puzzle, d).map_err(CheckpointError::Altered)?;
         }
     }
+    check_disjoint(&state.open).map_err(CheckpointError::Altered)?;
     Ok(committed)
+}
+
+/// Checks that no two open parts share a solution, as parts of one split cannot: each part
+/// decides a cell at most once, and each pair decides some cell differently.
+fn check_disjoint(open: &[Vec<[usize; 3]>]) -> Result<(), String> {
+    let mut sorted: Vec<Vec<[usize; 3]>> = open.to_vec();
+    for (i, part) in sorted.iter_mut().enumerate() {
+        part.sort_unstable();
+        if let Some(w) = part.windows(2).find(|w| w[0][..2] == w[1][..2]) {
+            let [row, col, _] = w[0];
+            return Err(format!(
+                "open part {} decides cell ({row}, {col}) twice",
+                i + 1
+            ));
+        }
+    }
+    for (i, a) in sorted.iter().enumerate() {
+        for (j, b) in sorted.iter().enumerate().skip(i + 1) {
+            if !decide_apart(a, b) {
+                let (i, j) = (i + 1, j + 1);
+                return Err(format!("open parts {i} and {j} overlap"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether two parts' decisions, each sorted by cell, decide a cell they share differently.
+fn decide_apart(a: &[[usize; 3]], b: &[[usize; 3]]) -> bool {
+    let (mut x, mut y) = (a.iter().peekable(), b.iter().peekable());
+    while let (Some(p), Some(q)) = (x.peek(), y.peek()) {
+        match p[..2].cmp(&q[..2]) {
+            std::cmp::Ordering::Less => _ = x.next(),
+            std::cmp::Ordering::Greater => _ = y.next(),
+            std::cmp::Ordering::Equal if p[2] != q[2] => return true,
+            std::cmp::Ordering::Equal => _ = (x.next(), y.next()),
+        }
+    }
+    false
 }
 
 /// The puzzle of an open part: `puzzle` with the part's decisions as givens, checked.

@@ -68,7 +68,7 @@ struct State {
     /// solutions in the order of the one-thread search. (Absent in older checkpoints.)
     #[serde(default)]
     ordered: bool,
-    /// `list`: the output file (as given).
+    /// `list`: the output file (absolute).
     output: Option<PathBuf>,
     /// `list`: the output file's length at the last commit.
     output_len: u64,
@@ -80,6 +80,40 @@ struct State {
     /// The parts not yet committed, each as its decisions `[row, col, value]` (0-based; the
     /// value is 1 for filled and 0 for empty, or a colour's palette index).
     open: Vec<Vec<[usize; 3]>>,
+    /// [`State::progress_checksum`] when it was saved, checked on resume so that an edit of
+    /// the progress (a part dropped or repeated) is refused. (Absent in older checkpoints.)
+    #[serde(default, skip_serializing)]
+    progress: Option<String>,
+}
+
+/// A [`State`] as its file holds it, its progress checksum written beside it.
+#[derive(Serialize)]
+struct Sealed<'a> {
+    #[serde(flatten)]
+    state: &'a State,
+    progress: String,
+}
+
+impl State {
+    /// The checksum of what a run changes: the committed count, the parts, the open parts and
+    /// the output's committed length.
+    fn progress_checksum(&self) -> String {
+        let (committed, parts, len) = (&self.committed, self.parts, self.output_len);
+        let text = format!("{committed} {parts} {len} {:?}", self.open);
+        crate::checksum::fnv1a64(text.as_bytes())
+    }
+
+    /// The state as its file holds it: one line of JSON, with its progress checksum.
+    fn to_file(&self) -> String {
+        let progress = self.progress_checksum();
+        // A derived Serialize of strings, numbers and vectors cannot fail.
+        serde_json::to_string(&Sealed {
+            state: self,
+            progress,
+        })
+        .unwrap_or_default()
+            + "\n"
+    }
 }
 
 /// Why a checkpoint could not be created, read, written or run.
@@ -157,7 +191,7 @@ pub struct CheckpointSettings {
     /// probing.
     pub ordered: bool,
     /// `None` counts; `Some(file)` lists every solution into `file` (started afresh), as text
-    /// rows separated by blank lines.
+    /// rows separated by blank lines; the checkpoint records its absolute path.
     pub output: Option<PathBuf>,
 }
 
@@ -274,11 +308,13 @@ impl Checkpoint {
             // Ordered parts follow the tree of the search that probes at every node.
             adaptive: probing == Probing::Adaptive && !ordered,
             ordered,
-            output,
+            // Absolute, so that a run resumes from any folder.
+            output: output.map(|path| std::path::absolute(&path).unwrap_or(path)),
             output_len: 0,
             committed: "0".into(),
             parts: 0,
             open: vec![Vec::new()],
+            progress: None,
         };
         Ok(Checkpoint {
             state,
@@ -319,8 +355,7 @@ impl Checkpoint {
 
     /// The checkpoint as its file holds it: one line of JSON.
     pub fn to_json(&self) -> String {
-        // A derived Serialize of strings, numbers and vectors cannot fail.
-        serde_json::to_string(&self.state).unwrap_or_default() + "\n"
+        self.state.to_file()
     }
 
     /// Writes the checkpoint file, through a temporary file and a rename, so that it is never

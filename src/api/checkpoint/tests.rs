@@ -257,6 +257,9 @@ fn altered_checkpoints_are_refused() {
     for (field, value, says) in cases {
         let mut state = done.clone();
         state[field] = value;
+        // Without its progress checksum, as older checkpoints are, so that the check of the
+        // field itself answers.
+        let _ = state.as_object_mut().map(|s| s.remove("progress"));
         let err = Checkpoint::from_json(state.to_string().as_bytes()).expect_err(says);
         assert!(err.to_string().contains(says), "{err}");
         assert!(err.is_in_checkpoint());
@@ -264,6 +267,7 @@ fn altered_checkpoints_are_refused() {
     let mut state = done;
     state["open"] = serde_json::json!([[[0, 0, 1]]]);
     state["committed"] = serde_json::json!(u128_max);
+    let _ = state.as_object_mut().map(|s| s.remove("progress"));
     let mut checkpoint = Checkpoint::from_json(state.to_string().as_bytes()).expect("reads");
     let dir = tempfile::tempdir().expect("a temporary folder");
     let err = checkpoint
@@ -353,4 +357,63 @@ fn the_seeds_are_read_back() {
         let state: State = serde_json::from_slice(&seed).expect("a checkpoint");
         assert!(!state.open.is_empty());
     }
+}
+
+/// A checkpoint of a 5x5 permutation puzzle cut into parts, none run yet, as JSON.
+fn split_unrun() -> serde_json::Value {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut checkpoint = Checkpoint::create(
+        &AnyPuzzle::Bw(permutations(5)),
+        CheckpointSettings::default(),
+    )
+    .expect("created");
+    let _ = checkpoint.run(dir.path().join("ck.json"), &options(), |_| Flow::Stop);
+    serde_json::from_str(&checkpoint.to_json()).expect("JSON")
+}
+
+#[test]
+fn overlapping_parts_and_edited_progress_are_refused() {
+    let unrun = split_unrun();
+    let open = unrun["open"].as_array().expect("open parts").clone();
+    assert!(open.len() >= 2, "{unrun}");
+    assert!(Checkpoint::from_json(unrun.to_string().as_bytes()).is_ok());
+    let (first, second) = (open[0].clone(), open[1].clone());
+    // As many open parts as parts, one of them repeated, or the whole tree.
+    let mut twice = open.clone();
+    twice[1] = first.clone();
+    let mut with_root = open.clone();
+    with_root[1] = serde_json::json!([]);
+    let mut both_values = first.as_array().expect("decisions").clone();
+    let [row, col] = [0, 1].map(|i| both_values[0][i].clone());
+    let other = 1 - both_values[0][2].as_u64().expect("a value");
+    both_values.push(serde_json::json!([row, col, other]));
+    let cases: [(&str, serde_json::Value, &str); 5] = [
+        ("open", serde_json::json!(twice), "overlap"),
+        ("open", serde_json::json!(with_root), "overlap"),
+        ("open", serde_json::json!([both_values, second]), "twice"),
+        (
+            "command",
+            serde_json::json!("solve"),
+            "does not match its output",
+        ),
+        (
+            "command",
+            serde_json::json!("list"),
+            "does not match its output",
+        ),
+    ];
+    for (field, value, says) in cases {
+        let mut state = unrun.clone();
+        state[field] = value;
+        let _ = state.as_object_mut().map(|s| s.remove("progress"));
+        let err = Checkpoint::from_json(state.to_string().as_bytes()).expect_err(says);
+        assert!(err.to_string().contains(says), "{err}");
+    }
+    // With the checksum, a part dropped (which leaves no overlap) is refused too.
+    let mut dropped = unrun.clone();
+    dropped["open"] = serde_json::json!(open[1..]);
+    let err = Checkpoint::from_json(dropped.to_string().as_bytes()).expect_err("dropped");
+    assert!(err.to_string().contains("checksum"), "{err}");
+    let _ = dropped.as_object_mut().map(|s| s.remove("progress"));
+    assert!(Checkpoint::from_json(dropped.to_string().as_bytes()).is_ok());
 }

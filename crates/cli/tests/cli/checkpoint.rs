@@ -432,9 +432,17 @@ fn doctored_numbers_in_a_checkpoint_are_refused() {
         if field == "committed" {
             state["open"] = serde_json::json!([[[0, 0, 1]]]);
         }
+        // Without the progress checksum (as in older checkpoints), each number is checked.
+        let _ = state.as_object_mut().map(|s| s.remove("progress"));
         std::fs::write(&ck, state.to_string()).expect("write");
         common::assert_bad_input(&["resume", ck_s], &[&format!("{ck_s}: "), says]);
     }
+    // With it, any edit of the progress is refused, even one whose numbers fit.
+    let mut state = done;
+    state["committed"] = serde_json::json!("7");
+    std::fs::write(&ck, state.to_string()).expect("write");
+    let says = "its progress does not match its checksum";
+    common::assert_bad_input(&["resume", ck_s], &[&format!("{ck_s}: "), says]);
 }
 
 #[test]
