@@ -344,12 +344,16 @@ fn parse_clue(line: &str) -> Result<Vec<(u32, Option<char>)>, ParseErrorKind> {
 /// if any, in a `: givens` section).
 pub fn write(puzzle: &ColorPuzzle) -> String {
     let mut out = String::new();
-    let title = puzzle.title.as_deref().unwrap_or("nonoenum puzzle");
-    out.push_str(&title.replace(['\n', '\r'], " "));
+    let title = puzzle.title.as_deref().map(header_line).unwrap_or_default();
+    out.push_str(if title.is_empty() {
+        "nonoenum puzzle"
+    } else {
+        &title
+    });
     out.push('\n');
     for (key, value) in &puzzle.metadata {
-        let value = value.replace(['\n', '\r'], " ");
-        if key == "comment" && !value.starts_with([':', '#']) {
+        let value = header_line(value);
+        if key == "comment" && !value.is_empty() {
             out.push_str(&value);
             out.push('\n');
         }
@@ -387,6 +391,20 @@ pub fn write(puzzle: &ColorPuzzle) -> String {
         }
     }
     out
+}
+
+/// A title or comment as a line of the header that reads back as itself: on one line, trimmed,
+/// without leading `#`s (a comment, or `#d`), and a space before a leading `:` (which in the
+/// first column would start the rows); empty if nothing is left.
+fn header_line(text: &str) -> String {
+    let line = text.replace(['\n', '\r'], " ");
+    let line = line.trim_start_matches(|c: char| c == '#' || c.is_whitespace());
+    let line = line.trim_end();
+    if line.starts_with(':') {
+        format!(" {line}")
+    } else {
+        line.to_string()
+    }
 }
 
 /// The IN characters to write: `0` for the background, each colour's own character when it is
@@ -482,6 +500,60 @@ mod tests {
             let err = parse(&format!("{SMALL}: givens\n\n{given}")).unwrap_err();
             assert_eq!(err.line, 15, "{err}");
             assert!(err.to_string().contains(message), "{err}");
+        }
+    }
+
+    /// A title or comment that starts with `:` or `#`, or holds line breaks, is written so that
+    /// it reads back (`:` kept, leading `#` dropped, line breaks as spaces).
+    #[test]
+    fn titles_and_comments_read_back() {
+        let AnyPuzzle::Color(mut p) = parse(SMALL).unwrap() else {
+            panic!("colour puzzle expected")
+        };
+        let cases = [
+            (": rows", ": rows"),
+            (":", ":"),
+            ("# not a comment", "not a comment"),
+            ("#d", "d"),
+            ("  ## : both", ": both"),
+            ("two\nlines\r\n: three", "two lines  : three"),
+            ("#", "nonoenum puzzle"),
+        ];
+        for (title, read) in cases {
+            p.title = Some(title.into());
+            p.metadata = vec![("comment".into(), title.into())];
+            let written = write(&p);
+            let AnyPuzzle::Color(back) = parse(&written).expect(&written) else {
+                panic!("colour puzzle expected")
+            };
+            assert_eq!(back.title.as_deref(), Some(read), "{written}");
+            assert_eq!(
+                (&back.row_clues, &back.col_clues),
+                (&p.row_clues, &p.col_clues)
+            );
+            let comments: Vec<&str> = back.metadata.iter().map(|(_, v)| v.as_str()).collect();
+            let expected: &[&str] = if title == "#" { &[] } else { &[read] };
+            assert_eq!(comments, expected, "{written}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_title_reads_back(title in "[:# a\n\r]{0,3}[:#a-z \n]{0,12}") {
+            let AnyPuzzle::Color(mut p) = parse(SMALL).unwrap() else {
+                panic!("colour puzzle expected")
+            };
+            p.title = Some(title.clone());
+            let AnyPuzzle::Color(back) = parse(&write(&p)).unwrap() else {
+                panic!("colour puzzle expected")
+            };
+            let expected = match header_line(&title) {
+                t if t.is_empty() => "nonoenum puzzle".to_string(),
+                t => t.trim().to_string(),
+            };
+            proptest::prop_assert_eq!(back.title, Some(expected));
+            proptest::prop_assert_eq!(back.row_clues, p.row_clues);
+            proptest::prop_assert_eq!(back.col_clues, p.col_clues);
         }
     }
 
