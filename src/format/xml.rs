@@ -72,7 +72,15 @@ pub fn parse(text: &str) -> Result<Vec<AnyPuzzle>, ParseError> {
 fn child_text<'a>(node: Node<'a, '_>, tag: &str) -> Option<String> {
     node.children()
         .find(|n| n.has_tag_name(tag))
-        .map(|n| n.text().unwrap_or_default().trim().to_string())
+        .map(|n| text_of(n).trim().to_string())
+}
+
+/// The text of an element, comments and processing instructions among it left out.
+fn text_of(node: Node<'_, '_>) -> String {
+    node.children()
+        .filter(Node::is_text)
+        .filter_map(|n| n.text())
+        .collect()
 }
 
 fn puzzle(doc: &Document<'_>, node: Node<'_, '_>) -> Result<AnyPuzzle, ParseError> {
@@ -129,7 +137,8 @@ fn palette(
         let Some(name) = c.attribute("name") else {
             return Err(invalid(doc, c, "a <color> without a name".into()));
         };
-        let value = c.text().unwrap_or_default().trim();
+        let value = text_of(c);
+        let value = value.trim();
         let Some(rgb) = parse_rgb(value) else {
             let message = format!(
                 "colour `{}` has value `{}`, not hex RGB",
@@ -233,7 +242,8 @@ fn clue(
 ) -> Result<ColorClue, ParseError> {
     let mut blocks = Vec::new();
     for count in line.children().filter(|n| n.has_tag_name("count")) {
-        let value = count.text().unwrap_or_default().trim();
+        let value = text_of(count);
+        let value = value.trim();
         let len: u32 = value.parse().map_err(|_| {
             invalid(
                 doc,
@@ -497,6 +507,17 @@ mod tests {
         assert_eq!(parse(&write(p)).unwrap(), puzzles);
     }
 
+    /// Comments inside an element are not part of its text.
+    #[test]
+    fn comments_inside_elements_are_skipped() {
+        let text = DEMO
+            .replace("<count>1</count>", "<count><!--one-->1<!-- --></count>")
+            .replace(">f00<", "><!--red-->f<!--x-->00<")
+            .replace("<title>Two", "<title><!--t-->Two");
+        let puzzles = parse(&text).unwrap();
+        assert_eq!(puzzles, parse(DEMO).unwrap());
+    }
+
     #[test]
     fn black_and_white_xml_is_bw() {
         let text = DEMO
@@ -532,6 +553,14 @@ mod tests {
             (DEMO.replace("</title>", "</titl>"), 5, "not well-formed"),
             (DEMO.replace("|Xr|", "|X?|"), 18, "image character"),
             (DEMO.replace("f00</color>", "fg0</color>"), 9, "not hex RGB"),
+            (
+                DEMO.replace(
+                    "<count>1</count></line>\n<line>",
+                    "<count><!--a-->x<!--b--></count></line>\n<line>",
+                ),
+                11,
+                "<count>x</count> is not",
+            ),
         ];
         for (text, line, message) in cases {
             let err = parse(&text).unwrap_err();
