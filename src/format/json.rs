@@ -7,14 +7,22 @@
 use serde_json::Value;
 
 use super::error::{ParseError, ParseErrorKind};
-use super::text::{LineMap, snippet};
+use super::text::{LineMap, last_line, parser_message, snippet};
 use crate::puzzle::{Clue, Puzzle};
 
 /// Parses a JSON puzzle.
 pub fn parse(text: &str) -> Result<Puzzle, ParseError> {
     let value: Value = serde_json::from_str(text).map_err(|e| {
-        let message = format!("not valid JSON: {e}");
-        ParseError::new(e.line().max(1), ParseErrorKind::Invalid(snippet(&message)))
+        let line = if e.is_eof() {
+            last_line(text)
+        } else {
+            e.line().max(1)
+        };
+        let message = e.to_string();
+        let place = format!(" at line {} column {}", e.line(), e.column());
+        let message = message.strip_suffix(&place).unwrap_or(&message);
+        let message = format!("not valid JSON: {}", parser_message(message));
+        ParseError::new(line, ParseErrorKind::Invalid(message))
     })?;
     let place = |key: &str| Place::find(text, key);
     let clues = |key: &str| -> Result<Vec<Clue>, ParseError> {
@@ -180,6 +188,43 @@ mod tests {
         assert!(err.to_string().contains("column"), "{err}");
         let err = parse("{\n\"rows\": [[1]],\n").unwrap_err();
         assert!(err.to_string().contains("not valid JSON"), "{err}");
+    }
+
+    /// The parser's message is whole, without its own place; one at the end of the file names
+    /// the last line.
+    #[test]
+    fn parser_messages_are_whole() {
+        let cases = [
+            (
+                "{\"columns\": [[1],[1]], \"rows\": [[1],",
+                1,
+                "EOF while parsing a value",
+            ),
+            (
+                "{\"columns\": [[1]],\n\"rows\": [\n[1]\n",
+                3,
+                "EOF while parsing a list",
+            ),
+            (
+                "{\"columns\": [[1]], \"rows\": [[1]]} x",
+                1,
+                "trailing characters",
+            ),
+            (
+                "{\"columns\": [[1]], \"rows\": [[1]]}\n{}",
+                2,
+                "trailing characters",
+            ),
+            ("{\n\"rows\": [[1],]}", 2, "trailing comma"),
+        ];
+        for (text, line, message) in cases {
+            let err = parse(text).unwrap_err();
+            assert_eq!(err.line, line, "{err}");
+            assert_eq!(
+                err.kind,
+                ParseErrorKind::Invalid(format!("not valid JSON: {message}"))
+            );
+        }
     }
 
     /// Clues are placed on their own lines however the file is laid out, and on line 1 of a

@@ -50,6 +50,12 @@ pub(crate) fn eof_line(text: &str) -> usize {
     text.lines().count() + 1
 }
 
+/// The number of the file's last line (1 for an empty file): where errors found at the end
+/// of a file that is read as a whole (JSON, XML) point.
+pub(crate) fn last_line(text: &str) -> usize {
+    text.lines().count().max(1)
+}
+
 /// Whether a line is a `#` comment.
 pub(crate) fn is_comment(line: &str) -> bool {
     line.trim_start().starts_with('#')
@@ -65,7 +71,18 @@ pub(crate) fn has_content(text: &str) -> bool {
 /// after a word where one ends near the limit and marked `…`, control characters escaped, so
 /// that the message stays on one line.
 pub(crate) fn snippet(s: &str) -> String {
-    let kept = match s.char_indices().nth(SNIPPET_CHARS) {
+    excerpt(s, SNIPPET_CHARS)
+}
+
+/// A parser's message about the input, whole but on one line: a [`snippet`] of up to
+/// [`MESSAGE_CHARS`] characters, which only an echo of a huge name of the input reaches.
+pub(crate) fn parser_message(s: &str) -> String {
+    excerpt(s, MESSAGE_CHARS)
+}
+
+/// `s` shortened to `max` characters as [`snippet`] does.
+fn excerpt(s: &str, max: usize) -> String {
+    let kept = match s.char_indices().nth(max) {
         None => s,
         Some((limit, _)) => cut_at_word(s, limit),
     };
@@ -85,6 +102,8 @@ pub(crate) fn snippet(s: &str) -> String {
 
 /// The most characters of the input a [`snippet`] keeps.
 const SNIPPET_CHARS: usize = 40;
+/// The most characters of a [`parser_message`].
+const MESSAGE_CHARS: usize = 200;
 /// How far back from the limit a [`snippet`] looks for the end of a word.
 const SNIPPET_WORD_REACH: usize = 15;
 
@@ -267,6 +286,13 @@ mod tests {
         assert!(has_content("# c\n1 1\n"));
         assert_eq!(snippet("a\u{7}b"), "a\\u{7}b");
         assert_eq!(snippet(&"x".repeat(50)).chars().count(), 41);
+        assert_eq!(
+            (last_line(""), last_line("a\nb\n"), last_line("a\nb")),
+            (1, 2, 2)
+        );
+        let long = "EOF while parsing a list of clues in the middle of the file";
+        assert_eq!(parser_message(long), long);
+        assert_eq!(parser_message(&"y".repeat(300)).chars().count(), 201);
     }
 
     #[test]

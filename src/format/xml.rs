@@ -21,7 +21,7 @@ use roxmltree::{Document, Node, ParsingOptions};
 
 use super::error::{ParseError, ParseErrorKind};
 use super::palette::{assign_chars, name_of, parse_rgb};
-use super::text::{LineMap, snippet};
+use super::text::{LineMap, last_line, parser_message, snippet};
 use crate::color::{AnyPuzzle, Block, Color, ColorClue, ColorPuzzle, MAX_COLORS};
 use crate::puzzle::MAX_LINE_LEN;
 
@@ -41,11 +41,16 @@ pub fn parse(text: &str) -> Result<Vec<AnyPuzzle>, ParseError> {
         ..ParsingOptions::default()
     };
     let doc = Document::parse_with_options(text, options).map_err(|e| {
-        let message = format!("not well-formed XML: {e}");
-        ParseError::new(
-            e.pos().row as usize,
-            ParseErrorKind::Invalid(snippet(&message)),
-        )
+        use roxmltree::Error::{NoRootNode, UnclosedRootNode, UnexpectedEndOfStream};
+        let at_end = matches!(e, NoRootNode | UnclosedRootNode | UnexpectedEndOfStream);
+        let line = if at_end {
+            last_line(text)
+        } else {
+            e.pos().row as usize
+        };
+        let message = e.to_string().replace(&format!(" at {}", e.pos()), "");
+        let message = format!("not well-formed XML: {}", parser_message(&message));
+        ParseError::new(line, ParseErrorKind::Invalid(message))
     })?;
     let root = doc.root_element();
     let puzzles: Vec<Node<'_, '_>> = match root.tag_name().name() {
@@ -505,6 +510,45 @@ mod tests {
         );
         assert_eq!(p.goal.as_deref(), Some(&[1u8, 2][..]));
         assert_eq!(parse(&write(p)).unwrap(), puzzles);
+    }
+
+    /// The parser's message is whole, without its own place; one at the end of the file names
+    /// the last line.
+    #[test]
+    fn parser_messages_are_whole() {
+        let cases = [
+            (
+                DEMO.replace("</puzzleset>\n", ""),
+                20,
+                "the root node was opened but never closed",
+            ),
+            (
+                DEMO[..DEMO.len() - 20].to_string(),
+                20,
+                "unexpected end of stream",
+            ),
+            (
+                DEMO.replace("</title>", "</titl>"),
+                5,
+                "expected 'title' tag, not 'titl'",
+            ),
+            (
+                DEMO.replace("<title>", "<title a='1' a='2'>"),
+                5,
+                "attribute 'a' is already defined",
+            ),
+            (
+                DEMO.replace("<title>", "<title\u{1}>"),
+                5,
+                "expected a whitespace not '\\u{1}'",
+            ),
+        ];
+        for (text, line, message) in cases {
+            let err = parse(&text).unwrap_err();
+            assert_eq!(err.line, line, "{err}");
+            let expected = format!("not well-formed XML: {message}");
+            assert_eq!(err.kind, ParseErrorKind::Invalid(expected));
+        }
     }
 
     /// Comments inside an element are not part of its text.
