@@ -36,10 +36,11 @@ type RawLines = Vec<(usize, Vec<(u32, Option<char>)>)>;
 /// Each IN character a block uses, with its index in the palette.
 type IndexOf = Vec<(char, u8)>;
 
-/// A declared colour: its IN character and value.
+/// A declared colour: its IN character and value, and the line of its declaration.
 struct Declared {
     inchar: char,
     color: Color,
+    line: usize,
 }
 
 /// A `.g` file's sections as read, before the palette is built.
@@ -73,10 +74,24 @@ pub fn parse(text: &str) -> Result<AnyPuzzle, ParseError> {
     let row_clues = convert(&rows, &index_of, &mut map.rows)?;
     let col_clues = convert(&cols, &index_of, &mut map.cols)?;
     map.size = rows.first().map_or(1, |r| r.0);
-    let mut givens = Vec::with_capacity(given_lines.len());
-    for (number, line) in given_lines {
+    let mut givens: Vec<ColorGiven> = Vec::with_capacity(given_lines.len());
+    for &(number, line) in &given_lines {
         let given = parse_given(line, &index_of, (row_clues.len(), col_clues.len()))
             .map_err(|k| ParseError::new(number, k))?;
+        if let Some(j) = (givens.iter())
+            .position(|o| (o.row, o.col) == (given.row, given.col) && o.color != given.color)
+        {
+            let name = |c: u8| &palette[usize::from(c)].name;
+            let message = format!(
+                "row {}, column {} is given as {} here but as {} on line {}",
+                given.row + 1,
+                given.col + 1,
+                name(given.color),
+                name(givens[j].color),
+                given_lines[j].0
+            );
+            return Err(ParseError::new(number, ParseErrorKind::Invalid(message)));
+        }
         givens.push(given);
     }
     let mut puzzle = ColorPuzzle {
@@ -113,7 +128,8 @@ fn read_sections(text: &str) -> Result<Sections<'_>, ParseError> {
         match section {
             0 if line.starts_with("#d") || line.starts_with("#D") => in_colors = true,
             0 if in_colors => {
-                if let Some(d) = parse_declaration(line).map_err(|k| ParseError::new(number, k))? {
+                let declared = parse_declaration(line, number);
+                if let Some(d) = declared.map_err(|k| ParseError::new(number, k))? {
                     if read.declared.iter().any(|e| e.inchar == d.inchar) {
                         let message = format!("colour `{}` is declared twice", d.inchar);
                         return Err(ParseError::new(number, ParseErrorKind::Invalid(message)));
@@ -180,24 +196,27 @@ fn palette(
         None => Color::new("white", [255, 255, 255], '.'),
     }];
     let mut index_of: IndexOf = Vec::new();
-    let used = |c: char| {
-        given_chars.contains(&c)
-            || (rows.iter().chain(cols))
-                .any(|(_, blocks)| blocks.iter().any(|b| b.1.unwrap_or('1') == c))
+    // The first clue line with a block of colour `c`.
+    let first_use = |c: char| {
+        (rows.iter().chain(cols))
+            .find(|(_, blocks)| blocks.iter().any(|b| b.1.unwrap_or('1') == c))
+            .map(|(number, _)| *number)
     };
-    let mut candidates: Vec<(char, Color)> = declared
+    let used = |c: char| given_chars.contains(&c) || first_use(c).is_some();
+    let mut candidates: Vec<(char, Color, usize)> = declared
         .iter()
         .filter(|d| d.inchar != '0')
-        .map(|d| (d.inchar, d.color.clone()))
+        .map(|d| (d.inchar, d.color.clone(), d.line))
         .collect();
-    if !candidates.iter().any(|(c, _)| *c == '1') {
-        candidates.push(('1', Color::new("black", [0, 0, 0], '#')));
+    if !candidates.iter().any(|(c, ..)| *c == '1') {
+        let line = first_use('1').unwrap_or(0);
+        candidates.push(('1', Color::new("black", [0, 0, 0], '#'), line));
     }
-    for (inchar, color) in candidates {
+    for (inchar, color, line) in candidates {
         if used(inchar) {
             if palette.len() >= crate::color::MAX_COLORS {
                 let message = "more than 63 colours besides the background".to_string();
-                return Err(ParseError::new(0, ParseErrorKind::Invalid(message)));
+                return Err(ParseError::new(line, ParseErrorKind::Invalid(message)));
             }
             index_of.push((inchar, palette.len() as u8));
             palette.push(color);
@@ -274,7 +293,7 @@ fn parse_given(
 }
 
 /// One line of the `#d` section, or `None` for a blank one.
-fn parse_declaration(line: &str) -> Result<Option<Declared>, ParseErrorKind> {
+fn parse_declaration(line: &str, number: usize) -> Result<Option<Declared>, ParseErrorKind> {
     let trimmed = line.trim_start();
     if trimmed.trim().is_empty() {
         return Ok(None);
@@ -313,6 +332,7 @@ fn parse_declaration(line: &str) -> Result<Option<Declared>, ParseErrorKind> {
     Ok(Some(Declared {
         inchar,
         color: Color::new(name, rgb, outchar),
+        line: number,
     }))
 }
 
@@ -555,6 +575,32 @@ mod tests {
             proptest::prop_assert_eq!(back.row_clues, p.row_clues);
             proptest::prop_assert_eq!(back.col_clues, p.col_clues);
         }
+    }
+
+    /// Two givens of one cell that disagree name both lines; too many colours name the line of
+    /// the first colour past the limit.
+    #[test]
+    fn givens_that_disagree_and_too_many_colours_name_their_lines() {
+        let err = parse(&format!("{SMALL}: givens\n1 1 r\n\n1 1 u\n")).unwrap_err();
+        let expected = "line 16: row 1, column 1 is given as blue here but as red on line 14";
+        assert_eq!(err.to_string(), expected);
+        let chars: Vec<char> = ('a'..='z')
+            .chain('A'..='Z')
+            .chain("!$%&*+=?@^_~".chars())
+            .collect();
+        let declared: String = chars
+            .iter()
+            .map(|c| format!(" {c}:{c} #102030\n"))
+            .collect();
+        let blocks: Vec<String> = chars.iter().map(|c| format!("1{c}")).collect();
+        let text = format!("t\n#d\n{declared}: rows\n{}\n: columns\n", blocks.join(" "));
+        assert_eq!(chars.len(), 64);
+        let err = parse(&text).unwrap_err();
+        assert_eq!(err.line, 66, "{err}");
+        assert!(
+            err.to_string()
+                .ends_with("more than 63 colours besides the background")
+        );
     }
 
     #[test]
