@@ -127,7 +127,8 @@ pub enum PuzzleError {
     },
     /// A clue needs more cells than its line has.
     #[error(
-        "{line}: clue \"{clue}\" needs {} but the line has only {len}",
+        "{line}: clue {} needs {} but the line has only {len}",
+        shown(clue),
         counted(*.needed, "cell")
     )]
     ClueTooLong {
@@ -401,6 +402,17 @@ where
     }
 }
 
+/// A clue as a message shows it, in quotes: whole up to 10 blocks, else its first 8 blocks,
+/// `…`, and the number of blocks (a clue of thousands would fill the screen).
+fn shown(clue: &Clue) -> String {
+    let blocks = clue.blocks();
+    if blocks.len() <= 10 {
+        return format!("\"{clue}\"");
+    }
+    let head: Vec<String> = blocks[..8].iter().map(u32::to_string).collect();
+    format!("\"{} …\" ({} blocks)", head.join(" "), blocks.len())
+}
+
 /// Checks that a grid size is within the supported limits.
 pub(crate) fn check_size(rows: usize, cols: usize) -> Result<(), PuzzleError> {
     if rows == 0 || cols == 0 {
@@ -511,6 +523,25 @@ mod tests {
                     len: 0,
                 },
                 "column 1: clue \"1\" needs 1 cell but the line has only 0",
+            ),
+            (
+                PuzzleError::ClueTooLong {
+                    line: LineId::Row(0),
+                    clue: Clue((1..=10).collect()),
+                    needed: 64,
+                    len: 5,
+                },
+                "row 1: clue \"1 2 3 4 5 6 7 8 9 10\" needs 64 cells but the line has only 5",
+            ),
+            (
+                PuzzleError::ClueTooLong {
+                    line: LineId::Row(0),
+                    clue: Clue(vec![1; 3000]),
+                    needed: 5999,
+                    len: 5,
+                },
+                "row 1: clue \"1 1 1 1 1 1 1 1 …\" (3000 blocks) needs 5999 cells but the line has \
+                 only 5",
             ),
         ];
         for (error, expected) in cases {
