@@ -342,6 +342,13 @@ fn parse_clue(line: &str) -> Result<Vec<(u32, Option<char>)>, ParseErrorKind> {
     for token in tokens(line) {
         let digits = token.bytes().take_while(u8::is_ascii_digit).count();
         let (number, suffix) = token.split_at(digits);
+        if digits == 0 {
+            let message = format!(
+                "`{}` is not a block: it needs a length first",
+                snippet(token)
+            );
+            return Err(ParseErrorKind::Invalid(message));
+        }
         let n = parse_number(number)?;
         let len = u32::try_from(n).map_err(|_| ParseErrorKind::NumberTooLarge(snippet(number)))?;
         let mut chars = suffix.chars();
@@ -622,6 +629,16 @@ mod tests {
                 "colour `q` is not declared",
             ),
             (SMALL.replace("1r 1u", "1r 1uu"), 8, "is not a block"),
+            (
+                SMALL.replace("1r 1u", "1r -1u"),
+                8,
+                "`-1u` is not a block: it needs a length first",
+            ),
+            (
+                SMALL.replace("1r 1u", "r 1u"),
+                8,
+                "`r` is not a block: it needs a length first",
+            ),
             (
                 SMALL.replace("u:@  blue", "u:@  bluish"),
                 6,
