@@ -239,8 +239,12 @@ fn parse_clue(clue: &str, entries: &[Entry]) -> Result<ColorClue, ParseErrorKind
     for token in clue.split_whitespace() {
         let digits = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
         let (len, name) = token.split_at(digits);
-        let len = parse_number(len).map_err(|_| ParseErrorKind::NotANumber(snippet(token)))?;
-        let len = u32::try_from(len).map_err(|_| ParseErrorKind::NumberTooLarge(snippet(token)))?;
+        let too_large = || ParseErrorKind::NumberTooLarge(snippet(token));
+        let len = parse_number(len).map_err(|e| match e {
+            ParseErrorKind::NumberTooLarge(_) => too_large(),
+            _ => ParseErrorKind::NotANumber(snippet(token)),
+        })?;
+        let len = u32::try_from(len).map_err(|_| too_large())?;
         let color = match name {
             "" => 1,
             name => match entries.iter().position(|e| e.name == name) {
@@ -309,6 +313,22 @@ mod tests {
         let empty = bw("[clues]\ncolumns = 1, 0\nrows = 1\n");
         assert!(empty.col_clues[1].blocks().is_empty());
         assert_eq!(bw(&write(&compact)), compact);
+    }
+
+    /// A length past any number is too large, as one past 2^32 is (and as other formats say).
+    #[test]
+    fn huge_lengths_are_too_large() {
+        for len in ["4294967296", "99999999999999999999"] {
+            let err = parse(&format!("[clues]\ncolumns = 1, 1\nrows = {len}, 1\n")).unwrap_err();
+            assert_eq!(
+                err.kind,
+                ParseErrorKind::NumberTooLarge(len.into()),
+                "{err}"
+            );
+            assert_eq!(err.line, 3);
+        }
+        let err = parse("[clues]\ncolumns = 1, 1\nrows = x1, 1\n").unwrap_err();
+        assert_eq!(err.kind, ParseErrorKind::NotANumber("x1".into()), "{err}");
     }
 
     #[test]
