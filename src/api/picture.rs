@@ -253,10 +253,24 @@ fn pbm_header(bytes: &[u8]) -> Result<(usize, usize, usize), PictureError> {
         while pos < bytes.len() && bytes[pos].is_ascii_digit() {
             pos += 1;
         }
+        let what = ["width", "height"][header.len()];
+        let ends = bytes
+            .get(pos)
+            .is_none_or(|&b| b.is_ascii_whitespace() || b == b'#');
+        if pos == bytes.len() && start == pos {
+            refuse!("the header needs a width and a height, found no {what}");
+        } else if start == pos || !ends {
+            let word = bytes[start..]
+                .split(u8::is_ascii_whitespace)
+                .next()
+                .unwrap_or_default();
+            let word: String = String::from_utf8_lossy(word).chars().take(20).collect();
+            refuse!("the header's {what} `{word}` is not a number");
+        }
         let text = std::str::from_utf8(&bytes[start..pos]).unwrap_or_default();
         match text.parse() {
             Ok(n) => header.push(n),
-            Err(e) => refuse!("the header needs a width and a height: {e}"),
+            Err(_) => refuse!("the header's {what} {text} is too large"),
         }
     }
     Ok((header[0], header[1], pos))
@@ -405,6 +419,35 @@ mod tests {
         assert_eq!(x.colors[1].rgb, [255, 0, 0]);
         assert!(Picture::read_pbm(b"P1\n2 2\n1 0 1\n").is_err());
         assert!(Picture::read_pbm(b"GIF89a").is_err());
+    }
+
+    /// A header whose size is not a number says which and what it found.
+    #[test]
+    fn pbm_header_errors_say_what_is_wrong() {
+        let cases: [(&[u8], &str); 5] = [
+            (
+                b"P1\n-2 2\n1 0\n",
+                "the header's width `-2` is not a number",
+            ),
+            (
+                b"P1\n2 x2\n1 0\n",
+                "the header's height `x2` is not a number",
+            ),
+            (b"P1 2 2a 1 0", "the header's height `2a` is not a number"),
+            (
+                b"P1\n2",
+                "the header needs a width and a height, found no height",
+            ),
+            (
+                b"P1\n99999999999999999999 2\n",
+                "the header's width 99999999999999999999 is too large",
+            ),
+        ];
+        for (bytes, message) in cases {
+            let err = Picture::read_pbm(bytes).unwrap_err();
+            assert_eq!(err.to_string(), message);
+        }
+        assert!(Picture::read_pbm(b"P1\n#c\n1 1\n1").is_ok());
     }
 
     /// Found by reading the code for issue 66: `1 + ncolors + height` overflowed.
