@@ -120,8 +120,8 @@ impl State {
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum CheckpointError {
-    /// A file could not be read or written.
-    #[error("{what}: {source}")]
+    /// A file could not be read or written (what the system said is the error's source).
+    #[error("{what}")]
     Io {
         /// What was being done, to which file (`cannot write ck.json`).
         what: String,

@@ -121,6 +121,24 @@ fn a_listing_stopped_after_each_few_parts_lists_every_solution_once() {
     assert!(expected.iter().all(|s| seen.contains_key(s)));
 }
 
+/// A missing output file is named once, and what the system said once, as its cause.
+#[test]
+fn a_missing_output_file_is_reported_once() {
+    let (_dir, path, out) = folder_with_listing();
+    let puzzle = AnyPuzzle::Bw(permutations(3));
+    let mut checkpoint = Checkpoint::create(&puzzle, listing_to(&out)).expect("created");
+    std::fs::remove_file(&out).expect("removed");
+    let err = (checkpoint.run(&path, &options(), |_| Flow::Continue)).expect_err("no output");
+    let cause = std::error::Error::source(&err)
+        .expect("a cause")
+        .to_string();
+    assert_eq!(
+        err.to_string(),
+        format!("cannot open the output file {}", out.display())
+    );
+    assert!(!err.to_string().contains(&cause), "{err}: {cause}");
+}
+
 #[test]
 fn a_run_cancelled_inside_a_part_drops_its_solutions_and_finds_them_again() {
     let (_dir, path, out) = folder_with_listing();
