@@ -99,6 +99,8 @@ pub use api::{
 };
 // Counts by a method, and per-cell counts as results (issue 68).
 pub use api::{MethodError, PerCell, write_count_rows};
+// Numbers of seconds as a command line gives them.
+pub use api::{MAX_SECONDS, SecondsError, parse_seconds};
 // Inputs as the command reads them, and the runs `--strategy auto` races (issue 68).
 pub use api::{
     InputError, LEARN_ALONE_LIMIT, RACE_LIMIT, ReadOptions, input_name, read_input, read_labelled,

@@ -45,6 +45,7 @@ mod picture;
 mod progress;
 mod progress_words;
 mod results;
+mod seconds;
 mod side_count;
 mod solve;
 mod solver;
@@ -87,6 +88,7 @@ pub use picture::{
     CELL_PIXELS, MAX_IMAGE_SIDE, Picture, PictureError, Uniqueness, cell_pixels, svg_image,
 };
 pub use results::{ColorCells, JsonLine, RunResult};
+pub use seconds::{MAX_SECONDS, SecondsError, parse_seconds};
 pub use split_folder::{
     Manifest, ManifestPart, ManifestSubtree, SplitError, SplitFolder, SplitOptions,
 };

@@ -49,7 +49,7 @@ pub(crate) struct RunArgs {
     /// What was found is printed and marked incomplete; the exit code is 3 if that left an
     /// answer unknown.
     #[arg(long, value_name = "SECONDS")]
-    pub(crate) time_limit: Option<f64>,
+    pub(crate) time_limit: Option<String>,
     #[command(flatten)]
     pub(crate) strategy: StrategyArgs,
 }
@@ -169,7 +169,7 @@ pub(crate) struct CheckpointArgs {
     pub(crate) checkpoint: Option<PathBuf>,
     /// Save the checkpoint at most this often, in seconds [default: 5].
     #[arg(long, value_name = "SECONDS", hide = true, requires = "checkpoint")]
-    pub(crate) checkpoint_every: Option<f64>,
+    pub(crate) checkpoint_every: Option<String>,
 }
 
 /// How `count` counts without enumerating: the engine's knobs, hidden (docs/tuning.md).

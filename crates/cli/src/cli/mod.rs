@@ -13,7 +13,8 @@ pub(crate) use groups::{
     ResultOutputArgs, RunArgs, SolutionOutputArgs, Strategy, SweepSide,
 };
 pub(crate) use settings::{
-    JsonStyle, Settings, SolutionFormat, input_format, seconds, strategy_name, threads,
+    JsonStyle, Settings, SolutionFormat, input_format, seconds, seconds_limit, strategy_name,
+    threads,
 };
 
 /// What the long help of the tool and of each command ends with.
@@ -269,10 +270,10 @@ pub(crate) struct ResumeArgs {
     pub(crate) quiet: bool,
     /// Stop after this many seconds (the checkpoint is saved; resume again later).
     #[arg(long, value_name = "SECONDS")]
-    pub(crate) time_limit: Option<f64>,
-    /// Save the checkpoint at most this often, in seconds [default: 5].
-    #[arg(long, value_name = "SECONDS", hide = true)]
-    pub(crate) checkpoint_every: Option<f64>,
+    pub(crate) time_limit: Option<String>,
+    /// Save the checkpoint at most this often, in seconds.
+    #[arg(long, value_name = "SECONDS", hide = true, default_value = "5")]
+    pub(crate) checkpoint_every: String,
 }
 
 /// `split`.
@@ -294,7 +295,7 @@ pub(crate) struct SplitArgs {
     /// A stopped split leaves nothing behind: the part files it wrote are removed, and the
     /// folder too if the split created it.
     #[arg(long, value_name = "SECONDS")]
-    pub(crate) time_limit: Option<f64>,
+    pub(crate) time_limit: Option<String>,
 }
 
 /// `merge`.
@@ -377,7 +378,7 @@ pub(crate) struct MakeArgs {
     /// The puzzle is written all the same; the report says what was found and that the check
     /// is incomplete.
     #[arg(long, value_name = "SECONDS")]
-    pub(crate) time_limit: Option<f64>,
+    pub(crate) time_limit: Option<String>,
 }
 
 /// `completions`.

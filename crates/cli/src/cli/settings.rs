@@ -160,10 +160,7 @@ impl Settings {
         self.threads = threads(run.threads)?;
         self.quiet = run.quiet;
         self.stats = run.stats;
-        self.time_limit = run
-            .time_limit
-            .map(|s| seconds("--time-limit", s))
-            .transpose()?;
+        self.time_limit = run.time_limit.as_deref().map(seconds_limit).transpose()?;
         self.set_strategy(run.strategy);
         Ok(self)
     }
@@ -295,7 +292,7 @@ impl Settings {
     /// Adds `--checkpoint` and `--checkpoint-every`.
     pub(crate) fn with_checkpoint(mut self, args: CheckpointArgs) -> anyhow::Result<Self> {
         if let Some(every) = args.checkpoint_every {
-            self.checkpoint_every = seconds("--checkpoint-every", every)?;
+            self.checkpoint_every = seconds("--checkpoint-every", &every)?;
         }
         self.checkpoint = args.checkpoint;
         Ok(self)
@@ -349,10 +346,12 @@ pub(crate) fn threads(threads: Option<usize>) -> anyhow::Result<usize> {
     }
 }
 
-/// A positive, finite number of seconds given to `option`.
-pub(crate) fn seconds(option: &str, value: f64) -> anyhow::Result<Duration> {
-    Duration::try_from_secs_f64(value)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .with_context(|| format!("{option} must be a positive number of seconds, not {value}"))
+/// A positive number of seconds given to `option` (the library's [`nonoenum::parse_seconds`]).
+pub(crate) fn seconds(option: &str, text: &str) -> anyhow::Result<Duration> {
+    nonoenum::parse_seconds(text).map_err(|e| anyhow::anyhow!("{option} {e}"))
+}
+
+/// `--time-limit`, as [`seconds`].
+pub(crate) fn seconds_limit(text: &str) -> anyhow::Result<Duration> {
+    seconds("--time-limit", text)
 }

@@ -161,7 +161,7 @@ fn check_checkpoint(settings: &Settings) -> anyhow::Result<()> {
 /// `resume`.
 fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
     let threads = crate::cli::threads(args.threads)?;
-    let every = crate::cli::seconds("--checkpoint-every", args.checkpoint_every.unwrap_or(5.0))?;
+    let every = crate::cli::seconds("--checkpoint-every", &args.checkpoint_every)?;
     let cancel = cancel_within(args.time_limit)?;
     let options = crate::checkpoint::Options {
         threads,
@@ -193,7 +193,7 @@ fn make(args: MakeArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Installs the stop flags, with the time limit of `--time-limit SECONDS` if given.
-fn cancel_within(seconds: Option<f64>) -> anyhow::Result<Cancel> {
-    let limit = seconds.map(|s| crate::cli::seconds("--time-limit", s));
+fn cancel_within(seconds: Option<String>) -> anyhow::Result<Cancel> {
+    let limit = seconds.as_deref().map(crate::cli::seconds_limit);
     Ok(Cancel::install(limit.transpose()?))
 }
