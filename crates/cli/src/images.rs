@@ -22,11 +22,12 @@ pub(crate) fn read_image(bytes: &[u8], name: &str) -> anyhow::Result<Picture> {
 fn read_png(bytes: &[u8]) -> anyhow::Result<Picture> {
     let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
     decoder.set_transformations(png::Transformations::normalize_to_color8());
-    let mut reader = decoder.read_info()?;
+    let damaged = |_: png::DecodingError| anyhow::anyhow!("the data is damaged or cut short");
+    let mut reader = decoder.read_info().map_err(damaged)?;
     let (width, height) = (reader.info().width as usize, reader.info().height as usize);
     Picture::check_size(width, height)?;
     let mut buf = vec![0; reader.output_buffer_size().context("image too large")?];
-    let info = reader.next_frame(&mut buf)?;
+    let info = reader.next_frame(&mut buf).map_err(damaged)?;
     let data = &buf[..info.buffer_size()];
     let channels = info.color_type.samples();
     let pixels: Vec<[u8; 4]> = data
@@ -39,14 +40,10 @@ fn read_png(bytes: &[u8]) -> anyhow::Result<Picture> {
             _ => [255, 255, 255, 255],
         })
         .collect();
-    if pixels.len() < width * height {
-        bail!("truncated pixel data");
-    }
-    Ok(Picture::from_rgba(
-        width,
-        height,
-        &pixels[..width * height],
-    )?)
+    let pixels = pixels
+        .get(..width * height)
+        .context("truncated pixel data")?;
+    Ok(Picture::from_rgba(width, height, pixels)?)
 }
 
 /// A solution as a PNG image (RGB, [`cell_pixels`] a cell), encoded a row at a time.

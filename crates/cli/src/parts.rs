@@ -30,8 +30,8 @@ pub(crate) fn split(
     }
     let mut puzzles = crate::input::load_any(settings)?;
     if puzzles.len() != 1 {
-        let n = puzzles.len();
-        bail!("the file holds {n} puzzles: choose the one to split with --puzzle N");
+        let (n, name) = (puzzles.len(), display_name(&settings.file));
+        bail!("{name} holds {n} puzzles: choose the one to split with --puzzle N");
     }
     let (label, puzzle) = puzzles.remove(0);
     let options = SplitOptions {
