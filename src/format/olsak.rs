@@ -629,16 +629,8 @@ mod tests {
                 "colour `q` is not declared",
             ),
             (SMALL.replace("1r 1u", "1r 1uu"), 8, "is not a block"),
-            (
-                SMALL.replace("1r 1u", "1r -1u"),
-                8,
-                "`-1u` is not a block: it needs a length first",
-            ),
-            (
-                SMALL.replace("1r 1u", "r 1u"),
-                8,
-                "`r` is not a block: it needs a length first",
-            ),
+            (SMALL.replace("1r 1u", "1r -1u"), 8, "`-1u` is not a block"),
+            (SMALL.replace("1r 1u", "r 1u"), 8, "needs a length first"),
             (
                 SMALL.replace("u:@  blue", "u:@  bluish"),
                 6,
