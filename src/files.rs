@@ -90,6 +90,12 @@ impl AtomicFile {
         })
     }
 
+    /// Whether nothing was written to the temporary file (a target written directly, such as
+    /// a FIFO, is never empty).
+    pub fn is_empty(&self) -> bool {
+        self.temp.is_some() && self.file.metadata().is_ok_and(|m| m.len() == 0)
+    }
+
     /// Puts what was written in place: synced to disk and renamed over the target, or (a
     /// target written directly) just flushed.
     pub fn commit(mut self) -> io::Result<()> {

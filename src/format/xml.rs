@@ -25,13 +25,25 @@ use super::text::{LineMap, last_line, parser_message, snippet};
 use crate::color::{AnyPuzzle, Block, Color, ColorClue, ColorPuzzle, MAX_COLORS};
 use crate::puzzle::MAX_LINE_LEN;
 
-fn invalid(doc: &Document<'_>, node: Node<'_, '_>, message: String) -> ParseError {
-    let line = doc.text_pos_at(node.range().start).row as usize;
-    ParseError::new(line, ParseErrorKind::Invalid(message))
+/// Where each line of the text starts, to name the line of a node in logarithmic time
+/// (roxmltree's `text_pos_at` scans from the start, which made a 4096x4096 puzzle's lines
+/// quadratic).
+struct Lines(Vec<usize>);
+
+impl Lines {
+    fn new(text: &str) -> Lines {
+        let ends = text.match_indices('\n').map(|(i, _)| i + 1);
+        Lines(std::iter::once(0).chain(ends).collect())
+    }
 }
 
-fn line_of(doc: &Document<'_>, node: Node<'_, '_>) -> usize {
-    doc.text_pos_at(node.range().start).row as usize
+fn invalid(doc: &Lines, node: Node<'_, '_>, message: String) -> ParseError {
+    ParseError::new(line_of(doc, node), ParseErrorKind::Invalid(message))
+}
+
+/// The 1-based line where `node` starts.
+fn line_of(doc: &Lines, node: Node<'_, '_>) -> usize {
+    doc.0.partition_point(|&start| start <= node.range().start)
 }
 
 /// Parses a webpbn XML file: every `<puzzle>` of the `<puzzleset>`.
@@ -52,6 +64,7 @@ pub fn parse(text: &str) -> Result<Vec<AnyPuzzle>, ParseError> {
         let message = format!("not well-formed XML: {}", parser_message(&message));
         ParseError::new(line, ParseErrorKind::Invalid(message))
     })?;
+    let lines = Lines::new(text);
     let root = doc.root_element();
     let puzzles: Vec<Node<'_, '_>> = match root.tag_name().name() {
         "puzzleset" => root
@@ -61,17 +74,17 @@ pub fn parse(text: &str) -> Result<Vec<AnyPuzzle>, ParseError> {
         "puzzle" => vec![root],
         other => {
             let message = format!("expected a <puzzleset> element, found <{}>", snippet(other));
-            return Err(invalid(&doc, root, message));
+            return Err(invalid(&lines, root, message));
         }
     };
     if puzzles.is_empty() {
         return Err(invalid(
-            &doc,
+            &lines,
             root,
             "the <puzzleset> holds no <puzzle>".into(),
         ));
     }
-    puzzles.into_iter().map(|p| puzzle(&doc, p)).collect()
+    puzzles.into_iter().map(|p| puzzle(&lines, p)).collect()
 }
 
 fn child_text<'a>(node: Node<'a, '_>, tag: &str) -> Option<String> {
@@ -88,7 +101,7 @@ fn text_of(node: Node<'_, '_>) -> String {
         .collect()
 }
 
-fn puzzle(doc: &Document<'_>, node: Node<'_, '_>) -> Result<AnyPuzzle, ParseError> {
+fn puzzle(doc: &Lines, node: Node<'_, '_>) -> Result<AnyPuzzle, ParseError> {
     if let Some(kind) = node.attribute("type")
         && kind != "grid"
     {
@@ -130,7 +143,7 @@ fn puzzle(doc: &Document<'_>, node: Node<'_, '_>) -> Result<AnyPuzzle, ParseErro
 /// The puzzle's colours and their names: the background first, then the `<color>` elements in
 /// file order, then the default colour if no element declares it.
 fn palette(
-    doc: &Document<'_>,
+    doc: &Lines,
     node: Node<'_, '_>,
     default: &str,
 ) -> Result<(Vec<String>, Vec<Color>), ParseError> {
@@ -191,7 +204,7 @@ fn palette(
 /// The row and column clues, from one `<clues type="rows">` and one `<clues type="columns">`,
 /// recording each line's place in the file in `map`.
 fn clues(
-    doc: &Document<'_>,
+    doc: &Lines,
     node: Node<'_, '_>,
     names: &[String],
     default: &str,
@@ -240,7 +253,7 @@ fn clues(
 
 /// The clue of one `<line>`: its `<count>` elements, those of length 0 left out.
 fn clue(
-    doc: &Document<'_>,
+    doc: &Lines,
     line: Node<'_, '_>,
     names: &[String],
     default: &str,
@@ -300,11 +313,7 @@ fn goal_solution<'a, 'i>(node: Node<'a, 'i>) -> Option<Node<'a, 'i>> {
 }
 
 /// Reads the `<image>` of a solution: `|` then one character per cell, a row per line.
-fn image(
-    doc: &Document<'_>,
-    solution: Node<'_, '_>,
-    puzzle: &ColorPuzzle,
-) -> Result<Vec<u8>, ParseError> {
+fn image(doc: &Lines, solution: Node<'_, '_>, puzzle: &ColorPuzzle) -> Result<Vec<u8>, ParseError> {
     let Some(image) = solution.children().find(|n| n.has_tag_name("image")) else {
         return Err(invalid(
             doc,

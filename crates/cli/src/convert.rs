@@ -73,14 +73,15 @@ pub(crate) fn convert(
     };
     let text = format::write::write_puzzle(&chosen, to).map_err(|e| anyhow::anyhow!("{e}"))?;
     write_out(output, text.as_bytes())?;
-    if !options.quiet {
+    let (bytes, max) = (text.len() as u64, format::MAX_INPUT_BYTES);
+    if !options.quiet && bytes > max {
+        let (mib, max) = (bytes as f64 / f64::from(1 << 20), max >> 20);
+        eprintln!("nonoenum: {mib:.1} MiB written, past the {max} MiB nonoenum reads back");
+    } else if !options.quiet {
         let dropped = format::write::lost(&chosen, &text, to);
         if !dropped.is_empty() {
-            let to = to.name();
-            eprintln!(
-                "nonoenum: {to} has no place for {}: dropped",
-                dropped.join(", ")
-            );
+            let (to, dropped) = (to.name(), dropped.join(", "));
+            eprintln!("nonoenum: {to} has no place for {dropped}: dropped");
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -32,9 +32,8 @@ pub(crate) fn run(mode: Mode, settings: &Settings) -> anyhow::Result<ExitCode> {
     run_puzzles(mode, settings, &mut out, interactive)
 }
 
-/// `-o FILE` without a checkpoint: the output goes to the file, written whole through a
-/// temporary file and a rename when the run ends (also when it is stopped early), or straight
-/// into a FIFO or device (see [`crate::output::atomic`]).
+/// `-o FILE` without a checkpoint: written whole through a temporary file renamed when the run
+/// ends or stops, or straight into a FIFO or device (see [`crate::output::atomic`]).
 fn to_file(mode: Mode, settings: &Settings, output: &Path) -> anyhow::Result<ExitCode> {
     let mut out = BufWriter::new(atomic::create(output)?);
     let ran = run_puzzles(mode, settings, &mut out, false);
@@ -45,7 +44,12 @@ fn to_file(mode: Mode, settings: &Settings, output: &Path) -> anyhow::Result<Exi
         return ran;
     }
     let file = out.into_inner().map_err(|e| e.into_error())?;
-    atomic::commit(file, output)?;
+    // A picture or puzzle of no solution would be an empty file, which nothing reads: none.
+    use SolutionFormat::{Non, Png, Svg};
+    let one_picture = matches!(settings.solution_format, Non | Svg | Png);
+    if !(one_picture && file.is_empty()) {
+        atomic::commit(file, output)?;
+    }
     ran
 }
 

@@ -120,6 +120,15 @@ fn every_output_format_writes_the_solution() {
         (Some(8192), Some(2)),
         "the PNG's IHDR size"
     );
+    // No solution: no picture, rather than an empty file that nothing reads.
+    let none = dir.path().join("none.txt");
+    std::fs::write(&none, "2 2\n2\n0\n2\n0\n").expect("write");
+    for format in ["svg", "png", "non"] {
+        let file = dir.path().join(format!("none.{format}"));
+        let args = ["solve", "-q", "--to", format, "-o"];
+        nonoenum(args).arg(&file).arg(&none).assert().code(1);
+        assert!(!file.exists(), "{format}: no file for no solution");
+    }
     let svg = stdout(&["solve", "-q", "--to", "svg", &wide.to_string_lossy()]);
     assert!(
         svg.contains("<rect x=\"0\" y=\"0\" width=\"8192\" height=\"2\""),
