@@ -75,12 +75,13 @@ pub fn parse(text: &str) -> Result<AnyPuzzle, ParseError> {
     let col_clues = convert(&cols, &index_of, &mut map.cols)?;
     map.size = rows.first().map_or(1, |r| r.0);
     let mut givens: Vec<ColorGiven> = Vec::with_capacity(given_lines.len());
-    for &(number, line) in &given_lines {
+    // The first given of each cell, by its index.
+    let mut first_of = rustc_hash::FxHashMap::default();
+    for (i, &(number, line)) in given_lines.iter().enumerate() {
         let given = parse_given(line, &index_of, (row_clues.len(), col_clues.len()))
             .map_err(|k| ParseError::new(number, k))?;
-        if let Some(j) = (givens.iter())
-            .position(|o| (o.row, o.col) == (given.row, given.col) && o.color != given.color)
-        {
+        let j = *first_of.entry((given.row, given.col)).or_insert(i);
+        if j != i && givens[j].color != given.color {
             let name = |c: u8| &palette[usize::from(c)].name;
             let message = format!(
                 "row {}, column {} is given as {} here but as {} on line {}",
