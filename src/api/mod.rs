@@ -52,6 +52,7 @@ mod solver;
 mod split_folder;
 #[cfg(test)]
 mod tests;
+mod uniqueness;
 
 use std::path::Path;
 
@@ -84,14 +85,13 @@ pub use part_run::PartRunError;
 pub use count_run::MethodError;
 pub use input::{InputError, ReadOptions, input_name, read_input, read_labelled};
 pub use per_cell::{PerCell, write_count_rows};
-pub use picture::{
-    CELL_PIXELS, MAX_IMAGE_SIDE, Picture, PictureError, Uniqueness, cell_pixels, svg_image,
-};
+pub use picture::{CELL_PIXELS, MAX_IMAGE_SIDE, Picture, PictureError, cell_pixels, svg_image};
 pub use results::{ColorCells, JsonLine, RunResult};
 pub use seconds::{MAX_SECONDS, SecondsError, parse_seconds};
 pub use split_folder::{
     Manifest, ManifestPart, ManifestSubtree, SplitError, SplitFolder, SplitOptions,
 };
+pub use uniqueness::Uniqueness;
 
 /// Why a puzzle could not be read.
 #[derive(Debug, Error)]

@@ -1,18 +1,14 @@
 //! Pictures and puzzles: a picture (a palette and a palette index per pixel) read from a PBM or
 //! XPM image, or from RGBA pixels decoded elsewhere (the library decodes no PNG), becomes a
-//! colour puzzle with its clues; [`AnyPuzzle::uniqueness`] tells whether the clues have one
+//! colour puzzle with its clues; [`crate::AnyPuzzle::uniqueness`] tells whether the clues have one
 //! solution and which cells vary; [`svg_image`] draws a solution.
 
 use std::fmt::Write as _;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use thiserror::Error;
 
-use crate::color::{AnyPuzzle, Color, ColorPuzzle, MAX_COLORS, bw_palette};
-use crate::flow::Flow;
+use crate::color::{Color, ColorPuzzle, MAX_COLORS, bw_palette};
 use crate::puzzle::{MAX_LINE_LEN, PuzzleError};
-use crate::search::{Engine, SolveError, SolverOptions};
 
 /// A picture: a palette (index 0 the background) and a palette index per pixel.
 ///
@@ -220,19 +216,6 @@ impl Picture {
     pub fn puzzle(&self) -> Result<ColorPuzzle, PuzzleError> {
         ColorPuzzle::from_picture(self.colors.clone(), self.height, self.width, &self.cells)
     }
-
-    /// The rows of the picture in its palette's characters, `?` for the cells marked in
-    /// `varying` (as [`Uniqueness::varying`] marks them).
-    pub fn marked_rows(&self, varying: &[bool]) -> Vec<String> {
-        let chars: Vec<char> = self.colors.iter().map(|c| c.ch).collect();
-        let cell = |i: usize| match varying.get(i) {
-            Some(true) => '?',
-            _ => chars[usize::from(self.cells[i])],
-        };
-        (0..self.height)
-            .map(|r| (0..self.width).map(|c| cell(r * self.width + c)).collect())
-            .collect()
-    }
 }
 
 /// A PBM header's width and height, and where the pixels start.
@@ -293,69 +276,6 @@ fn xpm_colour(line: &str, cpp: usize) -> Result<(&str, [u8; 4]), PictureError> {
     match (hex.len(), byte(0), byte(2), byte(4)) {
         (6, Ok(r), Ok(g), Ok(b)) => Ok((key, [r, g, b, 255])),
         _ => refuse!("colour `{value}` is not #RRGGBB or None"),
-    }
-}
-
-/// What a check of uniqueness found ([`AnyPuzzle::uniqueness`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Uniqueness {
-    /// Solutions compared.
-    pub found: u64,
-    /// Whether they are every solution.
-    pub exhausted: bool,
-    /// Whether the cancel flag stopped the check before it found every solution or the most
-    /// it was to compare.
-    pub cancelled: bool,
-    /// For each cell, row-major, whether it differs between the solutions compared (empty
-    /// when none was found).
-    pub varying: Vec<bool>,
-}
-
-impl AnyPuzzle {
-    /// Compares up to `max_solutions` solutions, on `threads` threads (`0`: one per core),
-    /// found by the search [`Engine::for_run`] chooses, until `cancel` is raised: one solution
-    /// found with the search exhausted means the clues are unique; otherwise
-    /// [`Uniqueness::varying`] says which cells differ.
-    pub fn uniqueness(
-        &self,
-        threads: usize,
-        max_solutions: u64,
-        cancel: Arc<AtomicBool>,
-    ) -> Result<Uniqueness, SolveError> {
-        let options = SolverOptions {
-            threads,
-            engine: Engine::for_run(threads, Some(max_solutions), false),
-            ..SolverOptions::default()
-        };
-        let (mut varying, mut first, mut found) = (Vec::new(), None::<Vec<u8>>, 0u64);
-        let solver = self.solver(options).with_solution_limit(max_solutions);
-        let outcome = solver.with_cancel_flag(cancel).run(|grid| {
-            let cells = grid.to_cells();
-            match &first {
-                None => {
-                    varying = vec![false; cells.len()];
-                    first = Some(cells);
-                }
-                Some(f) => {
-                    for (v, (a, b)) in varying.iter_mut().zip(f.iter().zip(&cells)) {
-                        *v |= a != b;
-                    }
-                }
-            }
-            found += 1;
-            if found >= max_solutions {
-                Flow::Stop
-            } else {
-                Flow::Continue
-            }
-        })?;
-        Ok(Uniqueness {
-            found,
-            exhausted: outcome.exhausted,
-            // Short of the limit and of every solution, only the cancel flag stops the search.
-            cancelled: !outcome.exhausted && found < max_solutions,
-            varying,
-        })
     }
 }
 
@@ -478,25 +398,6 @@ mod tests {
         let with_white = Picture::from_rgba(2, 1, &[red, [9, 9, 9, 0]]).unwrap();
         assert_eq!(with_white.cells, [1, 0]);
         assert_eq!(with_white.colors[1].ch, '#');
-    }
-
-    #[test]
-    fn ambiguous_clues_mark_the_cells_that_vary() {
-        // A diagonal: its clues also fit the other diagonal.
-        let picture = Picture::read_pbm(b"P1\n2 2\n1 0\n0 1\n").unwrap();
-        let puzzle = AnyPuzzle::Color(picture.puzzle().unwrap());
-        let check = puzzle.uniqueness(1, 10, Arc::default()).unwrap();
-        assert_eq!(
-            (check.found, check.exhausted, check.cancelled),
-            (2, true, false)
-        );
-        assert_eq!(picture.marked_rows(&check.varying), ["??", "??"]);
-        let first_only = puzzle.uniqueness(1, 1, Arc::default()).unwrap();
-        assert_eq!((first_only.found, first_only.cancelled), (1, false));
-        let cancelled = puzzle
-            .uniqueness(1, 10, Arc::new(AtomicBool::new(true)))
-            .unwrap();
-        assert!(cancelled.cancelled);
     }
 
     #[test]

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
+use nonoenum::AnyPuzzle;
 use nonoenum::format::{self, Format};
-use nonoenum::{AnyPuzzle, Picture, Uniqueness};
 
 use crate::cli::input_format;
 use crate::input::display_name;
@@ -46,6 +46,8 @@ pub(crate) struct ConvertOptions<'a> {
     pub(crate) to: &'a str,
     /// `--quiet`: no note of what the format drops.
     pub(crate) quiet: bool,
+    /// Ctrl-C and SIGTERM: checked before the output is written and before it is read back.
+    pub(crate) cancel: &'a Cancel,
 }
 
 /// `nonoenum convert FILE --to FMT [-o OUT]`.
@@ -72,19 +74,27 @@ pub(crate) fn convert(
         (None, count) => bail!("{name} holds {count} puzzles: choose one with --puzzle N"),
     };
     let text = format::write::write_puzzle(&chosen, to).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let interrupted = || options.cancel.reason().is_some();
+    if interrupted() {
+        eprintln!("nonoenum: interrupted; nothing was written");
+        return Ok(ExitCode::from(Stop::Interrupted.exit_code()));
+    }
     write_out(output, text.as_bytes())?;
     let (bytes, max) = (text.len() as u64, format::MAX_INPUT_BYTES);
-    if !options.quiet && bytes > max {
+    let quiet = options.quiet || interrupted();
+    if !quiet && bytes > max {
         let (mib, max) = (bytes as f64 / f64::from(1 << 20), max >> 20);
         eprintln!("nonoenum: {mib:.1} MiB written, past the {max} MiB nonoenum reads back");
-    } else if !options.quiet {
+    } else if !quiet {
         let dropped = format::write::lost(&chosen, &text, to);
         if !dropped.is_empty() {
             let (to, dropped) = (to.name(), dropped.join(", "));
             eprintln!("nonoenum: {to} has no place for {dropped}: dropped");
         }
     }
-    Ok(ExitCode::SUCCESS)
+    // A signal while the output was checked comes after it was written whole.
+    let stop = interrupted().then_some(Stop::Interrupted);
+    Ok(ExitCode::from(stop.map_or(0, Stop::exit_code)))
 }
 
 /// The options of `make`.
@@ -129,50 +139,12 @@ pub(crate) fn make(image: &Path, options: &MakeOptions<'_>) -> anyhow::Result<Ex
     if check.found == 0 && stop.is_none() {
         bail!("{name}: the picture's own clues found no solution (a bug)");
     }
-    let code = stop.map_or(0, Stop::exit_code);
     if !options.quiet {
         // The report goes to standard error: standard output may be the puzzle file.
-        report(&mut std::io::stderr().lock(), &name, &picture, &check, stop)?;
+        eprint!(
+            "{}",
+            check.report(&name, &picture, stop.map(Stop::describe))
+        );
     }
-    Ok(ExitCode::from(code))
-}
-
-/// Writes the report of `check` on `picture`'s clues: unique, or not and which cells vary, or
-/// what was found before the check was stopped.
-fn report(
-    out: &mut impl Write,
-    name: &str,
-    picture: &Picture,
-    check: &Uniqueness,
-    stop: Option<Stop>,
-) -> anyhow::Result<()> {
-    let (w, h) = (picture.width, picture.height);
-    let n = picture.colors.len() - 1;
-    let noun = if n == 1 { "colour" } else { "colours" };
-    let size = format!("{w}x{h}, {n} {noun} besides the background");
-    match (check.found, stop) {
-        (0 | 1, Some(stop)) => writeln!(
-            out,
-            "{name}: {size}: incomplete: search {}",
-            stop.describe()
-        )?,
-        (1, None) => writeln!(out, "{name}: {size}: unique")?,
-        (n, stop) => {
-            let bound = match stop {
-                Some(stop) => format!("at least {n} solutions; incomplete: {}", stop.describe()),
-                None if check.exhausted => format!("{n} solutions"),
-                None => format!("at least {n} solutions"),
-            };
-            let count = check.varying.iter().filter(|&&v| v).count();
-            writeln!(
-                out,
-                "{name}: {size}: not unique ({bound}); {count} cells vary (marked `?`):"
-            )?;
-            for row in picture.marked_rows(&check.varying) {
-                writeln!(out, "{row}")?;
-            }
-        }
-    }
-    out.flush()?;
-    Ok(())
+    Ok(ExitCode::from(stop.map_or(0, Stop::exit_code)))
 }

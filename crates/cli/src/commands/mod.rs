@@ -35,6 +35,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 puzzle: args.puzzle,
                 to: &args.to,
                 quiet: args.quiet,
+                cancel: &Cancel::install(None),
             };
             crate::convert::convert(&args.input, &options, output.as_deref())
         }
