@@ -29,8 +29,8 @@ pub(crate) struct LimitOptions {
     pub(crate) no_race: bool,
     /// `--no-completion-checks`.
     pub(crate) no_completion_checks: bool,
-    /// `--backbone-after`, in seconds.
-    pub(crate) backbone_after: Option<f64>,
+    /// `--backbone-after`.
+    pub(crate) backbone_after: Option<Duration>,
     /// `--no-backbone`.
     pub(crate) no_backbone: bool,
     /// `--sweep-from`.
@@ -92,13 +92,8 @@ impl ExactSettings {
         {
             bail!("{option} is for --method decompose or auto");
         }
-        if let Some(seconds) = limits.backbone_after {
-            if limits.no_backbone {
-                bail!("--backbone-after does not go with --no-backbone");
-            }
-            if Duration::try_from_secs_f64(seconds).is_err() {
-                bail!("--backbone-after must be a number of seconds, 0 or more, not {seconds}");
-            }
+        if limits.backbone_after.is_some() && limits.no_backbone {
+            bail!("--backbone-after does not go with --no-backbone");
         }
         if let Some(option) = limits.given_beyond_profiles()
             && per_cell
@@ -152,8 +147,7 @@ impl ExactSettings {
             completion_checks: !self.limits.no_completion_checks,
             backbone_after: match (self.limits.no_backbone, self.limits.backbone_after) {
                 (true, _) => None,
-                // Checked in `new`.
-                (false, Some(seconds)) => Duration::try_from_secs_f64(seconds).ok(),
+                (false, Some(after)) => Some(after),
                 (false, None) => defaults.backbone_after,
             },
             sweep_from: self.limits.sweep_from.map(|side| Orientation {

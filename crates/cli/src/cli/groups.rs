@@ -191,8 +191,8 @@ pub(crate) struct CountTuningArgs {
     #[arg(long, hide = true)]
     pub(crate) no_completion_checks: bool,
     /// Seconds of sweep trials before the backbone is fixed (default 0: the backbone first).
-    #[arg(long, value_name = "SECONDS", hide = true)]
-    pub(crate) backbone_after: Option<f64>,
+    #[arg(long, value_name = "SECONDS", hide = true, value_parser = zero_or_seconds)]
+    pub(crate) backbone_after: Option<std::time::Duration>,
     /// Never fix the backbone.
     #[arg(long, hide = true)]
     pub(crate) no_backbone: bool,
@@ -232,4 +232,16 @@ pub(crate) enum SweepSide {
     Left,
     /// Column by column, from the right.
     Right,
+}
+
+/// `--backbone-after`: 0, or a positive number of seconds as the library reads it
+/// ([`nonoenum::parse_seconds`]).
+fn zero_or_seconds(text: &str) -> Result<std::time::Duration, String> {
+    match (text.trim().parse::<f64>(), nonoenum::parse_seconds(text)) {
+        (Ok(0.0), _) => Ok(std::time::Duration::ZERO),
+        (_, Err(nonoenum::SecondsError::NotPositive(_))) => Err(format!(
+            "must be a number of seconds, 0 or more, not {text}"
+        )),
+        (_, seconds) => seconds.map_err(|e| e.to_string()),
+    }
 }

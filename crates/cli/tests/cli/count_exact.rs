@@ -391,7 +391,11 @@ fn options_that_do_not_go_together_are_refused() {
         (&["count", "--sweep-from", "middle"], "middle"),
         (
             &["count", "--backbone-after=-1"],
-            "--backbone-after must be a number of seconds, 0 or more, not -1",
+            "must be a number of seconds, 0 or more, not -1",
+        ),
+        (
+            &["count", "--backbone-after", "1e26"],
+            "1e26 is too large (at most 1000000000 seconds)",
         ),
     ] {
         let (code, out, err) = run(args, &puzzle);
