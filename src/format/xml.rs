@@ -321,12 +321,14 @@ fn image(doc: &Lines, solution: Node<'_, '_>, puzzle: &ColorPuzzle) -> Result<Ve
             "a <solution> without an <image>".into(),
         ));
     };
-    let text = image.text().unwrap_or_default();
     let (h, w) = (puzzle.height(), puzzle.width());
     let mut cells = Vec::with_capacity(h * w);
     let start = line_of(doc, image);
     let mut rows = 0;
-    for (i, line) in text.lines().enumerate() {
+    // The text around comments, each piece with the line it starts on.
+    let pieces = image.children().filter(Node::is_text);
+    let lines = pieces.flat_map(|n| (line_of(doc, n)..).zip(n.text().unwrap_or_default().lines()));
+    for (at, line) in lines {
         let line = line.trim();
         if line.is_empty() {
             continue;
@@ -336,7 +338,7 @@ fn image(doc: &Lines, solution: Node<'_, '_>, puzzle: &ColorPuzzle) -> Result<Ve
         for ch in body.chars() {
             let Some(c) = puzzle.colors.iter().position(|c| c.ch == ch) else {
                 let message = format!("image character `{ch}` is not the char of a <color>");
-                return Err(ParseError::new(start + i, ParseErrorKind::Invalid(message)));
+                return Err(ParseError::new(at, ParseErrorKind::Invalid(message)));
             };
             cells.push(c as u8);
         }
@@ -345,7 +347,7 @@ fn image(doc: &Lines, solution: Node<'_, '_>, puzzle: &ColorPuzzle) -> Result<Ve
                 "image row {rows} has {} cells, expected {w}",
                 body.chars().count()
             );
-            return Err(ParseError::new(start + i, ParseErrorKind::BadGoal(message)));
+            return Err(ParseError::new(at, ParseErrorKind::BadGoal(message)));
         }
     }
     if rows != h {
@@ -566,7 +568,8 @@ mod tests {
         let text = DEMO
             .replace("<count>1</count>", "<count><!--one-->1<!-- --></count>")
             .replace(">f00<", "><!--red-->f<!--x-->00<")
-            .replace("<title>Two", "<title><!--t-->Two");
+            .replace("<title>Two", "<title><!--t-->Two")
+            .replace("<image>\n|Xr|", "<image><!--\nrow 1\n-->\n|Xr|<!-- -->");
         let puzzles = parse(&text).unwrap();
         assert_eq!(puzzles, parse(DEMO).unwrap());
     }
@@ -605,6 +608,11 @@ mod tests {
             ),
             (DEMO.replace("</title>", "</titl>"), 5, "not well-formed"),
             (DEMO.replace("|Xr|", "|X?|"), 18, "image character"),
+            (
+                DEMO.replace("<image>\n|Xr|", "<image><!--\nx\n-->\n|X?|"),
+                20,
+                "image character",
+            ),
             (DEMO.replace("f00</color>", "fg0</color>"), 9, "not hex RGB"),
             (
                 DEMO.replace(
