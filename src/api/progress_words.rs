@@ -305,7 +305,8 @@ pub(crate) fn memo_words((peak, limit): (u64, u64)) -> String {
 }
 
 /// A fraction in `[0, 1]` as a percentage with as many decimals as a small one needs:
-/// `42%`, `0.31%`, `0.0004%`.
+/// `42%`, `0.31%`, `0.0004%`; below a millionth of a percent, with an exponent (`1.8e-9%`,
+/// where eight decimals read `0.00000000%`).
 fn share(fraction: f64) -> String {
     // A fraction that is not a number shows as nothing done yet.
     let fraction = if fraction.is_nan() { 0.0 } else { fraction };
@@ -313,6 +314,8 @@ fn share(fraction: f64) -> String {
     let percent = 100.0 * fraction.clamp(0.0, 1.0) + 0.0;
     if percent >= 10.0 || percent == 0.0 {
         format!("{percent:.0}%")
+    } else if percent < 1e-6 {
+        format!("{percent:.1e}%")
     } else {
         let decimals = (1 - percent.log10().floor() as i32).clamp(1, 8) as usize;
         format!("{percent:.decimals$}%")
@@ -364,7 +367,9 @@ mod tests {
             assert!(!n.contains("NaN") && !n.starts_with('-'), "{x}: {n}");
         }
         assert_eq!(share(f64::NAN), "0%");
-        assert_eq!(share(1e-320), "0.00000000%");
+        assert_eq!(share(1e-320), "1.0e-318%");
+        assert_eq!(share(1.83e-11), "1.8e-9%");
+        assert_eq!(share(1e-8), "0.0000010%");
         assert_eq!(duration(-3.0), "0 s");
     }
 
