@@ -1,12 +1,15 @@
-//! `split` and `make` stopped by `--time-limit` or SIGTERM: they end promptly with exit code 3
-//! or 130 and say so. A stopped `split` leaves nothing behind (no part file, no manifest, no
-//! folder it created); a stopped `make` keeps the puzzle it wrote and reports its check as
-//! incomplete.
+//! `split`, `make` and `convert` stopped by `--time-limit` or SIGTERM: they end promptly with
+//! exit code 3 or 130 and say so. A stopped `split` leaves nothing behind (no part file, no
+//! manifest, no folder it created); a stopped `make` keeps the puzzle it wrote and reports its
+//! check as incomplete; a stopped `convert` writes nothing, or its whole output.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::{Duration, Instant};
 
+use nonoenum::format::Format;
+use nonoenum::format::write::write_puzzle;
+use nonoenum::{AnyPuzzle, Puzzle};
 use tempfile::TempDir;
 
 use crate::common;
@@ -158,4 +161,48 @@ fn sigterm_stops_make_with_130_and_an_incomplete_report() {
     // The puzzle went to standard output, whole.
     let puzzle = String::from_utf8_lossy(&output.stdout);
     assert!(puzzle.ends_with('\n') && puzzle.len() > 100, "{puzzle}");
+}
+
+/// A random `n` x `n` picture's clues in the plain format (cells black with chance one half).
+fn write_random_clues(dir: &Path, n: usize) -> PathBuf {
+    let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+    let mut black = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state & 1 == 1
+    };
+    let cells: Vec<bool> = (0..n * n).map(|_| black()).collect();
+    let puzzle = AnyPuzzle::Bw(Puzzle::from_picture(n, n, &cells).expect("a picture"));
+    let text = write_puzzle(&puzzle, Format::Plain).expect("writable");
+    let path = dir.join("random.txt");
+    std::fs::write(&path, text).expect("write puzzle");
+    path
+}
+
+#[test]
+fn sigterm_stops_convert_with_130_and_nothing_half_written() {
+    let tmp = TempDir::new().expect("temp dir");
+    // Seconds of conversion in a debug build: the signal comes before the output is written.
+    let puzzle = write_random_clues(tmp.path(), 1500);
+    let xml = tmp.path().join("random.xml");
+    let args = ["convert", "--to", "xml", "-o", xml.to_str().expect("UTF-8")];
+    let (output, took) = terminated(&args, &puzzle, Duration::from_millis(300));
+    assert!(took < SLACK * 4, "ended {took:?} after the signal");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{err}");
+    let mut left: Vec<_> = std::fs::read_dir(tmp.path())
+        .expect("read folder")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    left.sort();
+    // A release build may have written its output whole before the signal.
+    if left.len() == 2 {
+        assert_eq!(left, ["random.txt", "random.xml"]);
+        let text = std::fs::read_to_string(&xml).expect("read output");
+        assert!(text.ends_with("</puzzleset>\n"), "{err}");
+    } else {
+        assert_eq!(left, ["random.txt"]);
+        assert_eq!(err, "nonoenum: interrupted; nothing was written\n");
+    }
 }
