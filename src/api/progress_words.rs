@@ -149,12 +149,16 @@ fn time_left(secs: f64) -> String {
     }
 }
 
-/// An estimated time left in words: `~` and [`time_left`], or `<1 s`.
+/// An estimated time left in words: `~` and [`time_left`], or `<1 s`, or words that say it
+/// is no figure (`over 1000 years`, `forever`) without `~`.
 fn about(secs: f64) -> String {
+    let words = duration(secs);
     if secs < 1.0 {
         "<1 s".to_string()
+    } else if words.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("~{words}")
     } else {
-        format!("~{}", duration(secs))
+        words
     }
 }
 
@@ -228,13 +232,17 @@ fn exact_eta(phase: CountPhase, share: Option<f64>, left: Option<f64>) -> String
     }
 }
 
-/// A count in words: whole and with separators up to 10 million, else like `8.72e10`.
+/// A count in words: whole and with separators up to 10 million, else like `8.71e10` (three
+/// figures, cut).
 fn number(n: f64) -> String {
     if !n.is_finite() {
         return "∞".to_string();
     }
     if n >= 1e7 {
-        return format!("{n:.2e}");
+        // Three figures cut, not rounded: a count found so far never reads as more than it is.
+        let precise = format!("{n:.15e}");
+        let (mantissa, exponent) = precise.split_once('e').unwrap_or((&precise, "0"));
+        return format!("{}e{exponent}", mantissa.get(..4).unwrap_or(mantissa));
     }
     grouped(&format!("{:.0}", n.max(0.0) + 0.0))
 }
@@ -378,7 +386,13 @@ mod tests {
         assert_eq!(number(0.0), "0");
         assert_eq!(number(999.0), "999");
         assert_eq!(number(1234567.0), "1,234,567");
-        assert_eq!(number(87_178_291_200.0), "8.72e10");
+        assert_eq!(number(87_178_291_200.0), "8.71e10");
+        assert_eq!(number(336_573_916.0), "3.36e8");
+        assert_eq!(number(9_999_999_999.0), "9.99e9");
+        assert_eq!(number(3.37e8), "3.37e8");
+        assert_eq!(about(1e12), "over 1000 years");
+        assert_eq!(about(f64::INFINITY), "forever");
+        assert_eq!(about(600.0), "~10 min");
         assert_eq!(duration(8.4), "8 s");
         assert_eq!(duration(600.0), "10 min");
         assert_eq!(duration(3.0 * 86_400.0), "3 days");
@@ -415,7 +429,7 @@ mod tests {
         assert_eq!(
             snapshot.how_far(Duration::ZERO),
             "counting two ways at once: at least 0 solutions so far, 0 s; the backbone: 86 cells \
-             fixed in 400 checks; the sweep: 1.47e7 nodes branched, 1,643,555 from its memo (at \
+             fixed in 400 checks; the sweep: 1.46e7 nodes branched, 1,643,555 from its memo (at \
              most 2 of 6,000 MiB), 0.31% of its tree finished (counting 1.20e8 there); \
              components: 23,307 counted by branching, 19,238 from the cache"
         );
@@ -424,7 +438,7 @@ mod tests {
         assert_eq!(
             snapshot.how_far(Duration::ZERO),
             "counting by components: at least 0 solutions so far, 0 s; the backbone: 86 cells \
-             fixed in 400 checks; the sweep: 1.47e7 nodes branched, 1,643,555 from its memo, \
+             fixed in 400 checks; the sweep: 1.46e7 nodes branched, 1,643,555 from its memo, \
              then given up (its memo full, at most 2 of 6,000 MiB); components: 23,307 counted \
              by branching, 19,238 from the cache"
         );
