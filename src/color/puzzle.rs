@@ -197,7 +197,8 @@ impl ColorPuzzle {
         let givens = self.givens.iter().map(|g| (g.row, g.col, g.color));
         check_givens(rows, cols, givens, |color| usize::from(color) < n)?;
         if let Some(goal) = &self.goal {
-            if goal.len() != rows * cols || goal.iter().any(|&c| usize::from(c) >= n) {
+            // A goal of the wrong size is refused by `check_grid`.
+            if goal.iter().any(|&c| usize::from(c) >= n) {
                 return Err(PuzzleError::GoalMismatch {
                     line: LineId::Row(0),
                 });
@@ -215,7 +216,7 @@ impl ColorPuzzle {
         cells: &[u8],
     ) -> Result<Self, PuzzleError> {
         check_size(rows, cols)?;
-        let (row_clues, col_clues) = picture_clues(rows, cols, cells, Colored::clue_of);
+        let (row_clues, col_clues) = picture_clues(rows, cols, cells, Colored::clue_of)?;
         ColorPuzzle::new(colors, row_clues, col_clues)
     }
 
@@ -310,6 +311,17 @@ mod tests {
         ));
         bad.row_clues[0].0[0].color = 3;
         assert!(matches!(bad.check(), Err(PuzzleError::BadColor { .. })));
+        let size = |cells| PuzzleError::PictureSize {
+            cells,
+            rows: 2,
+            cols: 3,
+        };
+        let short = ColorPuzzle::from_picture(palette(), 2, 3, &cells[..5]);
+        assert_eq!(short, Err(size(5)));
+        assert_eq!(puzzle.check_grid(&[1; 7]), Err(size(7)));
+        let mut long_goal = puzzle;
+        long_goal.goal = Some(vec![0; 7]);
+        assert_eq!(long_goal.check(), Err(size(7)));
     }
 
     #[test]

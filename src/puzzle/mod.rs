@@ -119,8 +119,9 @@ pub enum PuzzleError {
         /// Declared columns.
         cols: usize,
     },
-    /// A clue contains a block of length zero next to other blocks.
-    #[error("{line}: a block of length 0 (use an empty clue or a lone 0 for an empty line)")]
+    /// A clue contains a block of length zero (an empty line's clue has no blocks, which files
+    /// write as a lone 0; [`Puzzle::new`] reads a lone 0 so too).
+    #[error("{line}: a block of length 0 (an empty line's clue has no blocks, or a lone 0)")]
     ZeroBlock {
         /// The offending line.
         line: LineId,
@@ -209,6 +210,16 @@ pub enum PuzzleError {
     GoalMismatch {
         /// The first line whose clue the goal breaks.
         line: LineId,
+    },
+    /// A picture (or goal, or grid to check) whose cells are not one per cell of the grid.
+    #[error("a picture of {} for a {rows} x {cols} grid", counted(*.cells, "cell"))]
+    PictureSize {
+        /// Cells given.
+        cells: usize,
+        /// Rows in the grid.
+        rows: usize,
+        /// Columns in the grid.
+        cols: usize,
     },
 }
 
@@ -340,7 +351,19 @@ impl<K: PuzzleKind> Nonogram<K> {
 
 impl Puzzle {
     /// Builds a puzzle from its clues and checks that they are well formed (see [`Puzzle::check`]).
+    /// A clue of a lone 0, as files write an empty line, is read as the empty clue.
     pub fn new(row_clues: Vec<Clue>, col_clues: Vec<Clue>) -> Result<Self, PuzzleError> {
+        let empty_if_zero = |clue: Clue| {
+            if clue.0 == [0] {
+                Clue(Vec::new())
+            } else {
+                clue
+            }
+        };
+        let (row_clues, col_clues) = (
+            row_clues.into_iter().map(empty_if_zero).collect(),
+            col_clues.into_iter().map(empty_if_zero).collect(),
+        );
         let puzzle = Puzzle::unchecked(row_clues, col_clues);
         puzzle.check()?;
         Ok(puzzle)
@@ -385,7 +408,7 @@ impl Puzzle {
     /// The puzzle whose clues describe a picture (row-major, `true` = filled).
     pub fn from_picture(rows: usize, cols: usize, cells: &[bool]) -> Result<Self, PuzzleError> {
         check_size(rows, cols)?;
-        let (row_clues, col_clues) = picture_clues(rows, cols, cells, BlackWhite::clue_of);
+        let (row_clues, col_clues) = picture_clues(rows, cols, cells, BlackWhite::clue_of)?;
         Puzzle::new(row_clues, col_clues)
     }
 }
@@ -494,6 +517,24 @@ mod tests {
                 line: LineId::Row(0)
             }
         );
+        // A lone 0, as files write an empty line, is the empty clue.
+        let zero = Puzzle::new(clues(&[&[0], &[1]]), clues(&[&[1]])).unwrap();
+        assert_eq!(zero.row_clues, clues(&[&[], &[1]]));
+    }
+
+    #[test]
+    fn pictures_of_the_wrong_size_are_refused() {
+        let size = |cells| PuzzleError::PictureSize {
+            cells,
+            rows: 2,
+            cols: 2,
+        };
+        assert_eq!(Puzzle::from_picture(2, 2, &[true; 3]), Err(size(3)));
+        let mut puzzle = Puzzle::from_picture(2, 2, &[true; 4]).unwrap();
+        assert_eq!(puzzle.check_grid(&[true; 5]), Err(size(5)));
+        puzzle.goal = Some(vec![true; 2]);
+        assert_eq!(puzzle.check(), Err(size(2)));
+        assert_eq!(size(1).to_string(), "a picture of 1 cell for a 2 x 2 grid");
     }
 
     #[test]

@@ -7,14 +7,21 @@ use std::collections::HashMap;
 use crate::puzzle::{LineId, PuzzleError};
 
 /// The clues of every row and every column of a `rows` x `cols` picture, each line's read by
-/// `clue_of` from its cells in order.
+/// `clue_of` from its cells in order; [`PuzzleError::PictureSize`] unless the picture has one
+/// cell per cell of the grid.
 pub(crate) fn picture_clues<T: Copy, C>(
     rows: usize,
     cols: usize,
     cells: &[T],
     clue_of: impl Fn(&[T]) -> C,
-) -> (Vec<C>, Vec<C>) {
-    assert_eq!(cells.len(), rows * cols, "picture size does not match");
+) -> Result<(Vec<C>, Vec<C>), PuzzleError> {
+    if Some(cells.len()) != rows.checked_mul(cols) {
+        return Err(PuzzleError::PictureSize {
+            cells: cells.len(),
+            rows,
+            cols,
+        });
+    }
     let row_clues = cells.chunks(cols.max(1)).take(rows).map(&clue_of).collect();
     let mut column = Vec::with_capacity(rows);
     let col_clues = (0..cols)
@@ -24,7 +31,7 @@ pub(crate) fn picture_clues<T: Copy, C>(
             clue_of(&column)
         })
         .collect();
-    (row_clues, col_clues)
+    Ok((row_clues, col_clues))
 }
 
 /// Checks a full picture against a puzzle's clues: the first line whose clue it breaks, as
@@ -36,7 +43,7 @@ pub(crate) fn check_picture<T: Copy, C: PartialEq>(
     clue_of: impl Fn(&[T]) -> C,
 ) -> Result<(), PuzzleError> {
     let (rows, cols) = (row_clues.len(), col_clues.len());
-    let (got_rows, got_cols) = picture_clues(rows, cols, cells, clue_of);
+    let (got_rows, got_cols) = picture_clues(rows, cols, cells, clue_of)?;
     let first_broken = |got: &[C], want: &[C]| got.iter().zip(want).position(|(g, w)| g != w);
     let broken = first_broken(&got_rows, row_clues)
         .map(LineId::Row)
