@@ -182,6 +182,30 @@ fn the_collector_can_stop_and_the_search_can_be_cancelled() {
 }
 
 #[test]
+fn a_writer_that_panics_stops_the_run_at_once() {
+    // 9! = 362,880 solutions: a run that went on would call the writer for each.
+    let puzzle = perm(9);
+    for threads in [1, 2] {
+        let calls = std::sync::atomic::AtomicU64::new(0);
+        let panicking = |_: &Grid, _: &mut Vec<u8>| {
+            calls.fetch_add(1, Ordering::Relaxed);
+            panic!("a writer's bug");
+        };
+        let solver = Solver::new(&puzzle, options(threads, false, Engine::Probe));
+        let outcome = solver.run_batched(&panicking, None, |_, _| Flow::Continue);
+        let err = outcome
+            .expect_err("the panic is the run's error")
+            .to_string();
+        assert!(err.contains("a writer's bug"), "{err}");
+        let calls = calls.load(Ordering::Relaxed);
+        assert!(
+            calls <= 64,
+            "{threads} threads: the writer was called {calls} times"
+        );
+    }
+}
+
+#[test]
 fn a_writer_that_writes_nothing_counts() {
     let puzzle = perm(8);
     for threads in [1, 2] {

@@ -490,7 +490,17 @@ impl<P: Countable> SearchCx<'_, P> {
     pub(crate) fn send(&self, grid: P::Grid) {
         let delivered = match &self.solutions {
             Outlet::Grids(tx) => tx.send(grid).is_ok(),
-            Outlet::Bytes { tx, batcher, lane } => batcher.put(&grid, *lane, tx),
+            Outlet::Bytes { tx, batcher, lane } => {
+                // The writer is the caller's code. A panic in it stops the run now: unwinding
+                // alone would wait for every sibling task to walk its subtree.
+                let put = || batcher.put(&grid, *lane, tx);
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(put)).unwrap_or_else(
+                    |panic| {
+                        self.stop.store(true, Ordering::Relaxed);
+                        std::panic::resume_unwind(panic)
+                    },
+                )
+            }
         };
         self.check_delivered(delivered);
     }
