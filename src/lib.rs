@@ -127,6 +127,6 @@ pub use puzzle::{
 };
 pub use search::estimate::{Done, Outlook, Spread, TreeEstimate};
 pub use search::{
-    ColorSolver, Engine, Flow, Outcome, Probing, SearchStats, Searchable, SolutionWriter,
-    SolveError, Solver, SolverOptions, StatsSnapshot,
+    ColorSolver, Engine, Flow, MAX_THREADS, Outcome, Probing, SearchStats, Searchable,
+    SolutionWriter, SolveError, Solver, SolverOptions, StatsSnapshot,
 };

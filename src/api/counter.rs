@@ -17,7 +17,7 @@ use crate::count::{
 };
 use crate::domain::Domain;
 use crate::flow::Flow;
-use crate::search::{SolveError, SolverOptions};
+use crate::search::{MAX_THREADS, SolveError, SolverOptions};
 use crate::stack::stack_size;
 
 /// Why a count failed.
@@ -41,7 +41,8 @@ pub enum CountFailure {
 /// How to count (see [`AnyPuzzle::counter`]).
 #[derive(Clone, Debug, Default)]
 pub struct CountOptions {
-    /// Worker threads; `0` (the default) means one per available core.
+    /// Worker threads; `0` (the default) means one per available core; at most
+    /// [`MAX_THREADS`].
     pub threads: usize,
     /// How far each exact method may grow (see [`CountLimits`]). Per-cell counts use only
     /// `max_profiles`: their layers, all kept, may hold [`PER_CELL_LAYERS`] times as many
@@ -205,8 +206,13 @@ impl Counter<'_> {
         puzzle: &P,
         work: impl FnOnce() -> R + Send,
     ) -> Result<R, CountFailure> {
+        let threads = self.options.threads;
+        if threads > MAX_THREADS {
+            let at_most = format!("{threads} asked, at most {MAX_THREADS} are taken");
+            return Err(CountFailure::Threads(at_most));
+        }
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.options.threads)
+            .num_threads(threads)
             .stack_size(stack_size(puzzle))
             .build()
             .map_err(|e| CountFailure::Threads(e.to_string()))?;

@@ -294,14 +294,20 @@ pub fn cell_pixels(width: usize, height: usize) -> usize {
 
 /// A solution (palette indices, row-major) as an SVG image: a square of [`cell_pixels`] per
 /// cell, each run of one colour along a row drawn as one rectangle, the background drawn once
-/// behind them all.
+/// behind them all. A palette index without a colour in `colors` is drawn grey.
 pub fn svg_image(width: usize, height: usize, colors: &[Color], cells: &[u8]) -> String {
+    // An index `colors` has no colour for is drawn grey (white for the background).
+    let hex = |c: u8, or: &str| {
+        colors
+            .get(usize::from(c))
+            .map_or(or.to_string(), Color::hex)
+    };
     let cell = cell_pixels(width, height);
     let (w, h) = (width * cell, height * cell);
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n\
          <rect width=\"{w}\" height=\"{h}\" fill=\"{}\"/>\n",
-        colors[0].hex()
+        hex(0, "#FFFFFF")
     );
     for (row, line) in cells.chunks(width.max(1)).enumerate() {
         let mut start = 0;
@@ -310,7 +316,7 @@ pub fn svg_image(width: usize, height: usize, colors: &[Color], cells: &[u8]) ->
             start += run.len();
             if c != 0 {
                 let (y, run_w) = (row * cell, run.len() * cell);
-                let fill = colors[usize::from(c)].hex();
+                let fill = hex(c, "#808080");
                 let _ = writeln!(
                     out,
                     "<rect x=\"{x}\" y=\"{y}\" width=\"{run_w}\" height=\"{cell}\" fill=\"{fill}\"/>"
@@ -398,6 +404,14 @@ mod tests {
         let with_white = Picture::from_rgba(2, 1, &[red, [9, 9, 9, 0]]).unwrap();
         assert_eq!(with_white.cells, [1, 0]);
         assert_eq!(with_white.colors[1].ch, '#');
+    }
+
+    #[test]
+    fn svg_draws_cells_without_a_colour_grey() {
+        let svg = svg_image(2, 1, &bw_palette(), &[1, 5]);
+        assert!(svg.contains("fill=\"#808080\""), "{svg}");
+        let bare = svg_image(1, 1, &[], &[0]);
+        assert!(bare.contains("fill=\"#FFFFFF\""), "{bare}");
     }
 
     #[test]

@@ -91,6 +91,15 @@ fn colour_puzzles_are_counted_by_profiles_or_components() {
         matches!(method, ExactMethod::Components { .. }),
         "{method:?}"
     );
+    let too_many = CountOptions {
+        threads: crate::search::MAX_THREADS + 1,
+        ..CountOptions::default()
+    };
+    let refused = puzzle.counter(too_many).run();
+    assert!(
+        matches!(refused, Err(CountFailure::Threads(_))),
+        "{refused:?}"
+    );
 }
 
 #[test]

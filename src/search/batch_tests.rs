@@ -206,6 +206,26 @@ fn a_writer_that_panics_stops_the_run_at_once() {
 }
 
 #[test]
+fn more_threads_than_the_most_are_refused() {
+    let puzzle = perm(3);
+    let solver = Solver::new(
+        &puzzle,
+        options(super::MAX_THREADS + 1, false, Engine::Both),
+    );
+    let err = solver.run_batched(&Blank, None, |_, _| Flow::Continue);
+    assert!(
+        matches!(err, Err(super::SolveError::Threads { .. })),
+        "{err:?}"
+    );
+    assert!(matches!(
+        solver.count(),
+        Err(super::SolveError::Threads { .. })
+    ));
+    let most = Solver::new(&puzzle, options(super::MAX_THREADS, false, Engine::Probe));
+    assert_eq!(most.count().expect("counts").solutions, 6);
+}
+
+#[test]
 fn a_writer_that_writes_nothing_counts() {
     let puzzle = perm(8);
     for threads in [1, 2] {

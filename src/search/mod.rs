@@ -136,11 +136,16 @@ impl Searchable for ColorPuzzle {
 /// The search over colour puzzles: the one [`Solver`].
 pub type ColorSolver<'p> = Solver<'p, ColorPuzzle>;
 
+/// The most worker threads a run takes: far beyond any machine's cores, where a mistyped count
+/// would spend its time starting threads (and memory for each). More is refused as
+/// [`SolveError::Threads`].
+pub const MAX_THREADS: usize = 1024;
+
 /// How to search.
 #[derive(Clone, Debug)]
 pub struct SolverOptions {
-    /// Worker threads; `0` (the default) means one per available core. `1` runs the plain
-    /// sequential search.
+    /// Worker threads; `0` (the default) means one per available core, `1` runs the plain
+    /// sequential search; at most [`MAX_THREADS`].
     pub threads: usize,
     /// When nodes probe every unknown cell before branching (default
     /// [`Probing::Adaptive`]: while probing finds something). Probing is slower per node, and
@@ -433,6 +438,7 @@ impl<'p, P: Searchable> Solver<'p, P> {
         if limit == Some(0) {
             return Ok(self.outcome(0, false, Instant::now()));
         }
+        self.check_threads()?;
         let plan = self.plan(limit);
         let batcher = Batcher::new(
             writer,
@@ -474,6 +480,16 @@ impl<'p, P: Searchable> Solver<'p, P> {
             }
         })?;
         Ok((found, outcome))
+    }
+
+    /// [`SolveError::Threads`] for more than [`MAX_THREADS`] threads.
+    fn check_threads(&self) -> Result<(), SolveError> {
+        let threads = self.options.threads;
+        if threads > MAX_THREADS {
+            let reason = format!("at most {MAX_THREADS} are taken");
+            return Err(SolveError::Threads { threads, reason });
+        }
+        Ok(())
     }
 
     fn thread_count(&self) -> usize {

@@ -130,6 +130,7 @@ impl<P: Searchable> Solver<'_, P> {
         limit: Option<u64>,
         collect: impl FnOnce(bool) -> Collected,
     ) -> Result<Outcome, SolveError> {
+        self.check_threads()?;
         let start = Instant::now();
         let Ok(root) = self.root_until_cancelled()? else {
             return Ok(self.outcome(0, false, start));

@@ -333,9 +333,8 @@ pub(crate) fn input_format(name: &str) -> anyhow::Result<Format> {
     })
 }
 
-/// The most worker threads `--threads` takes: far beyond any machine's cores, while a mistyped
-/// count (`-t 5000`) would spend its time starting threads.
-pub(crate) const MAX_THREADS: usize = 1024;
+/// The most worker threads `--threads` takes: the library's.
+pub(crate) use nonoenum::MAX_THREADS;
 
 /// `--threads`: 1 to [`MAX_THREADS`], or absent (`0`: one per core).
 pub(crate) fn threads(threads: Option<usize>) -> anyhow::Result<usize> {
