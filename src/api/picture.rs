@@ -101,12 +101,17 @@ impl Picture {
 
     /// RGBA pixels, row-major, as a picture: the background is transparent or white if any
     /// pixel is, else the most common colour; the other colours follow in order of first
-    /// appearance, at most [`MAX_COLORS`] in all.
+    /// appearance, at most [`MAX_COLORS`] in all. The size is checked ([`Picture::check_size`]),
+    /// and the pixels must be `width * height`.
     pub fn from_rgba(
         width: usize,
         height: usize,
         pixels: &[[u8; 4]],
     ) -> Result<Picture, PictureError> {
+        Self::check_size(width, height)?;
+        if pixels.len() != width * height {
+            refuse!("{} pixels for a {width}x{height} picture", pixels.len());
+        }
         let key = |p: &[u8; 4]| {
             if p[3] < 128 {
                 [255, 255, 255]
@@ -404,6 +409,14 @@ mod tests {
         let with_white = Picture::from_rgba(2, 1, &[red, [9, 9, 9, 0]]).unwrap();
         assert_eq!(with_white.cells, [1, 0]);
         assert_eq!(with_white.colors[1].ch, '#');
+    }
+
+    #[test]
+    fn rgba_pixels_must_fill_the_picture() {
+        let white = [255; 4];
+        let short = Picture::from_rgba(2, 2, &[white; 3]).unwrap_err();
+        assert_eq!(short.to_string(), "3 pixels for a 2x2 picture");
+        assert!(Picture::from_rgba(0, 0, &[]).is_err());
     }
 
     #[test]

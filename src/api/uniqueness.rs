@@ -26,9 +26,9 @@ pub struct Uniqueness {
 }
 
 impl AnyPuzzle {
-    /// Compares up to `max_solutions` solutions, on `threads` threads (`0`: one per core),
-    /// found by the search [`Engine::for_run`] chooses, until `cancel` is raised: one solution
-    /// found with the search exhausted means the clues are unique; otherwise
+    /// Compares up to `max_solutions` solutions (at least one), on `threads` threads (`0`: one
+    /// per core), found by the search [`Engine::for_run`] chooses, until `cancel` is raised:
+    /// one solution found with the search exhausted means the clues are unique; otherwise
     /// [`Uniqueness::varying`] says which cells differ.
     pub fn uniqueness(
         &self,
