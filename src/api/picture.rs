@@ -1,7 +1,7 @@
 //! Pictures and puzzles: a picture (a palette and a palette index per pixel) read from a PBM or
 //! XPM image, or from RGBA pixels decoded elsewhere (the library decodes no PNG), becomes a
-//! colour puzzle with its clues; [`crate::AnyPuzzle::uniqueness`] tells whether the clues have one
-//! solution and which cells vary; [`svg_image`] draws a solution.
+//! colour puzzle with its clues (whether they have one solution is `uniqueness.rs`'s);
+//! [`svg_image`] draws a solution.
 
 use std::fmt::Write as _;
 
