@@ -148,7 +148,7 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n,
         };
-        let wanted = (16 * threads).clamp(64, 4096);
+        let wanted = threads.saturating_mul(16).clamp(64, 4096);
         let parts = match split_by(puzzle, wanted, Sizing::UnknownCells, &self.options.cancel) {
             Err(SolveError::Cancelled) => return Ok(()),
             parts => parts?,
