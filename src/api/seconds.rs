@@ -13,7 +13,7 @@ pub const MAX_SECONDS: u64 = 1_000_000_000;
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum SecondsError {
-    /// Not a number, or not above 0 (or below a nanosecond).
+    /// Not a number, or not above 0.
     #[error("must be a positive number of seconds, not {0}")]
     NotPositive(String),
     /// Above [`MAX_SECONDS`] (or infinite).
@@ -21,7 +21,8 @@ pub enum SecondsError {
     TooLarge(String),
 }
 
-/// A positive number of seconds up to [`MAX_SECONDS`], decimal or with an exponent (`1e3`).
+/// A positive number of seconds up to [`MAX_SECONDS`], decimal or with an exponent (`1e3`);
+/// one below a nanosecond is taken as a nanosecond.
 ///
 /// ```
 /// use nonoenum::{SecondsError, parse_seconds};
@@ -37,10 +38,11 @@ pub fn parse_seconds(text: &str) -> Result<Duration, SecondsError> {
     if value > MAX_SECONDS as f64 {
         return Err(SecondsError::TooLarge(text.to_string()));
     }
-    Duration::try_from_secs_f64(value)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(not_positive)
+    if value.is_nan() || value <= 0.0 {
+        return Err(not_positive());
+    }
+    let at_least_one_nanosecond = Duration::from_secs_f64(value).max(Duration::from_nanos(1));
+    Ok(at_least_one_nanosecond)
 }
 
 #[cfg(test)]
@@ -60,13 +62,14 @@ mod tests {
                 Err(SecondsError::TooLarge(text.into()))
             );
         }
-        for text in ["0", "-1", "1e-300", "NaN", "-inf", "x", ""] {
+        assert_eq!(parse_seconds("1e-300"), Ok(Duration::from_nanos(1)));
+        for text in ["0", "-1", "-0", "NaN", "-inf", "x", ""] {
             assert_eq!(
                 parse_seconds(text),
                 Err(SecondsError::NotPositive(text.into()))
             );
         }
-        let err = parse_seconds("1e-300").unwrap_err().to_string();
-        assert_eq!(err, "must be a positive number of seconds, not 1e-300");
+        let err = parse_seconds("-1e-300").unwrap_err().to_string();
+        assert_eq!(err, "must be a positive number of seconds, not -1e-300");
     }
 }

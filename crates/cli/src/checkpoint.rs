@@ -109,7 +109,7 @@ fn report(
         (None, None) => println!("{committed}"),
         (None, Some(path)) => {
             if !quiet {
-                eprintln!(
+                note!(
                     "nonoenum: {committed} solutions (complete), written to {}",
                     display_name(path)
                 );
@@ -129,7 +129,7 @@ fn report(
                     0 => "the search is not split into parts yet".to_string(),
                     parts => format!("{} of {parts} parts remain", checkpoint.open_parts()),
                 };
-                eprintln!(
+                note!(
                     "nonoenum: {}; {committed} solutions in finished parts are saved, {left}: \
                      continue with `nonoenum resume {name}`",
                     why.describe(),

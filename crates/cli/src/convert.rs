@@ -76,7 +76,7 @@ pub(crate) fn convert(
     let text = format::write::write_puzzle(&chosen, to).map_err(|e| anyhow::anyhow!("{e}"))?;
     let interrupted = || options.cancel.reason().is_some();
     if interrupted() {
-        eprintln!("nonoenum: interrupted; nothing was written");
+        note!("nonoenum: interrupted; nothing was written");
         return Ok(ExitCode::from(Stop::Interrupted.exit_code()));
     }
     write_out(output, text.as_bytes())?;
@@ -84,12 +84,12 @@ pub(crate) fn convert(
     let quiet = options.quiet || interrupted();
     if !quiet && bytes > max {
         let (mib, max) = (bytes as f64 / f64::from(1 << 20), max >> 20);
-        eprintln!("nonoenum: {mib:.1} MiB written, past the {max} MiB nonoenum reads back");
+        note!("nonoenum: {mib:.1} MiB written, past the {max} MiB nonoenum reads back");
     } else if !quiet {
         let dropped = format::write::lost(&chosen, &text, to);
         if !dropped.is_empty() {
             let (to, dropped) = (to.name(), dropped.join(", "));
-            eprintln!("nonoenum: {to} has no place for {dropped}: dropped");
+            note!("nonoenum: {to} has no place for {dropped}: dropped");
         }
     }
     // A signal while the output was checked comes after it was written whole.
@@ -141,10 +141,8 @@ pub(crate) fn make(image: &Path, options: &MakeOptions<'_>) -> anyhow::Result<Ex
     }
     if !options.quiet {
         // The report goes to standard error: standard output may be the puzzle file.
-        eprint!(
-            "{}",
-            check.report(&name, &picture, stop.map(Stop::describe))
-        );
+        let report = check.report(&name, &picture, stop.map(Stop::describe));
+        let _ = std::io::stderr().write_all(report.as_bytes());
     }
     Ok(ExitCode::from(stop.map_or(0, Stop::exit_code)))
 }

@@ -220,7 +220,7 @@ pub(crate) fn count(job: &ExactJob<'_>, settings: ExactSettings) -> anyhow::Resu
     let stats = job.stats && !job.quiet;
     let say = |what: &str| {
         if stats {
-            eprintln!(
+            note!(
                 "stats {}: {:.3} s, {what}",
                 job.label,
                 elapsed.as_secs_f64()

@@ -1,5 +1,13 @@
 //! The `nonoenum` command: parses arguments, runs a command, maps errors to exit codes.
 
+/// `eprintln!` that ignores a failure: a closed standard error must not stop a run.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod checkpoint;
 mod cli;
 mod commands;
@@ -30,7 +38,7 @@ fn main() -> ExitCode {
         Ok(Err(err)) => Some(err),
     };
     if let Some(line) = fault::internal_error_line(error, result.is_err()) {
-        eprintln!("{line}");
+        note!("{line}");
         return ExitCode::from(stop::EXIT_INTERNAL);
     }
     match result {
@@ -38,7 +46,7 @@ fn main() -> ExitCode {
         Ok(Err(err)) if output::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Ok(Err(err)) => {
             // The same prefix as the errors clap reports for bad arguments.
-            eprintln!("error: {err:#}");
+            note!("error: {err:#}");
             ExitCode::from(stop::EXIT_BAD_INPUT)
         }
         Err(_) => ExitCode::from(stop::EXIT_INTERNAL),

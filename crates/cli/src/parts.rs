@@ -44,7 +44,7 @@ pub(crate) fn split(
         Err(SplitError::Search(SolveError::Cancelled)) => {
             let reason = cancel.reason().unwrap_or(Stop::Interrupted);
             if !quiet {
-                eprintln!(
+                note!(
                     "nonoenum: {}; the split was stopped and nothing was written",
                     reason.describe()
                 );
@@ -56,7 +56,7 @@ pub(crate) fn split(
         Err(e) => return Err(e.into()),
     };
     if !quiet {
-        eprintln!("nonoenum: {}", folder.summary(&display_name(out)));
+        note!("nonoenum: {}", folder.summary(&display_name(out)));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -90,7 +90,7 @@ pub(crate) fn merge(
     if list && !quiet {
         // As `list` says at its end how many solutions it printed, and that is all of them.
         let (total, n) = (&merged.count, merged.parts);
-        eprintln!("nonoenum: {total} solutions (complete: {n} parts merged)");
+        note!("nonoenum: {total} solutions (complete: {n} parts merged)");
     }
     Ok(ExitCode::SUCCESS)
 }

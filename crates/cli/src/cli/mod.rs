@@ -358,7 +358,7 @@ pub(crate) struct MakeArgs {
     /// Write the puzzle to this file instead of standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
-    /// Compare at most this many solutions to find the cells that vary [default: 1000].
+    /// Compare at most this many solutions (at least 2) to find the cells that vary [default: 1000].
     #[arg(
         long,
         value_name = "N",

@@ -151,7 +151,7 @@ impl Run<'_> {
             None => "complete".to_string(),
             Some(why) => format!("incomplete: {}", why.describe()),
         };
-        eprintln!("nonoenum: {which}{n} solution{plural} ({state})");
+        note!("nonoenum: {which}{n} solution{plural} ({state})");
     }
 
     /// Runs the search and prints its results; returns the outcome and whether it found that
@@ -180,6 +180,11 @@ impl Run<'_> {
         tally: &mut Option<CellCounts>,
     ) -> anyhow::Result<Outcome> {
         let json = self.settings.json;
+        if self.settings.solution_format == SolutionFormat::Non
+            && matches!(self.puzzle, AnyPuzzle::Color(_))
+        {
+            anyhow::bail!("--to non holds black-and-white solutions: use --to xml");
+        }
         Ok(match self.mode {
             Mode::Count(_) if tally.is_none() => solver.count_up_to(self.settings.max_solutions)?,
             Mode::Count(_) => {
@@ -290,7 +295,7 @@ impl Run<'_> {
                     {
                         writeln!(out, "{verdict}")?;
                     } else if !self.settings.quiet {
-                        eprintln!("nonoenum: {}{verdict}", self.which());
+                        note!("nonoenum: {}{verdict}", self.which());
                     }
                 }
             }

@@ -293,7 +293,7 @@ fn cancelled(
     out.flush()?;
     let reason = cancel.reason().unwrap_or(Stop::Interrupted);
     if !settings.quiet && !noted {
-        eprintln!(
+        note!(
             "nonoenum: {}; the results above are incomplete",
             reason.describe()
         );

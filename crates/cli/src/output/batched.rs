@@ -46,23 +46,8 @@ impl<'a> ListWriter<'a> {
             },
             _ if json => ListWriter::Json,
             SolutionFormat::Text => ListWriter::Text,
-            SolutionFormat::Non | SolutionFormat::Xml => {
-                // A colour puzzle has no `.non`: say so before the search, not at its first
-                // solution.
-                let cells = match puzzle {
-                    AnyPuzzle::Bw(p) => p.height() * p.width(),
-                    AnyPuzzle::Color(p) => p.height() * p.width(),
-                };
-                let empty = vec![0; cells];
-                let as_format = match format {
-                    SolutionFormat::Non => nonoenum::format::Format::Non,
-                    _ => nonoenum::format::Format::Xml,
-                };
-                let with_goal = nonoenum::format::write::with_goal(puzzle, &empty);
-                nonoenum::format::write::write_puzzle(&with_goal, as_format)
-                    .map_err(anyhow::Error::msg)?;
-                ListWriter::Puzzle { format, puzzle }
-            }
+            // A colour puzzle's `.non` is refused before the search (`Run::search`).
+            SolutionFormat::Non | SolutionFormat::Xml => ListWriter::Puzzle { format, puzzle },
             SolutionFormat::Svg | SolutionFormat::Png => {
                 anyhow::bail!("--to svg and png write pictures one at a time: not in batches")
             }

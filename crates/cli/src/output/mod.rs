@@ -35,7 +35,7 @@ pub(crate) fn write_picture(
 pub(crate) fn print_stats(label: &str, outcome: &Outcome) {
     let s = &outcome.stats;
     let secs = outcome.elapsed.as_secs_f64();
-    eprintln!(
+    note!(
         "stats {label}: {:.3} s, {} solutions, {} nodes ({:.0}/s), {} line solves, {} probes \
          fixing {} cells, {} probes reused (memo hit rate {:.1}%), line cache hit rate {:.1}%, {} restarts, {} conflicts learned from, {} backjumps, {} explanations recalled, {} clauses shared, \
          completion checks cutting {} nodes and finding {} solutions, deepest consistent trail {} variables; \

@@ -100,8 +100,8 @@ impl Progress {
                         break;
                     }
                     match show {
-                        Show::Json => eprintln!("{}", line(true)),
-                        _ => eprintln!("{prefix}: {}", line(false)),
+                        Show::Json => note!("{}", line(true)),
+                        _ => note!("{prefix}: {}", line(false)),
                     }
                     if stopping {
                         break;

@@ -508,6 +508,42 @@ fn stats_go_to_standard_error() {
         .stderr(contains("stats ").and(contains("nodes")));
 }
 
+/// Standard error closed before the run writes to it (`2>&1 | head -1` after the first line):
+/// the notes are lost, not the run, its output file or its exit code.
+#[test]
+fn a_closed_standard_error_loses_nothing_else() {
+    let (dir, perm11) = temp_file("perm11.txt", permutation_puzzle(11));
+    let listing = dir.path().join("listing.txt").display().to_string();
+    let (perm11, dancer) = (perm11.display().to_string(), bundled("dancer.non"));
+    let runs = [
+        (vec!["list", "-o", &listing, &dancer], 0),
+        (vec!["convert", "--to", "nin", &dancer], 0),
+        (
+            vec![
+                "count",
+                "--method=enumerate",
+                "--progress",
+                "--time-limit=1.5",
+                &perm11,
+            ],
+            3,
+        ),
+    ];
+    for (args, code) in runs {
+        let mut child = nonoenum(&args).spawn_piped();
+        drop(child.stderr.take());
+        let output = child.wait_with_output().expect("the binary ends");
+        assert_eq!(output.status.code(), Some(code), "{args:?}");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            code == 0 || stdout.contains("(time limit reached)"),
+            "{stdout}"
+        );
+    }
+    let written = std::fs::read_to_string(&listing).expect("the listing is in place");
+    assert!(written.contains('#'), "{written}");
+}
+
 #[test]
 fn closed_pipe_ends_quietly() {
     let (_dir, path) = temp_file("perm8.txt", permutation_puzzle(8));
