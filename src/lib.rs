@@ -124,6 +124,7 @@ pub use domain::{Domain, DomainGrid};
 pub use grid::{Cell, Conflict, Grid};
 pub use puzzle::{
     BlackWhite, Clue, Given, LineId, MAX_LINE_LEN, Nonogram, Puzzle, PuzzleError, PuzzleKind,
+    TwoColors,
 };
 pub use search::estimate::{Done, Outlook, Spread, TreeEstimate};
 pub use search::{

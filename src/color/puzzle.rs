@@ -4,39 +4,13 @@ use std::fmt;
 
 use crate::puzzle::picture::{check_givens, picture_clues};
 use crate::puzzle::{
-    Clue, Given, LineId, Nonogram, Puzzle, PuzzleError, PuzzleKind, check_size, write_blocks,
+    Clue, Given, LineId, Nonogram, Puzzle, PuzzleError, PuzzleKind, TwoColors, check_size,
+    write_blocks,
 };
+pub use crate::puzzle::{Color, bw_palette};
 
 /// The most colours a puzzle may have, the background included (cell states are `u64` sets).
 pub const MAX_COLORS: usize = 64;
-
-/// One colour of a palette. Index 0 of a palette is the background.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Color {
-    /// The colour's name, as the file gives it (`black`, `red`, or `#FF0000`).
-    pub name: String,
-    /// Its red, green and blue components.
-    pub rgb: [u8; 3],
-    /// The character that stands for it in clues and text output (`.` for the background).
-    pub ch: char,
-}
-
-impl Color {
-    /// A colour with a name, components and a character.
-    pub fn new(name: impl Into<String>, rgb: [u8; 3], ch: char) -> Self {
-        Color {
-            name: name.into(),
-            rgb,
-            ch,
-        }
-    }
-
-    /// `#RRGGBB`.
-    pub fn hex(&self) -> String {
-        let [r, g, b] = self.rgb;
-        format!("#{r:02X}{g:02X}{b:02X}")
-    }
-}
 
 /// One block of a colour clue: its length and its colour (an index into the palette, never 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -220,6 +194,49 @@ impl ColorPuzzle {
         ColorPuzzle::new(colors, row_clues, col_clues)
     }
 
+    /// The same puzzle without the colours that no clue, given or goal cell uses (the
+    /// background stays), as readers give it: a file that declares colours it never uses reads
+    /// as the puzzle of those it uses, whatever its format. Colour indices out of the palette
+    /// are left for [`ColorPuzzle::check`] to refuse.
+    pub fn without_unused_colors(self) -> Self {
+        let mut used = vec![false; self.colors.len()];
+        used[0] = true;
+        let blocks = (self.row_clues.iter().chain(&self.col_clues)).flat_map(|c| c.blocks());
+        let cells = (blocks.map(|b| b.color))
+            .chain(self.givens.iter().map(|g| g.color))
+            .chain(self.goal.iter().flatten().copied());
+        for c in cells {
+            match used.get_mut(usize::from(c)) {
+                Some(u) => *u = true,
+                None => return self,
+            }
+        }
+        if used.iter().all(|&u| u) {
+            return self;
+        }
+        let mut new_index = Vec::with_capacity(used.len());
+        let mut colors = Vec::new();
+        for (color, &u) in self.colors.iter().zip(&used) {
+            new_index.push(colors.len() as u8);
+            if u {
+                colors.push(color.clone());
+            }
+        }
+        let to = |c: u8| new_index[usize::from(c)];
+        let clue = |c: &ColorClue| {
+            let blocks = c.blocks().iter().map(|b| Block {
+                len: b.len,
+                color: to(b.color),
+            });
+            ColorClue(blocks.collect())
+        };
+        let given = |g: &ColorGiven| ColorGiven {
+            color: to(g.color),
+            ..*g
+        };
+        self.convert(colors, clue, given, to)
+    }
+
     /// The same puzzle in black and white, if it has at most one colour besides the background.
     pub fn to_bw(&self) -> Option<Puzzle> {
         if self.colors.len() > 2 {
@@ -231,10 +248,15 @@ impl ColorPuzzle {
             filled: g.color != 0,
         };
         let clue = |c: &ColorClue| Clue(c.blocks().iter().map(|b| b.len).collect());
-        Some(self.convert((), clue, given, |c| c != 0))
+        let two = match &self.colors[..] {
+            [background, ink] => TwoColors::new(background.clone(), ink.clone()),
+            _ => TwoColors::default(),
+        };
+        Some(self.convert(two, clue, given, |c| c != 0))
     }
 
-    /// A black-and-white puzzle as a colour puzzle with a white background and black blocks.
+    /// A black-and-white puzzle as a colour puzzle of its two colours (white and black unless
+    /// its file named others).
     pub fn from_bw(puzzle: &Puzzle) -> Self {
         let given = |g: &Given| ColorGiven {
             row: g.row,
@@ -243,16 +265,8 @@ impl ColorPuzzle {
         };
         let block = |&len: &u32| Block { len, color: 1 };
         let clue = |c: &Clue| ColorClue(c.blocks().iter().map(block).collect());
-        puzzle.convert(bw_palette(), clue, given, u8::from)
+        puzzle.convert(puzzle.colors.palette(), clue, given, u8::from)
     }
-}
-
-/// White background and black blocks, printed `.` and `#`.
-pub fn bw_palette() -> Vec<Color> {
-    vec![
-        Color::new("white", [255, 255, 255], '.'),
-        Color::new("black", [0, 0, 0], '#'),
-    ]
 }
 
 /// The coloured blocks of a line of palette indices (0 = background).

@@ -199,7 +199,7 @@ impl NonFile {
         map.size = self.height.map_or(0, |(_, line)| line);
         map.check(Puzzle {
             title: self.title,
-            colors: (),
+            colors: Default::default(),
             row_clues,
             col_clues,
             givens: Vec::new(),

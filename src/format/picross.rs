@@ -174,7 +174,7 @@ fn parse_grid(grid: &Grid<'_>) -> Result<Puzzle, ParseError> {
     };
     map.check(Puzzle {
         title: grid.name.map(str::to_string),
-        colors: (),
+        colors: Default::default(),
         row_clues,
         col_clues,
         givens: Vec::new(),

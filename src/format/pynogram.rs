@@ -87,8 +87,7 @@ pub fn parse(text: &str) -> Result<AnyPuzzle, ParseError> {
             .map(|&(n, clue)| parse_clue(clue, &read.entries).map_err(|k| ParseError::new(n, k)))
             .collect()
     };
-    let (mut row_clues, mut col_clues) = (clues(&read.rows)?, clues(&read.columns)?);
-    drop_unused_black(&mut colors, &mut row_clues, &mut col_clues);
+    let (row_clues, col_clues) = (clues(&read.rows)?, clues(&read.columns)?);
     assign_chars(&mut colors);
     let map = LineMap {
         size: first,
@@ -97,21 +96,6 @@ pub fn parse(text: &str) -> Result<AnyPuzzle, ParseError> {
         goal: 0,
     };
     map.check_color(ColorPuzzle::unchecked(colors, row_clues, col_clues))
-}
-
-/// Takes black (palette index 1) out of a colour puzzle whose clues do not use it.
-fn drop_unused_black(colors: &mut Vec<Color>, rows: &mut [ColorClue], cols: &mut [ColorClue]) {
-    let mut blocks = rows
-        .iter_mut()
-        .chain(cols.iter_mut())
-        .flat_map(|c| c.0.iter_mut());
-    if colors.len() <= 2 || blocks.any(|b| b.color == 1) {
-        return;
-    }
-    colors.remove(1);
-    for block in rows.iter_mut().chain(cols).flat_map(|c| c.0.iter_mut()) {
-        block.color -= 1;
-    }
 }
 
 /// Reads the sections of a file, line by line.

@@ -221,8 +221,9 @@ impl LineMap {
     }
 
     /// Runs [`ColorPuzzle::check`], giving a failure the line it is about, and returns the
-    /// puzzle in black and white when it has a single colour.
+    /// puzzle without the colours it never uses, in black and white when it uses one.
     pub(crate) fn check_color(&self, puzzle: ColorPuzzle) -> Result<AnyPuzzle, ParseError> {
+        let puzzle = puzzle.without_unused_colors();
         match puzzle.check() {
             Ok(()) => Ok(AnyPuzzle::from_color(puzzle)),
             Err(e) => Err(ParseError::new(self.line_of(&e), e.into())),

@@ -107,7 +107,7 @@ fn parse_block(block: &Block<'_>) -> Result<Puzzle, ParseError> {
     };
     map.check(Puzzle {
         title: block.title.map(str::to_string),
-        colors: (),
+        colors: Default::default(),
         row_clues,
         col_clues: clues,
         givens: Vec::new(),

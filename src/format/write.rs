@@ -44,7 +44,8 @@ pub fn with_goal(puzzle: &AnyPuzzle, cells: &[u8]) -> AnyPuzzle {
 
 /// What of `puzzle` its conversion `text` in `format` (by [`write_puzzle`]) lost, in words:
 /// the title, the goal, the givens, the colour names or characters, the other metadata
-/// fields (`the fields KEY, ...`); a title or field the text keeps as a comment is not lost.
+/// fields (`the fields KEY, ...`); a title written only as a comment, which reading skips, is
+/// named so.
 pub fn lost(puzzle: &AnyPuzzle, text: &str, format: Format) -> Vec<String> {
     let Ok(mut back) = super::read_any_puzzles(text.as_bytes(), Some(format), None) else {
         return Vec::new();
@@ -54,12 +55,14 @@ pub fn lost(puzzle: &AnyPuzzle, text: &str, format: Format) -> Vec<String> {
     }
     let (before, after) = (puzzle.to_color(), back.swap_remove(0).to_color());
     let mut lost: Vec<&str> = Vec::new();
-    // A format without a title field may keep it as a comment, which is not lost.
+    // A format without a title field may write it as a comment, which reading skips.
     if let Some(title) = &before.title
         && after.title.as_ref() != Some(title)
-        && !text.contains(title.as_str())
     {
-        lost.push("the title");
+        lost.push(match in_a_comment(text, title) {
+            true => "the title (written only as a comment)",
+            false => "the title",
+        });
     }
     if before.goal.is_some() && after.goal.is_none() {
         lost.push("the goal");
@@ -79,9 +82,7 @@ pub fn lost(puzzle: &AnyPuzzle, text: &str, format: Format) -> Vec<String> {
     let keys: Vec<&str> = before
         .metadata
         .iter()
-        .filter(|(key, value)| {
-            !after.metadata.iter().any(|(k, _)| k == key) && !text.contains(value.as_str())
-        })
+        .filter(|(key, _)| !after.metadata.iter().any(|(k, _)| k == key))
         .map(|(key, _)| key.as_str())
         .collect();
     let mut lost: Vec<String> = lost.into_iter().map(String::from).collect();
@@ -89,6 +90,16 @@ pub fn lost(puzzle: &AnyPuzzle, text: &str, format: Format) -> Vec<String> {
         lost.push(format!("the fields {}", keys.join(", ")));
     }
     lost
+}
+
+/// Whether a `#` comment line of `text` holds `value` (its line breaks as spaces), as the
+/// plain and pynogram writers keep a title.
+fn in_a_comment(text: &str, value: &str) -> bool {
+    let value = value.replace(['\r', '\n'], " ");
+    (text.lines()).any(|line| {
+        line.strip_prefix('#')
+            .is_some_and(|c| c.trim() == value.trim())
+    })
 }
 
 #[cfg(test)]
@@ -146,5 +157,53 @@ mod tests {
         );
         let non = write_puzzle(puzzle, Format::Non).unwrap();
         assert!(lost(puzzle, &non, Format::Non).is_empty(), "{non}");
+    }
+
+    /// Colours no clue uses are dropped in every format (the pynogram file declares blue and
+    /// never uses it), and a puzzle of one colour keeps it for what is written from it.
+    #[test]
+    fn one_colour_in_use_is_black_and_white_and_keeps_its_colour() {
+        let text = "[colors]\nred = (FF0000) *\nblue = (0000FF) @\n[clues]\n\
+                    columns =\n    1red\n    0\nrows =\n    0\n    1red\n";
+        let read = read_any_puzzles(text.as_bytes(), Some(Format::Pynogram), None).unwrap();
+        let AnyPuzzle::Bw(bw) = &read[0] else {
+            panic!("one colour in use is black and white: {read:?}")
+        };
+        let red = bw.colors.palette()[1].clone();
+        assert_eq!((red.rgb, red.name.as_str()), ([255, 0, 0], "red"));
+        for format in [Format::Olsak, Format::Xml, Format::Pzl] {
+            let written = write_puzzle(&read[0], format).unwrap();
+            assert!(
+                written.to_uppercase().contains("FF0000"),
+                "{format}: {written}"
+            );
+            let back = read_any_puzzles(written.as_bytes(), Some(format), None).unwrap();
+            let rgb = |p: &AnyPuzzle| {
+                p.to_color()
+                    .colors
+                    .iter()
+                    .map(|c| c.rgb)
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(rgb(&back[0]), rgb(&read[0]), "{format}");
+        }
+        let plain = crate::Puzzle::from_picture(1, 1, &[true]).unwrap();
+        assert_eq!(plain.colors, crate::TwoColors::default());
+    }
+
+    /// A title or field whose text happens to be in the output (a clue `1`) is still lost; a
+    /// title in a comment, which reading skips, is named so.
+    #[test]
+    fn a_title_or_field_found_in_the_output_is_still_lost() {
+        let mut bw = crate::Puzzle::from_picture(1, 1, &[true]).unwrap();
+        bw.title = Some("1".into());
+        bw.metadata = vec![("catalogue".into(), "1".into())];
+        let puzzle = &AnyPuzzle::Bw(bw);
+        let nin = write_puzzle(puzzle, Format::Nin).unwrap();
+        let fields = "the fields catalogue";
+        assert_eq!(lost(puzzle, &nin, Format::Nin), ["the title", fields]);
+        let plain = write_puzzle(puzzle, Format::Plain).unwrap();
+        let comment = "the title (written only as a comment)";
+        assert_eq!(lost(puzzle, &plain, Format::Plain), [comment, fields]);
     }
 }

@@ -4,8 +4,11 @@ use std::fmt;
 
 use thiserror::Error;
 
+mod colors;
 mod kinds;
 pub(crate) mod picture;
+
+pub use colors::{Color, TwoColors, bw_palette};
 
 use picture::{check_givens, check_picture, picture_clues};
 
@@ -372,7 +375,7 @@ impl Puzzle {
     /// A puzzle of these clues alone (no title, givens, metadata or goal), not yet checked:
     /// for readers that check it themselves, reporting errors at the line of the file.
     pub(crate) fn unchecked(row_clues: Vec<Clue>, col_clues: Vec<Clue>) -> Self {
-        Nonogram::with_clues((), row_clues, col_clues)
+        Nonogram::with_clues(TwoColors::default(), row_clues, col_clues)
     }
 
     /// Checks the size limits, every clue against its line, the totals, the givens and the goal.

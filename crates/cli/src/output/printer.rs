@@ -148,7 +148,10 @@ pub(crate) fn encode(
 ) -> io::Result<Vec<u8>> {
     use SolutionFormat as F;
     let colors = match picture {
-        AnyGrid::Bw(_) => nonoenum::bw_palette(),
+        AnyGrid::Bw(_) => match puzzle {
+            AnyPuzzle::Bw(p) => p.colors.palette(),
+            AnyPuzzle::Color(_) => nonoenum::bw_palette(),
+        },
         AnyGrid::Color(_, puzzle) => puzzle.colors.clone(),
     };
     let cells = picture.to_cells();
