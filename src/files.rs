@@ -43,6 +43,16 @@ pub(crate) fn read_file_capped(path: &Path, cap: u64) -> Result<Vec<u8>, Capped>
     read_capped(File::open(path).map_err(Capped::Io)?, cap)
 }
 
+/// Whether two paths name one file: the same file if both exist (through links too), else the
+/// same absolute path.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => (x.dev(), x.ino()) == (y.dev(), y.ino()),
+        _ => std::path::absolute(a).ok() == std::path::absolute(b).ok(),
+    }
+}
+
 /// A path as messages show it: control characters escaped, so that a name cannot end a line.
 pub fn shown_path(path: &Path) -> String {
     let mut name = String::new();

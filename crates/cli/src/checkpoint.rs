@@ -55,6 +55,9 @@ pub(crate) fn start(
 
 /// `nonoenum resume CHECKPOINT`.
 pub(crate) fn resume(checkpoint: &Path, options: &Options<'_>) -> anyhow::Result<ExitCode> {
+    if checkpoint == Path::new("-") {
+        anyhow::bail!("resume rewrites its checkpoint as it goes: name the file, not -");
+    }
     let bytes = crate::input::read_bytes(checkpoint)?;
     let state = Checkpoint::from_json(&bytes).map_err(|e| named(e, &display_name(checkpoint)))?;
     run_checkpoint(state, checkpoint, options)

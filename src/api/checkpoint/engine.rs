@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::files::{Output, write_atomically};
+use super::files::{Output, io_error, write_atomically};
 use super::stored::{Stored, decision, read_decision};
 use super::{CheckpointEnd, CheckpointError, CheckpointEvent, CheckpointOptions, State};
 use crate::domain::Domain;
@@ -39,6 +39,7 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
             None => None,
         };
         self.ensure_split(puzzle)?;
+        self.resplit_first(puzzle)?;
         let mut last_save = Instant::now();
         let mut end = CheckpointEnd::Complete;
         while let Some(decisions) = self.state.open.first() {
@@ -46,6 +47,7 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
             let solutions = match self.search(puzzle, &part, output.as_mut())? {
                 PartEnd::Exhausted(solutions) => solutions,
                 PartEnd::Stopped(partial) => {
+                    self.state.resplit = true;
                     end = CheckpointEnd::Stopped { partial };
                     break;
                 }
@@ -123,11 +125,8 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
             }
             on_event(CheckpointEvent::Solution(puzzle.any_grid(grid)))
         })?;
-        if let Some(source) = write_error {
-            return Err(CheckpointError::Io {
-                what: "cannot write the output file".into(),
-                source,
-            });
+        if let (Some(source), Some(path)) = (write_error, &self.state.output) {
+            return Err(io_error("cannot write", path, source));
         }
         Ok(if outcome.exhausted {
             PartEnd::Exhausted(outcome.solutions)
@@ -144,12 +143,12 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
         if self.state.parts > 0 {
             return Ok(());
         }
-        let threads = match self.options.threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => n,
-        };
-        let wanted = threads.saturating_mul(16).clamp(64, 4096);
-        let parts = match split_by(puzzle, wanted, Sizing::UnknownCells, &self.options.cancel) {
+        let parts = match split_by(
+            puzzle,
+            self.wanted(),
+            Sizing::UnknownCells,
+            &self.options.cancel,
+        ) {
             Err(SolveError::Cancelled) => return Ok(()),
             parts => parts?,
         };
@@ -159,6 +158,38 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
             .map(|p| p.decisions.iter().map(decision::<P>).collect())
             .collect();
         self.save()
+    }
+
+    /// Cuts the first open part into parts of its own when a run stopped inside it: a part
+    /// can hold a fifth of the search, and without this a resume shorter than it would stop
+    /// in it again and again. Its parts take its place, in search order.
+    fn resplit_first<P: Stored>(&mut self, puzzle: &P) -> Result<(), CheckpointError> {
+        let Some(first) = self.state.open.first().filter(|_| self.state.resplit) else {
+            return Ok(());
+        };
+        let part = part_of(puzzle, first)?;
+        let cancel = &self.options.cancel;
+        let pieces = match split_by(&part, self.wanted(), Sizing::UnknownCells, cancel) {
+            Err(SolveError::Cancelled) => return Ok(()),
+            pieces => pieces?,
+        };
+        let cut: Vec<Vec<[usize; 3]>> = (pieces.iter())
+            .map(|p| (first.iter().copied()).chain(p.decisions.iter().map(decision::<P>)))
+            .map(Iterator::collect)
+            .collect();
+        self.state.parts += cut.len().saturating_sub(1);
+        let _ = self.state.open.splice(0..1, cut);
+        self.state.resplit = false;
+        self.save()
+    }
+
+    /// How many parts a split cuts: sixteen a thread, 64 to 4,096.
+    fn wanted(&self) -> usize {
+        let threads = match self.options.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
+        threads.saturating_mul(16).clamp(64, 4096)
     }
 
     fn save(&self) -> Result<(), CheckpointError> {

@@ -51,6 +51,13 @@ impl Output {
             .write(true)
             .open(path)
             .map_err(|e| io_error("cannot open the output file", path, e))?;
+        // Two runs of one checkpoint would interleave their solutions: the second is refused.
+        // (The lock goes with the process, even on `kill -9`; where locks are not supported,
+        // the run goes on without one.)
+        if let Err(std::fs::TryLockError::WouldBlock) = file.try_lock() {
+            let busy = io::Error::other("another run of this checkpoint is writing it");
+            return Err(io_error("cannot write", path, busy));
+        }
         let actual = file
             .metadata()
             .map_err(|e| io_error("cannot read", path, e))?

@@ -80,6 +80,12 @@ struct State {
     /// The parts not yet committed, each as its decisions `[row, col, value]` (0-based; the
     /// value is 1 for filled and 0 for empty, or a colour's palette index).
     open: Vec<Vec<[usize; 3]>>,
+    /// Whether a run stopped inside the first open part, which the next run then cuts into
+    /// parts of its own, so that runs shorter than a part still make progress. (Absent in
+    /// older checkpoints; out of the progress checksum, as cutting a part again is always
+    /// sound.)
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    resplit: bool,
     /// [`State::progress_checksum`] when it was saved, checked on resume so that an edit of
     /// the progress (a part dropped or repeated) is refused. (Absent in older checkpoints.)
     #[serde(default, skip_serializing)]
@@ -283,6 +289,13 @@ impl Checkpoint {
     ) -> Result<Checkpoint, CheckpointError> {
         let puzzle = stored::as_stored(puzzle).map_err(CheckpointError::NotStorable)?;
         if let Some(out) = &settings.output {
+            // A FIFO or device cannot be cut back on resume (and opening a FIFO waits for a
+            // reader, deaf to signals).
+            if std::fs::metadata(out).is_ok_and(|m| !m.is_file()) {
+                let not_regular =
+                    std::io::Error::other("a checkpointed listing needs a regular file");
+                return Err(files::io_error("cannot write", out, not_regular));
+            }
             let _ =
                 std::fs::File::create(out).map_err(|e| files::io_error("cannot write", out, e))?;
         }
@@ -314,6 +327,7 @@ impl Checkpoint {
             committed: "0".into(),
             parts: 0,
             open: vec![Vec::new()],
+            resplit: false,
             progress: None,
         };
         Ok(Checkpoint {

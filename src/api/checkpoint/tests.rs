@@ -171,6 +171,69 @@ fn a_run_cancelled_inside_a_part_drops_its_solutions_and_finds_them_again() {
     assert!(seen.values().all(|&n| n == 1), "a solution listed twice");
 }
 
+/// Runs that each stop after 30 solutions, fewer than the largest parts hold: a part a run
+/// stopped in is cut again, so the runs still end, ordered, with every solution once.
+#[test]
+fn runs_shorter_than_a_part_still_end() {
+    let (_dir, path, out) = folder_with_listing();
+    let puzzle = AnyPuzzle::Bw(permutations(7));
+    let settings = CheckpointSettings {
+        probing: Probing::Always,
+        ordered: true,
+        ..listing_to(&out)
+    };
+    Checkpoint::create(&puzzle, settings)
+        .and_then(|c| c.save(&path))
+        .expect("created");
+    let mut in_this_run = 0;
+    let runs = run_to_the_end(&path, |event, options| {
+        if let CheckpointEvent::Solution(_) = event {
+            in_this_run += 1;
+            if in_this_run % 30 == 0 {
+                options.cancel.store(true, Ordering::Relaxed);
+            }
+        }
+        Flow::Continue
+    });
+    assert!(runs > 10, "{runs} runs");
+    let checkpoint = Checkpoint::load(&path).expect("loads");
+    assert!(checkpoint.parts() > 64, "{} parts", checkpoint.parts());
+    let ordered = SolverOptions {
+        threads: 1,
+        probing: Probing::Always,
+        ordered: true,
+        ..SolverOptions::default()
+    };
+    let mut expected = String::new();
+    let outcome = (puzzle.solver(ordered)).run(|grid| {
+        expected.push_str(&drawn(&grid.to_cells(), 7, &['.', '#']));
+        expected.push_str("\n\n");
+        Flow::Continue
+    });
+    assert_eq!(outcome.expect("enumerates").solutions, 5040);
+    let written = std::fs::read_to_string(&out).expect("the listing");
+    let same = written.trim_end() == expected.trim_end();
+    assert!(same, "the listing is not the ordered one");
+}
+
+/// Two runs of one listing at once would interleave their solutions: the second is refused
+/// while the first holds the output file.
+#[test]
+fn a_second_run_of_one_listing_is_refused() {
+    let (_dir, _path, out) = folder_with_listing();
+    std::fs::write(&out, "").expect("written");
+    let first = super::files::Output::open(&out, 0).expect("opens");
+    let second = super::files::Output::open(&out, 0).err().expect("refused");
+    assert!(second.to_string().starts_with("cannot write"), "{second}");
+    let why = std::error::Error::source(&second).map(ToString::to_string);
+    assert_eq!(
+        why.as_deref(),
+        Some("another run of this checkpoint is writing it")
+    );
+    drop(first);
+    assert!(super::files::Output::open(&out, 0).is_ok());
+}
+
 #[test]
 fn a_colour_count_resumed_is_exact() {
     let dir = tempfile::tempdir().expect("a temporary folder");

@@ -306,6 +306,18 @@ pub(crate) fn checkpointed(settings: &Settings, output: Option<&Path>) -> anyhow
     let Some(checkpoint) = settings.checkpoint.as_deref() else {
         bail!("no checkpoint file");
     };
+    let same = |path: &Path| nonoenum::files::same_file(checkpoint, path);
+    if output.is_some_and(same) || same(&settings.file) {
+        let role = if same(&settings.file) {
+            "the puzzle"
+        } else {
+            "-o"
+        };
+        bail!(
+            "--checkpoint {} is the file of {role} too",
+            display_name(checkpoint)
+        );
+    }
     // `count` prints no solution: their order does not matter.
     let ordered = settings.ordered && output.is_some();
     if ordered && settings.probing == Probing::Never {

@@ -321,6 +321,41 @@ fn a_time_limit_during_the_split_stops_the_run_promptly() {
     }
 }
 
+/// A checkpoint file that is also the listing or the puzzle, standard input as the
+/// checkpoint, and a FIFO as the listing are refused before anything is written.
+#[test]
+fn files_a_checkpoint_cannot_share_or_use_are_refused() {
+    let tmp = TempDir::new().expect("temp dir");
+    let puzzle = perm(tmp.path(), 5);
+    let p = puzzle.to_str().expect("path");
+    let before = std::fs::read(&puzzle).expect("the puzzle");
+    let ck = tmp.path().join("ck.json");
+    let ck = ck.to_str().expect("path");
+    let fifo = tmp.path().join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    let fifo = fifo.to_str().expect("path");
+    let mut runs = vec![
+        (
+            vec!["list", "--checkpoint", ck, "-o", ck, p],
+            "is the file of -o too",
+        ),
+        (
+            vec!["count", "--method=enumerate", "--checkpoint", p, p],
+            "of the puzzle too",
+        ),
+        (vec!["resume", "-"], "name the file, not -"),
+    ];
+    if made.is_ok_and(|s| s.success()) {
+        let needs = "a checkpointed listing needs a regular file";
+        runs.push((vec!["list", "--checkpoint", ck, "-o", fifo, p], needs));
+    }
+    for (args, needle) in runs {
+        common::assert_bad_input(&args, &[needle]);
+    }
+    assert_eq!(std::fs::read(&puzzle).expect("the puzzle"), before);
+    assert!(!Path::new(ck).exists(), "no checkpoint written");
+}
+
 #[test]
 fn damaged_checkpoints_and_outputs_are_refused() {
     let tmp = TempDir::new().expect("temp dir");
