@@ -10,7 +10,7 @@ use std::path::{Component, Path, PathBuf};
 use super::listing::{ListingError, ListingItem, read_listing};
 use super::merge_error::{FileError, MergeError, PartError, PartProblem};
 use super::results::{JsonLine, RunResult, read_lines};
-use super::split_folder::{MANIFEST, MANIFEST_FORMATS, Manifest, ManifestPart};
+use super::split_folder::{MANIFEST, MANIFEST_FORMAT, MANIFEST_FORMATS, Manifest, ManifestPart};
 use super::split_folder::{RESULTS, SplitFolder};
 use crate::count::BigUint;
 use crate::files::{read_capped, read_file_capped, shown_path};
@@ -257,7 +257,10 @@ pub(crate) fn check_manifest(manifest: &Manifest, path: &str) -> Result<(), Merg
         let file = outside.file.clone();
         return Err(MergeError::Outside { path, file });
     }
-    if (manifest.parts_checksum.as_ref()).is_some_and(|c| *c != manifest.parts_checksum_now()) {
+    let missing = manifest.format == MANIFEST_FORMAT && manifest.parts_checksum.is_none();
+    if missing
+        || (manifest.parts_checksum.as_ref()).is_some_and(|c| *c != manifest.parts_checksum_now())
+    {
         return Err(MergeError::PartsEdited { path });
     }
     Ok(())

@@ -23,10 +23,13 @@ use crate::search::{Searchable, SolveError};
 use crate::split::{Cut, SIZING_TIME, cut_parts};
 use crate::{ColorPuzzle, Puzzle};
 
-/// The `format` field of a manifest this version writes.
-pub(crate) const MANIFEST_FORMAT: &str = "nonoenum-split/2";
-/// The formats it reads: also that of one subtree per part, before parts had several.
-pub(crate) const MANIFEST_FORMATS: [&str; 2] = [MANIFEST_FORMAT, "nonoenum-split/1"];
+/// The `format` field of a manifest this version writes: with the parts' checksum, which it
+/// must hold.
+pub(crate) const MANIFEST_FORMAT: &str = "nonoenum-split/3";
+/// The formats it reads: also those before the parts' checksum, and of one subtree per part,
+/// before parts had several.
+pub(crate) const MANIFEST_FORMATS: [&str; 3] =
+    [MANIFEST_FORMAT, "nonoenum-split/2", "nonoenum-split/1"];
 /// What the manifest's method says when the split stopped sizing subtrees at its time limit.
 const SIZING_STOPPED: &str = "sizing stopped";
 /// The manifest's file name in a split folder.
@@ -37,7 +40,8 @@ pub(crate) const RESULTS: &str = "results";
 /// What `manifest.json` records.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Manifest {
-    /// `nonoenum-split/2` (`nonoenum-split/1`, one subtree per part, is read too).
+    /// `nonoenum-split/3` (`nonoenum-split/2`, without the parts' checksum, and
+    /// `nonoenum-split/1`, one subtree per part, are read too).
     pub format: String,
     /// The nonoenum version that split.
     pub nonoenum: String,
@@ -60,7 +64,8 @@ pub struct Manifest {
     /// The parts, in search order.
     pub parts: Vec<ManifestPart>,
     /// [`Manifest::parts_checksum_now`] when the split wrote it, checked by `merge`, so that a
-    /// part removed, added or edited by hand is refused. (Absent in older manifests.)
+    /// part removed, added or edited by hand is refused. (Absent in older manifests, and in
+    /// those alone.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parts_checksum: Option<String>,
 }

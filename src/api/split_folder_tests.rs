@@ -206,6 +206,15 @@ fn merge_refuses_a_manifest_without_parts_with_one_twice_outside_its_folder_or_d
         matches!(renamed, MergeError::PartsEdited { .. }),
         "{renamed}"
     );
+    // A part dropped and the checksum taken out with it: this format must hold one.
+    let unsealed = edited(&|m| {
+        m["parts"] = serde_json::json!([m["parts"][1].clone()]);
+        let _ = m.as_object_mut().and_then(|o| o.remove("parts_checksum"));
+    });
+    assert!(
+        matches!(unsealed, MergeError::PartsEdited { .. }),
+        "{unsealed}"
+    );
     std::fs::write(&path, "{").expect("written");
     let broken = merge(tmp.path()).expect_err("not a manifest");
     assert!(matches!(broken, MergeError::NotManifest { .. }), "{broken}");
@@ -246,7 +255,8 @@ fn split_refuses_zero_parts_and_a_used_folder_and_a_cancelled_one_leaves_nothing
     );
 }
 
-/// A manifest of each format: parts with subtrees, and (`nonoenum-split/1`) without.
+/// A manifest of each format: parts with subtrees, with the parts' checksum and
+/// (`nonoenum-split/2`) without, and (`nonoenum-split/1`) parts without subtrees.
 fn seeds() -> Vec<Vec<u8>> {
     let subtree = serde_json::json!({"givens": "g", "decisions": 1, "unknown": 5, "estimate": 2.5});
     let manifest = |format: &str, parts| {
@@ -263,8 +273,12 @@ fn seeds() -> Vec<Vec<u8>> {
     let single = serde_json::json!([
         {"file": "part-1.txt", "givens": "g", "decisions": 1, "unknown": 5, "estimate": 2.5},
     ]);
+    let mut sealed: Manifest = serde_json::from_value(manifest("", grouped.clone())).unwrap();
+    (sealed.format, sealed.parts_checksum) = (MANIFEST_FORMAT.into(), None);
+    sealed.parts_checksum = Some(sealed.parts_checksum_now());
     [
-        manifest(MANIFEST_FORMAT, grouped),
+        serde_json::to_value(&sealed).unwrap(),
+        manifest("nonoenum-split/2", grouped),
         manifest("nonoenum-split/1", single),
     ]
     .iter()
