@@ -43,7 +43,7 @@ pub fn with_goal(puzzle: &AnyPuzzle, cells: &[u8]) -> AnyPuzzle {
 }
 
 /// What of `puzzle` its conversion `text` in `format` (by [`write_puzzle`]) lost, in words:
-/// the title, the goal, the givens, the colour names or characters, the other metadata
+/// the title, the goal, the givens, the colours, their names or characters, the other metadata
 /// fields (`the fields KEY, ...`); a title written only as a comment, which reading skips, is
 /// named so.
 pub fn lost(puzzle: &AnyPuzzle, text: &str, format: Format) -> Vec<String> {
@@ -69,6 +69,10 @@ pub fn lost(puzzle: &AnyPuzzle, text: &str, format: Format) -> Vec<String> {
     }
     if !before.givens.is_empty() && after.givens.is_empty() {
         lost.push("the givens");
+    }
+    let rgb = |p: &ColorPuzzle| p.colors.iter().map(|c| c.rgb).collect::<Vec<_>>();
+    if rgb(&before) != rgb(&after) {
+        lost.push("the colours");
     }
     let colour = before.colors.len() > 2;
     let names = |p: &ColorPuzzle| p.colors.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
@@ -187,6 +191,8 @@ mod tests {
             };
             assert_eq!(rgb(&back[0]), rgb(&read[0]), "{format}");
         }
+        let non = write_puzzle(&read[0], Format::Non).unwrap();
+        assert_eq!(lost(&read[0], &non, Format::Non), ["the colours"]);
         let plain = crate::Puzzle::from_picture(1, 1, &[true]).unwrap();
         assert_eq!(plain.colors, crate::TwoColors::default());
     }

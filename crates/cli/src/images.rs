@@ -25,6 +25,10 @@ fn read_png(bytes: &[u8]) -> anyhow::Result<Picture> {
     let damaged = |_: png::DecodingError| anyhow::anyhow!("the data is damaged or cut short");
     let mut reader = decoder.read_info().map_err(damaged)?;
     let (width, height) = (reader.info().width as usize, reader.info().height as usize);
+    // The decoder draws a palette index past the palette black: refused, unless black is in it.
+    let indexed = reader.info().color_type == png::ColorType::Indexed;
+    let no_black = indexed
+        && (reader.info().palette.as_ref()).is_some_and(|p| !p.chunks(3).any(|c| c == [0; 3]));
     Picture::check_size(width, height)?;
     let mut buf = vec![0; reader.output_buffer_size().context("image too large")?];
     let info = reader.next_frame(&mut buf).map_err(damaged)?;
@@ -43,6 +47,9 @@ fn read_png(bytes: &[u8]) -> anyhow::Result<Picture> {
     let pixels = pixels
         .get(..width * height)
         .context("truncated pixel data")?;
+    if no_black && pixels.iter().any(|p| p[..3] == [0; 3]) {
+        bail!("a pixel's palette index is past the palette");
+    }
     Ok(Picture::from_rgba(width, height, pixels)?)
 }
 

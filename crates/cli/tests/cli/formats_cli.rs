@@ -185,6 +185,37 @@ fn make_reports_uniqueness_and_varying_cells() {
 }
 
 /// The shared corpus' PBM pictures: `make` decides each (skips without the corpus).
+/// A PNG of a palette of white and red whose pixel takes index 5 is refused, not read with a
+/// black made up for it; a red picture's puzzle keeps its red, and `convert` to a format
+/// without colours says it drops them.
+#[test]
+fn make_refuses_an_index_past_the_palette_and_keeps_red() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let indexed = |pixels: &[u8]| {
+        let mut bytes = Vec::new();
+        let mut encoder = png::Encoder::new(&mut bytes, 2, 1);
+        encoder.set_color(png::ColorType::Indexed);
+        encoder.set_palette(vec![255, 255, 255, 255, 0, 0]);
+        let mut writer = encoder.write_header().expect("header");
+        writer.write_image_data(pixels).expect("pixels");
+        drop(writer);
+        bytes
+    };
+    let (bad, red) = (dir.path().join("bad.png"), dir.path().join("red.png"));
+    std::fs::write(&bad, indexed(&[1, 5])).expect("written");
+    std::fs::write(&red, indexed(&[1, 0])).expect("written");
+    let needle = "a pixel's palette index is past the palette";
+    crate::common::assert_bad_input(&["make", bad.to_str().expect("path")], &[needle]);
+    let g = stdout(&["make", "-q", red.to_str().expect("path")]);
+    assert!(g.contains("#FF0000"), "{g}");
+    let g_file = dir.path().join("red.g");
+    std::fs::write(&g_file, &g).expect("written");
+    let _ = nonoenum(["convert", "--to", "non", g_file.to_str().expect("path")])
+        .assert()
+        .code(0)
+        .stderr(contains("non has no place for the colours"));
+}
+
 #[test]
 fn make_on_the_corpus_pictures() {
     let raw = Path::new(env!("CARGO_MANIFEST_DIR"))
