@@ -229,7 +229,7 @@ impl Settings {
             Some(other) => {
                 bail!(
                     "unknown --to '{other}' (expected text, json, jsonl, non, xml, svg, png \
-                         or compact)"
+                         or, for list, compact)"
                 )
             }
         };
