@@ -21,7 +21,7 @@
 //! entries as quoted strings in `defs = [ ... ]`, and the lists in `"""` quotes.
 
 use super::error::{ParseError, ParseErrorKind};
-use super::palette::{assign_chars, name_of, parse_rgb};
+use super::palette::{name_of, parse_rgb};
 use super::text::{LineMap, check_size_at, eof_line, numbered_lines, parse_number, snippet};
 use crate::color::{AnyPuzzle, Block, Color, ColorClue, ColorPuzzle, MAX_COLORS};
 
@@ -88,7 +88,6 @@ pub fn parse(text: &str) -> Result<AnyPuzzle, ParseError> {
             .collect()
     };
     let (row_clues, col_clues) = (clues(&read.rows)?, clues(&read.columns)?);
-    assign_chars(&mut colors);
     let map = LineMap {
         size: first,
         rows: read.rows.iter().map(|&(n, _)| n).collect(),

@@ -15,7 +15,7 @@
 //! Blank lines are skipped. Block colours are given by value and must be declared.
 
 use super::error::{ParseError, ParseErrorKind};
-use super::palette::{assign_chars, name_of, parse_rgb};
+use super::palette::{name_of, parse_rgb};
 use super::text::{LineMap, eof_line, numbered_lines, parse_number, parse_usize, snippet, tokens};
 use crate::color::{AnyPuzzle, Block, Color, ColorClue, ColorPuzzle, MAX_COLORS};
 use crate::puzzle::check_size;
@@ -70,7 +70,6 @@ pub fn parse(text: &str) -> Result<AnyPuzzle, ParseError> {
     };
     let col_clues = read(cols, "column", &mut map.cols)?;
     let row_clues = read(rows, "row", &mut map.rows)?;
-    assign_chars(&mut colors);
     map.check_color(ColorPuzzle::unchecked(colors, row_clues, col_clues))
 }
 

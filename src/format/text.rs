@@ -221,9 +221,11 @@ impl LineMap {
     }
 
     /// Runs [`ColorPuzzle::check`], giving a failure the line it is about, and returns the
-    /// puzzle without the colours it never uses, in black and white when it uses one.
+    /// puzzle without the colours it never uses, each colour with a character of its own, in
+    /// black and white when it uses one.
     pub(crate) fn check_color(&self, puzzle: ColorPuzzle) -> Result<AnyPuzzle, ParseError> {
-        let puzzle = puzzle.without_unused_colors();
+        let mut puzzle = puzzle.without_unused_colors();
+        super::palette::assign_chars(&mut puzzle.colors);
         match puzzle.check() {
             Ok(()) => Ok(AnyPuzzle::from_color(puzzle)),
             Err(e) => Err(ParseError::new(self.line_of(&e), e.into())),

@@ -20,7 +20,7 @@
 use roxmltree::{Document, Node, ParsingOptions};
 
 use super::error::{ParseError, ParseErrorKind};
-use super::palette::{assign_chars, name_of, parse_rgb};
+use super::palette::{name_of, parse_rgb};
 use super::text::{LineMap, last_line, parser_message, snippet};
 use crate::color::{AnyPuzzle, Block, Color, ColorClue, ColorPuzzle, MAX_COLORS};
 use crate::puzzle::MAX_LINE_LEN;
@@ -135,8 +135,6 @@ fn puzzle(doc: &Lines, node: Node<'_, '_>) -> Result<AnyPuzzle, ParseError> {
         map.goal = line_of(doc, solution);
         puzzle.goal = Some(image(doc, solution, &puzzle)?);
     }
-    drop_unused(&mut puzzle);
-    assign_chars(&mut puzzle.colors);
     map.check_color(puzzle)
 }
 
@@ -355,58 +353,6 @@ fn image(doc: &Lines, solution: Node<'_, '_>, puzzle: &ColorPuzzle) -> Result<Ve
         return Err(ParseError::new(start, ParseErrorKind::BadGoal(message)));
     }
     Ok(cells)
-}
-
-/// Drops colours that no block and no goal cell uses, renumbering the rest.
-fn drop_unused(puzzle: &mut ColorPuzzle) {
-    let n = puzzle.colors.len();
-    let mut used = vec![false; n];
-    used[0] = true;
-    for clue in puzzle.row_clues.iter().chain(&puzzle.col_clues) {
-        for b in clue.blocks() {
-            used[usize::from(b.color)] = true;
-        }
-    }
-    if used.iter().all(|&u| u) {
-        return;
-    }
-    let mut new_index = vec![0u8; n];
-    let mut next = 0u8;
-    for i in 0..n {
-        if used[i] {
-            new_index[i] = next;
-            next += 1;
-        }
-    }
-    let mut i = 0;
-    puzzle.colors.retain(|_| {
-        i += 1;
-        used[i - 1]
-    });
-    for clue in puzzle
-        .row_clues
-        .iter_mut()
-        .chain(puzzle.col_clues.iter_mut())
-    {
-        for b in &mut clue.0 {
-            b.color = new_index[usize::from(b.color)];
-        }
-    }
-    // A goal or given in a dropped colour cannot satisfy the clues: map it to the background,
-    // which the check then reports.
-    if let Some(goal) = &mut puzzle.goal {
-        for c in goal.iter_mut() {
-            *c = if used[usize::from(*c)] {
-                new_index[usize::from(*c)]
-            } else {
-                0
-            };
-        }
-    }
-    puzzle.givens.retain(|g| used[usize::from(g.color)]);
-    for g in &mut puzzle.givens {
-        g.color = new_index[usize::from(g.color)];
-    }
 }
 
 /// Writes puzzles as a webpbn XML `<puzzleset>`, with each goal as a `goal` solution.
