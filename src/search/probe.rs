@@ -179,8 +179,8 @@ impl<P: Countable> Walk<'_, P> {
     /// A wide probe of the tree still open below `root`: a breadth-first search of up to
     /// `breadth` nodes, counted exactly, then stratified sampling below the open nodes it
     /// leaves ([`Walk::stratified`]). Unbiased, with far less spread than random dives: on a
-    /// lopsided tree a few large dives decided the estimate (docs/benchmarks.md, "Stratified
-    /// probes"). `None` if `stopped` said stop first.
+    /// lopsided tree a few large dives decided the estimate (CHANGELOG.md, "The progress
+    /// estimator's wide probes sample"). `None` if `stopped` said stop first.
     pub(crate) fn wide(
         &self,
         root: &P::Grid,

@@ -78,7 +78,7 @@ impl<'p, P: Domain> Splitter<'p, P> {
     /// threads, each with a splitter of its own, on grids of at most [`SIDE_BY_SIDE_CELLS`]
     /// cells; one after the other with this splitter on larger grids, and inside an `each`
     /// whose tasks were as many as the threads (nested tasks then cost more than they gain:
-    /// docs/benchmarks.md, "Nested sizing"). Both give the same.
+    /// CHANGELOG.md, "Tried and not kept"). Both give the same.
     pub(super) fn each<T: Send>(
         &mut self,
         n: usize,
@@ -214,8 +214,8 @@ impl<'p, P: Domain> Splitter<'p, P> {
     /// is unbiased. Random dives (Knuth's estimator, with the child with more unknown cells
     /// favoured) were used before: on a random 16x16 picture, the largest of 64 parts had 2.2
     /// to 7.8 times the mean work over four draws, against 1.7 to 2.3 with strata
-    /// (docs/benchmarks.md, "Stratified sizing"). The keys depend on the nodes alone, so the
-    /// estimate does not depend on the threads.
+    /// (CHANGELOG.md, "`split` sizes each subtree by stratified sampling"). The keys depend on
+    /// the nodes alone, so the estimate does not depend on the threads.
     pub(super) fn stratified(&mut self, mut level: Level<P::Grid>) -> Result<f64, Interrupted> {
         let mut work = 0.0;
         while !level.is_empty() {
