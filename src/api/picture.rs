@@ -162,6 +162,30 @@ impl Picture {
         })
     }
 
+    /// 8-bit samples, row-major, as image decoders give them, as a picture: `per_pixel` of 1
+    /// (grey), 2 (grey and alpha), 3 (RGB) or 4 (RGBA) samples a pixel; then as
+    /// [`Picture::from_rgba`]. Samples past the `width * height` pixels are ignored.
+    pub fn from_samples(
+        width: usize,
+        height: usize,
+        samples: &[u8],
+        per_pixel: usize,
+    ) -> Result<Picture, PictureError> {
+        if !(1..=4).contains(&per_pixel) {
+            refuse!("{per_pixel} samples a pixel (1 to 4 are read)");
+        }
+        let pixels: Vec<[u8; 4]> = (samples.chunks_exact(per_pixel).take(width * height))
+            .map(|p| match *p {
+                [g] => [g, g, g, 255],
+                [g, a] => [g, g, g, a],
+                [r, g, b] => [r, g, b, 255],
+                [r, g, b, a, ..] => [r, g, b, a],
+                [] => [255; 4],
+            })
+            .collect();
+        Self::from_rgba(width, height, &pixels)
+    }
+
     /// An XPM 3 image: the quoted strings of a C array, `"W H NCOLORS CPP"`, the colour lines
     /// (`"ab c #RRGGBB"` or `c None`), then the rows of pixels.
     pub fn read_xpm(bytes: &[u8]) -> Result<Picture, PictureError> {
@@ -417,6 +441,27 @@ mod tests {
         let short = Picture::from_rgba(2, 2, &[white; 3]).unwrap_err();
         assert_eq!(short.to_string(), "3 pixels for a 2x2 picture");
         assert!(Picture::from_rgba(0, 0, &[]).is_err());
+    }
+
+    #[test]
+    fn samples_of_each_kind_are_pixels() {
+        let grey = Picture::from_samples(2, 1, &[0, 255], 1).unwrap();
+        assert_eq!(
+            (grey.cells.as_slice(), grey.colors[1].hex()),
+            ([1, 0].as_slice(), "#000000".into())
+        );
+        let grey_alpha = Picture::from_samples(2, 1, &[0, 0, 0, 255], 2).unwrap();
+        assert_eq!(grey_alpha.cells, [0, 1]);
+        let rgb = Picture::from_samples(1, 2, &[255, 0, 0, 255, 255, 255, 7], 3).unwrap();
+        assert_eq!(
+            (rgb.cells.as_slice(), rgb.colors[1].hex()),
+            ([1, 0].as_slice(), "#FF0000".into())
+        );
+        let rgba = Picture::from_samples(1, 1, &[0, 0, 255, 255], 4).unwrap();
+        assert_eq!(rgba.colors[0].hex(), "#0000FF");
+        let short = Picture::from_samples(2, 2, &[0; 9], 3).unwrap_err();
+        assert_eq!(short.to_string(), "3 pixels for a 2x2 picture");
+        assert!(Picture::from_samples(1, 1, &[0; 5], 5).is_err());
     }
 
     #[test]

@@ -22,8 +22,7 @@ pub(crate) fn read_image(bytes: &[u8], name: &str) -> anyhow::Result<Picture> {
 fn read_png(bytes: &[u8]) -> anyhow::Result<Picture> {
     let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
     decoder.set_transformations(png::Transformations::normalize_to_color8());
-    let damaged = |_: png::DecodingError| anyhow::anyhow!("the data is damaged or cut short");
-    let mut reader = decoder.read_info().map_err(damaged)?;
+    let mut reader = decoder.read_info().map_err(png_error)?;
     let (width, height) = (reader.info().width as usize, reader.info().height as usize);
     // The decoder draws a palette index past the palette black: refused, unless black is in it.
     let indexed = reader.info().color_type == png::ColorType::Indexed;
@@ -31,26 +30,26 @@ fn read_png(bytes: &[u8]) -> anyhow::Result<Picture> {
         && (reader.info().palette.as_ref()).is_some_and(|p| !p.chunks(3).any(|c| c == [0; 3]));
     Picture::check_size(width, height)?;
     let mut buf = vec![0; reader.output_buffer_size().context("image too large")?];
-    let info = reader.next_frame(&mut buf).map_err(damaged)?;
-    let data = &buf[..info.buffer_size()];
-    let channels = info.color_type.samples();
-    let pixels: Vec<[u8; 4]> = data
-        .chunks(channels)
-        .map(|p| match p {
-            [g] => [*g, *g, *g, 255],
-            [g, a] => [*g, *g, *g, *a],
-            [r, g, b] => [*r, *g, *b, 255],
-            [r, g, b, a] => [*r, *g, *b, *a],
-            _ => [255, 255, 255, 255],
-        })
-        .collect();
-    let pixels = pixels
-        .get(..width * height)
-        .context("truncated pixel data")?;
-    if no_black && pixels.iter().any(|p| p[..3] == [0; 3]) {
+    let info = reader.next_frame(&mut buf).map_err(png_error)?;
+    let (data, channels) = (&buf[..info.buffer_size()], info.color_type.samples());
+    if no_black && data.chunks(channels).any(|p| p.get(..3) == Some(&[0; 3])) {
         bail!("a pixel's palette index is past the palette");
     }
-    Ok(Picture::from_rgba(width, height, pixels)?)
+    Ok(Picture::from_samples(width, height, data, channels)?)
+}
+
+/// The decoder's reason where it is in plain words, else that the data is damaged.
+fn png_error(e: png::DecodingError) -> anyhow::Error {
+    let said = e.to_string();
+    let said = said
+        .get(..1)
+        .map(|c| c.to_lowercase() + said[1..].trim_end_matches('.'));
+    match said {
+        Some(said) if matches!(e, png::DecodingError::Format(_)) && !said.contains('{') => {
+            anyhow::anyhow!(said)
+        }
+        _ => anyhow::anyhow!("the data is damaged or cut short"),
+    }
 }
 
 /// A solution as a PNG image (RGB, [`cell_pixels`] a cell), encoded a row at a time.

@@ -216,6 +216,81 @@ fn make_refuses_an_index_past_the_palette_and_keeps_red() {
         .stderr(contains("non has no place for the colours"));
 }
 
+/// A PNG file of one IHDR (the given size, bit depth and colour type), an IDAT of `rows` and
+/// an IEND, each chunk with its CRC, valid or not as the header's fields are.
+fn raw_png(size: u32, depth: u8, color_type: u8, rows: &[u8]) -> Vec<u8> {
+    let crc = |bytes: &[u8]| {
+        let mut crc = !0u32;
+        for &byte in bytes {
+            crc ^= u32::from(byte);
+            for _ in 0..8 {
+                crc = (crc >> 1) ^ (0xEDB8_8320 & (crc & 1).wrapping_neg());
+            }
+        }
+        !crc
+    };
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut ihdr = [size.to_be_bytes(), size.to_be_bytes()].concat();
+    ihdr.extend([depth, color_type, 0, 0, 0]);
+    // Stored (uncompressed) deflate blocks in a zlib stream: rows of at most 65,535 bytes.
+    let mut idat = vec![0x78, 0x01, 1];
+    let len = u16::try_from(rows.len()).expect("short rows");
+    idat.extend(len.to_le_bytes().into_iter().chain((!len).to_le_bytes()));
+    idat.extend(rows);
+    let adler = rows.iter().fold((1u32, 0u32), |(a, b), &x| {
+        let a = (a + u32::from(x)) % 65_521;
+        (a, (b + a) % 65_521)
+    });
+    idat.extend(((adler.1 << 16) | adler.0).to_be_bytes());
+    for (kind, data) in [(&b"IHDR"[..], ihdr), (b"IDAT", idat), (b"IEND", vec![])] {
+        png.extend(u32::try_from(data.len()).expect("short").to_be_bytes());
+        let chunk = [kind, &data].concat();
+        png.extend(&chunk);
+        png.extend(crc(&chunk).to_be_bytes());
+    }
+    png
+}
+
+#[test]
+fn make_names_what_is_wrong_with_a_png() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let grey = raw_png(2, 8, 0, &[0, 0, 255, 0, 255, 0]);
+    let cases = [
+        ("valid.png", grey.clone(), None),
+        (
+            "empty.png",
+            raw_png(0, 8, 0, &[]),
+            Some("invalid image dimensions"),
+        ),
+        (
+            "depth3.png",
+            raw_png(2, 3, 0, &[0; 4]),
+            Some("invalid bit depth 3"),
+        ),
+        (
+            "noplte.png",
+            raw_png(2, 8, 3, &[0; 6]),
+            Some("missing palette of indexed image"),
+        ),
+        (
+            "cut.png",
+            grey[..grey.len() - 20].to_vec(),
+            Some("the data is damaged or cut short"),
+        ),
+    ];
+    for (name, bytes, wrong) in cases {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).expect("written");
+        let path = path.to_str().expect("path");
+        match wrong {
+            None => {
+                assert!(stdout(&["make", "-q", path]).contains(": rows\n1a\n1a\n: columns\n1a\n1a"))
+            }
+            Some(wrong) => crate::common::assert_bad_input(&["make", path], &[name, wrong]),
+        }
+    }
+}
+
 #[test]
 fn make_on_the_corpus_pictures() {
     let raw = Path::new(env!("CARGO_MANIFEST_DIR"))
