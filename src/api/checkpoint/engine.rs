@@ -10,7 +10,7 @@ use super::stored::{Stored, decision, read_decision};
 use super::{CheckpointEnd, CheckpointError, CheckpointEvent, CheckpointOptions, State};
 use crate::domain::Domain;
 use crate::flow::Flow;
-use crate::search::{Probing, SolveError, Solver, SolverOptions};
+use crate::search::{Probing, SolutionWriter, SolveError, Solver, SolverOptions};
 use crate::split::{Sizing, split_by};
 
 /// One run of a checkpoint: its state, where it is saved, and whom it tells.
@@ -89,7 +89,8 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
         Ok(end)
     }
 
-    /// Searches one part, appending its solutions to the output and telling the caller.
+    /// Searches one part, appending its solutions to the output and telling the caller. The
+    /// solutions come in batches written on the threads that found them, as `list` writes.
     fn search<P: Stored>(
         &mut self,
         puzzle: &P,
@@ -111,19 +112,21 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
             engine: Default::default(),
         };
         let solver = Solver::new(part, options).with_cancel_flag(Arc::clone(&self.options.cancel));
-        let mut write_error = None;
-        let mut rows = Vec::new();
+        let rows = TextRows {
+            puzzle,
+            listing: output.is_some(),
+        };
+        let (mut write_error, mut part_first) = (None, true);
         let on_event = &mut *self.on_event;
-        let outcome = solver.run(|grid| {
-            if let Some(out) = output.as_deref_mut() {
-                rows.clear();
-                puzzle.any_grid(grid).write_text(&mut rows);
-                if let Err(e) = out.append(&rows) {
-                    write_error = Some(e);
-                    return Flow::Stop;
-                }
+        let outcome = solver.run_batched(&rows, None, |text, solutions| {
+            if let Some(out) = output.as_deref_mut()
+                && solutions > 0
+                && let Err(e) = out.append(text, std::mem::take(&mut part_first))
+            {
+                write_error = Some(e);
+                return Flow::Stop;
             }
-            on_event(CheckpointEvent::Solution(puzzle.any_grid(grid)))
+            on_event(CheckpointEvent::Found { solutions, text })
         })?;
         if let (Some(source), Some(path)) = (write_error, &self.state.output) {
             return Err(io_error("cannot write", path, source));
@@ -194,6 +197,24 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
 
     fn save(&self) -> Result<(), CheckpointError> {
         write_atomically(self.path, self.state.to_file().as_bytes())
+    }
+}
+
+/// A listing's solutions as text rows, a blank line between them; nothing for a count.
+struct TextRows<'p, P> {
+    puzzle: &'p P,
+    listing: bool,
+}
+
+impl<P: Stored> SolutionWriter<P::Grid> for TextRows<'_, P> {
+    fn write(&self, grid: &P::Grid, out: &mut Vec<u8>) {
+        if self.listing {
+            self.puzzle.any_grid(grid).write_text(out);
+        }
+    }
+
+    fn separator(&self) -> &[u8] {
+        if self.listing { b"\n" } else { b"" }
     }
 }
 

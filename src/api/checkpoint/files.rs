@@ -78,14 +78,15 @@ impl Output {
         Ok(output)
     }
 
-    /// Appends one solution, `rows` its text.
-    pub(super) fn append(&mut self, rows: &[u8]) -> io::Result<()> {
-        if self.len > 0 {
+    /// Appends solutions as text, a blank line first where `text` is a part's first batch
+    /// (later batches start with theirs) and the file is not empty.
+    pub(super) fn append(&mut self, text: &[u8], part_first: bool) -> io::Result<()> {
+        if part_first && self.len > 0 {
             self.file.write_all(b"\n")?;
             self.len += 1;
         }
-        self.file.write_all(rows)?;
-        self.len += rows.len() as u64;
+        self.file.write_all(text)?;
+        self.len += text.len() as u64;
         Ok(())
     }
 

@@ -28,7 +28,6 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::AnyGrid;
 use crate::color::{AnyPuzzle, ColorPuzzle};
 use crate::domain::Domain;
 use crate::flow::Flow;
@@ -227,9 +226,15 @@ impl Default for CheckpointOptions {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum CheckpointEvent<'a> {
-    /// A solution of the part running. It counts only once its part commits: if the run stops
-    /// first, resuming finds it again.
-    Solution(AnyGrid<'a>),
+    /// Solutions of the part running, a batch of them as it was written: they count only
+    /// once their part commits (if the run stops first, resuming finds them again).
+    Found {
+        /// How many.
+        solutions: u64,
+        /// A listing's solutions as text rows, as they go to its file: a blank line before
+        /// each, but the part's first (empty for a count).
+        text: &'a [u8],
+    },
     /// A part was committed.
     Committed {
         /// Its solutions.

@@ -147,13 +147,14 @@ fn a_run_cancelled_inside_a_part_drops_its_solutions_and_finds_them_again() {
     Checkpoint::create(&puzzle, settings)
         .and_then(|c| c.save(&path))
         .expect("created");
-    // Each run raises the cancel flag at its 50th solution, in the middle of some part.
+    // Each run raises the cancel flag once 50 more solutions came: the part running stops,
+    // and its solutions, dropped, are found again by the next run.
     let mut solutions = 0;
     let mut stopped = 0;
     let runs = run_to_the_end(&path, |event, options| {
-        if matches!(event, CheckpointEvent::Solution(_)) {
-            solutions += 1;
-            if solutions % 50 == 0 {
+        if let CheckpointEvent::Found { solutions: n, .. } = event {
+            solutions += n;
+            if (solutions - n) / 50 != solutions / 50 {
                 options.cancel.store(true, Ordering::Relaxed);
                 stopped += 1;
             }
@@ -177,43 +178,73 @@ fn a_run_cancelled_inside_a_part_drops_its_solutions_and_finds_them_again() {
 fn runs_shorter_than_a_part_still_end() {
     let (_dir, path, out) = folder_with_listing();
     let puzzle = AnyPuzzle::Bw(permutations(7));
-    let settings = CheckpointSettings {
-        probing: Probing::Always,
-        ordered: true,
-        ..listing_to(&out)
-    };
-    Checkpoint::create(&puzzle, settings)
-        .and_then(|c| c.save(&path))
-        .expect("created");
-    let mut in_this_run = 0;
-    let runs = run_to_the_end(&path, |event, options| {
-        if let CheckpointEvent::Solution(_) = event {
-            in_this_run += 1;
-            if in_this_run % 30 == 0 {
-                options.cancel.store(true, Ordering::Relaxed);
+    create_ordered(&puzzle, &path, &out);
+    let mut found = 0;
+    let runs = run_to_the_end(&path, |event, _| match event {
+        CheckpointEvent::Found { solutions, .. } => {
+            found += solutions;
+            // Stops the part whose batch passes the next 30 solutions.
+            if (found - solutions) / 30 != found / 30 {
+                Flow::Stop
+            } else {
+                Flow::Continue
             }
         }
-        Flow::Continue
+        _ => Flow::Continue,
     });
     assert!(runs > 10, "{runs} runs");
     let checkpoint = Checkpoint::load(&path).expect("loads");
     assert!(checkpoint.parts() > 64, "{} parts", checkpoint.parts());
+    let written = std::fs::read_to_string(&out).expect("the listing");
+    assert!(
+        written == ordered_listing(&puzzle, 7),
+        "not the ordered listing"
+    );
+}
+
+/// Parts whose solutions come in several batches (a 60x60 grid holding a 7x7 permutation
+/// puzzle: 3,660 bytes a solution, 17 to a batch): the listing is the ordered search's.
+#[test]
+fn parts_of_many_batches_list_as_the_ordered_search() {
+    let (_dir, path, out) = folder_with_listing();
+    let lines = "1\n".repeat(7) + &"0\n".repeat(53);
+    let puzzle = AnyPuzzle::parse(&format!("60 60\n{lines}{lines}")).expect("valid");
+    create_ordered(&puzzle, &path, &out);
+    assert_eq!(run_to_the_end(&path, |_, _| Flow::Continue), 1);
+    let written = std::fs::read_to_string(&out).expect("the listing");
+    assert!(
+        written == ordered_listing(&puzzle, 60),
+        "not the ordered listing"
+    );
+}
+
+/// Saves at `path` a new checkpoint of an ordered listing of `puzzle` to `out`, probing.
+fn create_ordered(puzzle: &AnyPuzzle, path: &Path, out: &Path) {
+    let settings = CheckpointSettings {
+        probing: Probing::Always,
+        ordered: true,
+        ..listing_to(out)
+    };
+    Checkpoint::create(puzzle, settings)
+        .and_then(|c| c.save(path))
+        .expect("created");
+}
+
+/// The listing of the ordered search on one thread, as a checkpoint's output file holds it.
+fn ordered_listing(puzzle: &AnyPuzzle, width: usize) -> String {
     let ordered = SolverOptions {
         threads: 1,
         probing: Probing::Always,
         ordered: true,
         ..SolverOptions::default()
     };
-    let mut expected = String::new();
+    let mut solutions = Vec::new();
     let outcome = (puzzle.solver(ordered)).run(|grid| {
-        expected.push_str(&drawn(&grid.to_cells(), 7, &['.', '#']));
-        expected.push_str("\n\n");
+        solutions.push(drawn(&grid.to_cells(), width, &['.', '#']) + "\n");
         Flow::Continue
     });
     assert_eq!(outcome.expect("enumerates").solutions, 5040);
-    let written = std::fs::read_to_string(&out).expect("the listing");
-    let same = written.trim_end() == expected.trim_end();
-    assert!(same, "the listing is not the ordered one");
+    solutions.join("\n")
 }
 
 /// Two runs of one listing at once would interleave their solutions: the second is refused
