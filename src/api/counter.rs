@@ -16,7 +16,6 @@ use crate::count::{
     count_per_colour_by_profiles,
 };
 use crate::domain::Domain;
-use crate::flow::Flow;
 use crate::search::{MAX_THREADS, SolveError, SolverOptions};
 use crate::stack::stack_size;
 
@@ -138,9 +137,7 @@ impl AnyPuzzle {
             ExactOutcome::Cancelled { .. } => Err(CountError::Cancelled.into()),
             // Only per-cell counts need it; enumerate should that ever change.
             ExactOutcome::NeedsEnumeration(_) => {
-                let outcome = self
-                    .solver(SolverOptions::default())
-                    .run(|_| Flow::Continue)?;
+                let outcome = self.solver(SolverOptions::default()).count_up_to(None)?;
                 Ok(outcome.solutions.into())
             }
         }

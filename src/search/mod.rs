@@ -460,9 +460,10 @@ impl<'p, P: Searchable> Solver<'p, P> {
         })
     }
 
-    /// Counts every solution.
+    /// Counts every solution, in batches and without copying any (see [`Solver::run_batched`]).
     pub fn count(&self) -> Result<Outcome, SolveError> {
-        self.run(|_| Flow::Continue)
+        let nothing = |_: &P::Grid, _: &mut Vec<u8>| {};
+        self.run_batched(&nothing, None, |_, _| Flow::Continue)
     }
 
     /// Finds up to `limit` solutions.
