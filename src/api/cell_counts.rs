@@ -59,7 +59,12 @@ impl CellCounts {
 
     /// Adds one solution of the puzzle (every cell decided).
     pub fn add(&mut self, solution: AnyGrid<'_>) {
-        for (i, value) in solution.to_cells().into_iter().enumerate() {
+        self.add_cells(&solution.to_cells());
+    }
+
+    /// Adds one solution given as its cells' palette indices, row-major.
+    fn add_cells(&mut self, cells: &[u8]) {
+        for (i, &value) in cells.iter().enumerate() {
             if let Some(count) = self.counts.get_mut(i * self.values + usize::from(value)) {
                 *count += 1;
             }
@@ -77,14 +82,18 @@ impl CellCounts {
         limit: Option<u64>,
     ) -> Result<(Outcome, CellCounts), SolveError> {
         let mut counts = CellCounts::new(puzzle);
+        let cells = counts.counts.len() / counts.values.max(1);
         let max = limit.unwrap_or(u64::MAX);
-        let mut outcome = solver.run(|grid| {
-            if counts.solutions >= max {
-                return Flow::Stop;
+        // Each solution's cells, one byte each, written on the thread that found it.
+        let writer = |grid: AnyGrid<'_>, out: &mut Vec<u8>| out.extend(grid.to_cells());
+        let past_limit = limit.map(|n| n.saturating_add(1));
+        let mut outcome = solver.run_batched(&writer, past_limit, |bytes, solutions| {
+            for i in 0..solutions.min(max - counts.solutions) as usize {
+                counts.add_cells(bytes.get(i * cells..(i + 1) * cells).unwrap_or_default());
             }
-            counts.add(grid);
             Flow::Continue
         })?;
+        outcome.exhausted &= outcome.solutions <= max;
         outcome.solutions = counts.solutions;
         Ok((outcome, counts))
     }
