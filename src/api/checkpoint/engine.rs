@@ -11,7 +11,7 @@ use super::{CheckpointEnd, CheckpointError, CheckpointEvent, CheckpointOptions, 
 use crate::domain::Domain;
 use crate::flow::Flow;
 use crate::search::{Probing, SolutionWriter, SolveError, Solver, SolverOptions};
-use crate::split::{Sizing, split_by};
+use crate::split::{Part, Sizing, split_by};
 
 /// One run of a checkpoint: its state, where it is saved, and whom it tells.
 pub(super) struct Run<'a, F: FnMut(CheckpointEvent<'_>) -> Flow> {
@@ -146,20 +146,11 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
         if self.state.parts > 0 {
             return Ok(());
         }
-        let parts = match split_by(
-            puzzle,
-            self.wanted(),
-            Sizing::UnknownCells,
-            &self.options.cancel,
-        ) {
-            Err(SolveError::Cancelled) => return Ok(()),
-            parts => parts?,
+        let Some(parts) = self.cut(puzzle)? else {
+            return Ok(());
         };
         self.state.parts = parts.len();
-        self.state.open = parts
-            .iter()
-            .map(|p| p.decisions.iter().map(decision::<P>).collect())
-            .collect();
+        self.state.open = parts;
         self.save()
     }
 
@@ -170,20 +161,28 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
         let Some(first) = self.state.open.first().filter(|_| self.state.resplit) else {
             return Ok(());
         };
-        let part = part_of(puzzle, first)?;
-        let cancel = &self.options.cancel;
-        let pieces = match split_by(&part, self.wanted(), Sizing::UnknownCells, cancel) {
-            Err(SolveError::Cancelled) => return Ok(()),
-            pieces => pieces?,
+        let Some(pieces) = self.cut(&part_of(puzzle, first)?)? else {
+            return Ok(());
         };
-        let cut: Vec<Vec<[usize; 3]>> = (pieces.iter())
-            .map(|p| (first.iter().copied()).chain(p.decisions.iter().map(decision::<P>)))
-            .map(Iterator::collect)
+        let cut: Vec<Vec<[usize; 3]>> = (pieces.into_iter())
+            .map(|piece| first.iter().copied().chain(piece).collect())
             .collect();
         self.state.parts += cut.len().saturating_sub(1);
         let _ = self.state.open.splice(0..1, cut);
         self.state.resplit = false;
         self.save()
+    }
+
+    /// `puzzle` cut into [`Run::wanted`] parts ranked by unknown cells, each as its decisions;
+    /// `None` when the cancel flag stopped the cut.
+    fn cut<P: Stored>(&self, puzzle: &P) -> Result<Option<Vec<Vec<[usize; 3]>>>, CheckpointError> {
+        let cancel = &self.options.cancel;
+        let parts = match split_by(puzzle, self.wanted(), Sizing::UnknownCells, cancel) {
+            Err(SolveError::Cancelled) => return Ok(None),
+            parts => parts?,
+        };
+        let decisions = |p: &Part<P>| p.decisions.iter().map(decision::<P>).collect();
+        Ok(Some(parts.iter().map(decisions).collect()))
     }
 
     /// How many parts a split cuts: sixteen a thread, 64 to 4,096.
