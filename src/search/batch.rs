@@ -10,9 +10,10 @@
 //! written reach the run's limit, every slot goes at once: the collector can stop the search
 //! without waiting for its clock (a first solution would otherwise wait up to a tick).
 //!
-//! The ordered search shares one slot between its workers: its solutions are written in their
-//! turn (the ordered search hands them over one after the other, in the sequential order), and
-//! the slot goes to the collector under its lock, so batches arrive in order too.
+//! The ordered search shares one slot between its workers: its solutions enter it in their
+//! turn (the ordered search hands them over one after the other, in the sequential order, those
+//! found ahead of their turn already written), and the slot goes to the collector under its
+//! lock, so batches arrive in order too.
 //!
 //! A batch records where each solution ends, so that the collector can cut it after exactly
 //! as many solutions as a limit allows: what it passes on is always whole solutions.
@@ -90,7 +91,25 @@ impl Batch {
     fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }
+
+    /// The solutions it holds.
+    pub(crate) fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Appends the solutions of `other` after its own.
+    pub(crate) fn append(&mut self, other: &Batch) {
+        let base = self.bytes.len();
+        self.bytes.extend_from_slice(&other.bytes);
+        self.ends.extend(other.ends.iter().map(|end| end + base));
+    }
 }
+
+/// A value alone on its cache lines: threads that write it do not slow those that read what
+/// lies beside it.
+#[repr(align(128))]
+#[derive(Debug)]
+struct Alone<T>(T);
 
 /// A worker's buffer, alone on its cache line.
 #[repr(align(128))]
@@ -98,15 +117,16 @@ impl Batch {
 struct Slot {
     batch: Mutex<Batch>,
     /// The collector's tick when the oldest solution in `batch` was written; `u64::MAX` when
-    /// `batch` is empty. Only read to decide whether to send early.
-    since: AtomicU64,
+    /// `batch` is empty. Only read to decide whether to send early, by every node of the
+    /// ordered search's threads, which share a slot: apart from the lock they write.
+    since: Alone<AtomicU64>,
 }
 
 impl Slot {
     fn new() -> Self {
         Slot {
             batch: Mutex::default(),
-            since: AtomicU64::new(u64::MAX),
+            since: Alone(AtomicU64::new(u64::MAX)),
         }
     }
 
@@ -121,7 +141,7 @@ impl Slot {
         if batch.is_empty() {
             return true;
         }
-        self.since.store(u64::MAX, Ordering::Relaxed);
+        self.since.0.store(u64::MAX, Ordering::Relaxed);
         let full = std::mem::replace(
             batch,
             Batch {
@@ -154,8 +174,8 @@ pub(crate) struct Batcher<'w, G> {
     tick: AtomicU64,
     /// The solutions the run asks for at most (`u64::MAX` for all of them).
     limit: u64,
-    /// The solutions written so far, in every slot.
-    written: AtomicU64,
+    /// The solutions written so far, in every slot; apart from `tick`, which every node reads.
+    written: Alone<AtomicU64>,
 }
 
 impl<'w, G: crate::domain::DomainGrid> Batcher<'w, G> {
@@ -176,7 +196,7 @@ impl<'w, G: crate::domain::DomainGrid> Batcher<'w, G> {
             reported: racing.then(Mutex::default),
             tick: AtomicU64::new(0),
             limit: limit.unwrap_or(u64::MAX),
-            written: AtomicU64::new(0),
+            written: Alone(AtomicU64::new(0)),
         }
     }
 
@@ -205,22 +225,60 @@ impl<'w, G: crate::domain::DomainGrid> Batcher<'w, G> {
         }
         let slot = self.slot(lane);
         let mut batch = slot.lock();
-        if batch.is_empty() {
-            slot.since
-                .store(self.tick.load(Ordering::Relaxed), Ordering::Relaxed);
-        }
+        self.mark_oldest(slot, &batch);
+        self.write_into(grid, &mut batch);
+        self.added(slot, batch, 1, tx)
+    }
+
+    /// Writes `grid` at the end of `batch`, after the separator: the ordered search holds
+    /// solutions written ahead of their turn this way, on the thread that found them.
+    pub(crate) fn write_into(&self, grid: &G, batch: &mut Batch) {
         batch.bytes.extend_from_slice(self.writer.separator());
         self.writer.write(grid, &mut batch.bytes);
-        let end = batch.bytes.len();
-        batch.ends.push(end);
-        let enough = self.written.fetch_add(1, Ordering::Relaxed) + 1 >= self.limit;
+        batch.ends.push(batch.bytes.len());
+    }
+
+    /// Puts solutions written by [`Batcher::write_into`] into this thread's slot, as
+    /// [`Batcher::put`] puts one. Only the ordered search holds solutions back, and it never
+    /// races another search, so none of them can have been reported already.
+    pub(crate) fn put_written(&self, written: &Batch, lane: usize, tx: &Sender<Batch>) -> bool {
+        debug_assert!(
+            self.reported.is_none(),
+            "a racing search holds nothing back"
+        );
+        let slot = self.slot(lane);
+        let mut batch = slot.lock();
+        self.mark_oldest(slot, &batch);
+        batch.append(written);
+        self.added(slot, batch, written.len() as u64, tx)
+    }
+
+    /// Notes the collector's tick when an empty slot takes its first solution.
+    fn mark_oldest(&self, slot: &Slot, batch: &Batch) {
+        if batch.is_empty() {
+            slot.since
+                .0
+                .store(self.tick.load(Ordering::Relaxed), Ordering::Relaxed);
+        }
+    }
+
+    /// Sends the slot whose `batch` just took `added` solutions when it is full, and every
+    /// slot once the solutions written reach the limit.
+    fn added(
+        &self,
+        slot: &Slot,
+        mut batch: MutexGuard<'_, Batch>,
+        added: u64,
+        tx: &Sender<Batch>,
+    ) -> bool {
+        let enough = self.written.0.fetch_add(added, Ordering::Relaxed) + added >= self.limit;
         if enough {
             // Another thread may hold some of the solutions the collector waits for.
             let sent = slot.send(&mut batch, tx);
             drop(batch);
             return sent && self.flush_all(tx);
         }
-        if end >= BATCH_BYTES || batch.ends.len() >= BATCH_SOLUTIONS {
+        if batch.bytes.len() >= BATCH_BYTES || batch.ends.len() >= BATCH_SOLUTIONS {
             return slot.send(&mut batch, tx);
         }
         true
@@ -230,7 +288,7 @@ impl<'w, G: crate::domain::DomainGrid> Batcher<'w, G> {
     /// solution. Cheap when not: two relaxed loads.
     pub(crate) fn poll(&self, lane: usize, tx: &Sender<Batch>) -> bool {
         let slot = self.slot(lane);
-        if slot.since.load(Ordering::Relaxed) >= self.tick.load(Ordering::Relaxed) {
+        if slot.since.0.load(Ordering::Relaxed) >= self.tick.load(Ordering::Relaxed) {
             return true;
         }
         slot.send(&mut slot.lock(), tx)

@@ -146,6 +146,35 @@ fn ordered_batches_come_in_the_sequential_order() {
     }
 }
 
+/// Tiny budgets make the workers hold solutions written ahead of their turn, pass them from
+/// sink to sink and defer nodes all the time; the bytes still come in the sequential order.
+#[test]
+fn ordered_batches_held_back_come_in_the_sequential_order() {
+    let puzzle = perm(6);
+    let sequential = plain_run(&puzzle, options(1, false, Engine::Probe));
+    for threads in [2, 3, 8] {
+        for budget in [1, 5, 100, 100_000] {
+            for limit in [None, Some(301)] {
+                let mut bytes = Vec::new();
+                let outcome = Solver::new(&puzzle, options(threads, true, Engine::Probe))
+                    .with_buffer_budget(budget)
+                    .run_batched(&Blank, limit, |chunk, _| {
+                        bytes.extend_from_slice(chunk);
+                        Flow::Continue
+                    })
+                    .expect("runs");
+                let listing = String::from_utf8(bytes).expect("UTF-8");
+                let expected = sequential[..limit.map_or(720, |n| n as usize)].join("\n");
+                assert!(
+                    listing == expected,
+                    "{threads} threads, budget {budget}, limit {limit:?}: the order differs"
+                );
+                assert_eq!(outcome.solutions, limit.unwrap_or(720));
+            }
+        }
+    }
+}
+
 #[test]
 fn the_collector_can_stop_and_the_search_can_be_cancelled() {
     let puzzle = perm(8);

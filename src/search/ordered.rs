@@ -9,7 +9,10 @@
 //! the parent's route and, from then on, the second child's solutions pass straight through.
 //! When the second child starts after the first has finished (the common case: nobody stole it),
 //! it simply uses its parent's route. A solution therefore reaches the channel only when every
-//! subtree before it has finished, and the collector sees exactly the sequential order.
+//! subtree before it has finished, and the collector sees exactly the sequential order. When
+//! solutions go out as bytes ([`Solver::run_batched`](super::Solver::run_batched)), a sink holds
+//! them written, by the thread that found them, which also frees their grids: grids that one
+//! thread allocates and another frees contend for the allocator's locks.
 //!
 //! Memory is bounded: once the buffered solutions pass a budget (64 MiB of grids), a worker that
 //! would only add to a buffer does not explore its node but *defers* it, storing the node itself
@@ -26,9 +29,10 @@
 
 use std::collections::VecDeque;
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use super::batch::Batch;
 use super::product::{Odometer, Product};
 use super::tree::{SearchCx, Step, WALK_JOINS, small};
 use crate::choose::SealedMemo;
@@ -74,6 +78,9 @@ enum Rest<G> {
 /// What a sink holds, in search order.
 enum Item<G> {
     Solution(G),
+    /// Solutions written as bytes where the search writes them (see [`SearchCx::write_held`]),
+    /// on the thread that found them.
+    Written(Batch),
     Deferred(Pending<G>),
 }
 
@@ -97,6 +104,8 @@ struct Sink<G> {
     /// Where the items go once the sink is open.
     parent: Route<G>,
     state: Mutex<SinkState<G>>,
+    /// Set once `state.open` is: an open sink is passed without its lock.
+    opened: AtomicBool,
 }
 
 struct SinkState<G> {
@@ -120,27 +129,6 @@ impl<G> Sink<G> {
         // A worker that panicked leaves the state whole (every update is one push or pop); the
         // panic itself is re-raised when the search thread is joined.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
-impl<G> Route<G> {
-    /// Puts `item` at the end of the first closed sink on the way to the channel. Returns it
-    /// when every sink on the way is open: the caller then sends or explores it at once.
-    fn deliver(&self, item: Item<G>, buffered: &AtomicUsize) -> Option<Item<G>> {
-        let mut route = self;
-        while let Some(sink) = &route.0 {
-            let mut state = sink.lock();
-            if !state.open {
-                if matches!(item, Item::Solution(_)) {
-                    let _ = buffered.fetch_add(1, Ordering::Relaxed);
-                }
-                state.items.push_back(item);
-                return None;
-            }
-            drop(state);
-            route = &sink.parent;
-        }
-        Some(item)
     }
 }
 
@@ -221,11 +209,10 @@ impl<'a, P: Countable> Ordered<'a, P> {
             depth,
             rest: rest(),
         };
-        match route.deliver(Item::Deferred(pending), &self.buffered) {
-            None => None,
+        match self.deliver(Item::Deferred(pending), route) {
             // Every sink on the way is open: this subtree is at the front, explore it.
             Some(Item::Deferred(pending)) => Some(pending.grid),
-            Some(Item::Solution(grid)) => Some(grid),
+            _ => None,
         }
     }
 
@@ -316,9 +303,58 @@ impl<'a, P: Countable> Ordered<'a, P> {
 
     /// Sends a solution along `route`: into the first closed sink, or to the channel.
     fn forward(&self, grid: P::Grid, route: &Route<P::Grid>) {
-        if let Some(Item::Solution(grid)) = route.deliver(Item::Solution(grid), &self.buffered) {
+        if let Some(Item::Solution(grid)) = self.deliver(Item::Solution(grid), route) {
             self.cx.send(grid);
         }
+    }
+
+    /// Puts `item` at the end of the first closed sink on `route`. Returns it when every sink
+    /// on the way is open: the caller then sends or explores it at once.
+    fn deliver(&self, item: Item<P::Grid>, route: &Route<P::Grid>) -> Option<Item<P::Grid>> {
+        let mut route = route;
+        while let Some(sink) = &route.0 {
+            if !sink.opened.load(Ordering::Acquire) {
+                let mut state = sink.lock();
+                if !state.open {
+                    self.hold(item, &mut state.items);
+                    return None;
+                }
+            }
+            route = &sink.parent;
+        }
+        Some(item)
+    }
+
+    /// Adds `item` to a closed sink's `items`: a solution written into the last batch of
+    /// written ones when solutions go out as bytes, so that one thread allocates and frees it.
+    fn hold(&self, item: Item<P::Grid>, items: &mut VecDeque<Item<P::Grid>>) {
+        let solutions = match &item {
+            Item::Solution(_) => 1,
+            Item::Written(batch) => batch.len(),
+            Item::Deferred(_) => 0,
+        };
+        let _ = self.buffered.fetch_add(solutions, Ordering::Relaxed);
+        let item = match (item, items.back_mut()) {
+            (Item::Solution(grid), Some(Item::Written(last))) => {
+                match self.cx.write_held(grid, last) {
+                    None => return,
+                    Some(grid) => Item::Solution(grid),
+                }
+            }
+            (Item::Solution(grid), _) => {
+                let mut held = Batch::default();
+                match self.cx.write_held(grid, &mut held) {
+                    None => Item::Written(held),
+                    Some(grid) => Item::Solution(grid),
+                }
+            }
+            (Item::Written(batch), Some(Item::Written(last))) => {
+                last.append(&batch);
+                return;
+            }
+            (item, _) => item,
+        };
+        items.push_back(item);
     }
 
     /// Explores children that together stand for `2^-depth` of the tree, in order, as a
@@ -390,6 +426,7 @@ impl<'a, P: Countable> Ordered<'a, P> {
                         let sink = Arc::new(Sink {
                             parent: route.clone(),
                             state: Mutex::default(),
+                            opened: AtomicBool::new(false),
                         });
                         *state = Sibling::Waiting(Arc::clone(&sink));
                         Some(Route(Some(sink)))
@@ -408,40 +445,53 @@ impl<'a, P: Countable> Ordered<'a, P> {
     /// sink closed, when the search stops: what it still holds is then dropped.
     fn open(&self, sink: &Sink<P::Grid>) {
         loop {
-            let item = {
+            // All the items at once: the second sibling may be adding to them meanwhile.
+            let items = {
                 let mut state = sink.lock();
-                match state.items.pop_front() {
-                    Some(item) => item,
-                    None => {
-                        state.open = true;
-                        return;
-                    }
+                if state.items.is_empty() {
+                    state.open = true;
+                    sink.opened.store(true, Ordering::Release);
+                    return;
                 }
+                std::mem::take(&mut state.items)
             };
-            if self.cx.stopped() {
-                return;
-            }
-            match item {
-                Item::Solution(grid) => {
-                    let _ = self.buffered.fetch_sub(1, Ordering::Relaxed);
-                    self.forward(grid, &sink.parent);
+            for item in items {
+                if self.cx.stopped() {
+                    return;
                 }
-                Item::Deferred(Pending { grid, depth, rest }) => match rest {
-                    Rest::Node(memo) => self.explore(grid, depth, memo.as_ref(), &sink.parent),
-                    Rest::Walk {
-                        product,
-                        index,
-                        range,
-                        joins_left,
-                    } => {
-                        let below = (depth, joins_left);
-                        self.walk(grid, &product, (index, range), below, &sink.parent);
-                    }
-                    Rest::Odometer { product, odometer } => {
-                        self.walk_in_place(grid, &product, odometer, &sink.parent);
-                    }
-                },
+                self.resume(item, &sink.parent);
             }
+        }
+    }
+
+    /// Forwards an item of a sink just opened to `route`, exploring a deferred node.
+    fn resume(&self, item: Item<P::Grid>, route: &Route<P::Grid>) {
+        match item {
+            Item::Solution(grid) => {
+                let _ = self.buffered.fetch_sub(1, Ordering::Relaxed);
+                self.forward(grid, route);
+            }
+            Item::Written(batch) => {
+                let _ = self.buffered.fetch_sub(batch.len(), Ordering::Relaxed);
+                if let Some(Item::Written(batch)) = self.deliver(Item::Written(batch), route) {
+                    self.cx.send_written(&batch);
+                }
+            }
+            Item::Deferred(Pending { grid, depth, rest }) => match rest {
+                Rest::Node(memo) => self.explore(grid, depth, memo.as_ref(), route),
+                Rest::Walk {
+                    product,
+                    index,
+                    range,
+                    joins_left,
+                } => {
+                    let below = (depth, joins_left);
+                    self.walk(grid, &product, (index, range), below, route);
+                }
+                Rest::Odometer { product, odometer } => {
+                    self.walk_in_place(grid, &product, odometer, route);
+                }
+            },
         }
     }
 }

@@ -491,18 +491,41 @@ impl<P: Countable> SearchCx<'_, P> {
         let delivered = match &self.solutions {
             Outlet::Grids(tx) => tx.send(grid).is_ok(),
             Outlet::Bytes { tx, batcher, lane } => {
-                // The writer is the caller's code. A panic in it stops the run now: unwinding
-                // alone would wait for every sibling task to walk its subtree.
-                let put = || batcher.put(&grid, *lane, tx);
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(put)).unwrap_or_else(
-                    |panic| {
-                        self.stop.store(true, Ordering::Relaxed);
-                        std::panic::resume_unwind(panic)
-                    },
-                )
+                self.guard_writer(|| batcher.put(&grid, *lane, tx))
             }
         };
         self.check_delivered(delivered);
+    }
+
+    /// Writes `grid` at the end of `held` when solutions go out as bytes (the ordered search
+    /// holding back solutions found ahead of their turn); returns the grid when they go out
+    /// as grids.
+    pub(crate) fn write_held(&self, grid: P::Grid, held: &mut Batch) -> Option<P::Grid> {
+        match &self.solutions {
+            Outlet::Grids(_) => Some(grid),
+            Outlet::Bytes { batcher, .. } => {
+                let write = || batcher.write_into(&grid, held);
+                self.guard_writer(write);
+                None
+            }
+        }
+    }
+
+    /// Hands solutions written by [`SearchCx::write_held`] to the collector, in order.
+    pub(crate) fn send_written(&self, held: &Batch) {
+        if let Outlet::Bytes { tx, batcher, lane } = &self.solutions {
+            let delivered = self.guard_writer(|| batcher.put_written(held, *lane, tx));
+            self.check_delivered(delivered);
+        }
+    }
+
+    /// Runs `write`, which calls the caller's writer. A panic in it stops the run now:
+    /// unwinding alone would wait for every sibling task to walk its subtree.
+    fn guard_writer<T>(&self, write: impl FnOnce() -> T) -> T {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(write)).unwrap_or_else(|panic| {
+            self.stop.store(true, Ordering::Relaxed);
+            std::panic::resume_unwind(panic)
+        })
     }
 
     /// Sends this thread's batch if it has waited since the collector's last tick.
