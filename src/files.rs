@@ -1,6 +1,7 @@
 //! Files that are never seen half-written, and paths as messages show them: checkpoints, split
 //! folders and the command's `-o FILE` are written to a fresh temporary file beside the target,
-//! then synced and renamed over it. A target that exists and is not a regular file (a FIFO, a
+//! then synced and renamed over it (a large one synced as it grows, by a thread of its own, so
+//! that the last sync is short). A target that exists and is not a regular file (a FIFO, a
 //! device such as `/dev/null`) is written directly, so that it stays what it is.
 
 use std::ffi::OsString;
@@ -8,6 +9,12 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, Sender};
+use std::thread::JoinHandle;
+
+/// Once this many bytes more are written to a temporary file, a thread of its own starts
+/// syncing them to the disk, so that the sync of [`AtomicFile::commit`] finds little left.
+const SYNC_EVERY: u64 = 64 << 20;
 
 /// How many temporary names are tried before giving up (each taken one is left alone).
 const NAME_TRIES: u64 = 100;
@@ -77,6 +84,43 @@ pub struct AtomicFile {
     target: PathBuf,
     /// The temporary file, `None` when the target is written directly.
     temp: Option<PathBuf>,
+    /// Bytes written since the syncing thread was last asked to sync.
+    unsynced: u64,
+    /// The thread that syncs the temporary file while it is written, once it has begun.
+    syncer: Option<Syncer>,
+}
+
+/// A thread that syncs a file to the disk each time it is asked (asks that come while it
+/// syncs make one more sync).
+#[derive(Debug)]
+struct Syncer {
+    ask: Sender<()>,
+    thread: JoinHandle<()>,
+}
+
+impl Syncer {
+    /// A thread syncing a handle of its own to `file`; `None` when none can be had.
+    fn start(file: &File) -> Option<Syncer> {
+        let file = file.try_clone().ok()?;
+        let (ask, asked): (Sender<()>, Receiver<()>) = std::sync::mpsc::channel();
+        let thread = std::thread::Builder::new()
+            .name("nonoenum-sync".into())
+            .spawn(move || {
+                while asked.recv().is_ok() {
+                    while asked.try_recv().is_ok() {}
+                    // Only a head start: the commit's own sync reports any error.
+                    let _ = file.sync_data();
+                }
+            })
+            .ok()?;
+        Some(Syncer { ask, thread })
+    }
+
+    /// Ends the thread once its sync under way, if any, is over.
+    fn finish(self) {
+        drop(self.ask);
+        let _ = self.thread.join();
+    }
 }
 
 impl AtomicFile {
@@ -90,6 +134,8 @@ impl AtomicFile {
                 file,
                 target: target.to_path_buf(),
                 temp: None,
+                unsynced: 0,
+                syncer: None,
             });
         }
         let (file, temp) = create_temp(target)?;
@@ -97,6 +143,8 @@ impl AtomicFile {
             file,
             target: target.to_path_buf(),
             temp: Some(temp),
+            unsynced: 0,
+            syncer: None,
         })
     }
 
@@ -110,6 +158,9 @@ impl AtomicFile {
     /// target written directly) just flushed.
     pub fn commit(mut self) -> io::Result<()> {
         self.file.flush()?;
+        if let Some(syncer) = self.syncer.take() {
+            syncer.finish();
+        }
         let Some(temp) = self.temp.take() else {
             return Ok(());
         };
@@ -127,7 +178,18 @@ impl AtomicFile {
 
 impl Write for AtomicFile {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        self.file.write(bytes).map_err(|e| named(&self.target, e))
+        let written = self.file.write(bytes).map_err(|e| named(&self.target, e))?;
+        self.unsynced += written as u64;
+        if self.unsynced >= SYNC_EVERY && self.temp.is_some() {
+            self.unsynced = 0;
+            if self.syncer.is_none() {
+                self.syncer = Syncer::start(&self.file);
+            }
+            if let Some(syncer) = &self.syncer {
+                let _ = syncer.ask.send(());
+            }
+        }
+        Ok(written)
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -219,6 +281,36 @@ mod tests {
         assert_eq!(std::fs::read(&target).expect("read"), b"old");
         let left: Vec<_> = std::fs::read_dir(dir.path()).expect("list").collect();
         assert_eq!(left.len(), 1, "{left:?}");
+    }
+
+    /// Past [`SYNC_EVERY`] bytes a thread syncs the temporary file as it grows; the file
+    /// committed or dropped is as without it.
+    #[test]
+    fn a_file_synced_while_written_commits_whole_or_leaves_nothing() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let chunk: Vec<u8> = (0..1 << 20).map(|i: u32| (i % 251) as u8).collect();
+        let chunks = usize::try_from(2 * SYNC_EVERY / (1 << 20)).expect("fits") + 3;
+        let target = dir.path().join("big.txt");
+        let mut file = AtomicFile::create(&target).expect("created");
+        for _ in 0..chunks {
+            file.write_all(&chunk).expect("written");
+        }
+        assert!(
+            file.syncer.is_some(),
+            "a thread syncs the file while it grows"
+        );
+        file.commit().expect("committed");
+        let written = std::fs::read(&target).expect("read");
+        assert_eq!(written.len(), chunks << 20);
+        assert!(written.chunks(1 << 20).all(|c| c == chunk.as_slice()));
+        let dropped = dir.path().join("dropped.txt");
+        let mut file = AtomicFile::create(&dropped).expect("created");
+        for _ in 0..chunks {
+            file.write_all(&chunk).expect("written");
+        }
+        drop(file);
+        let left: Vec<_> = std::fs::read_dir(dir.path()).expect("list").collect();
+        assert_eq!(left.len(), 1, "only the committed file: {left:?}");
     }
 
     #[test]
