@@ -44,8 +44,8 @@ pub fn with_goal(puzzle: &AnyPuzzle, cells: &[u8]) -> AnyPuzzle {
 
 /// What of `puzzle` its conversion `text` in `format` (by [`write_puzzle`]) lost, in words:
 /// the title, the goal, the givens, the colours, their names or characters, the other metadata
-/// fields (`the fields KEY, ...`); a title written only as a comment, which reading skips, is
-/// named so.
+/// fields (`the fields KEY, ...`); a title written only as a comment, which reading skips, or
+/// written changed, is named so.
 pub fn lost(puzzle: &AnyPuzzle, text: &str, format: Format) -> Vec<String> {
     let Ok(mut back) = super::read_any_puzzles(text.as_bytes(), Some(format), None) else {
         return Vec::new();
@@ -54,34 +54,36 @@ pub fn lost(puzzle: &AnyPuzzle, text: &str, format: Format) -> Vec<String> {
         return Vec::new();
     }
     let (before, after) = (puzzle.to_color(), back.swap_remove(0).to_color());
-    let mut lost: Vec<&str> = Vec::new();
-    // A format without a title field may write it as a comment, which reading skips.
+    let mut lost: Vec<String> = Vec::new();
+    // A format without a title field may write it as a comment, which reading skips; one with
+    // a title line may have to change it (`.g` drops its leading `#`s).
     if let Some(title) = &before.title
         && after.title.as_ref() != Some(title)
     {
-        lost.push(match in_a_comment(text, title) {
-            true => "the title (written only as a comment)",
-            false => "the title",
+        lost.push(match &after.title {
+            Some(changed) => format!("the title as given (it reads back as `{changed}`)"),
+            None if in_a_comment(text, title) => "the title (written only as a comment)".into(),
+            None => "the title".into(),
         });
     }
     if before.goal.is_some() && after.goal.is_none() {
-        lost.push("the goal");
+        lost.push("the goal".into());
     }
     if !before.givens.is_empty() && after.givens.is_empty() {
-        lost.push("the givens");
+        lost.push("the givens".into());
     }
     let rgb = |p: &ColorPuzzle| p.colors.iter().map(|c| c.rgb).collect::<Vec<_>>();
     if rgb(&before) != rgb(&after) {
-        lost.push("the colours");
+        lost.push("the colours".into());
     }
     let colour = before.colors.len() > 2;
     let names = |p: &ColorPuzzle| p.colors.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
     let chars = |p: &ColorPuzzle| p.colors.iter().map(|c| c.ch).collect::<Vec<_>>();
     if colour && names(&before) != names(&after) {
-        lost.push("the colour names");
+        lost.push("the colour names".into());
     }
     if colour && chars(&before) != chars(&after) {
-        lost.push("the colour characters");
+        lost.push("the colour characters".into());
     }
     let keys: Vec<&str> = before
         .metadata
@@ -89,11 +91,27 @@ pub fn lost(puzzle: &AnyPuzzle, text: &str, format: Format) -> Vec<String> {
         .filter(|(key, _)| !after.metadata.iter().any(|(k, _)| k == key))
         .map(|(key, _)| key.as_str())
         .collect();
-    let mut lost: Vec<String> = lost.into_iter().map(String::from).collect();
     if !keys.is_empty() {
         lost.push(format!("the fields {}", keys.join(", ")));
     }
     lost
+}
+
+/// The note for the user once `text`, `puzzle` written in `format`, is written: that it is
+/// past the size nonoenum reads back, or what it lost (see [`lost`]); `None` when neither.
+pub fn loss_note(puzzle: &AnyPuzzle, text: &str, format: Format) -> Option<String> {
+    let (bytes, max) = (text.len() as u64, super::MAX_INPUT_BYTES);
+    if bytes > max {
+        let (mib, max) = (bytes as f64 / f64::from(1 << 20), max >> 20);
+        return Some(format!(
+            "{mib:.1} MiB written, past the {max} MiB nonoenum reads back"
+        ));
+    }
+    let lost = lost(puzzle, text, format);
+    (!lost.is_empty()).then(|| {
+        let (name, lost) = (format.name(), lost.join(", "));
+        format!("{name} has no place for {lost}: dropped")
+    })
 }
 
 /// Whether a `#` comment line of `text` holds `value` (its line breaks as spaces), as the
@@ -211,5 +229,16 @@ mod tests {
         let plain = write_puzzle(puzzle, Format::Plain).unwrap();
         let comment = "the title (written only as a comment)";
         assert_eq!(lost(puzzle, &plain, Format::Plain), [comment, fields]);
+    }
+
+    /// A title that a format writes changed is named with what reads back, not as dropped.
+    #[test]
+    fn a_title_written_changed_says_what_reads_back() {
+        let mut bw = crate::Puzzle::from_picture(1, 1, &[true]).unwrap();
+        bw.title = Some("##hash".into());
+        let puzzle = &AnyPuzzle::Bw(bw);
+        let g = write_puzzle(puzzle, Format::Olsak).unwrap();
+        let changed = "the title as given (it reads back as `hash`)";
+        assert_eq!(lost(puzzle, &g, Format::Olsak), [changed]);
     }
 }

@@ -80,17 +80,11 @@ pub(crate) fn convert(
         return Ok(ExitCode::from(Stop::Interrupted.exit_code()));
     }
     write_out(output, text.as_bytes())?;
-    let (bytes, max) = (text.len() as u64, format::MAX_INPUT_BYTES);
-    let quiet = options.quiet || interrupted();
-    if !quiet && bytes > max {
-        let (mib, max) = (bytes as f64 / f64::from(1 << 20), max >> 20);
-        note!("nonoenum: {mib:.1} MiB written, past the {max} MiB nonoenum reads back");
-    } else if !quiet {
-        let dropped = format::write::lost(&chosen, &text, to);
-        if !dropped.is_empty() {
-            let (to, dropped) = (to.name(), dropped.join(", "));
-            note!("nonoenum: {to} has no place for {dropped}: dropped");
-        }
+    if !options.quiet
+        && !interrupted()
+        && let Some(line) = format::write::loss_note(&chosen, &text, to)
+    {
+        note!("nonoenum: {line}");
     }
     // A signal while the output was checked comes after it was written whole.
     let stop = interrupted().then_some(Stop::Interrupted);
@@ -130,9 +124,15 @@ pub(crate) fn make(image: &Path, options: &MakeOptions<'_>) -> anyhow::Result<Ex
     let any = AnyPuzzle::from_color(with_goal);
     let text = format::write::write_puzzle(&any, to).map_err(|e| anyhow::anyhow!("{e}"))?;
     write_out(options.output, text.as_bytes())?;
+    // The goal is the picture itself: a format without one loses nothing the user gave.
+    let puzzle = AnyPuzzle::Color(puzzle);
+    if !options.quiet
+        && let Some(line) = format::write::loss_note(&puzzle, &text, to)
+    {
+        note!("nonoenum: {line}");
+    }
     let cancel = Arc::clone(&options.cancel.any);
-    let check =
-        AnyPuzzle::Color(puzzle).uniqueness(options.threads, options.max_solutions, cancel)?;
+    let check = puzzle.uniqueness(options.threads, options.max_solutions, cancel)?;
     let stop = check
         .cancelled
         .then(|| options.cancel.reason().unwrap_or(Stop::Interrupted));

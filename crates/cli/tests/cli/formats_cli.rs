@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 
 use crate::common::{BUNDLED, OutputAssertExt, nonoenum, stdout_of};
@@ -187,7 +188,7 @@ fn make_reports_uniqueness_and_varying_cells() {
 /// The shared corpus' PBM pictures: `make` decides each (skips without the corpus).
 /// A PNG of a palette of white and red whose pixel takes index 5 is refused, not read with a
 /// black made up for it; a red picture's puzzle keeps its red, and `convert` to a format
-/// without colours says it drops them.
+/// without colours (`convert` or `make`) says it drops them.
 #[test]
 fn make_refuses_an_index_past_the_palette_and_keeps_red() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -214,6 +215,18 @@ fn make_refuses_an_index_past_the_palette_and_keeps_red() {
         .assert()
         .code(0)
         .stderr(contains("non has no place for the colours"));
+    // `make` says so too; the goal it adds is the picture itself, and a format without one
+    // loses nothing the user gave.
+    let red = red.to_str().expect("path");
+    let dropped = contains("has no place for");
+    let _ = nonoenum(["make", "--to", "non", red])
+        .assert()
+        .code(0)
+        .stderr(contains("non has no place for the colours: dropped\n").and(contains("unique")));
+    let _ = nonoenum(["make", red])
+        .assert()
+        .code(0)
+        .stderr(dropped.not());
 }
 
 /// A PNG file of one IHDR (the given size, bit depth and colour type), an IDAT of `rows` and
