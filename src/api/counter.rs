@@ -16,7 +16,7 @@ use crate::count::{
     count_per_colour_by_profiles,
 };
 use crate::domain::Domain;
-use crate::search::{MAX_THREADS, SolveError, SolverOptions};
+use crate::search::{SolveError, SolverOptions};
 use crate::stack::stack_size;
 
 /// Why a count failed.
@@ -29,7 +29,7 @@ pub enum CountFailure {
     /// The search could not run.
     #[error(transparent)]
     Search(#[from] SolveError),
-    /// The thread pool could not be built.
+    /// The system would not start the thread pool (too many threads are [`CountFailure::Search`]).
     #[error("cannot start the counting threads: {0}")]
     Threads(String),
     /// A counting thread panicked (a bug): this is what the panic said.
@@ -41,7 +41,7 @@ pub enum CountFailure {
 #[derive(Clone, Debug, Default)]
 pub struct CountOptions {
     /// Worker threads; `0` (the default) means one per available core; at most
-    /// [`MAX_THREADS`].
+    /// [`MAX_THREADS`](crate::MAX_THREADS).
     pub threads: usize,
     /// How far each exact method may grow (see [`CountLimits`]). Per-cell counts use only
     /// `max_profiles`: their layers, all kept, may hold [`PER_CELL_LAYERS`] times as many
@@ -204,10 +204,7 @@ impl Counter<'_> {
         work: impl FnOnce() -> R + Send,
     ) -> Result<R, CountFailure> {
         let threads = self.options.threads;
-        if threads > MAX_THREADS {
-            let at_most = format!("{threads} asked, at most {MAX_THREADS} are taken");
-            return Err(CountFailure::Threads(at_most));
-        }
+        crate::search::check_thread_count(threads)?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .stack_size(stack_size(puzzle))

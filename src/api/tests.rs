@@ -9,7 +9,7 @@ use num_bigint::BigUint;
 use super::*;
 use crate::count::{CountLimits, ExactMethod};
 use crate::flow::Flow;
-use crate::search::SolverOptions;
+use crate::search::{SolveError, SolverOptions};
 use crate::test_strategies::{colour_bands, permutations};
 
 const PERM3: &str = "3 3\n1\n1\n1\n1\n1\n1\n";
@@ -97,7 +97,10 @@ fn colour_puzzles_are_counted_by_profiles_or_components() {
     };
     let refused = puzzle.counter(too_many).run();
     assert!(
-        matches!(refused, Err(CountFailure::Threads(_))),
+        matches!(
+            refused,
+            Err(CountFailure::Search(SolveError::Threads { .. }))
+        ),
         "{refused:?}"
     );
 }

@@ -141,6 +141,16 @@ pub type ColorSolver<'p> = Solver<'p, ColorPuzzle>;
 /// [`SolveError::Threads`].
 pub const MAX_THREADS: usize = 1024;
 
+/// [`SolveError::Threads`] for more than [`MAX_THREADS`] threads: the check of every pool the
+/// library starts, searches and counts alike.
+pub(crate) fn check_thread_count(threads: usize) -> Result<(), SolveError> {
+    if threads > MAX_THREADS {
+        let reason = format!("at most {MAX_THREADS} are taken");
+        return Err(SolveError::Threads { threads, reason });
+    }
+    Ok(())
+}
+
 /// How to search.
 #[derive(Clone, Debug)]
 pub struct SolverOptions {
@@ -485,12 +495,7 @@ impl<'p, P: Searchable> Solver<'p, P> {
 
     /// [`SolveError::Threads`] for more than [`MAX_THREADS`] threads.
     fn check_threads(&self) -> Result<(), SolveError> {
-        let threads = self.options.threads;
-        if threads > MAX_THREADS {
-            let reason = format!("at most {MAX_THREADS} are taken");
-            return Err(SolveError::Threads { threads, reason });
-        }
-        Ok(())
+        check_thread_count(self.options.threads)
     }
 
     fn thread_count(&self) -> usize {
