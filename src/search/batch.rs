@@ -97,6 +97,11 @@ impl Batch {
         self.ends.len()
     }
 
+    /// The bytes it holds.
+    pub(crate) fn bytes_len(&self) -> usize {
+        self.bytes.len()
+    }
+
     /// Appends the solutions of `other` after its own.
     pub(crate) fn append(&mut self, other: &Batch) {
         let base = self.bytes.len();
@@ -239,18 +244,27 @@ impl<'w, G: crate::domain::DomainGrid> Batcher<'w, G> {
     }
 
     /// Puts solutions written by [`Batcher::write_into`] into this thread's slot, as
-    /// [`Batcher::put`] puts one. Only the ordered search holds solutions back, and it never
-    /// races another search, so none of them can have been reported already.
-    pub(crate) fn put_written(&self, written: &Batch, lane: usize, tx: &Sender<Batch>) -> bool {
+    /// [`Batcher::put`] puts one; a batch that would fill the slot goes to the collector as it
+    /// is, after the slot, without a copy. Only the ordered search holds solutions back, and it
+    /// never races another search, so none of them can have been reported already.
+    pub(crate) fn put_written(&self, written: Batch, lane: usize, tx: &Sender<Batch>) -> bool {
         debug_assert!(
             self.reported.is_none(),
             "a racing search holds nothing back"
         );
         let slot = self.slot(lane);
         let mut batch = slot.lock();
-        self.mark_oldest(slot, &batch);
-        batch.append(written);
-        self.added(slot, batch, written.len() as u64, tx)
+        let added = written.len() as u64;
+        if batch.bytes.len() + written.bytes.len() < BATCH_BYTES {
+            self.mark_oldest(slot, &batch);
+            batch.append(&written);
+            return self.added(slot, batch, added, tx);
+        }
+        // Both under the slot's lock, so that no other solution comes between them.
+        let sent = slot.send(&mut batch, tx) && tx.send(written).is_ok();
+        drop(batch);
+        let enough = self.written.0.fetch_add(added, Ordering::Relaxed) + added >= self.limit;
+        sent && (!enough || self.flush_all(tx))
     }
 
     /// Notes the collector's tick when an empty slot takes its first solution.

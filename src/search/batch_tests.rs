@@ -148,15 +148,29 @@ fn ordered_batches_come_in_the_sequential_order() {
 
 /// Tiny budgets make the workers hold solutions written ahead of their turn, pass them from
 /// sink to sink and defer nodes all the time; the bytes still come in the sequential order.
+/// In a 48x48 grid each solution takes 2,353 bytes, so that held batches fill and go on whole.
 #[test]
 fn ordered_batches_held_back_come_in_the_sequential_order() {
-    let puzzle = perm(6);
-    let sequential = plain_run(&puzzle, options(1, false, Engine::Probe));
+    let wide = |n: usize| {
+        let clues = || {
+            (0..48)
+                .map(|i| Clue(if i < n { vec![1] } else { vec![] }))
+                .collect()
+        };
+        Puzzle::new(clues(), clues()).expect("valid")
+    };
+    for puzzle in [perm(6), wide(6)] {
+        held_back_in_order(&puzzle);
+    }
+}
+
+fn held_back_in_order(puzzle: &Puzzle) {
+    let sequential = plain_run(puzzle, options(1, false, Engine::Probe));
     for threads in [2, 3, 8] {
         for budget in [1, 5, 100, 100_000] {
             for limit in [None, Some(301)] {
                 let mut bytes = Vec::new();
-                let outcome = Solver::new(&puzzle, options(threads, true, Engine::Probe))
+                let outcome = Solver::new(puzzle, options(threads, true, Engine::Probe))
                     .with_buffer_budget(budget)
                     .run_batched(&Blank, limit, |chunk, _| {
                         bytes.extend_from_slice(chunk);

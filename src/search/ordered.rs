@@ -14,7 +14,8 @@
 //! them written, by the thread that found them, which also frees their grids: grids that one
 //! thread allocates and another frees contend for the allocator's locks.
 //!
-//! Memory is bounded: once the buffered solutions pass a budget (64 MiB of grids), a worker that
+//! Memory is bounded: once the buffered solutions pass a budget (64 MiB of grids, a written
+//! solution weighing as many grids as its bytes fill), a worker that
 //! would only add to a buffer does not explore its node but *defers* it, storing the node itself
 //! (its grid and probe memo) in the buffer, in order. Deferring unwinds the worker quickly (one
 //! stored node per pending sibling), and it then helps the search at the front, whose solutions
@@ -32,7 +33,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use super::batch::Batch;
+use super::batch::{BATCH_BYTES, Batch};
 use super::product::{Odometer, Product};
 use super::tree::{SearchCx, Step, WALK_JOINS, small};
 use crate::choose::SealedMemo;
@@ -45,8 +46,12 @@ const BUFFER_BYTES: usize = 64 << 20;
 
 /// The buffered-solution budget for grids like `grid` (at least 64 solutions).
 pub(crate) fn default_budget<G: DomainGrid>(grid: &G) -> usize {
-    let bytes = grid.heap_bytes() + std::mem::size_of::<G>() + 16;
-    (BUFFER_BYTES / bytes).max(64)
+    (BUFFER_BYTES / grid_bytes(grid)).max(64)
+}
+
+/// The bytes a held-back grid like `grid` takes.
+fn grid_bytes<G: DomainGrid>(grid: &G) -> usize {
+    grid.heap_bytes() + std::mem::size_of::<G>() + 16
 }
 
 /// A subtree kept for later: explored when its sink opens.
@@ -80,8 +85,18 @@ enum Item<G> {
     Solution(G),
     /// Solutions written as bytes where the search writes them (see [`SearchCx::write_held`]),
     /// on the thread that found them.
-    Written(Batch),
+    Written(Held),
     Deferred(Pending<G>),
+}
+
+/// Solutions written ahead of their turn, and what they weigh against the budget: a
+/// solution as many grids as its bytes would fill, and at least one (text can take four times
+/// a grid's bytes). A sink holds them in batches of about [`BATCH_BYTES`], each sent on as it
+/// is, so that none is copied or grown far.
+#[derive(Default)]
+struct Held {
+    batch: Batch,
+    weight: usize,
 }
 
 /// Where a subtree's solutions go: straight to the collector's channel (`None`), or into a sink.
@@ -151,15 +166,25 @@ pub(crate) struct Ordered<'a, P: Countable = Puzzle> {
     /// defer, and a stale value costs one node explored or deferred too many.
     buffered: AtomicUsize,
     budget: usize,
+    /// The bytes of one held-back grid, which a written solution's bytes are weighed in.
+    grid_bytes: usize,
 }
 
 impl<'a, P: Countable> Ordered<'a, P> {
-    pub(crate) fn new(cx: &'a SearchCx<'a, P>, budget: usize) -> Self {
+    /// The ordered search of trees whose grids are like `grid`.
+    pub(crate) fn new(cx: &'a SearchCx<'a, P>, budget: usize, grid: &P::Grid) -> Self {
         Ordered {
             cx,
             buffered: AtomicUsize::new(0),
             budget,
+            grid_bytes: grid_bytes(grid),
         }
+    }
+
+    /// What the closed sinks hold, weighed against the budget: nothing once a search that
+    /// was not stopped has ended.
+    pub(crate) fn held(&self) -> usize {
+        self.buffered.load(Ordering::Relaxed)
     }
 
     /// Explores the subtree of `grid`, its solutions going to `route`.
@@ -328,33 +353,55 @@ impl<'a, P: Countable> Ordered<'a, P> {
     /// Adds `item` to a closed sink's `items`: a solution written into the last batch of
     /// written ones when solutions go out as bytes, so that one thread allocates and frees it.
     fn hold(&self, item: Item<P::Grid>, items: &mut VecDeque<Item<P::Grid>>) {
-        let solutions = match &item {
-            Item::Solution(_) => 1,
-            Item::Written(batch) => batch.len(),
-            Item::Deferred(_) => 0,
-        };
-        let _ = self.buffered.fetch_add(solutions, Ordering::Relaxed);
         let item = match (item, items.back_mut()) {
-            (Item::Solution(grid), Some(Item::Written(last))) => {
-                match self.cx.write_held(grid, last) {
+            (Item::Solution(grid), Some(Item::Written(last)))
+                if last.batch.bytes_len() < BATCH_BYTES =>
+            {
+                match self.write(grid, last) {
                     None => return,
                     Some(grid) => Item::Solution(grid),
                 }
             }
             (Item::Solution(grid), _) => {
-                let mut held = Batch::default();
-                match self.cx.write_held(grid, &mut held) {
-                    None => Item::Written(held),
+                let mut held = Held::default();
+                match self.write(grid, &mut held) {
+                    None => {
+                        items.push_back(Item::Written(held));
+                        return;
+                    }
                     Some(grid) => Item::Solution(grid),
                 }
             }
-            (Item::Written(batch), Some(Item::Written(last))) => {
-                last.append(&batch);
+            (Item::Written(held), Some(Item::Written(last)))
+                if last.batch.bytes_len() + held.batch.bytes_len() <= BATCH_BYTES =>
+            {
+                let _ = self.buffered.fetch_add(held.weight, Ordering::Relaxed);
+                last.batch.append(&held.batch);
+                last.weight += held.weight;
                 return;
             }
             (item, _) => item,
         };
+        let weight = match &item {
+            Item::Solution(_) => 1,
+            Item::Written(held) => held.weight,
+            Item::Deferred(_) => 0,
+        };
+        let _ = self.buffered.fetch_add(weight, Ordering::Relaxed);
         items.push_back(item);
+    }
+
+    /// Writes a held-back solution at the end of `held` and adds its weight to it and to the
+    /// buffered total; returns the grid instead when solutions go out as grids.
+    fn write(&self, grid: P::Grid, held: &mut Held) -> Option<P::Grid> {
+        let before = held.batch.bytes_len();
+        if let Some(grid) = self.cx.write_held(grid, &mut held.batch) {
+            return Some(grid);
+        }
+        let weight = (held.batch.bytes_len() - before).div_ceil(self.grid_bytes);
+        held.weight += weight.max(1);
+        let _ = self.buffered.fetch_add(weight.max(1), Ordering::Relaxed);
+        None
     }
 
     /// Explores children that together stand for `2^-depth` of the tree, in order, as a
@@ -471,10 +518,10 @@ impl<'a, P: Countable> Ordered<'a, P> {
                 let _ = self.buffered.fetch_sub(1, Ordering::Relaxed);
                 self.forward(grid, route);
             }
-            Item::Written(batch) => {
-                let _ = self.buffered.fetch_sub(batch.len(), Ordering::Relaxed);
-                if let Some(Item::Written(batch)) = self.deliver(Item::Written(batch), route) {
-                    self.cx.send_written(&batch);
+            Item::Written(held) => {
+                let _ = self.buffered.fetch_sub(held.weight, Ordering::Relaxed);
+                if let Some(Item::Written(held)) = self.deliver(Item::Written(held), route) {
+                    self.cx.send_written(held.batch);
                 }
             }
             Item::Deferred(Pending { grid, depth, rest }) => match rest {

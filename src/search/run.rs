@@ -403,7 +403,9 @@ fn probe<'p, P: Searchable>(
         (None, None) if crew.plan.hands_over => probe_then_learn(cx, root, crew),
         (None, None) => cx.explore::<Sequential>(root, 0, None),
         (Some(pool), _) if probing.ordered => pool.install(|| {
-            Ordered::new(cx, probing.budget).explore(root, 0, None, &Route::default());
+            let ordered = Ordered::new(cx, probing.budget, &root);
+            ordered.explore(root, 0, None, &Route::default());
+            debug_assert!(cx.stopped() || ordered.held() == 0, "held back for ever");
         }),
         (Some(pool), Some(unit)) => pool.install(|| {
             with_restarts(cx, root, unit, |cx, root| {

@@ -512,7 +512,7 @@ impl<P: Countable> SearchCx<'_, P> {
     }
 
     /// Hands solutions written by [`SearchCx::write_held`] to the collector, in order.
-    pub(crate) fn send_written(&self, held: &Batch) {
+    pub(crate) fn send_written(&self, held: Batch) {
         if let Outlet::Bytes { tx, batcher, lane } = &self.solutions {
             let delivered = self.guard_writer(|| batcher.put_written(held, *lane, tx));
             self.check_delivered(delivered);
