@@ -1,7 +1,8 @@
 //! Files that are never seen half-written, and paths as messages show them: checkpoints, split
 //! folders and the command's `-o FILE` are written to a fresh temporary file beside the target,
 //! then synced and renamed over it (a large one synced as it grows, by a thread of its own, so
-//! that the last sync is short). A target that exists and is not a regular file (a FIFO, a
+//! that the last sync is short; a symbolic link stays one, the file it leads to replaced). A
+//! target that exists and is not a regular file (a FIFO, a
 //! device such as `/dev/null`) is written directly, so that it stays what it is.
 
 use std::ffi::OsString;
@@ -82,6 +83,8 @@ pub fn shown_path(path: &Path) -> String {
 pub struct AtomicFile {
     file: File,
     target: PathBuf,
+    /// Where the file goes: the target, or the file a symbolic link there leads to.
+    place: PathBuf,
     /// The temporary file, `None` when the target is written directly.
     temp: Option<PathBuf>,
     /// Bytes written since the syncing thread was last asked to sync.
@@ -133,15 +136,24 @@ impl AtomicFile {
             return Ok(AtomicFile {
                 file,
                 target: target.to_path_buf(),
+                place: target.to_path_buf(),
                 temp: None,
                 unsynced: 0,
                 syncer: None,
             });
         }
-        let (file, temp) = create_temp(target)?;
+        // A symbolic link stays one: the file it leads to is the one replaced.
+        let place = match std::fs::symlink_metadata(target) {
+            Ok(m) if m.file_type().is_symlink() => {
+                std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf())
+            }
+            _ => target.to_path_buf(),
+        };
+        let (file, temp) = create_temp(&place)?;
         Ok(AtomicFile {
             file,
             target: target.to_path_buf(),
+            place,
             temp: Some(temp),
             unsynced: 0,
             syncer: None,
@@ -167,7 +179,7 @@ impl AtomicFile {
         let placed = self
             .file
             .sync_all()
-            .and_then(|()| std::fs::rename(&temp, &self.target));
+            .and_then(|()| std::fs::rename(&temp, &self.place));
         if placed.is_err() {
             // Not renamed: the temporary file goes, as when the write fails.
             let _ = std::fs::remove_file(&temp);
@@ -221,8 +233,14 @@ fn named(target: &Path, e: io::Error) -> io::Error {
     )
 }
 
-/// Creates `.NAME.PID.N.tmp` beside `target`, trying further numbers while a name is taken.
+/// The most bytes of the target's name that a temporary name repeats: with `.`, the process
+/// number and the suffix, it stays within the 255 bytes a file name may have.
+const TEMP_NAME_BYTES: usize = 200;
+
+/// Creates `.NAME.PID.N.tmp` beside `target`, trying further numbers while a name is taken
+/// (`NAME` cut to [`TEMP_NAME_BYTES`]).
 fn create_temp(target: &Path) -> io::Result<(File, PathBuf)> {
+    use std::os::unix::ffi::OsStrExt;
     let Some(file_name) = target.file_name() else {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -237,7 +255,10 @@ fn create_temp(target: &Path) -> io::Result<(File, PathBuf)> {
         // Relaxed: only that no two calls get the same number matters.
         let n = NEXT_TEMP.fetch_add(1, Ordering::Relaxed);
         let mut temp_name = OsString::from(".");
-        temp_name.push(file_name);
+        let name = file_name.as_bytes();
+        temp_name.push(std::ffi::OsStr::from_bytes(
+            &name[..name.len().min(TEMP_NAME_BYTES)],
+        ));
         temp_name.push(format!(".{}.{n}.tmp", std::process::id()));
         let temp = folder.join(temp_name);
         match OpenOptions::new().write(true).create_new(true).open(&temp) {
@@ -311,6 +332,24 @@ mod tests {
         drop(file);
         let left: Vec<_> = std::fs::read_dir(dir.path()).expect("list").collect();
         assert_eq!(left.len(), 1, "only the committed file: {left:?}");
+    }
+
+    /// A name near the system's limit still has a temporary name, and a symbolic link stays
+    /// a link, the file it leads to replaced.
+    #[test]
+    fn long_names_and_links_are_written_as_named() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let long = dir.path().join("x".repeat(250));
+        write_atomically(&long, b"long").expect("written");
+        assert_eq!(std::fs::read(&long).expect("read"), b"long");
+        let (real, link) = (dir.path().join("real.txt"), dir.path().join("link.txt"));
+        std::fs::write(&real, "old").expect("write");
+        std::os::unix::fs::symlink("real.txt", &link).expect("a link");
+        write_atomically(&link, b"new").expect("written");
+        assert!(std::fs::symlink_metadata(&link).is_ok_and(|m| m.file_type().is_symlink()));
+        assert_eq!(std::fs::read(&real).expect("read"), b"new");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).expect("list").collect();
+        assert_eq!(left.len(), 3, "no temporary file is left: {left:?}");
     }
 
     #[test]
