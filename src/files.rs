@@ -11,11 +11,17 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 /// Once this many bytes more are written to a temporary file, a thread of its own starts
 /// syncing them to the disk, so that the sync of [`AtomicFile::commit`] finds little left.
 const SYNC_EVERY: u64 = 64 << 20;
+
+/// The most bytes written and not yet synced that the writer runs ahead of the syncing
+/// thread by: a disk slower than the writes holds the writer back, not the commit.
+const SYNC_BEHIND: u64 = 192 << 20;
 
 /// How many temporary names are tried before giving up (each taken one is left alone).
 const NAME_TRIES: u64 = 100;
@@ -87,17 +93,22 @@ pub struct AtomicFile {
     place: PathBuf,
     /// The temporary file, `None` when the target is written directly.
     temp: Option<PathBuf>,
-    /// Bytes written since the syncing thread was last asked to sync.
-    unsynced: u64,
+    /// Bytes written.
+    written: u64,
+    /// Bytes written when the syncing thread was last asked to sync.
+    asked: u64,
     /// The thread that syncs the temporary file while it is written, once it has begun.
     syncer: Option<Syncer>,
 }
 
 /// A thread that syncs a file to the disk each time it is asked (asks that come while it
-/// syncs make one more sync).
+/// syncs make one more sync), and holds the writer back while too much is not synced yet.
 #[derive(Debug)]
 struct Syncer {
-    ask: Sender<()>,
+    /// The bytes written when asked.
+    ask: Sender<u64>,
+    /// The bytes the last sync covered.
+    synced: Arc<(Mutex<u64>, Condvar)>,
     thread: JoinHandle<()>,
 }
 
@@ -105,18 +116,40 @@ impl Syncer {
     /// A thread syncing a handle of its own to `file`; `None` when none can be had.
     fn start(file: &File) -> Option<Syncer> {
         let file = file.try_clone().ok()?;
-        let (ask, asked): (Sender<()>, Receiver<()>) = std::sync::mpsc::channel();
+        let (ask, asked): (Sender<u64>, Receiver<u64>) = std::sync::mpsc::channel();
+        let synced = Arc::new((Mutex::new(0), Condvar::new()));
+        let done = Arc::clone(&synced);
         let thread = std::thread::Builder::new()
             .name("nonoenum-sync".into())
             .spawn(move || {
-                while asked.recv().is_ok() {
-                    while asked.try_recv().is_ok() {}
+                while let Ok(mut upto) = asked.recv() {
+                    upto = asked.try_iter().last().unwrap_or(upto);
                     // Only a head start: the commit's own sync reports any error.
                     let _ = file.sync_data();
+                    *done.0.lock().unwrap_or_else(PoisonError::into_inner) = upto;
+                    done.1.notify_all();
                 }
             })
             .ok()?;
-        Some(Syncer { ask, thread })
+        Some(Syncer {
+            ask,
+            synced,
+            thread,
+        })
+    }
+
+    /// Asks for a sync of the `written` bytes, then waits while more than [`SYNC_BEHIND`] of
+    /// them are not synced: what the commit's sync has left to do stays short.
+    fn sync(&self, written: u64) {
+        if self.ask.send(written).is_err() {
+            return;
+        }
+        let (synced, cond) = &*self.synced;
+        let mut upto = synced.lock().unwrap_or_else(PoisonError::into_inner);
+        while written.saturating_sub(*upto) > SYNC_BEHIND && !self.thread.is_finished() {
+            let wait = cond.wait_timeout(upto, Duration::from_millis(50));
+            upto = wait.unwrap_or_else(PoisonError::into_inner).0;
+        }
     }
 
     /// Ends the thread once its sync under way, if any, is over.
@@ -138,7 +171,8 @@ impl AtomicFile {
                 target: target.to_path_buf(),
                 place: target.to_path_buf(),
                 temp: None,
-                unsynced: 0,
+                written: 0,
+                asked: 0,
                 syncer: None,
             });
         }
@@ -155,7 +189,8 @@ impl AtomicFile {
             target: target.to_path_buf(),
             place,
             temp: Some(temp),
-            unsynced: 0,
+            written: 0,
+            asked: 0,
             syncer: None,
         })
     }
@@ -191,14 +226,14 @@ impl AtomicFile {
 impl Write for AtomicFile {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         let written = self.file.write(bytes).map_err(|e| named(&self.target, e))?;
-        self.unsynced += written as u64;
-        if self.unsynced >= SYNC_EVERY && self.temp.is_some() {
-            self.unsynced = 0;
+        self.written += written as u64;
+        if self.written - self.asked >= SYNC_EVERY && self.temp.is_some() {
+            self.asked = self.written;
             if self.syncer.is_none() {
                 self.syncer = Syncer::start(&self.file);
             }
             if let Some(syncer) = &self.syncer {
-                let _ = syncer.ask.send(());
+                syncer.sync(self.written);
             }
         }
         Ok(written)
