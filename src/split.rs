@@ -43,6 +43,7 @@
 //! choice and estimate (and every few lines of a propagation): once it is raised, the split
 //! returns [`SolveError::Cancelled`] within a propagation or two, and no parts.
 
+mod along;
 mod measured;
 mod pack;
 mod sizing;
@@ -59,6 +60,7 @@ use crate::choose::{Choice, Interrupted, SealedMemo};
 use crate::domain::{Domain, DomainGrid, each_value};
 use crate::puzzle::Puzzle;
 use crate::search::{Searchable, SolveError, propagated_root_until};
+pub(crate) use along::{Decision, Node, Replay, cut_along};
 use measured::Measured;
 use pack::packed;
 use sizing::{Progress, Sizer};

@@ -22,7 +22,7 @@ mod held;
 mod in_place;
 mod ordered;
 mod probe;
-mod product;
+pub(crate) mod product;
 #[cfg(test)]
 mod product_tests;
 #[cfg(test)]
@@ -272,6 +272,8 @@ pub struct Solver<'p, P: Searchable = Puzzle> {
     /// When the probing search checks nodes for a completion, if ever (see
     /// [`Solver::with_completion_checks`]).
     checks: Option<dead_ends::CheckPolicy>,
+    /// Where the search starts instead of the propagated root (see [`Solver::starting_at`]).
+    start: Option<P::Grid>,
 }
 
 /// Capacity of the solution channel: enough to keep workers busy while the collector writes.
@@ -293,7 +295,15 @@ impl<'p, P: Searchable> Solver<'p, P> {
             estimate: false,
             solution_limit: None,
             checks: Some(dead_ends::CheckPolicy::default()),
+            start: None,
         }
+    }
+
+    /// Starts the search at `grid`, a propagated grid of the puzzle that holds every solution
+    /// of its root: a part of a checkpoint, rebuilt as the whole search reached it.
+    pub(crate) fn starting_at(mut self, grid: P::Grid) -> Self {
+        self.start = Some(grid);
+        self
     }
 
     /// Whether the probing search asks a learning search, at large nodes, if a solution lies

@@ -132,8 +132,15 @@ impl<P: Searchable> Solver<'_, P> {
     ) -> Result<Outcome, SolveError> {
         self.check_threads()?;
         let start = Instant::now();
-        let Ok(root) = self.root_until_cancelled()? else {
-            return Ok(self.outcome(0, false, start));
+        let root = match &self.start {
+            Some(grid) => {
+                self.puzzle.validate()?;
+                Some(grid.clone())
+            }
+            None => match self.root_until_cancelled()? {
+                Ok(root) => root,
+                Err(_) => return Ok(self.outcome(0, false, start)),
+            },
         };
         self.stats.set_root_time(start.elapsed());
         let Some(root) = root else {

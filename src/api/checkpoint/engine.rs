@@ -3,6 +3,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use super::files::{Output, io_error, write_atomically};
@@ -11,7 +12,7 @@ use super::{CheckpointEnd, CheckpointError, CheckpointEvent, CheckpointOptions, 
 use crate::domain::Domain;
 use crate::flow::Flow;
 use crate::search::{Probing, SolutionWriter, SolveError, Solver, SolverOptions};
-use crate::split::{Part, Sizing, split_by};
+use crate::split::{Decision, Node, Part, Replay, Sizing, cut_along, split_by};
 
 /// One run of a checkpoint: its state, where it is saved, and whom it tells.
 pub(super) struct Run<'a, F: FnMut(CheckpointEvent<'_>) -> Flow> {
@@ -38,13 +39,19 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
             Some(path) => Some(Output::open(path, self.state.output_len)?),
             None => None,
         };
-        self.ensure_split(puzzle)?;
-        self.resplit_first(puzzle)?;
+        let mut replay = Replay::new(puzzle, self.probing());
+        self.ensure_split(puzzle, &mut replay)?;
+        self.resplit_first(puzzle, &mut replay)?;
         let mut last_save = Instant::now();
         let mut end = CheckpointEnd::Complete;
         while let Some(decisions) = self.state.open.first() {
             let part = part_of(puzzle, decisions)?;
-            let solutions = match self.search(puzzle, &part, output.as_mut())? {
+            let start = match self.state.along {
+                true => replayed_node(&mut replay, puzzle, decisions, &self.options.cancel)?
+                    .map(|node| node.grid),
+                false => None,
+            };
+            let solutions = match self.search(puzzle, &part, start, output.as_mut())? {
                 PartEnd::Exhausted(solutions) => solutions,
                 PartEnd::Stopped(partial) => {
                     self.state.resplit = true;
@@ -89,19 +96,26 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
         Ok(end)
     }
 
-    /// Searches one part, appending its solutions to the output and telling the caller. The
-    /// solutions come in batches written on the threads that found them, as `list` writes.
+    /// How the parts' searches probe.
+    fn probing(&self) -> Probing {
+        match (self.state.probing, self.state.adaptive) {
+            (false, _) => Probing::Never,
+            (true, false) => Probing::Always,
+            (true, true) => Probing::Adaptive,
+        }
+    }
+
+    /// Searches one part, from `start` if given (its root as the whole search reached it),
+    /// appending its solutions to the output and telling the caller. The solutions come in
+    /// batches written on the threads that found them, as `list` writes.
     fn search<P: Stored>(
         &mut self,
         puzzle: &P,
         part: &P,
+        start: Option<P::Grid>,
         mut output: Option<&mut Output>,
     ) -> Result<PartEnd, CheckpointError> {
-        let probing = match (self.state.probing, self.state.adaptive) {
-            (false, _) => Probing::Never,
-            (true, false) => Probing::Always,
-            (true, true) => Probing::Adaptive,
-        };
+        let probing = self.probing();
         let options = SolverOptions {
             threads: self.options.threads,
             probing,
@@ -111,7 +125,11 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
             // Blocking clauses would make counting a part slow: parts enumerate.
             engine: Default::default(),
         };
-        let solver = Solver::new(part, options).with_cancel_flag(Arc::clone(&self.options.cancel));
+        let mut solver =
+            Solver::new(part, options).with_cancel_flag(Arc::clone(&self.options.cancel));
+        if let Some(start) = start {
+            solver = solver.starting_at(start);
+        }
         let rows = TextRows {
             puzzle,
             listing: output.is_some(),
@@ -142,11 +160,15 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
     /// balance, only enough of them that a crash loses little, so they are ranked by unknown
     /// cells. A split that the cancel flag stops leaves the state unsplit, the whole puzzle its
     /// one open part, whose search then stops at once.
-    fn ensure_split<P: Stored>(&mut self, puzzle: &P) -> Result<(), CheckpointError> {
+    fn ensure_split<P: Stored>(
+        &mut self,
+        puzzle: &P,
+        replay: &mut Replay<P>,
+    ) -> Result<(), CheckpointError> {
         if self.state.parts > 0 {
             return Ok(());
         }
-        let Some(parts) = self.cut(puzzle)? else {
+        let Some(parts) = self.cut(puzzle, &[], replay, 1)? else {
             return Ok(());
         };
         self.state.parts = parts.len();
@@ -157,11 +179,15 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
     /// Cuts the first open part into parts of its own when a run stopped inside it: a part
     /// can hold a fifth of the search, and without this a resume shorter than it would stop
     /// in it again and again. Its parts take its place, in search order.
-    fn resplit_first<P: Stored>(&mut self, puzzle: &P) -> Result<(), CheckpointError> {
+    fn resplit_first<P: Stored>(
+        &mut self,
+        puzzle: &P,
+        replay: &mut Replay<P>,
+    ) -> Result<(), CheckpointError> {
         let Some(first) = self.state.open.first().filter(|_| self.state.resplit) else {
             return Ok(());
         };
-        let Some(pieces) = self.cut(&part_of(puzzle, first)?)? else {
+        let Some(pieces) = self.cut(puzzle, first, replay, 2)? else {
             return Ok(());
         };
         let cut: Vec<Vec<[usize; 3]>> = (pieces.into_iter())
@@ -173,11 +199,32 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
         self.save()
     }
 
-    /// `puzzle` cut into [`Run::wanted`] parts ranked by unknown cells, each as its decisions;
-    /// `None` when the cancel flag stopped the cut.
-    fn cut<P: Stored>(&self, puzzle: &P) -> Result<Option<Vec<Vec<[usize; 3]>>>, CheckpointError> {
+    /// The part `part` of `puzzle` cut into [`Run::wanted`] parts ranked by unknown cells,
+    /// each as its decisions after `part`'s; `None` when the cancel flag stopped the cut. A
+    /// checkpoint whose parts follow the search cuts along its tree where the decisions lead
+    /// there and it cuts at least `fewest` parts (a product is one); elsewhere, and in older
+    /// checkpoints, the cut follows the tree of the search that probes at every node.
+    fn cut<P: Stored>(
+        &self,
+        puzzle: &P,
+        part: &[[usize; 3]],
+        replay: &mut Replay<P>,
+        fewest: usize,
+    ) -> Result<Option<Vec<Vec<[usize; 3]>>>, CheckpointError> {
         let cancel = &self.options.cancel;
-        let parts = match split_by(puzzle, self.wanted(), Sizing::UnknownCells, cancel) {
+        if self.state.along
+            && let Some(node) = replayed_node(replay, puzzle, part, cancel)?
+        {
+            let Ok(pieces) = cut_along(puzzle, self.probing(), node, self.wanted(), cancel) else {
+                return Ok(None);
+            };
+            if pieces.len() >= fewest {
+                let encoded = |piece: Vec<Decision>| piece.into_iter().map(encode).collect();
+                return Ok(Some(pieces.into_iter().map(encoded).collect()));
+            }
+        }
+        let part = part_of(puzzle, part)?;
+        let parts = match split_by(&part, self.wanted(), Sizing::UnknownCells, cancel) {
             Err(SolveError::Cancelled) => return Ok(None),
             parts => parts?,
         };
@@ -308,6 +355,31 @@ fn decide_apart(a: &[[usize; 3]], b: &[[usize; 3]]) -> bool {
         }
     }
     false
+}
+
+/// The node of the whole search's tree that an open part's decisions lead to, if they follow
+/// that tree; `None` where they do not or the cancel flag stopped the replay.
+fn replayed_node<P: Stored>(
+    replay: &mut Replay<P>,
+    puzzle: &P,
+    decisions: &[[usize; 3]],
+    cancel: &AtomicBool,
+) -> Result<Option<Node<P::Grid>>, CheckpointError> {
+    let decoded = decisions
+        .iter()
+        .map(|&d| {
+            let given = read_decision(puzzle, d)?;
+            let (row, col) = P::cell(&given);
+            Ok((row, col, P::given_value(&given)))
+        })
+        .collect::<Result<Vec<Decision>, String>>()
+        .map_err(CheckpointError::Altered)?;
+    Ok(replay.node(&decoded, cancel).ok().flatten().cloned())
+}
+
+/// A decision as the checkpoint file holds it (see [`decision`]).
+fn encode((row, col, value): Decision) -> [usize; 3] {
+    [row, col, value.trailing_zeros() as usize]
 }
 
 /// The puzzle of an open part: `puzzle` with the part's decisions as givens, checked.

@@ -2,7 +2,9 @@
 //! with its count exact and every solution listed exactly once ([`Checkpoint`]).
 //!
 //! The search is cut into parts as [`crate::split`] cuts it (an open subtree is the puzzle plus
-//! the decisions that select it). Parts run one after the other, in search order, each on every
+//! the decisions that select it); an ordered listing cuts the tree of its own search instead,
+//! and starts each part where that search reaches it, so that its file lists the solutions in
+//! the order of `list --ordered`. Parts run one after the other, in search order, each on every
 //! thread. When a part finishes it is *committed*: its count is added, its solutions are in the
 //! output file (flushed to disk), and it leaves the list of open parts. The checkpoint file
 //! (format `nonoenum-checkpoint/1`, JSON) holds the puzzle, the open parts, the committed count
@@ -67,6 +69,12 @@ struct State {
     /// solutions in the order of the one-thread search. (Absent in older checkpoints.)
     #[serde(default)]
     ordered: bool,
+    /// Whether the parts are subtrees of the tree of the parts' own search, each started from
+    /// its root as that search reaches it, so that an ordered listing lists as the search
+    /// does. (Absent in older checkpoints, whose parts are cut from the tree of the search that
+    /// probes at every node.)
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    along: bool,
     /// `list`: the output file (absolute).
     output: Option<PathBuf>,
     /// `list`: the output file's length at the last commit.
@@ -323,9 +331,9 @@ impl Checkpoint {
             puzzle: clues,
             givens,
             probing: probing != Probing::Never,
-            // Ordered parts follow the tree of the search that probes at every node.
-            adaptive: probing == Probing::Adaptive && !ordered,
+            adaptive: probing == Probing::Adaptive,
             ordered,
+            along: ordered,
             // Absolute, so that a run resumes from any folder.
             output: output.map(|path| std::path::absolute(&path).unwrap_or(path)),
             output_len: 0,

@@ -176,30 +176,64 @@ fn a_run_cancelled_inside_a_part_drops_its_solutions_and_finds_them_again() {
 /// stopped in is cut again, so the runs still end, ordered, with every solution once.
 #[test]
 fn runs_shorter_than_a_part_still_end() {
-    let (_dir, path, out) = folder_with_listing();
-    let puzzle = AnyPuzzle::Bw(permutations(7));
-    create_ordered(&puzzle, &path, &out);
+    for probing in [Probing::Always, Probing::Adaptive, Probing::Never] {
+        let (_dir, path, out) = folder_with_listing();
+        let puzzle = AnyPuzzle::Bw(permutations(7));
+        create_ordered(&puzzle, &path, &out, probing);
+        let runs = run_to_the_end(&path, stop_every(30));
+        assert!(runs > 10, "{runs} runs");
+        let checkpoint = Checkpoint::load(&path).expect("loads");
+        assert!(checkpoint.parts() > 64, "{} parts", checkpoint.parts());
+        let written = std::fs::read_to_string(&out).expect("the listing");
+        assert!(
+            written == ordered_listing(&puzzle, 7, probing),
+            "not the ordered listing, {probing:?}"
+        );
+    }
+}
+
+/// A handler of a run's events that stops the part whose batch passes the next `every`
+/// solutions.
+fn stop_every(every: u64) -> impl FnMut(&CheckpointEvent<'_>, &CheckpointOptions) -> Flow {
     let mut found = 0;
-    let runs = run_to_the_end(&path, |event, _| match event {
+    move |event, _| match *event {
         CheckpointEvent::Found { solutions, .. } => {
             found += solutions;
-            // Stops the part whose batch passes the next 30 solutions.
-            if (found - solutions) / 30 != found / 30 {
+            if (found - solutions) / every != found / every {
                 Flow::Stop
             } else {
                 Flow::Continue
             }
         }
         _ => Flow::Continue,
-    });
-    assert!(runs > 10, "{runs} runs");
-    let checkpoint = Checkpoint::load(&path).expect("loads");
-    assert!(checkpoint.parts() > 64, "{} parts", checkpoint.parts());
-    let written = std::fs::read_to_string(&out).expect("the listing");
-    assert!(
-        written == ordered_listing(&puzzle, 7),
-        "not the ordered listing"
-    );
+    }
+}
+
+/// A puzzle whose search lists its root as a product (seventeen separate 2x2 squares in a row,
+/// each holding one of its diagonals: 2^17 solutions), which the search does not branch: the
+/// checkpoint's one part, once a run stops in it, is cut as the search that probes at every
+/// node cuts it, and the runs still end with every solution once.
+#[test]
+fn a_product_stopped_in_is_cut_and_ends() {
+    let (_dir, path, out) = folder_with_listing();
+    let cols: Vec<&str> = (0..50)
+        .map(|c| if c % 3 == 2 { "0" } else { "1" })
+        .collect();
+    let row = vec!["1"; 17].join(" ");
+    let text = format!("2 50\n{row}\n{row}\n{}\n", cols.join("\n"));
+    let puzzle = AnyPuzzle::parse(&text).expect("valid");
+    create_ordered(&puzzle, &path, &out, Probing::Adaptive);
+    assert_eq!(run_to_the_end(&path, |_, _| Flow::Continue), 1);
+    assert_eq!(Checkpoint::load(&path).expect("loads").parts(), 1);
+    let whole = std::fs::read_to_string(&out).expect("the listing");
+    assert!(whole == ordered_listing_of(&puzzle, 50, Probing::Adaptive).1);
+    let (_dir, path, out) = folder_with_listing();
+    create_ordered(&puzzle, &path, &out, Probing::Adaptive);
+    let runs = run_to_the_end(&path, stop_every(50_000));
+    assert!(runs > 2, "{runs} runs");
+    let seen = listed(&out);
+    assert_eq!(seen.len(), 1 << 17);
+    assert!(seen.values().all(|&n| n == 1), "a solution listed twice");
 }
 
 /// Parts whose solutions come in several batches (a 60x60 grid holding a 7x7 permutation
@@ -209,19 +243,22 @@ fn parts_of_many_batches_list_as_the_ordered_search() {
     let (_dir, path, out) = folder_with_listing();
     let lines = "1\n".repeat(7) + &"0\n".repeat(53);
     let puzzle = AnyPuzzle::parse(&format!("60 60\n{lines}{lines}")).expect("valid");
-    create_ordered(&puzzle, &path, &out);
-    assert_eq!(run_to_the_end(&path, |_, _| Flow::Continue), 1);
-    let written = std::fs::read_to_string(&out).expect("the listing");
-    assert!(
-        written == ordered_listing(&puzzle, 60),
-        "not the ordered listing"
-    );
+    for probing in [Probing::Always, Probing::Adaptive] {
+        create_ordered(&puzzle, &path, &out, probing);
+        assert_eq!(run_to_the_end(&path, |_, _| Flow::Continue), 1);
+        let written = std::fs::read_to_string(&out).expect("the listing");
+        assert!(
+            written == ordered_listing(&puzzle, 60, probing),
+            "not the ordered listing, {probing:?}"
+        );
+        std::fs::remove_file(&path).expect("removed");
+    }
 }
 
-/// Saves at `path` a new checkpoint of an ordered listing of `puzzle` to `out`, probing.
-fn create_ordered(puzzle: &AnyPuzzle, path: &Path, out: &Path) {
+/// Saves at `path` a new checkpoint of an ordered listing of `puzzle` to `out`.
+fn create_ordered(puzzle: &AnyPuzzle, path: &Path, out: &Path, probing: Probing) {
     let settings = CheckpointSettings {
-        probing: Probing::Always,
+        probing,
         ordered: true,
         ..listing_to(out)
     };
@@ -230,11 +267,19 @@ fn create_ordered(puzzle: &AnyPuzzle, path: &Path, out: &Path) {
         .expect("created");
 }
 
-/// The listing of the ordered search on one thread, as a checkpoint's output file holds it.
-fn ordered_listing(puzzle: &AnyPuzzle, width: usize) -> String {
+/// The listing of the ordered search of a 7x7 permutation puzzle on one thread, as a
+/// checkpoint's output file holds it.
+fn ordered_listing(puzzle: &AnyPuzzle, width: usize, probing: Probing) -> String {
+    let (solutions, listing) = ordered_listing_of(puzzle, width, probing);
+    assert_eq!(solutions, 5040);
+    listing
+}
+
+/// The number of solutions of `puzzle` and their listing by the ordered search on one thread.
+fn ordered_listing_of(puzzle: &AnyPuzzle, width: usize, probing: Probing) -> (u64, String) {
     let ordered = SolverOptions {
         threads: 1,
-        probing: Probing::Always,
+        probing,
         ordered: true,
         ..SolverOptions::default()
     };
@@ -243,8 +288,7 @@ fn ordered_listing(puzzle: &AnyPuzzle, width: usize) -> String {
         solutions.push(drawn(&grid.to_cells(), width, &['.', '#']) + "\n");
         Flow::Continue
     });
-    assert_eq!(outcome.expect("enumerates").solutions, 5040);
-    solutions.join("\n")
+    (outcome.expect("enumerates").solutions, solutions.join("\n"))
 }
 
 /// Two runs of one listing at once would interleave their solutions: the second is refused

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
-use nonoenum::{AnyPuzzle, BigUint, Probing, SideCount, SolverOptions};
+use nonoenum::{AnyPuzzle, BigUint, SideCount, SolverOptions};
 
 use super::run::{Mode, Run, engine_for};
 use crate::cli::{Settings, SolutionFormat};
@@ -320,11 +320,6 @@ pub(crate) fn checkpointed(settings: &Settings, output: Option<&Path>) -> anyhow
     }
     // `count` prints no solution: their order does not matter.
     let ordered = settings.ordered && output.is_some();
-    if ordered && settings.probing == Probing::Never {
-        // The parts are cut from the probing search's tree: only with probing do they run,
-        // one after the other, in the order of the one-thread search.
-        bail!("--checkpoint with --ordered needs probing: drop --strategy plain");
-    }
     let mut puzzles = crate::input::load_any(settings)?;
     if puzzles.len() != 1 {
         let n = puzzles.len();

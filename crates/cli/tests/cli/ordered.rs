@@ -235,44 +235,38 @@ fn checkpointed_and_split_listings_keep_the_one_thread_order() {
     let tmp = TempDir::new().expect("temp dir");
     let perm = permutation(tmp.path(), 7);
     let perm = perm.to_str().expect("path");
-    // Parts are cut from the tree of the search that probes at every node.
-    let all = stdout(&["list", "-q", "-t", "1", "--strategy", "probe", perm]);
-
-    // A checkpointed run lists its parts one after the other, in search order.
-    let file = tmp.path().join("checkpointed.txt");
+    // A checkpointed run lists its parts one after the other, in search order: as the
+    // ordered search lists, with each strategy.
     let ckpt = tmp.path().join("run.ckpt");
-    let (file_arg, ckpt_arg) = (file.to_str().expect("path"), ckpt.to_str().expect("path"));
-    let _ = stdout(&[
-        "list",
-        "-q",
-        "--ordered",
-        "-t",
-        "3",
-        "--checkpoint",
-        ckpt_arg,
-        "--output",
-        file_arg,
-        perm,
-    ]);
-    let written = std::fs::read_to_string(&file).expect("the output file");
-    assert!(written == all, "the checkpointed listing differs");
-    let refused = nonoenum([
-        "list",
-        "-q",
-        "--ordered",
-        "--strategy=plain",
-        "--checkpoint",
-        ckpt_arg,
-        "--output",
-        file_arg,
-        perm,
-    ])
-    .output()
-    .expect("the binary runs");
-    assert_eq!(refused.status.code(), Some(2));
+    for strategy in ["auto", "probe", "plain"] {
+        let all = stdout(&["list", "-q", "--ordered", "--strategy", strategy, perm]);
+        let file = tmp.path().join(format!("checkpointed-{strategy}.txt"));
+        let (file_arg, ckpt_arg) = (file.to_str().expect("path"), ckpt.to_str().expect("path"));
+        let _ = stdout(&[
+            "list",
+            "-q",
+            "--ordered",
+            "--strategy",
+            strategy,
+            "-t",
+            "3",
+            "--checkpoint",
+            ckpt_arg,
+            "--output",
+            file_arg,
+            perm,
+        ]);
+        let written = std::fs::read_to_string(&file).expect("the output file");
+        assert!(
+            written == all,
+            "the checkpointed listing differs ({strategy})"
+        );
+        std::fs::remove_file(&ckpt).expect("removed");
+    }
 
     // A split numbers its parts in search order: their one-thread listings, merged, are the
-    // whole listing.
+    // whole listing, as the search that probes at every node lists it.
+    let all = stdout(&["list", "-q", "-t", "1", "--strategy", "probe", perm]);
     let dir = tmp.path().join("split");
     let dir_arg = dir.to_str().expect("path");
     let refused = nonoenum(["split", "-q", "--ordered", "-o", dir_arg, perm])
