@@ -48,6 +48,7 @@ pub use batch::SolutionWriter;
 pub use stats::{SearchStats, StatsSnapshot};
 use tree::Outlet;
 
+use crate::choose::SealedMemo;
 use crate::color::{ColorGrid, ColorPuzzle};
 use crate::count::Countable;
 use crate::domain::{Domain, DomainGrid};
@@ -274,6 +275,8 @@ pub struct Solver<'p, P: Searchable = Puzzle> {
     checks: Option<dead_ends::CheckPolicy>,
     /// Where the search starts instead of the propagated root (see [`Solver::starting_at`]).
     start: Option<P::Grid>,
+    /// The probes of the parent of `start`.
+    start_memo: Option<Arc<SealedMemo<P::Grid>>>,
 }
 
 /// Capacity of the solution channel: enough to keep workers busy while the collector writes.
@@ -296,13 +299,20 @@ impl<'p, P: Searchable> Solver<'p, P> {
             solution_limit: None,
             checks: Some(dead_ends::CheckPolicy::default()),
             start: None,
+            start_memo: None,
         }
     }
 
     /// Starts the search at `grid`, a propagated grid of the puzzle that holds every solution
-    /// of its root: a part of a checkpoint, rebuilt as the whole search reached it.
-    pub(crate) fn starting_at(mut self, grid: P::Grid) -> Self {
-        self.start = Some(grid);
+    /// of its root, with `memo`, the probes of its parent: a part of a checkpoint, rebuilt as
+    /// the whole search reached it. (A node probes within a budget of work, and the probes its
+    /// memo answers cost less of it, so without the memo it could choose another cell.)
+    pub(crate) fn starting_at(
+        mut self,
+        grid: P::Grid,
+        memo: Option<Arc<SealedMemo<P::Grid>>>,
+    ) -> Self {
+        (self.start, self.start_memo) = (Some(grid), memo);
         self
     }
 

@@ -4,16 +4,18 @@
 //! [`Solver::run_batched`]).
 
 use std::panic::AssertUnwindSafe;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use super::batch::Collected;
 use super::dead_ends::{CheckPolicy, CutDeadEnds, DeadEnds, MOST_CHECKED_VARS};
+use super::held::{Hold, hold_memo};
 use super::ordered::{self, Ordered, Route};
 use super::restart::Attempt;
 use super::tree::{Outlet, Parallel, SearchCx, Sequential};
 use super::{Engine, Flow, Outcome, Searchable, SolveError, Solver, stack_size};
+use crate::choose::SealedMemo;
 use crate::count::Countable;
 use crate::domain::DomainGrid;
 use crate::fault::Fault;
@@ -167,6 +169,7 @@ impl<P: Searchable> Solver<'_, P> {
         }
         let crew = Crew {
             plan,
+            start_memo: self.start_memo.as_ref(),
             learner_root: &LearnerRoot::new(root.clone()),
             // The learning searches of a portfolio share their short learned clauses.
             exchange: &ClauseExchange::new(),
@@ -344,6 +347,8 @@ impl<P: Searchable> Solver<'_, P> {
 /// What the threads of a run share, besides their [`SearchCx`].
 struct Crew<'p, G> {
     plan: Plan,
+    /// The probes of the parent of a root that is not the puzzle's (see `Solver::starting_at`).
+    start_memo: Option<&'p Arc<SealedMemo<G>>>,
     /// Where the learning searches start.
     learner_root: &'p LearnerRoot<G>,
     exchange: &'p ClauseExchange,
@@ -408,10 +413,16 @@ fn probe<'p, P: Searchable>(
             cx.explore::<Sequential>(root, 0, None);
         }),
         (None, None) if crew.plan.hands_over => probe_then_learn(cx, root, crew),
-        (None, None) => cx.explore::<Sequential>(root, 0, None),
+        (None, None) => {
+            let hold = hold_memo(crew.start_memo.cloned());
+            cx.explore::<Sequential>(root, 0, hold.as_ref().map(Hold::slot));
+            if let Some(hold) = hold {
+                hold.release();
+            }
+        }
         (Some(pool), _) if probing.ordered => pool.install(|| {
             let ordered = Ordered::new(cx, probing.budget, &root);
-            ordered.explore(root, 0, None, &Route::default());
+            ordered.explore(root, 0, crew.start_memo, &Route::default());
             debug_assert!(cx.stopped() || ordered.held() == 0, "held back for ever");
         }),
         (Some(pool), Some(unit)) => pool.install(|| {
@@ -419,9 +430,13 @@ fn probe<'p, P: Searchable>(
                 cx.explore::<Parallel>(root, 0, None);
             });
         }),
-        (Some(pool), None) => {
-            pool.install(|| cx.explore::<Parallel>(root, 0, None));
-        }
+        (Some(pool), None) => pool.install(|| {
+            let hold = hold_memo(crew.start_memo.cloned());
+            cx.explore::<Parallel>(root, 0, hold.as_ref().map(Hold::slot));
+            if let Some(hold) = hold {
+                hold.release();
+            }
+        }),
     }
     // Every worker is done: what their batches hold goes now.
     cx.flush_all();

@@ -31,7 +31,7 @@ const OPEN_BYTES: usize = 256 << 20;
 #[derive(Clone)]
 pub(crate) struct Node<G> {
     pub(crate) grid: G,
-    memo: Option<Arc<SealedMemo<G>>>,
+    pub(crate) memo: Option<Arc<SealedMemo<G>>>,
 }
 
 impl<G> Node<G> {

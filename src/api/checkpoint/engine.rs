@@ -47,8 +47,7 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
         while let Some(decisions) = self.state.open.first() {
             let part = part_of(puzzle, decisions)?;
             let start = match self.state.along {
-                true => replayed_node(&mut replay, puzzle, decisions, &self.options.cancel)?
-                    .map(|node| node.grid),
+                true => replayed_node(&mut replay, puzzle, decisions, &self.options.cancel)?,
                 false => None,
             };
             let solutions = match self.search(puzzle, &part, start, output.as_mut())? {
@@ -112,7 +111,7 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
         &mut self,
         puzzle: &P,
         part: &P,
-        start: Option<P::Grid>,
+        start: Option<Node<P::Grid>>,
         mut output: Option<&mut Output>,
     ) -> Result<PartEnd, CheckpointError> {
         let probing = self.probing();
@@ -128,7 +127,7 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
         let mut solver =
             Solver::new(part, options).with_cancel_flag(Arc::clone(&self.options.cancel));
         if let Some(start) = start {
-            solver = solver.starting_at(start);
+            solver = solver.starting_at(start.grid, start.memo);
         }
         let rows = TextRows {
             puzzle,

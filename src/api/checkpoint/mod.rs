@@ -200,8 +200,11 @@ pub struct CheckpointSettings {
     pub label: String,
     /// When search nodes probe.
     pub probing: Probing,
-    /// List the solutions in the order of the one-thread search (`list --ordered`); needs
-    /// probing.
+    /// List the solutions in the order of the ordered search that probes as `probing` says
+    /// (`list --ordered`): the parts are cut from that search's tree, each started where the
+    /// search reaches it. A part that search lists as a product, once a run stops inside it,
+    /// is cut as the search that probes at every node cuts it, and the rest of its solutions
+    /// come in that search's order.
     pub ordered: bool,
     /// `None` counts; `Some(file)` lists every solution into `file` (started afresh), as text
     /// rows separated by blank lines; the checkpoint records its absolute path.
