@@ -85,16 +85,19 @@ fn run_checkpoint(
         threads: options.threads,
         save_every: options.every,
         cancel: Arc::clone(&options.cancel.any),
+        deadline: options.cancel.deadline,
     };
     let end = checkpoint
         .run(path, &run, |_| Flow::Continue)
         .map_err(|e| named(e, &name))?;
+    // A stop with no flag raised is the part stopping early for the deadline.
+    let limited = options.cancel.deadline.map(|_| Stop::TimeLimit);
     let stopped = match end {
         CheckpointEnd::Complete => None,
-        CheckpointEnd::Stopped { partial } => Some((
-            options.cancel.reason().unwrap_or(Stop::Interrupted),
-            partial,
-        )),
+        CheckpointEnd::Stopped { partial } => {
+            let why = options.cancel.reason().or(limited);
+            Some((why.unwrap_or(Stop::Interrupted), partial))
+        }
     };
     Ok(report(&checkpoint, stopped, &name, options.quiet))
 }

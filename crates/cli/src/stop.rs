@@ -61,12 +61,14 @@ pub(crate) struct Cancel {
     pub(crate) any: Arc<AtomicBool>,
     interrupted: Arc<AtomicBool>,
     timed_out: Arc<AtomicBool>,
+    /// When the time limit stops the search, if it does.
+    pub(crate) deadline: Option<Instant>,
 }
 
 impl Cancel {
     /// Installs the Ctrl-C / SIGTERM handler and starts the time-limit thread, if any.
     pub(crate) fn install(time_limit: Option<Duration>) -> Self {
-        let cancel = Cancel::default();
+        let mut cancel = Cancel::default();
         crate::fault::cancel_on_panic(Arc::clone(&cancel.any));
         let on_signal = cancel.clone();
         // Without a handler, Ctrl-C kills the process (losing buffered output) but nothing else.
@@ -79,6 +81,7 @@ impl Cancel {
             // The search stops a tenth of the limit early (at most 0.25 s) to write out and exit.
             let early = (limit / 10).min(Duration::from_millis(250));
             let deadline = *STARTED.get_or_init(Instant::now) + (limit - early);
+            cancel.deadline = Some(deadline);
             let _ = std::thread::Builder::new()
                 .name("nonoenum-time-limit".into())
                 .spawn(move || {

@@ -90,6 +90,11 @@ impl Output {
         Ok(())
     }
 
+    /// The file's length, what was appended since the last commit included.
+    pub(super) fn len(&self) -> u64 {
+        self.len
+    }
+
     /// Flushes and syncs what was appended; returns the length to record.
     pub(super) fn commit(&mut self) -> Result<u64, CheckpointError> {
         let synced = self

@@ -25,7 +25,7 @@ mod tests;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -216,6 +216,9 @@ pub struct CheckpointSettings {
 pub struct CheckpointOptions {
     /// Worker threads; `0` means one per available core.
     pub threads: usize,
+    /// When the run should stop (a time limit): the part running stops early enough that
+    /// cutting the output back to its last commit, at a few gigabytes a second, ends by then.
+    pub deadline: Option<Instant>,
     /// How often the checkpoint file is rewritten while parts commit (it is also written when
     /// the search is split and when the run ends).
     pub save_every: Duration,
@@ -227,6 +230,7 @@ impl Default for CheckpointOptions {
     fn default() -> Self {
         CheckpointOptions {
             threads: 0,
+            deadline: None,
             save_every: Duration::from_secs(5),
             cancel: Arc::default(),
         }

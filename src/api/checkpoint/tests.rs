@@ -255,6 +255,39 @@ fn parts_of_many_batches_list_as_the_ordered_search() {
     }
 }
 
+/// A run whose deadline has come stops its part at the first batch (18 solutions of a 60x60
+/// grid) and cuts its output back, so that no cutting back runs past the deadline; a later
+/// run lists every solution once.
+#[test]
+fn a_deadline_stops_the_part_before_its_output_grows() {
+    let (_dir, path, out) = folder_with_listing();
+    let lines = "1\n".repeat(7) + &"0\n".repeat(53);
+    let puzzle = AnyPuzzle::parse(&format!("60 60\n{lines}{lines}")).expect("valid");
+    Checkpoint::create(&puzzle, listing_to(&out))
+        .and_then(|c| c.save(&path))
+        .expect("created");
+    let mut checkpoint = Checkpoint::load(&path).expect("loads");
+    let options = CheckpointOptions {
+        deadline: Some(std::time::Instant::now()),
+        ..options()
+    };
+    let mut found = 0;
+    let end = (checkpoint.run(&path, &options, |event| {
+        if let CheckpointEvent::Found { solutions, .. } = event {
+            found += solutions;
+        }
+        Flow::Continue
+    }))
+    .expect("runs");
+    assert!(matches!(end, CheckpointEnd::Stopped { .. }), "{end:?}");
+    assert!((1..100).contains(&found), "{found} found");
+    assert_eq!(std::fs::metadata(&out).expect("the listing").len(), 0);
+    assert_eq!(run_to_the_end(&path, |_, _| Flow::Continue), 1);
+    let seen = listed(&out);
+    assert_eq!(seen.len(), 5040);
+    assert!(seen.values().all(|&n| n == 1), "a solution listed twice");
+}
+
 /// Saves at `path` a new checkpoint of an ordered listing of `puzzle` to `out`.
 fn create_ordered(puzzle: &AnyPuzzle, path: &Path, out: &Path, probing: Probing) {
     let settings = CheckpointSettings {
