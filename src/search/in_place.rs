@@ -172,6 +172,7 @@ mod tests {
             attempt: None,
             solutions: Outlet::Grids(tx),
             dead_ends: None,
+            walk_root: false,
         };
         search(&cx, root);
         drop(cx);

@@ -277,6 +277,8 @@ pub struct Solver<'p, P: Searchable = Puzzle> {
     start: Option<P::Grid>,
     /// The probes of the parent of `start`.
     start_memo: Option<Arc<SealedMemo<P::Grid>>>,
+    /// Whether `start` is the rest of a product, walked as one.
+    walk_start: bool,
 }
 
 /// Capacity of the solution channel: enough to keep workers busy while the collector writes.
@@ -300,19 +302,23 @@ impl<'p, P: Searchable> Solver<'p, P> {
             checks: Some(dead_ends::CheckPolicy::default()),
             start: None,
             start_memo: None,
+            walk_start: false,
         }
     }
 
     /// Starts the search at `grid`, a propagated grid of the puzzle that holds every solution
     /// of its root, with `memo`, the probes of its parent: a part of a checkpoint, rebuilt as
     /// the whole search reached it. (A node probes within a budget of work, and the probes its
-    /// memo answers cost less of it, so without the memo it could choose another cell.)
+    /// memo answers cost less of it, so without the memo it could choose another cell.) With
+    /// `walk`, `grid` is what is left of a product once its first components were written into
+    /// it, and the search walks the rest of that product, in its order.
     pub(crate) fn starting_at(
         mut self,
         grid: P::Grid,
         memo: Option<Arc<SealedMemo<P::Grid>>>,
+        walk: bool,
     ) -> Self {
-        (self.start, self.start_memo) = (Some(grid), memo);
+        (self.start, self.start_memo, self.walk_start) = (Some(grid), memo, walk);
         self
     }
 

@@ -72,12 +72,26 @@ impl Product {
         prop: &mut Propagator<P>,
         stopped: &dyn Fn() -> bool,
     ) -> Split {
+        Product::of_at_least(2, puzzle, grid, prop, stopped)
+    }
+
+    /// [`Product::of`], for a node of at least `fewest` components: one, for a node left
+    /// when a product's first components were written into its grid (see
+    /// [`Solver::starting_at`](crate::search::Solver)), which the search walks as the rest of
+    /// that product.
+    pub(crate) fn of_at_least<P: Countable>(
+        fewest: usize,
+        puzzle: &P,
+        grid: &P::Grid,
+        prop: &mut Propagator<P>,
+        stopped: &dyn Fn() -> bool,
+    ) -> Split {
         let Some(components) = component_cells(puzzle, grid, MAX_CELLS, stopped) else {
             // A component is too large, a line has no placement or the search is stopping:
             // branching finds the node dead, or finds the search stopped.
             return Split::No;
         };
-        if components.len() < 2 {
+        if components.is_empty() || components.len() < fewest {
             return Split::No;
         }
         let mut listed = Vec::with_capacity(components.len());
@@ -128,6 +142,17 @@ impl Product {
             .iter()
             .map(|c| c.solutions.len() as f64)
             .product()
+    }
+
+    /// The cells of component `index`, row-major, and the values of its solution `solution`.
+    pub(crate) fn solution_cells(
+        &self,
+        index: usize,
+        solution: usize,
+    ) -> impl Iterator<Item = (usize, usize, u64)> + '_ {
+        let component = &self.components[index];
+        let values = component.solutions[solution].iter();
+        (component.cells.iter().zip(values)).map(|(&(r, c), &v)| (r as usize, c as usize, v))
     }
 
     /// Every solution index of component `index`.

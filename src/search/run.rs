@@ -162,6 +162,7 @@ impl<P: Searchable> Solver<'_, P> {
             attempt: None,
             solutions: outlet,
             dead_ends: dead_ends.as_ref().map(|d| d as &dyn CutDeadEnds<P::Grid>),
+            walk_root: self.walk_start,
         };
         if root.complete() {
             let collected = self.solved_at_root(cx, root, collect);

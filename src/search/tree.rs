@@ -167,6 +167,9 @@ pub(crate) struct SearchCx<'a, P: Countable = Puzzle> {
     pub(crate) solutions: Outlet<'a, P::Grid>,
     /// Cuts dead subtrees by completion checks, if this search does.
     pub(crate) dead_ends: Option<&'a (dyn CutDeadEnds<P::Grid> + 'a)>,
+    /// Whether the root is what is left of a product once its first components were written
+    /// into its grid, which the search walks as that product's rest, whatever its size.
+    pub(crate) walk_root: bool,
 }
 
 impl<P: Countable> SearchCx<'_, P> {
@@ -358,12 +361,15 @@ impl<P: Countable> SearchCx<'_, P> {
         if grid.complete() {
             return Step::Solution(grid);
         }
-        if self.probing.lists_products(grid.undecided()) {
+        let walk = self.walk_root && depth == 0;
+        if walk || self.probing.lists_products(grid.undecided()) {
             // Before probing: each component's own search finds exactly its solutions, so
             // probing a product would only cost time.
             let split = with_propagator::<P, _>(|prop| {
                 let before = prop.line_solves;
-                let split = Product::of(self.puzzle, &grid, prop, &|| self.stopped());
+                let fewest = if walk { 1 } else { 2 };
+                let stopped = || self.stopped();
+                let split = Product::of_at_least(fewest, self.puzzle, &grid, prop, &stopped);
                 self.stats.add_work(prop.line_solves - before, 0, 0, 0);
                 split
             });

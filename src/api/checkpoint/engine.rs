@@ -127,7 +127,7 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
         let mut solver =
             Solver::new(part, options).with_cancel_flag(Arc::clone(&self.options.cancel));
         if let Some(start) = start {
-            solver = solver.starting_at(start.grid, start.memo);
+            solver = solver.starting_at(start.grid, start.memo, start.walk.is_some());
         }
         let rows = TextRows {
             puzzle,
@@ -210,7 +210,7 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
     /// The part `part` of `puzzle` cut into [`Run::wanted`] parts ranked by unknown cells,
     /// each as its decisions after `part`'s; `None` when the cancel flag stopped the cut. A
     /// checkpoint whose parts follow the search cuts along its tree where the decisions lead
-    /// there and it cuts at least `fewest` parts (a product is one); elsewhere, and in older
+    /// there and it cuts at least `fewest` parts (one solution is one); elsewhere, and in older
     /// checkpoints, the cut follows the tree of the search that probes at every node.
     fn cut<P: Stored>(
         &self,

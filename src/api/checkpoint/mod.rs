@@ -202,9 +202,8 @@ pub struct CheckpointSettings {
     pub probing: Probing,
     /// List the solutions in the order of the ordered search that probes as `probing` says
     /// (`list --ordered`): the parts are cut from that search's tree, each started where the
-    /// search reaches it. A part that search lists as a product, once a run stops inside it,
-    /// is cut as the search that probes at every node cuts it, and the rest of its solutions
-    /// come in that search's order.
+    /// search reaches it; a part that search lists as a product is cut on its first
+    /// component's solutions, each piece a stretch of the product's walk.
     pub ordered: bool,
     /// `None` counts; `Some(file)` lists every solution into `file` (started afresh), as text
     /// rows separated by blank lines; the checkpoint records its absolute path.

@@ -210,11 +210,11 @@ fn stop_every(every: u64) -> impl FnMut(&CheckpointEvent<'_>, &CheckpointOptions
 }
 
 /// A puzzle whose search lists its root as a product (seventeen separate 2x2 squares in a row,
-/// each holding one of its diagonals: 2^17 solutions), which the search does not branch: the
-/// checkpoint's one part, once a run stops in it, is cut as the search that probes at every
-/// node cuts it, and the runs still end with every solution once.
+/// each holding one of its diagonals: 2^17 solutions): the checkpoint cuts it on its first
+/// squares' solutions, each part a block of the product's walk, and runs stopped inside parts
+/// cut them so too, so the listing is the ordered search's, however often it stops.
 #[test]
-fn a_product_stopped_in_is_cut_and_ends() {
+fn a_product_is_cut_in_the_order_of_its_walk() {
     let (_dir, path, out) = folder_with_listing();
     let cols: Vec<&str> = (0..50)
         .map(|c| if c % 3 == 2 { "0" } else { "1" })
@@ -222,18 +222,17 @@ fn a_product_stopped_in_is_cut_and_ends() {
     let row = vec!["1"; 17].join(" ");
     let text = format!("2 50\n{row}\n{row}\n{}\n", cols.join("\n"));
     let puzzle = AnyPuzzle::parse(&text).expect("valid");
+    let ordered = ordered_listing_of(&puzzle, 50, Probing::Adaptive).1;
     create_ordered(&puzzle, &path, &out, Probing::Adaptive);
     assert_eq!(run_to_the_end(&path, |_, _| Flow::Continue), 1);
-    assert_eq!(Checkpoint::load(&path).expect("loads").parts(), 1);
-    let whole = std::fs::read_to_string(&out).expect("the listing");
-    assert!(whole == ordered_listing_of(&puzzle, 50, Probing::Adaptive).1);
+    let parts = Checkpoint::load(&path).expect("loads").parts();
+    assert!(parts >= 64, "{parts} parts");
+    assert!(std::fs::read_to_string(&out).expect("the listing") == ordered);
     let (_dir, path, out) = folder_with_listing();
     create_ordered(&puzzle, &path, &out, Probing::Adaptive);
-    let runs = run_to_the_end(&path, stop_every(50_000));
-    assert!(runs > 2, "{runs} runs");
-    let seen = listed(&out);
-    assert_eq!(seen.len(), 1 << 17);
-    assert!(seen.values().all(|&n| n == 1), "a solution listed twice");
+    let runs = run_to_the_end(&path, stop_every(1_500));
+    assert!(runs > 20, "{runs} runs");
+    assert!(std::fs::read_to_string(&out).expect("the listing") == ordered);
 }
 
 /// Parts whose solutions come in several batches (a 60x60 grid holding a 7x7 permutation
