@@ -80,7 +80,7 @@ pub use api::{
 // Split folders (issue 68): kept apart from the list above so that branches merge cleanly.
 pub use api::{
     CHECKPOINT_FORMAT, Checkpoint, CheckpointEnd, CheckpointError, CheckpointEvent,
-    CheckpointOptions, CheckpointSettings,
+    CheckpointOptions, CheckpointProgress, CheckpointSettings, CheckpointSnapshot,
 };
 pub use api::{CellCounts, SIDE_COUNT_START_AFTER, SIDE_COUNT_TIME_FLOOR, SideCount};
 pub use api::{

@@ -64,7 +64,7 @@ use crate::format::{Format, ParseError, read_any_puzzles};
 pub use cell_counts::CellCounts;
 pub use checkpoint::{
     CHECKPOINT_FORMAT, Checkpoint, CheckpointEnd, CheckpointError, CheckpointEvent,
-    CheckpointOptions, CheckpointSettings,
+    CheckpointOptions, CheckpointProgress, CheckpointSettings, CheckpointSnapshot,
 };
 pub use count_policy::{CountMethod, CountRefusal, default_sweep_memory};
 pub use counter::{CountFailure, CountOptions, Counter, EnumerationNeeded, ExactOutcome};

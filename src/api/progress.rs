@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
+use super::checkpoint::{CheckpointProgress, CheckpointSnapshot};
 use super::pace::{Pace, RecentPace, Sighting};
 use crate::count::{CountPhase, CountProgress, CountSnapshot};
 use crate::search::duty::Ahead;
@@ -38,6 +39,7 @@ enum Source {
         progress: Arc<CountProgress>,
         pace: Pace,
     },
+    Checkpoint(Arc<CheckpointProgress>),
 }
 
 impl ProgressMeter {
@@ -65,6 +67,15 @@ impl ProgressMeter {
                 progress,
                 pace: Pace::default(),
             },
+        }
+    }
+
+    /// The meter of a checkpointed run, whose counters are `progress`
+    /// ([`Checkpoint::progress`](super::Checkpoint::progress)).
+    pub fn checkpoint(progress: Arc<CheckpointProgress>) -> ProgressMeter {
+        ProgressMeter {
+            start: Instant::now(),
+            source: Source::Checkpoint(progress),
         }
     }
 
@@ -117,6 +128,9 @@ impl ProgressMeter {
                 let (share, left) = pace.sight(&snapshot, elapsed.as_secs_f64());
                 ProgressReport::count(snapshot, elapsed, share, left)
             }
+            Source::Checkpoint(progress) => {
+                ProgressReport::checkpoint(progress.snapshot(), elapsed)
+            }
         }
     }
 }
@@ -132,6 +146,8 @@ pub enum ProgressKind {
     /// A count made without enumerating: its counters, among them the method at work and the
     /// solutions counted for certain so far (`counted`, a lower bound that never decreases).
     Count(CountSnapshot),
+    /// A checkpointed run: the solutions committed and found, and the parts done.
+    Checkpoint(CheckpointSnapshot),
 }
 
 /// Where a running enumeration or count stands, in the figures a display shows. The total is
@@ -293,11 +309,31 @@ impl ProgressReport {
         }
     }
 
-    /// The solutions found so far by an enumeration, or counted for certain by a count.
+    /// The report of a checkpointed run whose counters read `snapshot` after `elapsed`: no
+    /// total, time left or share, as its parts differ in size by orders of magnitude.
+    fn checkpoint(snapshot: CheckpointSnapshot, elapsed: Duration) -> ProgressReport {
+        ProgressReport {
+            elapsed,
+            kind: ProgressKind::Checkpoint(snapshot),
+            total: None,
+            rate: rate(snapshot.found_here as f64, elapsed.as_secs_f64()),
+            estimate: None,
+            seconds_left: None,
+            seconds_left_range: None,
+            fraction_done: None,
+            explored: None,
+            estimating: false,
+            learning: None,
+        }
+    }
+
+    /// The solutions found so far by an enumeration, counted for certain by a count, or
+    /// committed and found by a checkpointed run's part in progress.
     pub fn found(&self) -> f64 {
         match self.kind {
             ProgressKind::Enumeration { found } => found as f64,
             ProgressKind::Count(snapshot) => snapshot.counted,
+            ProgressKind::Checkpoint(s) => (s.committed + u128::from(s.in_part)) as f64,
         }
     }
 
@@ -307,6 +343,7 @@ impl ProgressReport {
         let range = self.seconds_left_range;
         let (phase, found, backbone) = match self.kind {
             ProgressKind::Enumeration { found } => (None, json!(found), None),
+            ProgressKind::Checkpoint(_) => (None, whole(self.found()), None),
             ProgressKind::Count(snapshot) => (
                 Some(phase_name(snapshot.phase)),
                 whole(snapshot.counted),
@@ -336,6 +373,14 @@ impl ProgressReport {
             explored: self.explored,
             learning: self.learning,
             backbone,
+            parts: match self.kind {
+                ProgressKind::Checkpoint(s) => Some(PartsJson {
+                    committed: s.committed.to_string(),
+                    parts: s.parts,
+                    parts_done: s.parts_done,
+                }),
+                _ => None,
+            },
         };
         // Only strings, numbers and options: this cannot fail.
         serde_json::to_string(&line).unwrap_or_default()
@@ -377,6 +422,18 @@ struct JsonProgress<'a> {
     /// The backbone search a count's sweep waits for; absent when none runs.
     #[serde(skip_serializing_if = "Option::is_none")]
     backbone: Option<BackboneJson>,
+    /// A checkpointed run's committed count and parts; absent for other runs.
+    #[serde(skip_serializing_if = "Option::is_none", flatten)]
+    parts: Option<PartsJson>,
+}
+
+/// A checkpointed run in the JSON form: the solutions in committed parts (a decimal string),
+/// the parts the search was cut into (0 before the split) and those committed.
+#[derive(serde::Serialize)]
+struct PartsJson {
+    committed: String,
+    parts: usize,
+    parts_done: usize,
 }
 
 /// The backbone search of a count, in the JSON form: cells taken to check, cells to check (0

@@ -6,6 +6,7 @@
 use std::fmt;
 use std::time::Duration;
 
+use super::checkpoint::CheckpointSnapshot;
 use super::progress::{ProgressKind, ProgressReport};
 use crate::count::{CountPhase, CountSnapshot};
 
@@ -53,7 +54,29 @@ fn words(report: &ProgressReport) -> String {
             Some(total) => known_total_line(report, found, total),
             None => search_line(report),
         },
+        ProgressKind::Checkpoint(snapshot) => checkpoint_line(report, snapshot),
     }
+}
+
+/// A checkpointed run's progress in words: the solutions so far and those saved in committed
+/// parts, the parts done, the rate and the elapsed time. No total or time left: the parts
+/// differ in size by orders of magnitude.
+fn checkpoint_line(report: &ProgressReport, snapshot: CheckpointSnapshot) -> String {
+    let parts = match snapshot.parts {
+        0 => "cutting the search into parts".to_string(),
+        parts => format!(
+            "{} of {} parts done",
+            snapshot.parts_done,
+            grouped(&parts.to_string())
+        ),
+    };
+    format!(
+        "{} solutions so far ({} saved), {parts}, {}/s, {}",
+        number(report.found()),
+        grouped(&snapshot.committed.to_string()),
+        number(report.rate),
+        duration(report.elapsed.as_secs_f64())
+    )
 }
 
 /// An enumeration's progress in words: solutions so far, rate, elapsed time, and what the

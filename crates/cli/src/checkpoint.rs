@@ -10,47 +10,32 @@ use std::time::Duration;
 
 use nonoenum::{
     AnyPuzzle, Checkpoint, CheckpointEnd, CheckpointError, CheckpointOptions, CheckpointSettings,
-    Flow, Probing,
+    Flow, ProgressMeter,
 };
 
 use crate::input::display_name;
+use crate::output::progress::{Progress, Show};
 use crate::stop::{Cancel, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_TIME_LIMIT, Stop};
 
 /// How a checkpointed run is set up.
 pub(crate) struct Options<'a> {
     pub(crate) threads: usize,
-    pub(crate) quiet: bool,
+    pub(crate) show: Show,
     pub(crate) every: Duration,
     pub(crate) cancel: &'a Cancel,
 }
 
-/// A checkpointed run's settings: what `start` needs besides the puzzle.
-pub(crate) struct Start<'a> {
-    pub(crate) label: &'a str,
-    pub(crate) probing: Probing,
-    pub(crate) ordered: bool,
-    pub(crate) output: Option<&'a Path>,
-    pub(crate) checkpoint: &'a Path,
-}
-
-/// Starts a checkpointed `count` (`output` is `None`) or `list` of `puzzle`.
+/// Starts a checkpointed `count` or `list` of `puzzle`, saved to `path`.
 pub(crate) fn start(
     puzzle: AnyPuzzle,
-    run: &Start<'_>,
+    settings: CheckpointSettings,
+    path: &Path,
     options: &Options<'_>,
 ) -> anyhow::Result<ExitCode> {
-    let settings = CheckpointSettings {
-        label: run.label.into(),
-        probing: run.probing,
-        ordered: run.ordered,
-        output: run.output.map(Path::to_path_buf),
-    };
-    let name = display_name(run.checkpoint);
+    let name = display_name(path);
     let checkpoint = Checkpoint::create(&puzzle, settings).map_err(|e| named(e, &name))?;
-    checkpoint
-        .save(run.checkpoint)
-        .map_err(|e| named(e, &name))?;
-    run_checkpoint(checkpoint, run.checkpoint, options)
+    checkpoint.save(path).map_err(|e| named(e, &name))?;
+    run_checkpoint(checkpoint, path, options)
 }
 
 /// `nonoenum resume CHECKPOINT`.
@@ -87,9 +72,11 @@ fn run_checkpoint(
         cancel: Arc::clone(&options.cancel.any),
         deadline: options.cancel.deadline,
     };
-    let end = checkpoint
-        .run(path, &run, |_| Flow::Continue)
-        .map_err(|e| named(e, &name))?;
+    let meter = ProgressMeter::checkpoint(checkpoint.progress());
+    let progress = Progress::start(checkpoint.label(), options.show, true, meter);
+    let end = checkpoint.run(path, &run, |_| Flow::Continue);
+    progress.finish();
+    let end = end.map_err(|e| named(e, &name))?;
     // A stop with no flag raised is the part stopping early for the deadline.
     let limited = options.cancel.deadline.map(|_| Stop::TimeLimit);
     let stopped = match end {
@@ -99,7 +86,8 @@ fn run_checkpoint(
             Some((why.unwrap_or(Stop::Interrupted), partial))
         }
     };
-    Ok(report(&checkpoint, stopped, &name, options.quiet))
+    let quiet = options.show == Show::Nothing;
+    Ok(report(&checkpoint, stopped, &name, quiet))
 }
 
 /// Prints the result of a checkpointed run that is done, or `stopped` (why, and the solutions

@@ -133,11 +133,6 @@ impl ExactSettings {
         }
     }
 
-    /// The progress lines asked for, if any.
-    pub(crate) fn progress(self) -> Option<ProgressFormat> {
-        self.progress
-    }
-
     fn limits(self) -> CountLimits {
         let defaults = CountLimits::default()
             .with_memory_mib(self.limits.sweep_memory_mib, self.limits.cache_memory_mib);

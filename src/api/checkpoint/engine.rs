@@ -8,7 +8,9 @@ use std::time::Instant;
 
 use super::files::{Output, io_error, write_atomically};
 use super::stored::{Stored, decision, read_decision};
-use super::{CheckpointEnd, CheckpointError, CheckpointEvent, CheckpointOptions, State};
+use super::{
+    CheckpointEnd, CheckpointError, CheckpointEvent, CheckpointOptions, CheckpointProgress, State,
+};
 use crate::domain::Domain;
 use crate::flow::Flow;
 use crate::search::{Probing, SolutionWriter, SolveError, Solver, SolverOptions};
@@ -21,6 +23,8 @@ pub(super) struct Run<'a, F: FnMut(CheckpointEvent<'_>) -> Flow> {
     pub(super) path: &'a Path,
     pub(super) options: &'a CheckpointOptions,
     pub(super) on_event: &'a mut F,
+    /// What the run has done, for a display.
+    pub(super) progress: &'a CheckpointProgress,
 }
 
 /// How a part's search ended.
@@ -40,8 +44,10 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
             None => None,
         };
         let mut replay = Replay::new(puzzle, self.probing());
+        self.show_parts();
         self.ensure_split(puzzle, &mut replay)?;
         self.resplit_first(puzzle, &mut replay)?;
+        self.show_parts();
         let mut last_save = Instant::now();
         let mut end = CheckpointEnd::Complete;
         while let Some(decisions) = self.state.open.first() {
@@ -72,6 +78,7 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
             // A search that finished before it was split (the split was cancelled) was one
             // part: the whole search.
             self.state.parts = self.state.parts.max(1);
+            self.show_parts();
             if last_save.elapsed() >= self.options.save_every || self.state.open.is_empty() {
                 self.save()?;
                 last_save = Instant::now();
@@ -93,6 +100,12 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
             out.truncate_to(self.state.output_len)?;
         }
         Ok(end)
+    }
+
+    /// Tells the display how far the run is: the count committed and the parts left.
+    fn show_parts(&self) {
+        let (parts, open) = (self.state.parts, self.state.open.len());
+        self.progress.set_parts(*self.committed, parts, open);
     }
 
     /// How the parts' searches probe.
@@ -135,7 +148,7 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
         };
         let (mut write_error, mut part_first) = (None, true);
         let (committed, deadline) = (self.state.output_len, self.options.deadline);
-        let on_event = &mut *self.on_event;
+        let (on_event, progress) = (&mut *self.on_event, self.progress);
         let outcome = solver.run_batched(&rows, None, |text, solutions| {
             if let Some(out) = output.as_deref_mut()
                 && solutions > 0
@@ -144,6 +157,7 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
                 write_error = Some(e);
                 return Flow::Stop;
             }
+            progress.found(solutions);
             let flow = on_event(CheckpointEvent::Found { solutions, text });
             match (deadline, output.as_deref()) {
                 (Some(deadline), Some(out))

@@ -18,6 +18,7 @@
 
 mod engine;
 mod files;
+mod meter;
 mod stored;
 #[cfg(test)]
 mod tests;
@@ -36,6 +37,8 @@ use crate::flow::Flow;
 use crate::puzzle::Puzzle;
 use crate::search::{Probing, SolveError};
 use stored::Stored;
+
+pub use meter::{CheckpointProgress, CheckpointSnapshot};
 
 /// The `format` of the checkpoint files this version reads and writes.
 pub const CHECKPOINT_FORMAT: &str = "nonoenum-checkpoint/1";
@@ -297,6 +300,8 @@ pub struct Checkpoint {
     puzzle: AnyPuzzle,
     /// `state.committed`, read.
     committed: u128,
+    /// What the run has done so far, for a display.
+    progress: Arc<CheckpointProgress>,
 }
 
 impl Checkpoint {
@@ -353,6 +358,7 @@ impl Checkpoint {
             state,
             puzzle,
             committed: 0,
+            progress: Arc::default(),
         })
     }
 
@@ -383,6 +389,7 @@ impl Checkpoint {
             state,
             puzzle,
             committed,
+            progress: Arc::default(),
         })
     }
 
@@ -414,11 +421,20 @@ impl Checkpoint {
             path: path.as_ref(),
             options,
             on_event: &mut on_event,
+            progress: &self.progress,
         };
         match &self.puzzle {
             AnyPuzzle::Bw(p) => run.run(p),
             AnyPuzzle::Color(p) => run.run(p),
         }
+    }
+
+    /// What a run of this checkpoint has done so far: read from another thread while
+    /// [`Checkpoint::run`] runs, for a progress display ([`ProgressMeter::checkpoint`]).
+    ///
+    /// [`ProgressMeter::checkpoint`]: crate::ProgressMeter::checkpoint
+    pub fn progress(&self) -> Arc<CheckpointProgress> {
+        Arc::clone(&self.progress)
     }
 
     /// The puzzle, as the checkpoint holds it.

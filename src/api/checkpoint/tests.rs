@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 
 use super::*;
+use crate::ProgressMeter;
 use crate::search::{Solver, SolverOptions};
 use crate::test_strategies::{colour_bands, permutations};
 
@@ -606,4 +607,58 @@ fn overlapping_parts_and_edited_progress_are_refused() {
     assert!(err.to_string().contains("checksum"), "{err}");
     let _ = dropped.as_object_mut().map(|s| s.remove("progress"));
     assert!(Checkpoint::from_json(dropped.to_string().as_bytes()).is_ok());
+}
+
+/// A run's progress, read as it goes: the solutions found and committed add up, never past
+/// the total, the parts done follow the commits, and a later run's rate counts its own
+/// solutions only.
+#[test]
+fn a_checkpoint_reports_its_progress() {
+    let puzzle = AnyPuzzle::Bw(permutations(7));
+    let (_dir, path, _) = folder_with_listing();
+    let created = Checkpoint::create(&puzzle, CheckpointSettings::default()).expect("created");
+    created.save(&path).expect("saved");
+    let mut first = Checkpoint::load(&path).expect("loads");
+    let progress = first.progress();
+    assert_eq!(progress.snapshot(), CheckpointSnapshot::default());
+    let mut seen = 0;
+    let end = first.run(&path, &options(), |event| {
+        let now = progress.snapshot();
+        assert!(now.committed + u128::from(now.in_part) <= 5040, "{now:?}");
+        if let CheckpointEvent::Committed {
+            committed, open, ..
+        } = event
+        {
+            assert_eq!((now.committed, now.in_part), (committed, 0), "{now:?}");
+            assert_eq!(now.parts_done, now.parts - open, "{now:?}");
+            seen += 1;
+        }
+        if seen == 10 {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        }
+    });
+    assert!(matches!(end, Ok(CheckpointEnd::Stopped { .. })), "{end:?}");
+    let stopped = progress.snapshot();
+    assert_eq!(stopped.parts_done, 10, "{stopped:?}");
+    let mut second = Checkpoint::load(&path).expect("loads");
+    second
+        .run(&path, &options(), |_| Flow::Continue)
+        .expect("runs");
+    let done = second.progress().snapshot();
+    assert_eq!((done.committed, done.in_part), (5040, 0), "{done:?}");
+    assert_eq!(done.parts_done, done.parts, "{done:?}");
+    assert_eq!(
+        done.found_here,
+        5040 - u64::try_from(stopped.committed).expect("small")
+    );
+    let report = ProgressMeter::checkpoint(second.progress()).report();
+    assert_eq!(report.found(), 5040.0);
+    let parts = done.parts;
+    assert!(
+        report
+            .to_string()
+            .contains(&format!("(5,040 saved), {parts} of {parts} parts done"))
+    );
 }

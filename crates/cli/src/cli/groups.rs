@@ -212,6 +212,17 @@ pub(crate) enum CountMethod {
     Decompose,
 }
 
+/// `--progress` (count, list, resume).
+#[derive(Debug, Args)]
+pub(crate) struct ProgressArgs {
+    /// Progress lines every second, even off a terminal.
+    ///
+    /// On standard error. `--progress` or `--progress=text`: lines of words; `--progress=json`:
+    /// one JSON object a line (docs/commands.md lists its fields).
+    #[arg(long, value_enum, value_name = "FORMAT", num_args = 0..=1, require_equals = true, default_missing_value = "text", hide_possible_values = true)]
+    pub(crate) progress: Option<ProgressFormat>,
+}
+
 /// The `--progress` forms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum ProgressFormat {

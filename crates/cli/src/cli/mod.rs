@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 pub(crate) use groups::{
-    CheckpointArgs, CountMethod, CountTuningArgs, EngineChoice, InputArgs, ProgressFormat,
-    ResultOutputArgs, RunArgs, SolutionOutputArgs, Strategy, SweepSide,
+    CheckpointArgs, CountMethod, CountTuningArgs, EngineChoice, InputArgs, ProgressArgs,
+    ProgressFormat, ResultOutputArgs, RunArgs, SolutionOutputArgs, Strategy, SweepSide,
 };
 pub(crate) use settings::{
     JsonStyle, Settings, SolutionFormat, input_format, seconds, seconds_limit, strategy_name,
@@ -210,12 +210,8 @@ pub(crate) struct CountArgs {
     /// profiles when they fit, else by enumerating.
     #[arg(long)]
     pub(crate) per_cell: bool,
-    /// Progress lines on standard error every second, even off a terminal.
-    ///
-    /// `--progress` or `--progress=text`: lines of words; `--progress=json`: one JSON object a
-    /// line (docs/commands.md lists its fields).
-    #[arg(long, value_enum, value_name = "FORMAT", num_args = 0..=1, require_equals = true, default_missing_value = "text", hide_possible_values = true)]
-    pub(crate) progress: Option<ProgressFormat>,
+    #[command(flatten)]
+    pub(crate) progress: ProgressArgs,
     /// Stop after N solutions, enumerating (prints `incomplete: at least N` if there are more).
     #[arg(long, value_name = "N", alias = "max-solutions")]
     pub(crate) limit: Option<u64>,
@@ -240,6 +236,8 @@ pub(crate) struct ListArgs {
     /// List in the order of the one-thread search: the same output on every run.
     #[arg(long)]
     pub(crate) ordered: bool,
+    #[command(flatten)]
+    pub(crate) progress: ProgressArgs,
     /// Output format: text, json, jsonl, non, xml, svg, png or compact [default: text].
     ///
     /// text: rows of `#` and `.` (a character per colour); json: one JSON document; jsonl: one
@@ -268,6 +266,8 @@ pub(crate) struct ResumeArgs {
     /// Nothing on standard error but errors.
     #[arg(long, short = 'q')]
     pub(crate) quiet: bool,
+    #[command(flatten)]
+    pub(crate) progress: ProgressArgs,
     /// Stop after this many seconds (the checkpoint is saved; resume again later).
     #[arg(long, value_name = "SECONDS")]
     pub(crate) time_limit: Option<String>,

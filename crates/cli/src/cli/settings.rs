@@ -11,7 +11,7 @@ use nonoenum::Probing;
 use nonoenum::format::Format;
 
 use super::groups::{
-    CheckpointArgs, ColorWhen, EngineChoice, InputArgs, ResultOutputArgs, RunArgs,
+    CheckpointArgs, ColorWhen, EngineChoice, InputArgs, ProgressFormat, ResultOutputArgs, RunArgs,
     SolutionOutputArgs, Strategy, StrategyArgs,
 };
 
@@ -40,6 +40,8 @@ pub(crate) struct Settings {
     pub(crate) stats: bool,
     /// Whether to keep standard error quiet.
     pub(crate) quiet: bool,
+    /// `--progress`: lines on standard error, terminal or not.
+    pub(crate) progress: Option<ProgressFormat>,
     /// Whether to write JSON (lines, or one document: see `json_document`).
     pub(crate) json: bool,
     /// Whether the JSON objects make one document (a JSON array) rather than lines.
@@ -141,6 +143,7 @@ impl Settings {
             engine: EngineChoice::Auto,
             stats: false,
             quiet: false,
+            progress: None,
             json: false,
             json_document: false,
             ordered: false,

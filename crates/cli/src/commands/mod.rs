@@ -13,6 +13,7 @@ use crate::cli::{
     Cli, Command, CountArgs, CountMethod, EngineChoice, JsonStyle, ListArgs, MakeArgs, ResumeArgs,
     Settings, SolutionFormat, SolveArgs, SplitArgs, Strategy, strategy_name,
 };
+use crate::output::progress::Show;
 use crate::stop::Cancel;
 use run::Mode;
 
@@ -72,13 +73,13 @@ fn count(args: CountArgs) -> anyhow::Result<ExitCode> {
         no_backbone: t.no_backbone,
         sweep_from: t.sweep_from,
     };
-    let exact =
-        crate::exact::ExactSettings::new(args.method, limits, args.progress, args.per_cell)?;
+    let progress = args.progress.progress;
+    let exact = crate::exact::ExactSettings::new(args.method, limits, progress, args.per_cell)?;
     let mut settings = Settings::read(args.input)?
         .with_run(args.run)?
         .with_result_output(&args.output)?
         .with_checkpoint(args.checkpoint)?;
-    settings.max_solutions = args.limit;
+    (settings.max_solutions, settings.progress) = (args.limit, progress);
     match settings.strategy {
         Some(Strategy::Restarts) => bail!(
             "--strategy restarts finds a first solution sooner: a count explores the whole tree"
@@ -113,7 +114,7 @@ fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
         .with_solution_output(args.to.as_deref(), args.output, args.limit == Some(1))?
         .with_checkpoint(args.checkpoint)?;
     settings.ordered = args.ordered;
-    settings.max_solutions = args.limit;
+    (settings.max_solutions, settings.progress) = (args.limit, args.progress.progress);
     check_ordered(&settings)?;
     if settings.checkpoint.is_some() {
         if settings.max_solutions.is_some() {
@@ -166,7 +167,7 @@ fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
     let cancel = cancel_within(args.time_limit)?;
     let options = crate::checkpoint::Options {
         threads,
-        quiet: args.quiet,
+        show: Show::new(args.quiet, args.progress.progress),
         every,
         cancel: &cancel,
     };

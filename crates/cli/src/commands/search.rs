@@ -124,14 +124,8 @@ fn each_puzzle(
         if labelled {
             writeln!(out, "{label}")?;
         }
-        // `count --progress` shows lines even off a terminal.
-        let show = Show::new(
-            settings.quiet,
-            match mode {
-                Mode::Count(exact) => exact.progress(),
-                _ => None,
-            },
-        );
+        // `--progress` shows lines even off a terminal.
+        let show = Show::new(settings.quiet, settings.progress);
         let solver = solver_for(puzzle, settings, mode, &cancel, show);
         let run = Run {
             mode,
@@ -307,41 +301,38 @@ pub(crate) fn checkpointed(settings: &Settings, output: Option<&Path>) -> anyhow
         bail!("no checkpoint file");
     };
     let same = |path: &Path| nonoenum::files::same_file(checkpoint, path);
-    if output.is_some_and(same) || same(&settings.file) {
-        let role = if same(&settings.file) {
-            "the puzzle"
-        } else {
-            "-o"
-        };
-        bail!(
-            "--checkpoint {} is the file of {role} too",
-            display_name(checkpoint)
-        );
+    let roles = [
+        ("the puzzle", Some(settings.file.as_path())),
+        ("-o", output),
+    ];
+    if let Some((role, _)) = roles.iter().find(|(_, path)| path.is_some_and(same)) {
+        let name = display_name(checkpoint);
+        bail!("--checkpoint {name} is the file of {role} too");
     }
     // `count` prints no solution: their order does not matter.
     let ordered = settings.ordered && output.is_some();
-    let mut puzzles = crate::input::load_any(settings)?;
-    if puzzles.len() != 1 {
-        let n = puzzles.len();
-        bail!(
+    let puzzles = crate::input::load_any(settings)?;
+    let [(label, puzzle)]: [_; 1] = puzzles.try_into().map_err(|all: Vec<_>| {
+        let n = all.len();
+        anyhow::anyhow!(
             "--checkpoint works on one puzzle, and the file holds {n}: choose one with --puzzle N"
-        );
-    }
-    let (label, puzzle) = puzzles.remove(0);
+        )
+    })?;
     crate::fault::solving(&display_name(&settings.file));
     let cancel = Cancel::install(settings.time_limit);
     let options = crate::checkpoint::Options {
         threads: settings.threads,
-        quiet: settings.quiet,
+        show: Show::new(settings.quiet, settings.progress),
         every: settings.checkpoint_every,
         cancel: &cancel,
     };
-    let run = crate::checkpoint::Start {
-        label: &label,
-        probing: settings.probing,
+    let output = output.map(Path::to_path_buf);
+    let probing = settings.probing;
+    let run = nonoenum::CheckpointSettings {
+        label,
+        probing,
         ordered,
         output,
-        checkpoint,
     };
-    crate::checkpoint::start(puzzle, &run, &options)
+    crate::checkpoint::start(puzzle, run, checkpoint, &options)
 }

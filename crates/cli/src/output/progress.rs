@@ -78,7 +78,12 @@ impl Progress {
 
     /// Shows `label: LINE` as `show` says, the words of what `meter` reports each time (or
     /// the JSON object that stands alone on its line).
-    fn start(label: &str, show: Show, last_line: bool, mut meter: ProgressMeter) -> Progress {
+    pub(crate) fn start(
+        label: &str,
+        show: Show,
+        last_line: bool,
+        mut meter: ProgressMeter,
+    ) -> Progress {
         let done = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&done);
         let (name, prefix) = (label.to_string(), label.to_string());

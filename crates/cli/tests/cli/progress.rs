@@ -298,3 +298,44 @@ fn progress_lines_come_as_often_as_asked() {
     // Not a number: the default.
     assert!(lines(Some("often")) <= 3);
 }
+
+/// Checkpointed runs show their progress: the parts done and the solutions saved, in JSON
+/// lines too, and `resume` and `list` take `--progress` as `count` does.
+#[test]
+fn checkpointed_runs_show_progress() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let puzzle = perm(tmp.path(), 7);
+    let checkpoint = tmp.path().join("run.ckpt");
+    let output = nonoenum(["count", "--method", "enumerate", "--progress=json"])
+        .arg("--checkpoint")
+        .args([&checkpoint, &puzzle])
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let last: Value = (stderr.lines().filter_map(|l| serde_json::from_str(l).ok()))
+        .next_back()
+        .unwrap_or_else(|| panic!("no JSON line in {stderr}"));
+    assert_eq!(last["found"], 5040, "{last}");
+    assert_eq!(last["committed"], "5040", "{last}");
+    assert!(last["parts"].as_u64().is_some_and(|p| p >= 64), "{last}");
+    assert_eq!(last["parts_done"], last["parts"], "{last}");
+    let resumed = nonoenum(["resume", "--progress"])
+        .arg(&checkpoint)
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(
+        stderr.contains("5,040 solutions so far (5,040 saved), "),
+        "{stderr}"
+    );
+    let listed = tmp.path().join("listed.txt");
+    let list = nonoenum(["list", "--progress", "-o"])
+        .args([&listed, &puzzle])
+        .env("NONOENUM_PROGRESS_EVERY_MS", "10")
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&list.stderr);
+    let line = |l: &str| l.starts_with("puzzle 1: ") && l.contains(" solutions so far");
+    assert!(stderr.lines().any(line), "{stderr}");
+}

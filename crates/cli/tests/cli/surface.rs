@@ -71,6 +71,7 @@ const OPTIONS: &[(&str, &[&str])] = &[
             "--strategy",
             "--limit",
             "--ordered",
+            "--progress",
             "--to",
             "--output",
             "--output-dir",
@@ -78,7 +79,10 @@ const OPTIONS: &[(&str, &[&str])] = &[
             "--checkpoint",
         ],
     ),
-    ("resume", &["--threads", "--quiet", "--time-limit"]),
+    (
+        "resume",
+        &["--threads", "--quiet", "--progress", "--time-limit"],
+    ),
     (
         "split",
         &[
