@@ -43,6 +43,7 @@ mod part_run;
 mod per_cell;
 mod picture;
 mod progress;
+mod progress_fit;
 mod progress_words;
 mod results;
 mod seconds;

@@ -58,20 +58,16 @@ fn words(report: &ProgressReport) -> String {
     }
 }
 
-/// A checkpointed run's progress in words: the solutions so far and those saved in committed
-/// parts, the parts done, the rate and the elapsed time. No total or time left: the parts
-/// differ in size by orders of magnitude.
+/// A checkpointed run's progress in words, short enough for an 80-column terminal: the
+/// solutions found so far and those saved in committed parts, the parts done, the rate and
+/// the elapsed time. No total or time left: the parts differ in size by orders of magnitude.
 fn checkpoint_line(report: &ProgressReport, snapshot: CheckpointSnapshot) -> String {
     let parts = match snapshot.parts {
         0 => "cutting the search into parts".to_string(),
-        parts => format!(
-            "{} of {} parts done",
-            snapshot.parts_done,
-            grouped(&parts.to_string())
-        ),
+        parts => format!("{}/{parts} parts done", snapshot.parts_done),
     };
     format!(
-        "{} solutions so far ({} saved), {parts}, {}/s, {}",
+        "{} found, {} saved, {parts}, {}/s, {}",
         number(report.found()),
         grouped(&snapshot.committed.to_string()),
         number(report.rate),

@@ -659,6 +659,6 @@ fn a_checkpoint_reports_its_progress() {
     assert!(
         report
             .to_string()
-            .contains(&format!("(5,040 saved), {parts} of {parts} parts done"))
+            .contains(&format!("5,040 saved, {parts}/{parts} parts done"))
     );
 }

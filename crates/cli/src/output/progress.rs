@@ -87,11 +87,13 @@ impl Progress {
         let done = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&done);
         let (name, prefix) = (label.to_string(), label.to_string());
-        let mut line = move |json: bool| {
+        // The spinner, a space and `label: ` take the first columns of a terminal's line.
+        let taken = label.chars().count() + 4;
+        let mut line = move |json: bool, width: usize| {
             let report = meter.report();
             match json {
                 true => report.to_json(&name),
-                false => report.to_string(),
+                false => report.words_within(width),
             }
         };
         let thread = match show {
@@ -105,8 +107,8 @@ impl Progress {
                         break;
                     }
                     match show {
-                        Show::Json => note!("{}", line(true)),
-                        _ => note!("{prefix}: {}", line(false)),
+                        Show::Json => note!("{}", line(true, 0)),
+                        _ => note!("{prefix}: {}", line(false, usize::MAX)),
                     }
                     if stopping {
                         break;
@@ -121,7 +123,8 @@ impl Progress {
                 bar.set_prefix(prefix);
                 Some(std::thread::spawn(move || {
                     while !flag.load(Ordering::Relaxed) {
-                        bar.set_message(line(false));
+                        let columns = usize::from(console::Term::stderr().size().1);
+                        bar.set_message(line(false, columns.saturating_sub(taken)));
                         bar.tick();
                         std::thread::park_timeout(Duration::from_millis(100));
                     }
