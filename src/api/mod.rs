@@ -44,6 +44,8 @@ mod per_cell;
 mod picture;
 mod progress;
 mod progress_fit;
+#[cfg(test)]
+mod progress_tests;
 mod progress_words;
 mod results;
 mod seconds;

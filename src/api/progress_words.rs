@@ -58,16 +58,17 @@ fn words(report: &ProgressReport) -> String {
     }
 }
 
-/// A checkpointed run's progress in words, short enough for an 80-column terminal: the
-/// solutions found so far and those saved in committed parts, the parts done, the rate and
-/// the elapsed time. No total or time left: the parts differ in size by orders of magnitude.
+/// A checkpointed run's progress in words: the solutions found so far and those saved in
+/// committed parts, the parts done, the rate and the elapsed time, and where the run
+/// estimates, the total and the time left ([`estimate_words`]).
 fn checkpoint_line(report: &ProgressReport, snapshot: CheckpointSnapshot) -> String {
     let parts = match snapshot.parts {
         0 => "cutting the search into parts".to_string(),
         parts => format!("{}/{parts} parts done", snapshot.parts_done),
     };
+    let (total, eta) = estimate_words(report);
     format!(
-        "{} found, {} saved, {parts}, {}/s, {}",
+        "{} found{total}, {} saved, {parts}, {}/s, {}{eta}",
         number(report.found()),
         grouped(&snapshot.committed.to_string()),
         number(report.rate),
@@ -75,11 +76,10 @@ fn checkpoint_line(report: &ProgressReport, snapshot: CheckpointSnapshot) -> Str
     )
 }
 
-/// An enumeration's progress in words: solutions so far, rate, elapsed time, and what the
-/// random probes say of the total and of the time left, as an estimate and its range, as the
-/// report made them agree with what was found: never a total below the solutions found,
-/// never `0 s` left while the search runs.
-fn search_line(report: &ProgressReport) -> String {
+/// What the random probes say of the total and of the time left, in words (` of ~N (LOW–HIGH)`
+/// and `, ETA ~T (LOW – HIGH)`), as the report made them agree with what was found: never a
+/// total below the solutions found, never `0 s` left while the search runs.
+fn estimate_words(report: &ProgressReport) -> (String, String) {
     let total = report.estimate.map_or(String::new(), |s| {
         if !s.high.is_finite() && s.mean <= report.found() {
             format!(" of at least {} (past the estimate)", number(s.mean))
@@ -115,6 +115,14 @@ fn search_line(report: &ProgressReport) -> String {
             time_left(high)
         ),
     };
+    (total, eta)
+}
+
+/// An enumeration's progress in words: solutions so far, rate, elapsed time, and what the
+/// random probes say of the total and of the time left, as an estimate and its range
+/// ([`estimate_words`]).
+fn search_line(report: &ProgressReport) -> String {
+    let (total, eta) = estimate_words(report);
     let learning = report.learning.map_or(String::new(), |l| {
         format!(
             "; learning: {} conflicts, deepest trail {} of {} variables",

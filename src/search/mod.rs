@@ -22,6 +22,7 @@ mod held;
 mod in_place;
 mod ordered;
 mod probe;
+pub(crate) use probe::probe_parts;
 pub(crate) mod product;
 #[cfg(test)]
 mod product_tests;
@@ -375,6 +376,15 @@ impl<'p, P: Searchable> Solver<'p, P> {
     /// signal handler say, can cancel several solvers.
     pub fn with_cancel_flag(mut self, flag: Arc<AtomicBool>) -> Self {
         self.cancel = flag;
+        self
+    }
+
+    /// Counts into `stats` instead of counters of its own: a run that searches disjoint
+    /// subtrees one after another, a solver each (a checkpoint's parts), keeps one set of
+    /// counters, and its estimator ([`probe::probe_parts`]) sees every part's finished
+    /// subtrees.
+    pub(crate) fn with_stats(mut self, stats: Arc<SearchStats>) -> Self {
+        self.stats = stats;
         self
     }
 

@@ -17,6 +17,7 @@ use super::duty::{EstimatorDuty, Shifts};
 use super::estimate::{Done, Probe, Samples};
 use super::finished::Finished;
 use super::product::{Product, Split};
+use super::stats::SearchStats;
 use super::strata::{MOST_STRATA, STRATUM_CELLS, Strata, exponential};
 use crate::choose::{Choice, ProbeCounts, Probing, SealedMemo, choose_by};
 use crate::count::Countable;
@@ -176,19 +177,20 @@ impl<P: Countable> Walk<'_, P> {
         self.stratified(vec![((root.clone(), None), 1.0)], prop, rng)
     }
 
-    /// A wide probe of the tree still open below `root`: a breadth-first search of up to
-    /// `breadth` nodes, counted exactly, then stratified sampling below the open nodes it
+    /// A wide probe of the tree still open below `roots` (the roots of disjoint subtrees,
+    /// a checkpoint's open parts, or the one root of a search): a breadth-first search of up
+    /// to `breadth` nodes, counted exactly, then stratified sampling below the open nodes it
     /// leaves ([`Walk::stratified`]). Unbiased, with far less spread than random dives: on a
     /// lopsided tree a few large dives decided the estimate (CHANGELOG.md, "The progress
     /// estimator's wide probes sample"). `None` if `stopped` said stop first.
     pub(crate) fn wide(
         &self,
-        root: &P::Grid,
+        roots: &[P::Grid],
         prop: &mut Propagator<P>,
         rng: &mut SplitMix,
         breadth: usize,
     ) -> Option<Probe> {
-        let mut frontier = VecDeque::from([(root.clone(), None)]);
+        let mut frontier: VecDeque<_> = roots.iter().map(|root| (root.clone(), None)).collect();
         let mut exact = Probe::default();
         for _ in 0..breadth {
             let Some(node) = frontier.pop_front() else {
@@ -242,14 +244,15 @@ impl<P: Countable> Walk<'_, P> {
     }
 }
 
-/// Probes the tree below `root` until `stopped`, adding each probe to `samples`: without pause
+/// Probes the tree below the grids `roots` gives (disjoint subtrees, read again before each
+/// probe; `None` when stopped) until `stopped`, adding each probe to `samples`: without pause
 /// for the first seconds, then a tenth of the time. Each probe is a wide one
 /// ([`Walk::wide`]) of the tree still open (not in `finished`, which the search must be
 /// recording), to which it adds the nodes and solutions the search has done (`done`), half
 /// way through the probe. Each probe's time goes to `duty`.
 pub(crate) fn run_probes<P: Countable>(
     puzzle: &P,
-    root: &P::Grid,
+    roots: &mut dyn FnMut() -> Option<Vec<P::Grid>>,
     probing: Probing,
     (samples, finished): (&Mutex<Samples>, &Finished),
     duty: &EstimatorDuty,
@@ -266,6 +269,9 @@ pub(crate) fn run_probes<P: Countable>(
         stopped()
     };
     while !stopped() {
+        let Some(roots) = roots() else {
+            return;
+        };
         let before = done();
         let walk = Walk {
             puzzle,
@@ -274,7 +280,7 @@ pub(crate) fn run_probes<P: Countable>(
             stopped: &stopped_or_rest,
             visited: Some(&visited),
         };
-        let open = walk.wide(root, &mut prop, &mut rng, BREADTH);
+        let open = walk.wide(&roots, &mut prop, &mut rng, BREADTH);
         let Some(open) = open else {
             shifts.rest(&|| true);
             return;
@@ -293,6 +299,33 @@ pub(crate) fn run_probes<P: Countable>(
             .add(sample);
         shifts.rest(stopped);
     }
+}
+
+/// The estimator of a run that searches disjoint subtrees one after another, each with a
+/// solver counting into `stats` ([`super::Solver::with_stats`]): a checkpoint's parts. Its
+/// probes size the subtrees `roots` gives (the parts still open, read before each probe; `None`
+/// when stopped), less those the parts' searches finish, beside a search on `threads` threads;
+/// each probe adds the work `stats` counts and the solutions `found_before` (earlier runs'),
+/// so that `stats.estimate()` sizes the whole run, until `stopped`.
+pub(crate) fn probe_parts<P: Countable>(
+    stats: &SearchStats,
+    puzzle: &P,
+    probing: Probing,
+    threads: usize,
+    roots: &mut dyn FnMut() -> Option<Vec<P::Grid>>,
+    found_before: &dyn Fn() -> u64,
+    stopped: &dyn Fn() -> bool,
+) {
+    stats.finished.record();
+    stats.set_estimating(true);
+    stats.duty.begin(threads);
+    let done = || {
+        let mut done = stats.done();
+        done.solutions = done.solutions.saturating_add(found_before());
+        done
+    };
+    let record = (&stats.samples, &stats.finished);
+    run_probes(puzzle, roots, probing, record, &stats.duty, &done, stopped);
 }
 
 #[cfg(test)]
@@ -316,6 +349,13 @@ mod tests {
             .root()
             .expect("valid")
             .expect("consistent")
+    }
+
+    /// The `n` x `n` permutation puzzle, its root and a propagator to walk it with.
+    fn started(n: usize) -> (Puzzle, crate::grid::Grid, Propagator<Puzzle>) {
+        let puzzle = permutation(n);
+        let root = root_of(&puzzle);
+        (puzzle, root, Propagator::with_line_cache())
     }
 
     /// A walk of the whole tree of `puzzle`, nothing finished and nothing kept.
@@ -428,14 +468,14 @@ mod tests {
         // 3! solutions in a tree of fewer than 64 nodes: the breadth-first search sees it all.
         let small = permutation(3);
         let walk = |puzzle| whole(puzzle, Probing::Always, &|| false);
-        let exact = walk(&small).wide(&root_of(&small), &mut prop, &mut rng, 64);
+        let exact = walk(&small).wide(&[root_of(&small)], &mut prop, &mut rng, 64);
         assert_eq!(exact.map(|p| p.solutions), Some(6.0));
         // 8! = 40,320: the mean of 20 wide probes is within 20% (single dives: a factor of 2).
         let large = permutation(8);
         let root = root_of(&large);
         let mut samples = Samples::default();
         for _ in 0..20 {
-            let p = walk(&large).wide(&root, &mut prop, &mut rng, 64);
+            let p = walk(&large).wide(std::slice::from_ref(&root), &mut prop, &mut rng, 64);
             samples.add(p.expect("not stopped"));
         }
         let mean = samples.estimate().expect("enough probes").solutions.mean;
@@ -443,12 +483,31 @@ mod tests {
     }
 
     #[test]
+    fn a_wide_probe_of_several_roots_sizes_their_union() {
+        // The root's first branch cuts 5! = 120 solutions into two subtrees: probes of the two
+        // together size them as one tree, exactly where the breadth-first search sees all.
+        let (puzzle, root, mut prop) = started(5);
+        let walk = whole(&puzzle, Probing::Never, &|| false);
+        let Some((Visit::Open(children, _), _)) = walk.visit((root, None), &mut prop) else {
+            panic!("the root branches");
+        };
+        let mut rng = SplitMix(13);
+        let exact = walk.wide(&children, &mut prop, &mut rng, 1 << 12);
+        assert_eq!(exact.map(|p| p.solutions), Some(120.0));
+        let one = walk.wide(&children[..1], &mut prop, &mut rng, 1 << 12);
+        let one = one.expect("not stopped").solutions;
+        assert!(0.0 < one && one < 120.0, "{one}");
+        assert_eq!(
+            walk.wide(&[], &mut prop, &mut rng, 64),
+            Some(Probe::default())
+        );
+    }
+
+    #[test]
     fn a_raised_flag_stops_a_wide_probe() {
-        let puzzle = permutation(6);
-        let root = root_of(&puzzle);
-        let mut prop = Propagator::<Puzzle>::with_line_cache();
+        let (puzzle, root, mut prop) = started(6);
         let walk = whole(&puzzle, Probing::Always, &|| true);
-        let probe = walk.wide(&root, &mut prop, &mut SplitMix(3), 64);
+        let probe = walk.wide(&[root], &mut prop, &mut SplitMix(3), 64);
         assert_eq!(probe, None);
     }
 
@@ -466,7 +525,7 @@ mod tests {
                 ..whole(&puzzle, Probing::Adaptive, &|| false)
             };
             (0..6)
-                .map(|_| walk.wide(&root, &mut prop, &mut rng, 16))
+                .map(|_| walk.wide(std::slice::from_ref(&root), &mut prop, &mut rng, 16))
                 .collect::<Vec<_>>()
         };
         assert_eq!(probes(Some(&visited)), probes(None));

@@ -340,7 +340,8 @@ impl<P: Searchable> Solver<'_, P> {
             let record = (&stats.samples, &stats.finished);
             stats.duty.begin(threads);
             let duty = &stats.duty;
-            super::probe::run_probes(self.puzzle, &root, probing, record, duty, &done, &stopped);
+            let roots = &mut || Some(vec![root.clone()]);
+            super::probe::run_probes(self.puzzle, roots, probing, record, duty, &done, &stopped);
         })
     }
 }

@@ -71,6 +71,7 @@ fn run_checkpoint(
         save_every: options.every,
         cancel: Arc::clone(&options.cancel.any),
         deadline: options.cancel.deadline,
+        estimate: options.show.shows(),
     };
     let meter = ProgressMeter::checkpoint(checkpoint.progress());
     let progress = Progress::start(checkpoint.label(), options.show, true, meter);

@@ -1,19 +1,22 @@
 //! Running a checkpoint's open parts: the split into parts, each part's search, its commit,
 //! and the checks of the progress a checkpoint file records.
 
+use std::panic::AssertUnwindSafe;
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
+use super::estimate::{Estimator, OpenParts};
 use super::files::{Output, io_error, write_atomically};
-use super::stored::{Stored, decision, read_decision};
+use super::stored::{Stored, decision, part_of, read_decision};
 use super::{
     CheckpointEnd, CheckpointError, CheckpointEvent, CheckpointOptions, CheckpointProgress, State,
 };
-use crate::domain::Domain;
 use crate::flow::Flow;
-use crate::search::{Probing, SolutionWriter, SolveError, Solver, SolverOptions};
+use crate::search::{
+    Probing, SearchStats, SolutionWriter, SolveError, Solver, SolverOptions, stack_size,
+};
 use crate::split::{Decision, Node, Part, Replay, Sizing, cut_along, split_by};
 
 /// One run of a checkpoint: its state, where it is saved, and whom it tells.
@@ -37,7 +40,8 @@ enum PartEnd {
 
 impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
     /// Runs the open parts one by one, committing each, until none is left or the run is
-    /// stopped; saves the state and cuts uncommitted output off at the end.
+    /// stopped; saves the state and cuts uncommitted output off at the end. A run asked to
+    /// estimate probes its open parts on a thread of its own meanwhile.
     pub(super) fn run<P: Stored>(&mut self, puzzle: &P) -> Result<CheckpointEnd, CheckpointError> {
         let mut output = match &self.state.output {
             Some(path) => Some(Output::open(path, self.state.output_len)?),
@@ -48,23 +52,73 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
         self.ensure_split(puzzle, &mut replay)?;
         self.resplit_first(puzzle, &mut replay)?;
         self.show_parts();
+        let options = self.options;
+        let estimator = self
+            .progress
+            .begin_search(options.estimate)
+            .map(|stats| Estimator {
+                puzzle,
+                probing: self.probing(),
+                threads: thread_count(options.threads),
+                stats,
+                open: OpenParts::new(),
+                progress: self.progress,
+            });
+        let ended = AtomicBool::new(false);
+        let end = std::thread::scope(|scope| {
+            if let Some(estimator) = &estimator {
+                let stopped = || ended.load(Relaxed) || options.cancel.load(Relaxed);
+                // No estimate where the thread cannot start, and none lost to a panic.
+                let _ = std::thread::Builder::new()
+                    .name("nonoenum-estimate".into())
+                    .stack_size(stack_size(puzzle))
+                    .spawn_scoped(scope, move || {
+                        let probe = AssertUnwindSafe(|| estimator.run(&stopped));
+                        let _ = std::panic::catch_unwind(probe);
+                    });
+            }
+            // Ends the estimator however the parts end, a panic included: the scope waits for it.
+            let _ends = EndsOnDrop(&ended);
+            self.run_parts(puzzle, &mut replay, output.as_mut(), estimator.as_ref())
+        })?;
+        // Stopped or done: record the committed state, and drop uncommitted output.
+        self.save()?;
+        if let Some(out) = output.as_mut() {
+            out.truncate_to(self.state.output_len)?;
+        }
+        Ok(end)
+    }
+
+    /// Runs the open parts one by one, committing each, until none is left or the run is
+    /// stopped, telling `estimator` which are open.
+    fn run_parts<P: Stored>(
+        &mut self,
+        puzzle: &P,
+        replay: &mut Replay<P>,
+        mut output: Option<&mut Output>,
+        estimator: Option<&Estimator<'_, P>>,
+    ) -> Result<CheckpointEnd, CheckpointError> {
         let mut last_save = Instant::now();
-        let mut end = CheckpointEnd::Complete;
         while let Some(decisions) = self.state.open.first() {
             let part = part_of(puzzle, decisions)?;
             let start = match self.state.along {
-                true => replayed_node(&mut replay, puzzle, decisions, &self.options.cancel)?,
+                true => replayed_node(replay, puzzle, decisions, &self.options.cancel)?,
                 false => None,
             };
-            let solutions = match self.search(puzzle, &part, start, output.as_mut())? {
+            if let Some(estimator) = estimator {
+                estimator
+                    .open
+                    .set(&self.state.open, start.as_ref().map(|s| &s.grid));
+            }
+            let stats = estimator.map(|e| Arc::clone(&e.stats));
+            let solutions = match self.search(puzzle, &part, start, output.as_deref_mut(), stats)? {
                 PartEnd::Exhausted(solutions) => solutions,
                 PartEnd::Stopped(partial) => {
                     self.state.resplit = true;
-                    end = CheckpointEnd::Stopped { partial };
-                    break;
+                    return Ok(CheckpointEnd::Stopped { partial });
                 }
             };
-            if let Some(out) = output.as_mut() {
+            if let Some(out) = output.as_deref_mut() {
                 self.state.output_len = out.commit()?;
             }
             *self.committed = self
@@ -90,16 +144,10 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
                 parts: self.state.parts,
             };
             if (self.on_event)(event) == Flow::Stop && !self.state.open.is_empty() {
-                end = CheckpointEnd::Stopped { partial: 0 };
-                break;
+                return Ok(CheckpointEnd::Stopped { partial: 0 });
             }
         }
-        // Stopped or done: record the committed state, and drop uncommitted output.
-        self.save()?;
-        if let Some(out) = output.as_mut() {
-            out.truncate_to(self.state.output_len)?;
-        }
-        Ok(end)
+        Ok(CheckpointEnd::Complete)
     }
 
     /// Tells the display how far the run is: the count committed and the parts left.
@@ -126,6 +174,7 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
         part: &P,
         start: Option<Node<P::Grid>>,
         mut output: Option<&mut Output>,
+        stats: Option<Arc<SearchStats>>,
     ) -> Result<PartEnd, CheckpointError> {
         let probing = self.probing();
         let options = SolverOptions {
@@ -141,6 +190,9 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
             Solver::new(part, options).with_cancel_flag(Arc::clone(&self.options.cancel));
         if let Some(start) = start {
             solver = solver.starting_at(start.grid, start.memo, start.walk.is_some());
+        }
+        if let Some(stats) = stats {
+            solver = solver.with_stats(stats);
         }
         let rows = TextRows {
             puzzle,
@@ -256,10 +308,7 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
 
     /// How many parts a split cuts: sixteen a thread, 64 to 4,096.
     fn wanted(&self) -> usize {
-        let threads = match self.options.threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => n,
-        };
+        let threads = thread_count(self.options.threads);
         threads.saturating_mul(16).clamp(64, 4096)
     }
 
@@ -379,6 +428,23 @@ fn decide_apart(a: &[[usize; 3]], b: &[[usize; 3]]) -> bool {
     false
 }
 
+/// Raises its flag when dropped.
+struct EndsOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for EndsOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Relaxed);
+    }
+}
+
+/// The threads a run searches on, by [`CheckpointOptions::threads`].
+fn thread_count(threads: usize) -> usize {
+    match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
+
 /// The node of the whole search's tree that an open part's decisions lead to, if they follow
 /// that tree; `None` where they do not or the cancel flag stopped the replay.
 fn replayed_node<P: Stored>(
@@ -411,20 +477,4 @@ const CUT_BACK_RATE: f64 = 2.5e9;
 /// A decision as the checkpoint file holds it (see [`decision`]).
 fn encode((row, col, value): Decision) -> [usize; 3] {
     [row, col, value.trailing_zeros() as usize]
-}
-
-/// The puzzle of an open part: `puzzle` with the part's decisions as givens, checked.
-pub(super) fn part_of<P: Stored>(
-    puzzle: &P,
-    decisions: &[[usize; 3]],
-) -> Result<P, CheckpointError> {
-    let givens = decisions
-        .iter()
-        .map(|&d| read_decision(puzzle, d))
-        .collect::<Result<Vec<_>, String>>()
-        .map_err(CheckpointError::Altered)?;
-    let part = puzzle.with_givens(&givens);
-    Domain::validate(&part)
-        .map_err(|e| CheckpointError::Invalid(format!("a part does not fit the puzzle: {e}")))?;
-    Ok(part)
 }

@@ -2,13 +2,20 @@
 //! run updates [`CheckpointProgress`] as it splits, finds and commits, and a
 //! [`ProgressMeter`](crate::ProgressMeter) reads it.
 
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::search::SearchStats;
 
 /// The counters of a checkpointed run ([`Checkpoint::progress`](super::Checkpoint::progress)),
 /// read and written whole, so that a reading never counts a part both as found and as
 /// committed.
 #[derive(Debug, Default)]
-pub struct CheckpointProgress(Mutex<CheckpointSnapshot>);
+pub struct CheckpointProgress {
+    counters: Mutex<CheckpointSnapshot>,
+    /// The counters of the parts' searches in the run that estimates its size, which its
+    /// estimator's probes go to ([`CheckpointOptions::estimate`](super::CheckpointOptions)).
+    search: Mutex<Option<Arc<SearchStats>>>,
+}
 
 /// A reading of a [`CheckpointProgress`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -32,9 +39,31 @@ impl CheckpointProgress {
     }
 
     fn lock(&self) -> MutexGuard<'_, CheckpointSnapshot> {
-        self.0
+        self.counters
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The search counters of the run in progress, or of the last, where it estimates.
+    pub(crate) fn search(&self) -> Option<Arc<SearchStats>> {
+        let search = self.search.lock();
+        search.unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Fresh search counters for a run that estimates its size; none for one that does not.
+    pub(super) fn begin_search(&self, estimate: bool) -> Option<Arc<SearchStats>> {
+        let stats = estimate.then(Arc::default);
+        let mut search = self.search.lock().unwrap_or_else(|p| p.into_inner());
+        search.clone_from(&stats);
+        stats
+    }
+
+    /// The solutions found before this run: committed by earlier runs.
+    pub(crate) fn found_before(&self) -> u64 {
+        let now = self.lock();
+        let found = now.committed + u128::from(now.in_part);
+        let before = found.saturating_sub(u128::from(now.found_here));
+        u64::try_from(before).unwrap_or(u64::MAX)
     }
 
     /// The split and the commits as the checkpoint's state records them, between parts.

@@ -17,6 +17,7 @@
 //! in Olšák's `.g` format, and a decision's value is a palette index.
 
 mod engine;
+mod estimate;
 mod files;
 mod meter;
 mod stored;
@@ -226,6 +227,9 @@ pub struct CheckpointOptions {
     pub save_every: Duration,
     /// Setting it stops the run promptly: the part running is not committed.
     pub cancel: Arc<AtomicBool>,
+    /// Estimate the run's solutions and time left by random probes of the parts still open,
+    /// on a thread more, for a progress display ([`Checkpoint::progress`]).
+    pub estimate: bool,
 }
 
 impl Default for CheckpointOptions {
@@ -235,6 +239,7 @@ impl Default for CheckpointOptions {
             deadline: None,
             save_every: Duration::from_secs(5),
             cancel: Arc::default(),
+            estimate: false,
         }
     }
 }

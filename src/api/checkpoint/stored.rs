@@ -2,8 +2,10 @@
 //! format for black and white, Olšák's `.g` for colour), a decision as three numbers, and a
 //! solution as an [`AnyGrid`], which writes itself as text rows.
 
+use super::CheckpointError;
 use crate::api::AnyGrid;
 use crate::color::{AnyPuzzle, ColorGiven, ColorPuzzle};
+use crate::domain::Domain;
 use crate::format::{ParseError, olsak, plain};
 use crate::grid::Grid;
 use crate::puzzle::{Given, Puzzle};
@@ -117,4 +119,20 @@ pub(super) fn as_stored(puzzle: &AnyPuzzle) -> Result<AnyPuzzle, String> {
             )
         }),
     }
+}
+
+/// The puzzle of an open part: `puzzle` with the part's decisions as givens, checked.
+pub(super) fn part_of<P: Stored>(
+    puzzle: &P,
+    decisions: &[[usize; 3]],
+) -> Result<P, CheckpointError> {
+    let givens = decisions
+        .iter()
+        .map(|&d| read_decision(puzzle, d))
+        .collect::<Result<Vec<_>, String>>()
+        .map_err(CheckpointError::Altered)?;
+    let part = puzzle.with_givens(&givens);
+    Domain::validate(&part)
+        .map_err(|e| CheckpointError::Invalid(format!("a part does not fit the puzzle: {e}")))?;
+    Ok(part)
 }

@@ -542,7 +542,7 @@ proptest::proptest! {
             && let AnyPuzzle::Bw(p) = checkpoint.puzzle()
         {
             for decisions in &checkpoint.state.open {
-                let _ = engine::part_of(p, decisions);
+                let _ = stored::part_of(p, decisions);
             }
         }
     }

@@ -1,0 +1,205 @@
+//! How much of a checkpointed run is left, estimated while it runs: random probes of its open
+//! parts, which the progress line turns into a total and a time left. The parts' searches
+//! count into one set of counters, so the probes leave out the subtrees they finish.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use super::meter::CheckpointProgress;
+use super::stored::{Stored, part_of};
+use crate::domain::DomainGrid;
+use crate::search::{Probing, SearchStats, probe_parts, propagated_root_until};
+
+/// The most bytes of the open parts' root grids the estimator keeps; a run with more parts of
+/// larger grids shows no estimate (a 2000x2000 grid takes a megabyte).
+const MOST_ROOT_BYTES: usize = 64 << 20;
+
+/// An open part: the decisions that select it, as the checkpoint file holds them.
+type Decisions = Vec<[usize; 3]>;
+
+/// The parts still open, as the run last told the estimator: their decisions, and where the
+/// first one's search starts when that is not its propagated root (an ordered checkpoint's
+/// part starts at the node of the whole search's tree).
+pub(super) struct OpenParts<G>(Mutex<(Vec<Decisions>, Option<G>)>);
+
+impl<G: Clone> OpenParts<G> {
+    pub(super) fn new() -> Self {
+        OpenParts(Mutex::new((Vec::new(), None)))
+    }
+
+    /// The parts open now, the first starting at `first` if given.
+    pub(super) fn set(&self, parts: &[Decisions], first: Option<&G>) {
+        let mut open = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        *open = (parts.to_vec(), first.cloned());
+    }
+
+    fn get(&self) -> (Vec<Decisions>, Option<G>) {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+}
+
+/// What the estimator's thread needs of a run.
+pub(super) struct Estimator<'a, P: Stored> {
+    pub(super) puzzle: &'a P,
+    pub(super) probing: Probing,
+    /// The search's threads, which the probes share the cores with.
+    pub(super) threads: usize,
+    pub(super) stats: Arc<SearchStats>,
+    pub(super) open: OpenParts<P::Grid>,
+    pub(super) progress: &'a CheckpointProgress,
+}
+
+impl<P: Stored> Estimator<'_, P> {
+    /// Probes the open parts until `stopped` (see [`probe_parts`]); gives up where their roots
+    /// would take more than [`MOST_ROOT_BYTES`].
+    pub(super) fn run(&self, stopped: &dyn Fn() -> bool) {
+        let mut roots_of: HashMap<Decisions, Option<P::Grid>> = HashMap::new();
+        let mut bytes = 0;
+        let mut roots = || {
+            let (parts, first) = self.open.get();
+            let mut grids = Vec::with_capacity(parts.len());
+            for (index, decisions) in parts.iter().enumerate() {
+                if let (0, Some(first)) = (index, &first) {
+                    grids.push(first.clone());
+                    continue;
+                }
+                if !roots_of.contains_key(decisions) {
+                    let root = self.root_of(decisions, stopped)?;
+                    bytes += root.as_ref().map_or(0, |g| g.heap_bytes());
+                    if bytes > MOST_ROOT_BYTES {
+                        return None;
+                    }
+                    let _ = roots_of.insert(decisions.clone(), root);
+                }
+                grids.extend(roots_of.get(decisions).cloned().flatten());
+            }
+            Some(grids)
+        };
+        let found_before = || self.progress.found_before();
+        let (stats, puzzle) = (&*self.stats, self.puzzle);
+        probe_parts(
+            stats,
+            puzzle,
+            self.probing,
+            self.threads,
+            &mut roots,
+            &found_before,
+            stopped,
+        );
+    }
+
+    /// The propagated root of the part `decisions` selects: `Some(None)` for a part with no
+    /// solution (or one the checkpoint cannot read, which its search reports), `None` when
+    /// `stopped` ended the propagation.
+    fn root_of(
+        &self,
+        decisions: &[[usize; 3]],
+        stopped: &dyn Fn() -> bool,
+    ) -> Option<Option<P::Grid>> {
+        let Ok(part) = part_of(self.puzzle, decisions) else {
+            return Some(None);
+        };
+        match propagated_root_until(&part, stopped) {
+            Ok(Ok(root)) => Some(root),
+            Ok(Err(_interrupted)) => None,
+            Err(_) => Some(None),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::time::{Duration, Instant};
+
+    use crate::test_strategies::permutations;
+    use crate::{
+        AnyPuzzle, Checkpoint, CheckpointEvent, CheckpointOptions, CheckpointSettings, Flow,
+        ProgressMeter,
+    };
+
+    /// A checkpoint of the `n` x `n` permutation puzzle, saved in a temporary folder (kept
+    /// while the folder lives) and loaded again.
+    fn saved(n: usize) -> (tempfile::TempDir, PathBuf, Checkpoint) {
+        let puzzle = AnyPuzzle::Bw(permutations(n));
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let path = dir.path().join("ck.json");
+        let created = Checkpoint::create(&puzzle, CheckpointSettings::default()).expect("made");
+        created.save(&path).expect("saved");
+        let checkpoint = Checkpoint::load(&path).expect("loads");
+        (dir, path, checkpoint)
+    }
+
+    /// Waits, up to a minute, until the run's estimator has made `probes` probes.
+    fn wait_for_probes(checkpoint_progress: &super::CheckpointProgress, probes: u64) {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(60) {
+            let search = checkpoint_progress.search().expect("the run estimates");
+            if search.estimate().is_some_and(|e| e.probes >= probes) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        panic!("no {probes} probes in a minute");
+    }
+
+    #[test]
+    fn a_checkpoint_estimates_its_open_parts() {
+        // 8! = 40,320 solutions in 64 parts or more; the run waits at its fifth commit until
+        // the estimator has probed the open parts 20 times.
+        let (_dir, path, mut checkpoint) = saved(8);
+        let progress = checkpoint.progress();
+        let mut meter = ProgressMeter::checkpoint(checkpoint.progress());
+        let options = CheckpointOptions {
+            threads: 2,
+            estimate: true,
+            ..CheckpointOptions::default()
+        };
+        let (mut commits, mut report) = (0, None);
+        let end = checkpoint.run(&path, &options, |event| {
+            if let CheckpointEvent::Committed { .. } = event {
+                commits += 1;
+                if commits == 5 {
+                    wait_for_probes(&progress, 20);
+                    report = Some(meter.report());
+                }
+            }
+            Flow::Continue
+        });
+        assert!(end.is_ok(), "{end:?}");
+        assert_eq!(checkpoint.committed(), 40_320);
+        let report = report.expect("reported at the fifth commit");
+        let estimate = report.estimate.expect("an estimate");
+        // Wide probes of a permutation puzzle's parts are within 20% of the truth.
+        assert!(
+            (32_256.0..=48_384.0).contains(&estimate.mean),
+            "{estimate:?}"
+        );
+        assert!(estimate.mean >= report.found(), "{report:?}");
+        assert!(report.seconds_left.is_some_and(|s| s > 0.0), "{report:?}");
+        let words = report.to_string();
+        assert!(
+            words.contains(" found of ~") && words.contains(", ETA "),
+            "{words}"
+        );
+    }
+
+    #[test]
+    fn a_checkpoint_that_does_not_estimate_says_no_total() {
+        let (_dir, path, mut checkpoint) = saved(6);
+        let options = CheckpointOptions {
+            threads: 2,
+            ..CheckpointOptions::default()
+        };
+        checkpoint
+            .run(&path, &options, |_| Flow::Continue)
+            .expect("runs");
+        assert!(checkpoint.progress().search().is_none());
+        let report = ProgressMeter::checkpoint(checkpoint.progress()).report();
+        assert!(
+            report.estimate.is_none() && !report.estimating,
+            "{report:?}"
+        );
+        assert!(!report.to_string().contains("ETA"), "{report}");
+    }
+}
