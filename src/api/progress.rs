@@ -351,28 +351,46 @@ impl ProgressReport {
 
     /// The report of a checkpointed run whose counters read `snapshot` after `elapsed`: if it
     /// is `estimating`, what its estimator's probes say once they do, beside the work done by
-    /// its parts' searches (the solutions of earlier runs included) and the pace ahead.
+    /// its parts' searches (the solutions of earlier runs included) and the pace ahead; once
+    /// every part is committed, the exact total and no time left.
     fn checkpoint(
         snapshot: CheckpointSnapshot,
         (estimating, estimated): (bool, Option<(TreeEstimate, Done, Ahead)>),
         elapsed: Duration,
     ) -> ProgressReport {
         let secs = elapsed.as_secs_f64();
-        let outlook =
-            estimated.map(|(estimate, done, ahead)| estimate.outlook_at(done, secs, ahead));
-        ProgressReport {
+        let mut report = ProgressReport {
             elapsed,
             kind: ProgressKind::Checkpoint(snapshot),
             total: None,
             rate: rate(snapshot.found_here as f64, secs),
-            estimate: outlook.map(|o| o.solutions),
-            seconds_left: outlook.and_then(|o| o.seconds_left),
-            seconds_left_range: outlook.and_then(|o| o.seconds_left_range),
-            fraction_done: outlook.and_then(|o| o.fraction_done),
+            estimate: None,
+            seconds_left: None,
+            seconds_left_range: None,
+            fraction_done: None,
             explored: None,
             estimating,
             learning: None,
+        };
+        if snapshot.parts > 0 && snapshot.parts_done == snapshot.parts {
+            // Every part is committed: the count is exact, and nothing is left.
+            let whole = snapshot.committed as f64;
+            report.total = Some(snapshot.committed);
+            report.estimate = Some(Spread {
+                mean: whole,
+                low: whole,
+                high: whole,
+            });
+            report.fraction_done = Some(1.0);
+            report.estimating = false;
+        } else if let Some((estimate, done, ahead)) = estimated {
+            let outlook = estimate.outlook_at(done, secs, ahead);
+            report.estimate = Some(outlook.solutions);
+            report.seconds_left = outlook.seconds_left;
+            report.seconds_left_range = outlook.seconds_left_range;
+            report.fraction_done = outlook.fraction_done;
         }
+        report
     }
 
     /// The solutions found so far by an enumeration, counted for certain by a count, or

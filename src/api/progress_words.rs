@@ -66,7 +66,11 @@ fn checkpoint_line(report: &ProgressReport, snapshot: CheckpointSnapshot) -> Str
         0 => "cutting the search into parts".to_string(),
         parts => format!("{}/{parts} parts done", snapshot.parts_done),
     };
-    let (total, eta) = estimate_words(report);
+    // Once the run is complete, its count is the one saved.
+    let (total, eta) = match report.total {
+        Some(_) => (String::new(), String::new()),
+        None => estimate_words(report),
+    };
     format!(
         "{} found{total}, {} saved, {parts}, {}/s, {}{eta}",
         number(report.found()),

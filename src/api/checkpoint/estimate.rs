@@ -182,6 +182,18 @@ mod tests {
             words.contains(" found of ~") && words.contains(", ETA "),
             "{words}"
         );
+        // Complete, the run's count is exact and nothing is left.
+        let done = ProgressMeter::checkpoint(checkpoint.progress()).report();
+        assert_eq!(
+            done.total,
+            Some(40_320),
+            "{:?}",
+            checkpoint.progress().snapshot()
+        );
+        assert_eq!((done.seconds_left, done.fraction_done), (None, Some(1.0)));
+        let words = done.to_string();
+        assert!(words.contains("40,320 found, 40,320 saved"), "{words}");
+        assert!(!words.contains("ETA"), "{words}");
     }
 
     #[test]
@@ -191,15 +203,26 @@ mod tests {
             threads: 2,
             ..CheckpointOptions::default()
         };
+        let mut meter = ProgressMeter::checkpoint(checkpoint.progress());
+        let mut reports = Vec::new();
         checkpoint
-            .run(&path, &options, |_| Flow::Continue)
+            .run(&path, &options, |event| {
+                if let CheckpointEvent::Committed { .. } = event {
+                    reports.push(meter.report());
+                }
+                Flow::Continue
+            })
             .expect("runs");
         assert!(checkpoint.progress().search().is_none());
-        let report = ProgressMeter::checkpoint(checkpoint.progress()).report();
-        assert!(
-            report.estimate.is_none() && !report.estimating,
-            "{report:?}"
-        );
-        assert!(!report.to_string().contains("ETA"), "{report}");
+        // Until the last part commits, no total and no time left.
+        let (last, running) = reports.split_last().expect("parts committed");
+        for report in running {
+            assert!(
+                report.estimate.is_none() && !report.estimating,
+                "{report:?}"
+            );
+            assert!(!report.to_string().contains("ETA"), "{report}");
+        }
+        assert_eq!(last.total, Some(720), "{last:?}");
     }
 }
