@@ -185,12 +185,12 @@ impl<P: Countable> Walk<'_, P> {
     /// estimator's wide probes sample"). `None` if `stopped` said stop first.
     pub(crate) fn wide(
         &self,
-        roots: &[P::Grid],
+        roots: Vec<P::Grid>,
         prop: &mut Propagator<P>,
         rng: &mut SplitMix,
         breadth: usize,
     ) -> Option<Probe> {
-        let mut frontier: VecDeque<_> = roots.iter().map(|root| (root.clone(), None)).collect();
+        let mut frontier: VecDeque<_> = roots.into_iter().map(|root| (root, None)).collect();
         let mut exact = Probe::default();
         for _ in 0..breadth {
             let Some(node) = frontier.pop_front() else {
@@ -280,7 +280,7 @@ pub(crate) fn run_probes<P: Countable>(
             stopped: &stopped_or_rest,
             visited: Some(&visited),
         };
-        let open = walk.wide(&roots, &mut prop, &mut rng, BREADTH);
+        let open = walk.wide(roots, &mut prop, &mut rng, BREADTH);
         let Some(open) = open else {
             shifts.rest(&|| true);
             return;
@@ -468,14 +468,14 @@ mod tests {
         // 3! solutions in a tree of fewer than 64 nodes: the breadth-first search sees it all.
         let small = permutation(3);
         let walk = |puzzle| whole(puzzle, Probing::Always, &|| false);
-        let exact = walk(&small).wide(&[root_of(&small)], &mut prop, &mut rng, 64);
+        let exact = walk(&small).wide(vec![root_of(&small)], &mut prop, &mut rng, 64);
         assert_eq!(exact.map(|p| p.solutions), Some(6.0));
         // 8! = 40,320: the mean of 20 wide probes is within 20% (single dives: a factor of 2).
         let large = permutation(8);
         let root = root_of(&large);
         let mut samples = Samples::default();
         for _ in 0..20 {
-            let p = walk(&large).wide(std::slice::from_ref(&root), &mut prop, &mut rng, 64);
+            let p = walk(&large).wide(vec![root.clone()], &mut prop, &mut rng, 64);
             samples.add(p.expect("not stopped"));
         }
         let mean = samples.estimate().expect("enough probes").solutions.mean;
@@ -492,13 +492,13 @@ mod tests {
             panic!("the root branches");
         };
         let mut rng = SplitMix(13);
-        let exact = walk.wide(&children, &mut prop, &mut rng, 1 << 12);
+        let exact = walk.wide(children.clone(), &mut prop, &mut rng, 1 << 12);
         assert_eq!(exact.map(|p| p.solutions), Some(120.0));
-        let one = walk.wide(&children[..1], &mut prop, &mut rng, 1 << 12);
+        let one = walk.wide(children[..1].to_vec(), &mut prop, &mut rng, 1 << 12);
         let one = one.expect("not stopped").solutions;
         assert!(0.0 < one && one < 120.0, "{one}");
         assert_eq!(
-            walk.wide(&[], &mut prop, &mut rng, 64),
+            walk.wide(Vec::new(), &mut prop, &mut rng, 64),
             Some(Probe::default())
         );
     }
@@ -507,7 +507,7 @@ mod tests {
     fn a_raised_flag_stops_a_wide_probe() {
         let (puzzle, root, mut prop) = started(6);
         let walk = whole(&puzzle, Probing::Always, &|| true);
-        let probe = walk.wide(&[root], &mut prop, &mut SplitMix(3), 64);
+        let probe = walk.wide(vec![root], &mut prop, &mut SplitMix(3), 64);
         assert_eq!(probe, None);
     }
 
@@ -525,7 +525,7 @@ mod tests {
                 ..whole(&puzzle, Probing::Adaptive, &|| false)
             };
             (0..6)
-                .map(|_| walk.wide(std::slice::from_ref(&root), &mut prop, &mut rng, 16))
+                .map(|_| walk.wide(vec![root.clone()], &mut prop, &mut rng, 16))
                 .collect::<Vec<_>>()
         };
         assert_eq!(probes(Some(&visited)), probes(None));
