@@ -98,6 +98,17 @@ impl ProgressMeter {
             })
     }
 
+    /// The report to end a display's lines with, once the run has ended: a count's or a
+    /// checkpointed run's, and an enumeration's when it exhausted its tree (one stopped at a
+    /// limit or a signal has its own last words, and its workers may have found more
+    /// solutions than it kept).
+    pub fn last_report(&mut self) -> Option<ProgressReport> {
+        match &self.source {
+            Source::Enumeration { stats, .. } if !stats.is_complete() => None,
+            _ => Some(self.report()),
+        }
+    }
+
     /// Where the run stands now. A count's time left is taken at the pace of the last few
     /// reports, so call this at a steady interval (the command does, every second or 100 ms).
     pub fn report(&mut self) -> ProgressReport {
@@ -118,7 +129,12 @@ impl ProgressMeter {
                 );
                 let rates = pace_ahead(stats, &snapshot, pace, *cores, elapsed);
                 let estimate = stats.estimate();
-                ProgressReport::enumeration_at(&snapshot, estimate, total, elapsed, rates)
+                let report =
+                    ProgressReport::enumeration_at(&snapshot, estimate, total, elapsed, rates);
+                match stats.is_complete() {
+                    true => report.complete(),
+                    false => report,
+                }
             }
             Source::Count { progress, pace } => {
                 let snapshot = progress.snapshot();
@@ -182,6 +198,9 @@ pub enum ProgressKind {
     Enumeration {
         /// Solutions found by the workers so far.
         found: u64,
+        /// Whether the search has exhausted its tree: `found` is then the exact total, and
+        /// the report has no time left.
+        complete: bool,
     },
     /// A count made without enumerating: its counters, among them the method at work and the
     /// solutions counted for certain so far (`counted`, a lower bound that never decreases).
@@ -284,7 +303,10 @@ impl ProgressReport {
         };
         let mut report = ProgressReport {
             elapsed,
-            kind: ProgressKind::Enumeration { found },
+            kind: ProgressKind::Enumeration {
+                found,
+                complete: false,
+            },
             total,
             rate: solution_rate,
             estimate: None,
@@ -324,6 +346,32 @@ impl ProgressReport {
             report.explored = Some(stats.explored);
         }
         report
+    }
+
+    /// This report of an enumeration, once its search has exhausted the tree: its solutions
+    /// found are the total, all done, with no time left.
+    fn complete(self) -> ProgressReport {
+        let ProgressKind::Enumeration { found, .. } = self.kind else {
+            return self;
+        };
+        let whole = found as f64;
+        ProgressReport {
+            kind: ProgressKind::Enumeration {
+                found,
+                complete: true,
+            },
+            total: Some(u128::from(found)),
+            estimate: Some(Spread {
+                mean: whole,
+                low: whole,
+                high: whole,
+            }),
+            seconds_left: None,
+            seconds_left_range: None,
+            fraction_done: Some(1.0),
+            explored: None,
+            ..self
+        }
     }
 
     /// The report of a count whose counters read `snapshot` after `elapsed`, its `share`
@@ -397,7 +445,7 @@ impl ProgressReport {
     /// committed and found by a checkpointed run's part in progress.
     pub fn found(&self) -> f64 {
         match self.kind {
-            ProgressKind::Enumeration { found } => found as f64,
+            ProgressKind::Enumeration { found, .. } => found as f64,
             ProgressKind::Count(snapshot) => snapshot.counted,
             ProgressKind::Checkpoint(s) => (s.committed + u128::from(s.in_part)) as f64,
         }
@@ -408,7 +456,7 @@ impl ProgressReport {
     pub fn to_json(&self, label: &str) -> String {
         let range = self.seconds_left_range;
         let (phase, found, backbone) = match self.kind {
-            ProgressKind::Enumeration { found } => (None, json!(found), None),
+            ProgressKind::Enumeration { found, .. } => (None, json!(found), None),
             ProgressKind::Checkpoint(_) => (None, whole(self.found()), None),
             ProgressKind::Count(snapshot) => (
                 Some(phase_name(snapshot.phase)),

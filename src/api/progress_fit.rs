@@ -67,7 +67,10 @@ mod tests {
     fn a_narrow_line_keeps_its_time_left() {
         let report = ProgressReport {
             elapsed: Duration::from_secs(3),
-            kind: ProgressKind::Enumeration { found: 1_485_451 },
+            kind: ProgressKind::Enumeration {
+                found: 1_485_451,
+                complete: false,
+            },
             total: None,
             rate: 515_665.0,
             estimate: Some(Spread {

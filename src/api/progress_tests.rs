@@ -179,15 +179,60 @@ fn a_meter_reads_a_finished_enumeration_and_count() {
     let report = meter.report();
     assert!(matches!(
         report.kind,
-        ProgressKind::Enumeration { found: 2 }
+        ProgressKind::Enumeration {
+            found: 2,
+            complete: true
+        }
     ));
     assert_eq!(report.found(), 2.0);
+    // Its last report gives the exact total, all done, with no time left.
+    assert_eq!((report.total, report.fraction_done), (Some(2), Some(1.0)));
+    assert_eq!(
+        (report.seconds_left, report.seconds_left_range),
+        (None, None)
+    );
+    let words = report.to_string();
+    assert!(words.starts_with("2 solutions in all, ") && words.ends_with(", done"));
+    assert!(report.to_json("p").contains(r#""total":"2""#));
+    assert_eq!(meter.last_report().map(|r| r.total), Some(Some(2)));
     let counter = puzzle.counter(super::super::CountOptions::default());
     let mut meter = ProgressMeter::count(counter.progress());
     counter.run().expect("a count");
     let report = meter.report();
     assert!(matches!(report.kind, ProgressKind::Count(_)), "{report:?}");
     assert_eq!((report.total, report.estimate), (None, None));
+}
+
+/// A search stopped at a limit has not exhausted its tree: its last report still estimates.
+#[test]
+fn a_meter_of_a_stopped_enumeration_gives_no_total() {
+    let puzzle = AnyPuzzle::parse(&format!("4 4\n{}", "1\n".repeat(8))).expect("a puzzle");
+    let solver = puzzle
+        .solver(SolverOptions::default())
+        .with_solution_limit(5);
+    let mut meter = ProgressMeter::enumeration(solver.stats(), Arc::default());
+    let mut kept = 0;
+    let outcome = solver
+        .run(|_| {
+            kept += 1;
+            match kept {
+                5 => crate::Flow::Stop,
+                _ => crate::Flow::Continue,
+            }
+        })
+        .expect("a search");
+    assert!(!outcome.exhausted);
+    let report = meter.report();
+    assert!(matches!(
+        report.kind,
+        ProgressKind::Enumeration {
+            complete: false,
+            ..
+        }
+    ));
+    assert_eq!(report.total, None);
+    assert!(!report.to_string().contains("in all"), "{report}");
+    assert!(meter.last_report().is_none());
 }
 
 #[test]

@@ -50,7 +50,14 @@ fn words(report: &ProgressReport) -> String {
             };
             format!("{}{eta}", exact_line(&snapshot, report.elapsed, shown))
         }
-        ProgressKind::Enumeration { found } => match report.total {
+        ProgressKind::Enumeration { found, complete } => match report.total {
+            Some(_) if complete => format!(
+                "{} solution{} in all, {}/s, {}, done",
+                grouped(&found.to_string()),
+                if found == 1 { "" } else { "s" },
+                number(report.rate),
+                duration(report.elapsed.as_secs_f64())
+            ),
             Some(total) => known_total_line(report, found, total),
             None => search_line(report),
         },

@@ -554,6 +554,9 @@ impl<'p, P: Searchable> Solver<'p, P> {
     }
 
     fn outcome(&self, solutions: u64, exhausted: bool, start: Instant) -> Outcome {
+        if exhausted {
+            self.stats.mark_complete();
+        }
         Outcome {
             solutions,
             exhausted,

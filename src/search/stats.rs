@@ -51,6 +51,7 @@ pub struct SearchStats {
     deepest: AtomicU64,
     variables: AtomicU64,
     estimating: AtomicBool,
+    complete: AtomicBool,
     root_nanos: AtomicU64,
     checks_cut: AtomicU64,
     checks_found: AtomicU64,
@@ -74,6 +75,7 @@ impl Default for SearchStats {
             deepest: AtomicU64::default(),
             variables: AtomicU64::default(),
             estimating: AtomicBool::default(),
+            complete: AtomicBool::default(),
             root_nanos: AtomicU64::default(),
             checks_cut: AtomicU64::default(),
             checks_found: AtomicU64::default(),
@@ -208,6 +210,17 @@ impl SearchStats {
     /// Notes whether random probes estimate the size of the tree.
     pub(crate) fn set_estimating(&self, estimating: bool) {
         self.estimating.store(estimating, Relaxed);
+    }
+
+    /// Notes that the search exhausted its tree: the solutions counted are all there are.
+    pub(crate) fn mark_complete(&self) {
+        self.complete.store(true, Relaxed);
+    }
+
+    /// Whether the search that counts here exhausted its tree (for the progress meter's last
+    /// report; the parts of a checkpointed run, which share counters, each mark it).
+    pub(crate) fn is_complete(&self) -> bool {
+        self.complete.load(Relaxed)
     }
 
     /// Adds the counters of a learning search: its decisions count as nodes.

@@ -74,7 +74,7 @@ fn run_checkpoint(
         estimate: options.show.shows(),
     };
     let meter = ProgressMeter::checkpoint(checkpoint.progress());
-    let progress = Progress::start(checkpoint.label(), options.show, true, meter);
+    let progress = Progress::start(checkpoint.label(), options.show, meter);
     let end = checkpoint.run(path, &run, |_| Flow::Continue);
     progress.finish();
     let end = end.map_err(|e| named(e, &name))?;

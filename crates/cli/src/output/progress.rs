@@ -67,34 +67,32 @@ impl Progress {
         show: Show,
         total: Arc<OnceLock<u128>>,
     ) -> Progress {
-        Progress::start(label, show, false, ProgressMeter::enumeration(stats, total))
+        Progress::start(label, show, ProgressMeter::enumeration(stats, total))
     }
 
-    /// The display of a count made without enumerating; the lines end with one more when
-    /// the count ends.
+    /// The display of a count made without enumerating.
     pub(crate) fn count(label: &str, progress: Arc<CountProgress>, show: Show) -> Progress {
-        Progress::start(label, show, true, ProgressMeter::count(progress))
+        Progress::start(label, show, ProgressMeter::count(progress))
     }
 
     /// Shows `label: LINE` as `show` says, the words of what `meter` reports each time (or
-    /// the JSON object that stands alone on its line).
-    pub(crate) fn start(
-        label: &str,
-        show: Show,
-        last_line: bool,
-        mut meter: ProgressMeter,
-    ) -> Progress {
+    /// the JSON object that stands alone on its line); lines end with its last report.
+    pub(crate) fn start(label: &str, show: Show, mut meter: ProgressMeter) -> Progress {
         let done = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&done);
         let (name, prefix) = (label.to_string(), label.to_string());
         // The spinner, a space and `label: ` take the first columns of a terminal's line.
         let taken = label.chars().count() + 4;
-        let mut line = move |json: bool, width: usize| {
-            let report = meter.report();
-            match json {
+        let mut line = move |json: bool, width: usize, last: bool| {
+            let report = if last {
+                meter.last_report()?
+            } else {
+                meter.report()
+            };
+            Some(match json {
                 true => report.to_json(&name),
                 false => report.words_within(width),
-            }
+            })
         };
         let thread = match show {
             Show::Lines | Show::Json => Some(std::thread::spawn(move || {
@@ -103,12 +101,10 @@ impl Progress {
                 loop {
                     std::thread::park_timeout(every);
                     let stopping = flag.load(Ordering::Relaxed);
-                    if stopping && !last_line {
-                        break;
-                    }
-                    match show {
-                        Show::Json => note!("{}", line(true, 0)),
-                        _ => note!("{prefix}: {}", line(false, usize::MAX)),
+                    match (show, line(show == Show::Json, usize::MAX, stopping)) {
+                        (_, None) => {}
+                        (Show::Json, Some(json)) => note!("{json}"),
+                        (_, Some(words)) => note!("{prefix}: {words}"),
                     }
                     if stopping {
                         break;
@@ -124,7 +120,8 @@ impl Progress {
                 Some(std::thread::spawn(move || {
                     while !flag.load(Ordering::Relaxed) {
                         let columns = usize::from(console::Term::stderr().size().1);
-                        bar.set_message(line(false, columns.saturating_sub(taken)));
+                        let words = line(false, columns.saturating_sub(taken), false);
+                        bar.set_message(words.unwrap_or_default());
                         bar.tick();
                         std::thread::park_timeout(Duration::from_millis(100));
                     }

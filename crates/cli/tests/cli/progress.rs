@@ -336,3 +336,42 @@ fn checkpointed_runs_show_progress() {
     let line = |l: &str| l.starts_with("puzzle 1: ") && l.contains(" solutions so far");
     assert!(stderr.lines().any(line), "{stderr}");
 }
+
+/// An enumeration that exhausts its tree ends its lines with its count, all done; one stopped
+/// at a limit does not (its workers may have found more than it kept).
+#[test]
+fn an_ended_enumeration_s_last_line_gives_its_count() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let puzzle = perm(tmp.path(), 7);
+    let run = |args: &[&str], form: &str| {
+        let output = nonoenum(args)
+            .arg(form)
+            .arg(&puzzle)
+            .output()
+            .expect("runs");
+        assert!(output.status.success(), "{output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        let progress = |l: &&str| l.starts_with("puzzle 1: ") || l.starts_with('{');
+        let last = stderr.lines().rfind(progress);
+        last.unwrap_or_default().to_string()
+    };
+    let last = run(&["count", "--method", "enumerate"], "--progress");
+    assert!(
+        last.starts_with("puzzle 1: 5,040 solutions in all, "),
+        "{last}"
+    );
+    assert!(last.ends_with(", done") && !last.contains("ETA"), "{last}");
+    let last = run(&["list", "-o", "/dev/null"], "--progress=json");
+    let last: Value = serde_json::from_str(&last).unwrap_or_else(|e| panic!("{e}: {last}"));
+    assert_eq!(
+        (&last["found"], &last["total"]),
+        (&5040.into(), &"5040".into())
+    );
+    assert_eq!(
+        (&last["eta_seconds"], &last["fraction_done"]),
+        (&Value::Null, &1.0.into())
+    );
+    // Well under the second between lines, it prints none at all.
+    let last = run(&["list", "-o", "/dev/null", "--limit", "3"], "--progress");
+    assert!(last.is_empty(), "{last}");
+}
