@@ -2,7 +2,7 @@
 //! parts, which the progress line turns into a total and a time left. The parts' searches
 //! count into one set of counters, so the probes leave out the subtrees they finish.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use super::meter::CheckpointProgress;
@@ -53,27 +53,11 @@ impl<P: Stored> Estimator<'_, P> {
     /// Probes the open parts until `stopped` (see [`probe_parts`]); gives up where their roots
     /// would take more than [`MOST_ROOT_BYTES`].
     pub(super) fn run(&self, stopped: &dyn Fn() -> bool) {
-        let mut roots_of: HashMap<Decisions, Option<P::Grid>> = HashMap::new();
-        let mut bytes = 0;
+        let mut cache = RootCache::new(MOST_ROOT_BYTES);
         let mut roots = || {
             let (parts, first) = self.open.get();
-            let mut grids = Vec::with_capacity(parts.len());
-            for (index, decisions) in parts.iter().enumerate() {
-                if let (0, Some(first)) = (index, &first) {
-                    grids.push(first.clone());
-                    continue;
-                }
-                if !roots_of.contains_key(decisions) {
-                    let root = self.root_of(decisions, stopped)?;
-                    bytes += root.as_ref().map_or(0, |g| g.heap_bytes());
-                    if bytes > MOST_ROOT_BYTES {
-                        return None;
-                    }
-                    let _ = roots_of.insert(decisions.clone(), root);
-                }
-                grids.extend(roots_of.get(decisions).cloned().flatten());
-            }
-            Some(grids)
+            let root_of = |decisions: &[[usize; 3]]| self.root_of(decisions, stopped);
+            cache.roots(&parts, first, root_of)
         };
         let found_before = || self.progress.found_before();
         let (stats, puzzle) = (&*self.stats, self.puzzle);
@@ -104,6 +88,62 @@ impl<P: Stored> Estimator<'_, P> {
             Ok(Err(_interrupted)) => None,
             Err(_) => Some(None),
         }
+    }
+}
+
+/// The root grids of the open parts, worked out once each and let go once their parts are
+/// committed, within a budget of bytes.
+struct RootCache<G> {
+    roots: HashMap<Decisions, Option<G>>,
+    bytes: usize,
+    most_bytes: usize,
+}
+
+impl<G: DomainGrid> RootCache<G> {
+    fn new(most_bytes: usize) -> Self {
+        RootCache {
+            roots: HashMap::new(),
+            bytes: 0,
+            most_bytes,
+        }
+    }
+
+    /// The roots of `parts`, the first starting at `first` if given, each worked out by
+    /// `root_of` (`None` when stopped, `Some(None)` for a part with no root); `None` when
+    /// stopped, or when the roots take more than the budget.
+    fn roots(
+        &mut self,
+        parts: &[Decisions],
+        first: Option<G>,
+        mut root_of: impl FnMut(&[[usize; 3]]) -> Option<Option<G>>,
+    ) -> Option<Vec<G>> {
+        let open: HashSet<&Decisions> = parts.iter().collect();
+        let bytes = &mut self.bytes;
+        self.roots.retain(|decisions, root| {
+            let keep = open.contains(decisions);
+            if !keep {
+                *bytes -= root.as_ref().map_or(0, |g| g.heap_bytes());
+            }
+            keep
+        });
+        let mut grids = Vec::with_capacity(parts.len());
+        for (index, decisions) in parts.iter().enumerate() {
+            if let (0, Some(first)) = (index, &first) {
+                grids.push(first.clone());
+                continue;
+            }
+            if !self.roots.contains_key(decisions) {
+                let root = root_of(decisions)?;
+                let bytes = root.as_ref().map_or(0, |g| g.heap_bytes());
+                if self.bytes + bytes > self.most_bytes {
+                    return None;
+                }
+                self.bytes += bytes;
+                let _ = self.roots.insert(decisions.clone(), root);
+            }
+            grids.extend(self.roots.get(decisions).cloned().flatten());
+        }
+        Some(grids)
     }
 }
 
@@ -194,6 +234,44 @@ mod tests {
         let words = done.to_string();
         assert!(words.contains("40,320 found, 40,320 saved"), "{words}");
         assert!(!words.contains("ETA"), "{words}");
+    }
+
+    /// Roots are worked out once each, let go once their parts are committed, and never
+    /// take more than the budget.
+    #[test]
+    fn the_root_cache_keeps_the_open_parts_roots_within_its_budget() {
+        use super::RootCache;
+        use crate::domain::DomainGrid;
+        use crate::grid::Grid;
+        let grid = |row: usize| {
+            let mut grid = Grid::new(8, 8);
+            grid.decide(row, 0, 1);
+            grid
+        };
+        let bytes = grid(0).heap_bytes();
+        let parts: Vec<Vec<[usize; 3]>> = (0..4).map(|row| vec![[row, 0, 1]]).collect();
+        let mut worked_out = 0;
+        let mut root_of = |decisions: &[[usize; 3]]| {
+            worked_out += 1;
+            Some(Some(grid(decisions[0][0])))
+        };
+        // Room for two roots: the first two parts fit, all four do not.
+        let mut cache = RootCache::new(2 * bytes);
+        let roots = cache.roots(&parts[..2], None, &mut root_of);
+        assert_eq!(roots, Some(vec![grid(0), grid(1)]));
+        assert_eq!(
+            cache
+                .roots(&parts[..2], None, &mut root_of)
+                .map(|r| r.len()),
+            Some(2)
+        );
+        assert_eq!(cache.bytes, 2 * bytes);
+        assert_eq!(cache.roots(&parts, None, &mut root_of), None);
+        // Once the first two are committed, the last two fit; the first starts elsewhere.
+        let roots = cache.roots(&parts[2..], Some(grid(7)), &mut root_of);
+        assert_eq!(roots, Some(vec![grid(7), grid(3)]));
+        assert_eq!(cache.bytes, bytes);
+        assert_eq!(worked_out, 4);
     }
 
     #[test]
