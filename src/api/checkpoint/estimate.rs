@@ -4,6 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use super::meter::CheckpointProgress;
 use super::stored::{Stored, part_of};
@@ -19,22 +20,37 @@ type Decisions = Vec<[usize; 3]>;
 
 /// The parts still open, as the run last told the estimator: their decisions, and where the
 /// first one's search starts when that is not its propagated root (an ordered checkpoint's
-/// part starts at the node of the whole search's tree).
-pub(super) struct OpenParts<G>(Mutex<(Vec<Decisions>, Option<G>)>);
+/// part starts at the node of the whole search's tree); `None` until the run tells it.
+pub(super) struct OpenParts<G>(Mutex<Option<OpenNow<G>>>);
+
+/// The open parts' decisions, and where the first one's search starts if given.
+type OpenNow<G> = (Vec<Decisions>, Option<G>);
 
 impl<G: Clone> OpenParts<G> {
     pub(super) fn new() -> Self {
-        OpenParts(Mutex::new((Vec::new(), None)))
+        OpenParts(Mutex::new(None))
     }
 
     /// The parts open now, the first starting at `first` if given.
     pub(super) fn set(&self, parts: &[Decisions], first: Option<&G>) {
         let mut open = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        *open = (parts.to_vec(), first.cloned());
+        *open = Some((parts.to_vec(), first.cloned()));
     }
 
-    fn get(&self) -> (Vec<Decisions>, Option<G>) {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    /// The parts open now, once the run has told them (a run that replays its way to the
+    /// first part's start may take seconds); `None` when `stopped` says stop first, or when
+    /// none is open. A probe of no part would say that nothing is left.
+    fn wait(&self, stopped: &dyn Fn() -> bool) -> Option<OpenNow<G>> {
+        loop {
+            if stopped() {
+                return None;
+            }
+            let open = self.0.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            if let Some(open) = open {
+                return (!open.0.is_empty()).then_some(open);
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
     }
 }
 
@@ -55,7 +71,7 @@ impl<P: Stored> Estimator<'_, P> {
     pub(super) fn run(&self, stopped: &dyn Fn() -> bool) {
         let mut cache = RootCache::new(MOST_ROOT_BYTES);
         let mut roots = || {
-            let (parts, first) = self.open.get();
+            let (parts, first) = self.open.wait(stopped)?;
             let root_of = |decisions: &[[usize; 3]]| self.root_of(decisions, stopped);
             cache.roots(&parts, first, root_of)
         };
@@ -234,6 +250,24 @@ mod tests {
         let words = done.to_string();
         assert!(words.contains("40,320 found, 40,320 saved"), "{words}");
         assert!(!words.contains("ETA"), "{words}");
+    }
+
+    /// The estimator waits until the run tells it the open parts, and stops where none is.
+    #[test]
+    fn the_estimator_waits_to_be_told_the_open_parts() {
+        use super::OpenParts;
+        let open = OpenParts::<u8>::new();
+        assert_eq!(open.wait(&|| true), None, "stopped");
+        let parts = vec![vec![[0, 0, 1]], vec![[0, 0, 0]]];
+        std::thread::scope(|scope| {
+            let told = scope.spawn(|| open.wait(&|| false));
+            std::thread::sleep(Duration::from_millis(20));
+            open.set(&parts, Some(&7));
+            let told = told.join().expect("waits");
+            assert_eq!(told, Some((parts.clone(), Some(7))));
+        });
+        open.set(&[], None);
+        assert_eq!(open.wait(&|| false), None, "nothing open");
     }
 
     /// Roots are worked out once each, let go once their parts are committed, and never
