@@ -218,8 +218,9 @@ pub struct ProgressReport {
     pub elapsed: Duration,
     /// An enumeration or a count, and its own figures.
     pub kind: ProgressKind,
-    /// The exact number of solutions, for an enumeration once the count made alongside it
-    /// has ended; `None` so far, and always for a count.
+    /// The exact number of solutions: for an enumeration once the count made alongside it
+    /// has ended or its search has exhausted the tree, for a checkpointed run once every part
+    /// is committed; `None` so far, and always for a count.
     pub total: Option<u128>,
     /// Solutions found (or counted for certain) a second: for an enumeration that a
     /// [`ProgressMeter`] reports, over the last quarter of the run (the pace its time left
@@ -232,7 +233,8 @@ pub struct ProgressReport {
     /// Seconds left, finite: from the estimate or a count's pace, above zero; from the exact
     /// total, at the pace of the last quarter of the run where a [`ProgressMeter`] reports it
     /// (0 once all are found, while the search ends its tree).
-    /// `None` while unknown, and once an enumeration has done as much work as estimated.
+    /// `None` while unknown, once an enumeration has done as much work as estimated, and
+    /// once an enumeration or a checkpointed run is complete.
     pub seconds_left: Option<f64>,
     /// The range of the seconds left, `0 <= low <= high`, and `high > 0` but for an exact
     /// total (both ends its time left); `None` where unknown, once an enumeration is past the
