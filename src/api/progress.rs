@@ -327,11 +327,7 @@ impl ProgressReport {
             let whole = total as f64;
             let left = (solution_rate > 0.0)
                 .then(|| total.saturating_sub(u128::from(found)) as f64 / solution_rate);
-            report.estimate = Some(Spread {
-                mean: whole,
-                low: whole,
-                high: whole,
-            });
+            report.estimate = Some(Spread::exact(whole));
             report.seconds_left = left;
             report.seconds_left_range = left.map(|left| (left, left));
             report.fraction_done = Some(if total == 0 {
@@ -351,27 +347,29 @@ impl ProgressReport {
     }
 
     /// This report of an enumeration, once its search has exhausted the tree: its solutions
-    /// found are the total, all done, with no time left.
+    /// found are the total ([`Self::ended`]).
     fn complete(self) -> ProgressReport {
         let ProgressKind::Enumeration { found, .. } = self.kind else {
             return self;
         };
-        let whole = found as f64;
+        let kind = ProgressKind::Enumeration {
+            found,
+            complete: true,
+        };
+        ProgressReport { kind, ..self }.ended(u128::from(found))
+    }
+
+    /// This report of a run that is complete with `total` solutions: the exact total, all
+    /// done, with no time left and nothing more to estimate.
+    fn ended(self, total: u128) -> ProgressReport {
         ProgressReport {
-            kind: ProgressKind::Enumeration {
-                found,
-                complete: true,
-            },
-            total: Some(u128::from(found)),
-            estimate: Some(Spread {
-                mean: whole,
-                low: whole,
-                high: whole,
-            }),
+            total: Some(total),
+            estimate: Some(Spread::exact(total as f64)),
             seconds_left: None,
             seconds_left_range: None,
             fraction_done: Some(1.0),
             explored: None,
+            estimating: false,
             ..self
         }
     }
@@ -424,15 +422,7 @@ impl ProgressReport {
         };
         if snapshot.parts > 0 && snapshot.parts_done == snapshot.parts {
             // Every part is committed: the count is exact, and nothing is left.
-            let whole = snapshot.committed as f64;
-            report.total = Some(snapshot.committed);
-            report.estimate = Some(Spread {
-                mean: whole,
-                low: whole,
-                high: whole,
-            });
-            report.fraction_done = Some(1.0);
-            report.estimating = false;
+            report = report.ended(snapshot.committed);
         } else if let Some((estimate, done, ahead)) = estimated {
             let outlook = estimate.outlook_at(done, secs, ahead);
             report.estimate = Some(outlook.solutions);

@@ -32,6 +32,17 @@ pub struct Spread {
     pub high: f64,
 }
 
+impl Spread {
+    /// A figure known exactly: its range is the figure alone.
+    pub(crate) fn exact(value: f64) -> Spread {
+        Spread {
+            mean: value,
+            low: value,
+            high: value,
+        }
+    }
+}
+
 /// What the random probes say about the search tree.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct TreeEstimate {
