@@ -130,7 +130,7 @@ impl<G: DomainGrid> RootCache<G> {
     fn roots(
         &mut self,
         parts: &[Decisions],
-        first: Option<G>,
+        mut first: Option<G>,
         mut root_of: impl FnMut(&[[usize; 3]]) -> Option<Option<G>>,
     ) -> Option<Vec<G>> {
         let open: HashSet<&Decisions> = parts.iter().collect();
@@ -144,8 +144,8 @@ impl<G: DomainGrid> RootCache<G> {
         });
         let mut grids = Vec::with_capacity(parts.len());
         for (index, decisions) in parts.iter().enumerate() {
-            if let (0, Some(first)) = (index, &first) {
-                grids.push(first.clone());
+            if let Some(first) = first.take().filter(|_| index == 0) {
+                grids.push(first);
                 continue;
             }
             if !self.roots.contains_key(decisions) {
