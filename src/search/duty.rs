@@ -1,15 +1,17 @@
 //! The estimator's share of the machine, and the pace an enumeration will go at once that
-//! share changes. The estimator probes without pause for its first seconds, then a tenth of
-//! the time; where its thread and the search's outnumber the cores, the search runs faster
-//! once the estimator pauses (a 11x11 permutation puzzle on two cores and two threads: 2.2
-//! then 3.8 million solutions a second), and a time left from the first pace overshoots.
+//! share changes. The estimator probes without pause for its first seconds, or until its
+//! probes agree, then a tenth of the time; where its thread and the search's outnumber the
+//! cores, the search runs faster once the estimator pauses (a 11x11 permutation puzzle on two
+//! cores and two threads: 2.2 then 3.8 million solutions a second), and a time left from the
+//! first pace overshoots.
 
 use std::cell::Cell;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-/// How long the estimator probes without pause at the start of a search.
+/// How long the estimator probes without pause at the start of a search, unless its probes
+/// agree sooner ([`Shifts::settle`]).
 pub(super) const STEADY: Duration = Duration::from_secs(3);
 /// After [`STEADY`], the estimator sleeps this many times as long as it probed.
 pub(super) const PAUSE_FACTOR: u32 = 9;
@@ -25,32 +27,66 @@ fn paused_share() -> f64 {
 
 /// What the estimator's thread has done with its time, live: written by the estimator, read
 /// by a progress meter.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct EstimatorDuty {
-    /// When the estimator's steady probing ends; unset before it starts.
-    steady_end: OnceLock<Instant>,
+    /// When the estimator started; unset before it starts.
+    start: OnceLock<Instant>,
+    /// Nanoseconds from `start` to when its probes agreed ([`Shifts::settle`]), which ends
+    /// its steady probing if sooner than [`STEADY`]; `u64::MAX` before they do.
+    settled: AtomicU64,
     /// Nanoseconds spent probing so far.
     busy: AtomicU64,
     /// The search's threads beside the estimator.
     threads: AtomicU64,
 }
 
+impl Default for EstimatorDuty {
+    fn default() -> Self {
+        EstimatorDuty {
+            start: OnceLock::new(),
+            settled: AtomicU64::new(u64::MAX),
+            busy: AtomicU64::new(0),
+            threads: AtomicU64::new(0),
+        }
+    }
+}
+
+/// `time` in nanoseconds, at most `u64::MAX`.
+fn nanos(time: Duration) -> u64 {
+    u64::try_from(time.as_nanos()).unwrap_or(u64::MAX)
+}
+
 impl EstimatorDuty {
     /// Notes that the estimator starts now, beside a search on `threads` threads.
     pub(super) fn begin(&self, threads: usize) {
-        let _ = self.steady_end.set(Instant::now() + STEADY);
+        let _ = self.start.set(Instant::now());
         self.threads.store(threads as u64, Relaxed);
+    }
+
+    /// When the estimator's steady probing ends; `None` before it starts.
+    fn steady_end(&self) -> Option<Instant> {
+        let start = *self.start.get()?;
+        let settled = Duration::from_nanos(self.settled.load(Relaxed));
+        Some(start + STEADY.min(settled))
+    }
+
+    /// Notes that the estimator's probes agreed at `at`, ending its steady probing then.
+    fn settle(&self, at: Instant) {
+        if let Some(start) = self.start.get() {
+            let _ = self
+                .settled
+                .fetch_min(nanos(at.saturating_duration_since(*start)), Relaxed);
+        }
     }
 
     /// Adds a stretch of probing.
     pub(super) fn add_busy(&self, time: Duration) {
-        let nanos = u64::try_from(time.as_nanos()).unwrap_or(u64::MAX);
-        self.busy.fetch_add(nanos, Relaxed);
+        self.busy.fetch_add(nanos(time), Relaxed);
     }
 
     /// Where the estimator stands now; `None` before it starts.
     pub(crate) fn snapshot(&self) -> Option<DutySnapshot> {
-        let end = *self.steady_end.get()?;
+        let end = self.steady_end()?;
         Some(DutySnapshot {
             busy_seconds: self.busy.load(Relaxed) as f64 * 1e-9,
             steady_left: end.saturating_duration_since(Instant::now()).as_secs_f64(),
@@ -64,7 +100,7 @@ impl EstimatorDuty {
 /// probe, every [`STRETCH`]. Its probing time goes to the [`EstimatorDuty`].
 pub(super) struct Shifts<'a> {
     duty: &'a EstimatorDuty,
-    steady_end: Instant,
+    steady_end: Cell<Instant>,
     /// When the stretch at work began.
     since: Cell<Instant>,
     /// Calls of [`Shifts::rest_if_due`], which reads the clock every 64th.
@@ -76,9 +112,19 @@ impl<'a> Shifts<'a> {
     pub(super) fn new(duty: &'a EstimatorDuty, start: Instant) -> Self {
         Shifts {
             duty,
-            steady_end: start + STEADY,
+            steady_end: Cell::new(start + STEADY),
             since: Cell::new(Instant::now()),
             calls: Cell::new(0),
+        }
+    }
+
+    /// Ends the steady probing now, if it has not ended: the probes agree, and more of them
+    /// would take the search's cores for little.
+    pub(super) fn settle(&self) {
+        let now = Instant::now();
+        if now < self.steady_end.get() {
+            self.steady_end.set(now);
+            self.duty.settle(now);
         }
     }
 
@@ -107,7 +153,7 @@ impl<'a> Shifts<'a> {
 
     /// The probing time of the stretch at work past [`STEADY`], at `now`.
     fn owed(&self, now: Instant) -> Duration {
-        now.saturating_duration_since(self.since.get().max(self.steady_end))
+        now.saturating_duration_since(self.since.get().max(self.steady_end.get()))
     }
 }
 
@@ -193,6 +239,19 @@ mod tests {
         shifts
     }
 
+    /// Whether `shifts` rests within 64 looks (which read the clock once), ending each rest
+    /// at once.
+    fn rests(shifts: &Shifts<'_>) -> bool {
+        let rested = Cell::new(false);
+        for _ in 0..64 {
+            shifts.rest_if_due(&|| {
+                rested.set(true);
+                true
+            });
+        }
+        rested.get()
+    }
+
     #[test]
     fn a_stretch_rests_only_past_the_steady_time() {
         let duty = EstimatorDuty::default();
@@ -202,15 +261,22 @@ mod tests {
             steady.rest_if_due(&|| panic!("a rest in the steady time"));
         }
         let past = shifts_at(&duty, Duration::from_secs(1), 2 * STRETCH);
-        let rested = Cell::new(false);
-        for _ in 0..64 {
-            past.rest_if_due(&|| {
-                rested.set(true);
-                true
-            });
-        }
-        assert!(rested.get(), "no rest after a long stretch");
+        assert!(rests(&past), "no rest after a long stretch");
         assert!(duty.busy.load(Relaxed) >= (2 * STRETCH).as_nanos() as u64);
+    }
+
+    #[test]
+    fn probes_that_agree_end_the_steady_time() {
+        let duty = EstimatorDuty::default();
+        duty.begin(2);
+        let shifts = Shifts::new(&duty, Instant::now());
+        let steady_left = |duty: &EstimatorDuty| duty.snapshot().expect("begun").steady_left;
+        assert!(steady_left(&duty) > 2.0);
+        shifts.settle();
+        assert_eq!(steady_left(&duty), 0.0);
+        // Past it, a long stretch of probing rests.
+        std::thread::sleep(STRETCH + Duration::from_millis(10));
+        assert!(rests(&shifts), "no rest after a long stretch");
     }
 
     #[test]

@@ -15,6 +15,13 @@ use super::duty::Ahead;
 /// an estimate; it says nothing of the spread, and its range is unbounded until a second.
 pub(crate) const MIN_PROBES: u64 = 1;
 
+/// Probes before the estimator may judge that they agree ([`Samples::settled`]).
+const SETTLE_PROBES: u64 = 16;
+
+/// The standard error of the mean of the probes' logarithms below which they agree: the
+/// fitted estimate is then known within about a tenth either way.
+const SETTLED_LOG_ERROR: f64 = 0.05;
+
 /// One estimated quantity, and a range around it. Trees are lopsided: the probes spread over
 /// orders of magnitude, most of them low, and their plain mean is carried by rare high ones, so
 /// it swings with each of those. The estimate is instead the mean of the log-normal
@@ -229,6 +236,14 @@ impl Moments {
     /// The mean of the log-normal distribution fitted to `n` values, kept between the smallest
     /// and the largest; `None` where it is not a number (a value that is not finite).
     fn log_normal_mean(self, n: u64) -> Option<f64> {
+        let (mean, variance) = self.log_mean_variance(n);
+        // Not `clamp`, which panics where the bounds are not numbers or cross.
+        let fitted = (mean + variance / 2.0).exp().max(self.min).min(self.max);
+        fitted.is_finite().then_some(fitted)
+    }
+
+    /// The mean and the sample variance (0 for one value) of the logarithms of `n` values.
+    fn log_mean_variance(self, n: u64) -> (f64, f64) {
         let count = n as f64;
         let mean = self.logs / count;
         let variance = if n > 1 {
@@ -236,9 +251,12 @@ impl Moments {
         } else {
             0.0
         };
-        // Not `clamp`, which panics where the bounds are not numbers or cross.
-        let fitted = (mean + variance / 2.0).exp().max(self.min).min(self.max);
-        fitted.is_finite().then_some(fitted)
+        (mean, variance)
+    }
+
+    /// The standard error of the mean of the logarithms of `n` values (two or more).
+    fn log_error(self, n: u64) -> f64 {
+        (self.log_mean_variance(n).1 / n as f64).sqrt()
     }
 
     /// The spread of `n` values. One value says nothing of the spread, and a sum of squares
@@ -271,6 +289,17 @@ impl Samples {
         self.nodes.add(probe.nodes);
         self.solutions.add(probe.solutions);
         self.line_solves.add(probe.line_solves);
+    }
+
+    /// Whether the probes agree: [`SETTLE_PROBES`] or more, whose logarithms' mean is known
+    /// within [`SETTLED_LOG_ERROR`] for nodes, solutions and line solves alike. Probes of a
+    /// lopsided tree, which spread over orders of magnitude, do not agree for many hundreds.
+    pub(crate) fn settled(&self) -> bool {
+        let n = self.probes;
+        n >= SETTLE_PROBES
+            && [self.nodes, self.solutions, self.line_solves]
+                .iter()
+                .all(|m| m.log_error(n) < SETTLED_LOG_ERROR)
     }
 
     /// The estimate, once there are [`MIN_PROBES`] probes.
@@ -317,6 +346,43 @@ mod tests {
         let mut m = Moments::default();
         values.iter().for_each(|&x| m.add(x));
         m.spread(values.len() as u64)
+    }
+
+    /// A probe of `solutions` solutions, with twice as many nodes and ten times the line solves.
+    fn probe(solutions: f64) -> Probe {
+        Probe {
+            nodes: 2.0 * solutions,
+            solutions,
+            line_solves: 10.0 * solutions,
+        }
+    }
+
+    #[test]
+    fn probes_that_agree_settle_and_spread_ones_do_not() {
+        let mut agreeing = Samples::default();
+        for i in 1..SETTLE_PROBES {
+            agreeing.add(probe(1000.0 + 10.0 * i as f64));
+        }
+        assert!(!agreeing.settled(), "too few probes");
+        agreeing.add(probe(1000.0));
+        assert!(agreeing.settled());
+        // Probes over five orders of magnitude, as on a lopsided tree, do not settle in a
+        // thousand.
+        let mut spread = Samples::default();
+        for i in 0..1000 {
+            spread.add(probe(if i % 2 == 0 { 10.0 } else { 1e6 }));
+        }
+        assert!(!spread.settled());
+        // Solutions that agree are not enough where the work does not.
+        let mut work_apart = Samples::default();
+        for i in 0..100 {
+            let nodes = if i % 2 == 0 { 100.0 } else { 1e5 };
+            work_apart.add(Probe {
+                nodes,
+                ..probe(1000.0)
+            });
+        }
+        assert!(!work_apart.settled());
     }
 
     #[test]

@@ -350,8 +350,8 @@ impl<'p, P: Searchable> Solver<'p, P> {
     }
 
     /// Estimates the size of the search tree while it runs, by Knuth's random probes on one
-    /// thread more (steadily for the first seconds, then a tenth of the time), for
-    /// [`SearchStats::estimate`]. Worth it for a progress display of a long enumeration.
+    /// thread more (steadily for the first seconds or until the probes agree, then a tenth of
+    /// the time), for [`SearchStats::estimate`]. Worth it for a progress display of a long enumeration.
     pub fn with_estimate(mut self, estimate: bool) -> Self {
         self.estimate = estimate;
         self.stats.set_estimating(estimate);

@@ -246,7 +246,8 @@ impl<P: Countable> Walk<'_, P> {
 
 /// Probes the tree below the grids `roots` gives (disjoint subtrees, read again before each
 /// probe; `None` when stopped) until `stopped`, adding each probe to `samples`: without pause
-/// for the first seconds, then a tenth of the time. Each probe is a wide one
+/// for the first seconds or until the probes agree ([`Samples::settled`]), then a tenth of the
+/// time. Each probe is a wide one
 /// ([`Walk::wide`]) of the tree still open (not in `finished`, which the search must be
 /// recording), to which it adds the nodes and solutions the search has done (`done`), half
 /// way through the probe. Each probe's time goes to `duty`.
@@ -293,10 +294,16 @@ pub(crate) fn run_probes<P: Countable>(
                 solutions: middle(before.solutions, after.solutions),
                 line_solves: middle(before.line_solves, after.line_solves),
             };
-        samples
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .add(sample);
+        let settled = {
+            let mut samples = samples
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            samples.add(sample);
+            samples.settled()
+        };
+        if settled {
+            shifts.settle();
+        }
         shifts.rest(stopped);
     }
 }
