@@ -121,11 +121,15 @@ fn each_puzzle(
         } else {
             crate::fault::solving(&file);
         }
-        if labelled {
-            writeln!(out, "{label}")?;
-        }
         // `--progress` shows lines even off a terminal.
         let show = Show::new(settings.quiet, settings.progress);
+        if labelled {
+            writeln!(out, "{label}")?;
+            // Out before the progress lines on standard error, which come after it.
+            if show.shows() {
+                out.flush()?;
+            }
+        }
         let solver = solver_for(puzzle, settings, mode, &cancel, show);
         let run = Run {
             mode,

@@ -375,3 +375,28 @@ fn an_ended_enumeration_s_last_line_gives_its_count() {
     let last = run(&["list", "-o", "/dev/null", "--limit", "3"], "--progress");
     assert!(last.is_empty(), "{last}");
 }
+
+/// With standard output and error in one file, a file of several puzzles gives each
+/// puzzle's label before that puzzle's progress lines.
+#[test]
+fn a_puzzle_s_label_comes_before_its_progress_lines() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let both = tmp.path().join("both.txt");
+    let file = std::fs::File::create(&both).expect("created");
+    let status = nonoenum(["count", "--method", "enumerate", "--progress"])
+        .arg(crate::common::bundled("mini-set.txt"))
+        .stdout(file.try_clone().expect("cloned"))
+        .stderr(file)
+        .status()
+        .expect("runs");
+    assert!(status.success());
+    let text = std::fs::read_to_string(&both).expect("read");
+    let lines: Vec<&str> = text.lines().collect();
+    for label in ["$1", "$2"] {
+        let at = |pick: &dyn Fn(&str) -> bool| lines.iter().position(|l| pick(l));
+        let shown = at(&|l| l == label).unwrap_or_else(|| panic!("no {label}: {text}"));
+        let progress = at(&|l| l.starts_with(&format!("{label}: ")));
+        let progress = progress.unwrap_or_else(|| panic!("no progress of {label}: {text}"));
+        assert!(shown < progress, "{text}");
+    }
+}
