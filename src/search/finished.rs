@@ -9,7 +9,7 @@
 //! bounded on trees of any size. A fingerprint that two grids share (one chance in 2^64 per
 //! pair) could only hide an open subtree from the probes, making the estimate low.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering::Relaxed};
 
 use dashmap::DashSet;
 
@@ -28,6 +28,9 @@ pub(crate) struct Finished {
     recording: AtomicBool,
     roots: DashSet<u64>,
     kept: AtomicUsize,
+    /// How far down the run's whole tree the search's root lies (a checkpoint's part), which
+    /// counts toward [`DEEPEST`].
+    root_depth: AtomicU32,
 }
 
 impl Finished {
@@ -36,9 +39,17 @@ impl Finished {
         self.recording.store(true, Relaxed);
     }
 
-    /// The key under which the subtree of a node at `depth` with `grid` would be recorded,
-    /// or `None` when it would not be.
+    /// Notes that the searches recording from now on start `depth` levels down the run's
+    /// whole tree: a checkpoint's parts, searched one after another, are recorded as deep
+    /// into that tree as one search of it would be.
+    pub(crate) fn root_at(&self, depth: u32) {
+        self.root_depth.store(depth, Relaxed);
+    }
+
+    /// The key under which the subtree of a node at `depth` (below the search's root) with
+    /// `grid` would be recorded, or `None` when it would not be.
     pub(crate) fn key_at<G: DomainGrid>(&self, grid: &G, depth: u32) -> Option<u64> {
+        let depth = depth.saturating_add(self.root_depth.load(Relaxed));
         (depth <= DEEPEST && self.recording.load(Relaxed) && self.kept.load(Relaxed) < MOST)
             .then(|| fingerprint(grid))
     }
@@ -89,5 +100,20 @@ mod tests {
         assert!(finished.holds(&a));
         a.decide(1, 2, 1);
         assert!(!finished.holds(&a), "a narrower grid is another subtree");
+    }
+
+    #[test]
+    fn a_part_s_subtrees_are_recorded_by_their_depth_in_the_whole_tree() {
+        let finished = Finished::default();
+        finished.record();
+        let grid = Grid::new(3, 3);
+        finished.root_at(5);
+        assert_eq!(
+            finished.key_at(&grid, DEEPEST - 5),
+            Some(fingerprint(&grid))
+        );
+        assert_eq!(finished.key_at(&grid, DEEPEST - 4), None);
+        finished.root_at(u32::MAX);
+        assert_eq!(finished.key_at(&grid, 0), None, "past the deepest level");
     }
 }

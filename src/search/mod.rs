@@ -382,8 +382,12 @@ impl<'p, P: Searchable> Solver<'p, P> {
     /// Counts into `stats` instead of counters of its own: a run that searches disjoint
     /// subtrees one after another, a solver each (a checkpoint's parts), keeps one set of
     /// counters, and its estimator ([`probe::probe_parts`]) sees every part's finished
-    /// subtrees.
-    pub(crate) fn with_stats(mut self, stats: Arc<SearchStats>) -> Self {
+    /// subtrees. The subtree searched lies `depth` levels down the run's tree; the run's
+    /// solvers must be made each just before it searches.
+    pub(crate) fn with_stats(mut self, stats: Arc<SearchStats>, depth: usize) -> Self {
+        stats
+            .finished
+            .root_at(u32::try_from(depth).unwrap_or(u32::MAX));
         self.stats = stats;
         self
     }

@@ -110,7 +110,8 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
                     .open
                     .set(&self.state.open, start.as_ref().map(|s| &s.grid));
             }
-            let stats = estimator.map(|e| Arc::clone(&e.stats));
+            // The estimator's counters, and how deep the part's root lies.
+            let stats = estimator.map(|e| (Arc::clone(&e.stats), decisions.len()));
             let solutions = match self.search(puzzle, &part, start, output.as_deref_mut(), stats)? {
                 PartEnd::Exhausted(solutions) => solutions,
                 PartEnd::Stopped(partial) => {
@@ -174,7 +175,7 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
         part: &P,
         start: Option<Node<P::Grid>>,
         mut output: Option<&mut Output>,
-        stats: Option<Arc<SearchStats>>,
+        stats: Option<(Arc<SearchStats>, usize)>,
     ) -> Result<PartEnd, CheckpointError> {
         let probing = self.probing();
         let options = SolverOptions {
@@ -191,8 +192,8 @@ impl<F: FnMut(CheckpointEvent<'_>) -> Flow> Run<'_, F> {
         if let Some(start) = start {
             solver = solver.starting_at(start.grid, start.memo, start.walk.is_some());
         }
-        if let Some(stats) = stats {
-            solver = solver.with_stats(stats);
+        if let Some((stats, depth)) = stats {
+            solver = solver.with_stats(stats, depth);
         }
         let rows = TextRows {
             puzzle,
