@@ -12,7 +12,7 @@ use crate::color::AnyPuzzle;
 use crate::files::{Capped, read_capped, read_file_capped, shown_path};
 use crate::format::{
     Format, MAX_INPUT_BYTES, ParseError, ParseErrorKind, add_givens, color_givens,
-    read_any_puzzles, read_numbered_givens,
+    read_any_puzzles, read_numbered_givens_in,
 };
 
 /// Why an input could not be read ([`read_input`], [`read_labelled`]).
@@ -222,11 +222,13 @@ pub fn read_labelled(
 
 impl AnyPuzzle {
     /// Adds the givens of a givens file (`ROW COL [VALUE]` lines, 1-based; VALUE `#`/`1` or
-    /// `.`/`0`, or for a colour puzzle a colour's name, character or number), checked against
-    /// the puzzle's size and against each other.
+    /// `.`/`0`, or a colour's name or character, and for a colour puzzle its number), checked
+    /// against the puzzle's size and against each other.
     pub fn add_givens_text(&mut self, bytes: &[u8]) -> Result<(), ParseError> {
         match self {
-            AnyPuzzle::Bw(p) => read_numbered_givens(bytes).and_then(|g| add_givens(p, &g)),
+            AnyPuzzle::Bw(p) => {
+                read_numbered_givens_in(bytes, &p.colors.palette()).and_then(|g| add_givens(p, &g))
+            }
             AnyPuzzle::Color(p) => color_givens::read_raw_givens(bytes)
                 .and_then(|givens| color_givens::add_color_givens(p, &givens)),
         }

@@ -9,7 +9,9 @@
 //! ```
 //!
 //! One given per line: `ROW COL` (1-based; the cell is filled) or `ROW COL VALUE`, where VALUE
-//! is `#`, `1` or `filled` for a filled cell and `.`, `0` or `empty` for an empty one. Numbers
+//! is `#`, `1` or `filled` for a filled cell and `.`, `0` or `empty` for an empty one, or the
+//! name or character of one of the puzzle's two colours (`black` and `white` unless its file
+//! named others, see [`read_numbered_givens_in`]). Numbers
 //! may be separated by spaces, tabs or commas. Blank lines and lines starting with `#` are
 //! skipped (a `#` after the numbers is a value, not a comment). Whether the cells lie inside
 //! the grid, and agree with each other, is checked against a puzzle by [`add_givens`], whose
@@ -20,7 +22,7 @@ use std::collections::hash_map::Entry;
 
 use super::error::{ParseError, ParseErrorKind};
 use super::text::{decode_utf8, numbered_lines, parse_usize, snippet, tokens};
-use crate::puzzle::{Given, Puzzle, PuzzleError};
+use crate::puzzle::{Color, Given, Puzzle, PuzzleError, bw_palette};
 
 /// Reads a givens file: decodes UTF-8, then [`parse_givens`].
 pub fn read_givens(bytes: &[u8]) -> Result<Vec<Given>, ParseError> {
@@ -39,15 +41,35 @@ pub fn read_numbered_givens(bytes: &[u8]) -> Result<Vec<(usize, Given)>, ParseEr
     parse_numbered_givens(decode_utf8(bytes)?)
 }
 
+/// Reads a givens file like [`read_numbered_givens`] for a puzzle whose two colours are
+/// `palette` (the background first, as [`crate::TwoColors::palette`] gives them): a value may
+/// also be either colour's name or character, as a black-and-white puzzle read from a colour
+/// file (one colour besides the background) is given.
+pub fn read_numbered_givens_in(
+    bytes: &[u8],
+    palette: &[Color],
+) -> Result<Vec<(usize, Given)>, ParseError> {
+    parse_numbered_givens_in(decode_utf8(bytes)?, palette)
+}
+
 /// Parses a givens file like [`parse_givens`], into `(line, given)` pairs (1-based lines).
 pub fn parse_numbered_givens(text: &str) -> Result<Vec<(usize, Given)>, ParseError> {
+    parse_numbered_givens_in(text, &bw_palette())
+}
+
+/// [`parse_numbered_givens`], the values resolved against `palette` (see
+/// [`read_numbered_givens_in`]).
+fn parse_numbered_givens_in(
+    text: &str,
+    palette: &[Color],
+) -> Result<Vec<(usize, Given)>, ParseError> {
     let mut givens = Vec::new();
     for (number, line) in numbered_lines(text) {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let given = parse_given(line).map_err(|kind| ParseError::new(number, kind))?;
+        let given = parse_given_in(line, palette).map_err(|kind| ParseError::new(number, kind))?;
         givens.push((number, given));
     }
     Ok(givens)
@@ -97,8 +119,14 @@ pub fn add_givens(puzzle: &mut Puzzle, givens: &[(usize, Given)]) -> Result<(), 
         .map_err(|error| ParseError::new(0, error.into()))
 }
 
-/// One `ROW COL [VALUE]` line.
+/// One `ROW COL [VALUE]` line of a black-and-white puzzle.
 pub(super) fn parse_given(line: &str) -> Result<Given, ParseErrorKind> {
+    parse_given_in(line, &bw_palette())
+}
+
+/// One `ROW COL [VALUE]` line, VALUE also the name or character of a colour of `palette` (the
+/// background, then the blocks' colour).
+fn parse_given_in(line: &str, palette: &[Color]) -> Result<Given, ParseErrorKind> {
     let words: Vec<&str> = tokens(line).collect();
     let (row, col, value) = match words.as_slice() {
         [row, col] => (row, col, None),
@@ -113,9 +141,22 @@ pub(super) fn parse_given(line: &str) -> Result<Given, ParseErrorKind> {
         None | Some("#" | "1" | "filled") => true,
         Some("." | "0" | "empty") => false,
         Some(_) => {
-            let found = snippet(value.map_or("", |v| v));
-            let message = format!("`{found}` is not a cell value (# 1 filled . 0 empty)");
-            return Err(ParseErrorKind::BadGiven(message));
+            let value = value.map_or("", |v| v);
+            let mut chars = value.chars();
+            let one = chars.next().filter(|_| chars.next().is_none());
+            let named = palette
+                .iter()
+                .position(|c| c.name.eq_ignore_ascii_case(value) || Some(c.ch) == one);
+            let Some(index) = named else {
+                let names: Vec<&str> = palette.iter().rev().map(|c| c.name.as_str()).collect();
+                let found = snippet(value);
+                let message = format!(
+                    "`{found}` is not a cell value (# 1 filled . 0 empty, or {})",
+                    names.join(", ")
+                );
+                return Err(ParseErrorKind::BadGiven(message));
+            };
+            index == 1
         }
     };
     Ok(Given {
@@ -160,6 +201,25 @@ mod tests {
         assert_eq!(read_givens(b"1 1\n"), Ok(vec![given(0, 0, true)]));
         let numbered = read_numbered_givens(b"# c\n\n2 3 .\n").expect("valid");
         assert_eq!(numbered, [(3, given(1, 2, false))]);
+    }
+
+    #[test]
+    fn values_may_name_the_puzzle_s_two_colours() {
+        let numbered = parse_numbered_givens("1 1 black\n1 2 White\n").expect("valid");
+        assert_eq!(numbered, [(1, given(0, 0, true)), (2, given(0, 1, false))]);
+        // A puzzle read from a colour file with one colour besides the background.
+        let palette = [
+            Color::new("white", [255; 3], '.'),
+            Color::new("red", [255, 0, 0], '*'),
+        ];
+        let text = b"1 1 red\n1 2 *\n2 1 white\n2 2 .\n3 3 RED\n";
+        let numbered = read_numbered_givens_in(text, &palette).expect("valid");
+        let filled: Vec<bool> = numbered.iter().map(|(_, g)| g.filled).collect();
+        assert_eq!(filled, [true, true, false, false, true]);
+        let err = read_numbered_givens_in(b"1 1 red\n2 2 blue\n", &palette).expect_err("blue");
+        assert_eq!(err.line, 2);
+        let message = "`blue` is not a cell value (# 1 filled . 0 empty, or red, white)";
+        assert_eq!(err.kind.to_string(), format!("bad given: {message}"));
     }
 
     #[test]

@@ -69,6 +69,7 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 pub use error::{ParseError, ParseErrorKind};
 pub use givens::{
     add_givens, parse_givens, parse_numbered_givens, read_givens, read_numbered_givens,
+    read_numbered_givens_in,
 };
 
 /// A puzzle file format.

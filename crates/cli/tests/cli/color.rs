@@ -168,6 +168,37 @@ fn colour_givens_file_and_errors() {
 }
 
 #[test]
+fn a_one_colour_file_s_givens_may_name_its_colours() {
+    // Read as black and white (one colour besides the background), with the file's colours.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let puzzle = dir.path().join("red.g");
+    let text =
+        "#d\n 0:   #FFFFFF   white\n r:*  #FF0000   red\n: rows\n1r\n1r\n: columns\n1r\n1r\n";
+    std::fs::write(&puzzle, text).expect("write");
+    let (givens, wrong) = (dir.path().join("g.txt"), dir.path().join("w.txt"));
+    std::fs::write(&givens, "1 1 red\n1 2 white\n2 2 *\n").expect("write");
+    nonoenum(["list", "-q", "--givens"])
+        .arg(&givens)
+        .arg(&puzzle)
+        .assert()
+        .success()
+        .stdout("#.\n.#\n");
+    std::fs::write(&wrong, "1 1 red\n2 2 blue\n").expect("write");
+    let out = nonoenum(["count", "-q", "--givens"])
+        .arg(&wrong)
+        .arg(&puzzle)
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8_lossy(&out);
+    let message =
+        "w.txt:2: bad given: `blue` is not a cell value (# 1 filled . 0 empty, or red, white)";
+    assert!(err.contains(message), "{err}");
+}
+
+#[test]
 fn bad_g_file_names_file_and_line() {
     let dir = tempfile::tempdir().expect("temp dir");
     let bad = dir.path().join("bad.g");
