@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use nonoenum::format::read_any_puzzles;
 use nonoenum::{AnyPuzzle, ColorSolver, Probing, Solver, SolverOptions};
 
-use crate::common::{OutputAssertExt, nonoenum};
+use crate::common::{OutputAssertExt, assert_bad_input, nonoenum};
 
 /// The shared corpus beside the repository (`NONOENUM_CORPUS` overrides it, for worktrees
 /// elsewhere).
@@ -184,18 +184,10 @@ fn a_one_colour_file_s_givens_may_name_its_colours() {
         .success()
         .stdout("#.\n.#\n");
     std::fs::write(&wrong, "1 1 red\n2 2 blue\n").expect("write");
-    let out = nonoenum(["count", "-q", "--givens"])
-        .arg(&wrong)
-        .arg(&puzzle)
-        .assert()
-        .code(2)
-        .get_output()
-        .stderr
-        .clone();
-    let err = String::from_utf8_lossy(&out);
+    let (wrong, puzzle) = (wrong.to_string_lossy(), puzzle.to_string_lossy());
     let message =
         "w.txt:2: bad given: `blue` is not a cell value (# 1 filled . 0 empty, or red, white)";
-    assert!(err.contains(message), "{err}");
+    assert_bad_input(&["count", "-q", "--givens", &wrong, &puzzle], &[message]);
 }
 
 #[test]
